@@ -1,0 +1,9 @@
+"""WSGI entry point: the production HTTP server (gunicorn) serves the REST API through it."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
+
+application = get_wsgi_application()

@@ -1,0 +1,76 @@
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Game(models.Model):
+    """One player's game: its deal, its current engine state and its summary figures.
+
+    `state` is the engine's `to_dict()` after the last action, so serving an action never
+    replays the log; the log (`Action`) alone can rebuild it (`manage.py verify_games`).
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        WON = "won"
+        RESIGNED = "resigned"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games"
+    )
+    ruleset = models.CharField(max_length=16)
+    draw = models.PositiveSmallIntegerField()
+    deal_number = models.BigIntegerField(null=True, blank=True)
+    deck = models.JSONField(null=True, blank=True)
+    challenge = models.ForeignKey(
+        "leaderboard.DailyChallenge",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="games",
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
+    score = models.IntegerField(default=0)
+    moves = models.IntegerField(default=0)
+    # Number of Action rows: the next action's n is actions_count + 1.
+    actions_count = models.IntegerField(default=0)
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The caller's games, newest first.
+            models.Index(fields=["owner", "-created_at"], name="game_owner_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.id} ({self.status})"
+
+
+class Action(models.Model):
+    """One applied action: the move log, enough to replay the game from its deal."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    n = models.PositiveIntegerField()
+    type = models.CharField(max_length=16)
+    from_pile = models.CharField(max_length=16, null=True, blank=True)
+    to_pile = models.CharField(max_length=16, null=True, blank=True)
+    count = models.PositiveSmallIntegerField(null=True, blank=True)
+    cards = models.JSONField(null=True, blank=True)
+    score_delta = models.IntegerField(default=0)
+    auto_fill = models.CharField(max_length=4, null=True, blank=True)
+    undoes = models.PositiveIntegerField(null=True, blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["n"]
+        constraints = [
+            # Also the index for reading a game's log in order.
+            models.UniqueConstraint(fields=["game", "n"], name="action_unique_game_n")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.n} {self.type}"

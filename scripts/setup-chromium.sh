@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Browser tests drive Debian's chromium through Playwright; install it when missing and we may.
+set -euo pipefail
+if command -v chromium >/dev/null 2>&1; then
+    exit 0
+fi
+if [ "$(id -u)" != "0" ]; then
+    echo "chromium is not installed (needs root to apt-get install it); browser tests will skip" >&2
+    exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq chromium >/dev/null

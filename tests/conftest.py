@@ -1,0 +1,50 @@
+import os
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+requires_postgres = pytest.mark.skipif(
+    not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+    reason="needs DATABASE_URL pointing at PostgreSQL",
+)
+requires_redis = pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="needs REDIS_URL pointing at Redis"
+)
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def make_user(db):
+    def make(username: str = "alice", password: str = "correct-horse-battery"):
+        return get_user_model().objects.create_user(username=username, password=password)
+
+    return make
+
+
+@pytest.fixture
+def user(make_user):
+    return make_user()
+
+
+@pytest.fixture
+def client_for():
+    """An API client authenticated with the user's token, as a third-party client would be."""
+
+    def make(user) -> APIClient:
+        token, _ = Token.objects.get_or_create(user=user)
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+    return make
+
+
+@pytest.fixture
+def auth_client(user, client_for) -> APIClient:
+    return client_for(user)
