@@ -1,0 +1,65 @@
+"""Canfield rules engine: pure Python, no Django, deterministic, typed.
+
+The whole public surface, re-exported here:
+
+    from games.engine import (
+        Game, Action, ActionResult, DealCode, shuffled_deck, RULESETS, describe,
+        EngineError, InvalidCode, InvalidDeck, InvalidAction, IllegalMove, NoDestination, GameOver,
+    )
+
+Deals (RULES R3-R5)::
+
+    >>> code = DealCode.parse("cf1-d3-aaaaacl")        # lowercase is normalised
+    >>> code.number, code.draw, str(code)
+    (75, 3, 'CF1-D3-AAAAACL')
+    >>> len(shuffled_deck(75))                         # d[0..51] as card names
+    52
+
+Games::
+
+    game = Game.deal(75, ruleset="app", draw=3)        # from a deal number
+    game = Game.new(deck, ruleset="app", draw=3)       # from 52 card names, dealt by R5
+    result = game.apply(Action.from_dict({"type": "move", "from": "reserve", "to": "foundation"}))
+    result.as_dict()    # API ACTION fields except "at": n, type, from, to, count, cards,
+                        # score_delta, auto_fill, undoes (+ auto_finish for `cardgames`)
+    game.public_view()  # the engine's GAME fields of API.md (hides R19 information)
+    game.legal_actions()                               # API.md legal-actions list
+    Game.from_dict(game.to_dict())                     # compact JSON-able storage form
+    describe(game, "hu")                               # R28 text, also "en" and "pl"
+
+`apply` either raises an `EngineError` and leaves the game unchanged, or mutates the game and
+returns what happened. Every error has `code` (the API error code), `message` (plain words,
+never revealing hidden cards) and `rule` (an R-number or None).
+"""
+
+from games.engine.actions import Action, ActionResult
+from games.engine.deal import DealCode, shuffled_deck
+from games.engine.errors import (
+    EngineError,
+    GameOver,
+    IllegalMove,
+    InvalidAction,
+    InvalidCode,
+    InvalidDeck,
+    NoDestination,
+)
+from games.engine.game import Game
+from games.engine.rulesets import RULESETS
+from games.engine.text import describe
+
+__all__ = [
+    "Action",
+    "ActionResult",
+    "DealCode",
+    "EngineError",
+    "Game",
+    "GameOver",
+    "IllegalMove",
+    "InvalidAction",
+    "InvalidCode",
+    "InvalidDeck",
+    "NoDestination",
+    "RULESETS",
+    "describe",
+    "shuffled_deck",
+]

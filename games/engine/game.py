@@ -1,0 +1,522 @@
+"""The state of one Canfield game and the actions on it (RULES R5-R27).
+
+>>> game = Game.deal(75)
+>>> game.public_view()["reserve"]
+{'count': 13, 'top': 'KD'}
+>>> game.apply(Action("draw")).cards
+['KC', '10C', '5C']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from games.engine.actions import (
+    ANY_FOUNDATION,
+    FOUNDATION,
+    PILE_NAMES,
+    PILES,
+    RESERVE,
+    STOCK,
+    TABLEAU,
+    WASTE,
+    Action,
+    ActionResult,
+)
+from games.engine.cards import NAMES, RANKS, SUITS, fits_on, parse_card
+from games.engine.deal import DealCode, shuffled_order
+from games.engine.errors import GameOver, IllegalMove, InvalidAction, InvalidDeck, NoDestination
+from games.engine.rulesets import RULESETS, RuleSet
+
+POINTS = 5  # R22
+SUIT_WORDS = ("hearts", "spades", "diamonds", "clubs")
+
+# Storage: a pile is a string of letters, one per card (A..Z = 0..25, a..z = 26..51).
+_LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_TO_LETTERS = bytes.maketrans(bytes(range(52)), _LETTERS)
+_FROM_LETTERS = bytes.maketrans(_LETTERS, bytes(range(52)))
+STORAGE_VERSION = 1
+
+
+def _encode(pile: list[int]) -> str:
+    return bytes(pile).translate(_TO_LETTERS).decode("ascii")
+
+
+def _decode(text: str) -> list[int]:
+    return list(text.encode("ascii").translate(_FROM_LETTERS))
+
+
+def _rules(ruleset: object, draw: object) -> RuleSet:
+    if not isinstance(ruleset, str) or ruleset not in RULESETS:
+        raise InvalidAction(f"ruleset must be one of {', '.join(RULESETS)}; got {ruleset!r:.40}")
+    rules = RULESETS[ruleset]
+    if isinstance(draw, bool) or draw not in rules.draws:
+        allowed = " or ".join(map(str, rules.draws))
+        raise InvalidAction(f"draw must be {allowed} in the {ruleset} rules; got {draw!r:.40}")
+    return rules
+
+
+class Game:
+    """A game in progress or finished. `apply` checks and applies one action."""
+
+    __slots__ = (
+        "rules", "draw", "base", "stock", "waste", "reserve", "tableau", "found",
+        "fan", "score", "scored", "moves", "n", "status", "history",
+    )  # fmt: skip
+
+    def __init__(self, rules: RuleSet, draw: int, base: int) -> None:
+        self.rules = rules
+        self.draw = draw
+        self.base = base  # the base card (R6): its rank starts every foundation
+        self.stock: list[int] = []  # top (next drawn) last
+        self.waste: list[int] = []  # top last
+        self.reserve: list[int] = []  # top last
+        self.tableau: list[list[int]] = [[], [], [], []]
+        self.found = [0, 0, 0, 0]  # cards on each suit's foundation, by suit index
+        self.fan = 0  # cards of the latest draw still on the waste
+        self.score = 0
+        self.scored = 0  # bit per card that has reached a foundation (R22)
+        self.moves = 0  # R25
+        self.n = 0  # actions in the log
+        self.status = "playing"
+        self.history: list[str] = []  # undo snapshots, oldest first (R24)
+
+    # -- creating ---------------------------------------------------------------------------
+
+    @classmethod
+    def deal(cls, number: int, *, ruleset: str = "app", draw: int = 3) -> Game:
+        """The game for deal number `number` (R4-R5)."""
+        rules = _rules(ruleset, draw)
+        DealCode(number, draw)  # validates the number
+        return cls._dealt(shuffled_order(number), rules, draw)
+
+    @classmethod
+    def new(cls, deck: Sequence[str], *, ruleset: str = "app", draw: int = 3) -> Game:
+        """The game dealt by R5 from `deck` = d[0..51], 52 distinct card names."""
+        rules = _rules(ruleset, draw)
+        if not isinstance(deck, list | tuple) or len(deck) != 52:
+            raise InvalidDeck("deck must be a list of the 52 cards, each once")
+        cards = []
+        for i, name in enumerate(deck):
+            try:
+                cards.append(parse_card(name))
+            except (KeyError, AttributeError, TypeError):
+                raise InvalidDeck(f"deck[{i}] is not a card: {name!r:.20}") from None
+        if len(set(cards)) != 52:
+            twice = sorted(NAMES[card] for card, n in Counter(cards).items() if n > 1)
+            raise InvalidDeck(f"deck must hold each card once; repeated: {', '.join(twice)}")
+        return cls._dealt(cards, rules, draw)
+
+    @classmethod
+    def _dealt(cls, d: list[int], rules: RuleSet, draw: int) -> Game:
+        game = cls(rules, draw, d[13])
+        game.reserve = d[0:13]
+        game.tableau = [[d[14]], [d[15]], [d[16]], [d[17]]]
+        game.stock = d[51:17:-1]  # d[18] is drawn first
+        game.found[d[13] // 13] = 1
+        game.scored = 1 << d[13]  # the base card counts as placed and never scores
+        return game
+
+    # -- facts ------------------------------------------------------------------------------
+
+    @property
+    def start_rank(self) -> int:
+        return self.base % 13
+
+    @property
+    def slot_suits(self) -> tuple[int, ...]:
+        """R7: the base card's suit first, then the other suits in canonical order."""
+        first = self.base // 13
+        return (first, *(s for s in range(4) if s != first))
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != "playing"
+
+    def foundation_top(self, suit: int) -> int | None:
+        count = self.found[suit]
+        return suit * 13 + (self.start_rank + count - 1) % 13 if count else None
+
+    def foundation_next(self, suit: int) -> int | None:
+        """The only card the suit's foundation takes now (R8), None once it is complete."""
+        count = self.found[suit]
+        return suit * 13 + (self.start_rank + count) % 13 if count < 13 else None
+
+    @property
+    def undo_available(self) -> int:
+        return 0 if self.is_over else len(self.history)
+
+    # -- checking ---------------------------------------------------------------------------
+
+    def _moving(self, src: int, count: int) -> list[int] | str:
+        """The cards a move of `count` from `src` takes, or why it takes none."""
+        if src == WASTE:
+            if not self.waste:
+                return "the waste is empty"
+            return self.waste[-1:] if count == 1 else "only the waste's top card can move"
+        if src == RESERVE:
+            if not self.reserve:
+                return "the reserve is empty"
+            return self.reserve[-1:] if count == 1 else "only the reserve's top card can move"
+        if src in TABLEAU:
+            column = self.tableau[src - 3]
+            if count > len(column):
+                return f"{PILE_NAMES[src]} holds {len(column)} card(s), not {count}"
+            return column[-count:]
+        if src in FOUNDATION:
+            top = self.foundation_top(src - 7)
+            if top is None:
+                return f"the {SUIT_WORDS[src - 7]} foundation is empty"
+            return [top] if count == 1 else "only a foundation's top card can move"
+        return "cards leave the stock only by drawing"
+
+    def _problem(self, src: int, dst: int, count: int) -> tuple[str, str] | None:
+        """Why moving `count` cards from `src` to `dst` is illegal, with the rule; None if legal."""
+        if src == STOCK:
+            return "cards leave the stock only by drawing", "R17"
+        moving = self._moving(src, count)
+        if isinstance(moving, str):
+            rule = {WASTE: "R17", RESERVE: "R16"}.get(src, "R10" if src in FOUNDATION else "R13")
+            return moving, rule
+        head = moving[0]
+        if dst == src or (dst == ANY_FOUNDATION and src in FOUNDATION):
+            return "a card cannot move onto its own pile", "R9"
+        if dst in (STOCK, WASTE):
+            return f"nothing is placed on the {PILE_NAMES[dst]}", "R17"
+        if dst == RESERVE:
+            return "nothing is ever placed on the reserve", "R16"
+        if src in FOUNDATION:
+            if not self.rules.foundation_to_tableau:
+                return "cards never leave a foundation in the classic rules", "R10"
+            if dst not in TABLEAU:
+                return "a foundation's top card can only go back to a column", "R10"
+        if dst in FOUNDATION or dst == ANY_FOUNDATION:
+            if count != 1:
+                return "only single cards go to a foundation", "R9"
+            suit = head // 13
+            if dst != ANY_FOUNDATION and dst - 7 != suit:
+                return (
+                    f"{NAMES[head]} cannot go on the {SUIT_WORDS[dst - 7]} foundation: "
+                    "each foundation holds one suit",
+                    "R7",
+                )
+            wanted = self.foundation_next(suit)
+            if wanted == head:
+                return None
+            if wanted is None:
+                return f"the {SUIT_WORDS[suit]} foundation is complete", "R8"
+            top = self.foundation_top(suit)
+            if top is None:
+                return (
+                    f"{NAMES[head]} cannot start the {SUIT_WORDS[suit]} foundation: "
+                    f"it starts with {NAMES[wanted]} (starting rank {RANKS[self.start_rank]})",
+                    "R8",
+                )
+            return f"{NAMES[head]} cannot go on {NAMES[top]}: next is {NAMES[wanted]}", "R8"
+        # dst is a column
+        if src in TABLEAU:
+            problem = self._tail_problem(moving)
+            if problem is not None:
+                return problem
+            if not self.rules.any_tail and count != len(self.tableau[src - 3]):
+                return "only a whole column moves in the classic rules", "R13"
+        column = self.tableau[dst - 3]
+        if not column:
+            if self.reserve:
+                return "an empty column is filled from the reserve", "R14"
+            if not self.rules.empty_takes_any and src != WASTE:
+                return "an empty column takes only the waste's top card in the classic rules", "R15"
+            return None
+        below = column[-1]
+        if fits_on(head, below):
+            return None
+        same_colour = (head // 13 - below // 13) % 2 == 0
+        why = "same colour" if same_colour else "it must be one rank lower"
+        return f"{NAMES[head]} cannot go on {NAMES[below]}: {why}", "R12"
+
+    @staticmethod
+    def _tail_problem(cards: list[int]) -> tuple[str, str] | None:
+        """R13: each card one rank lower than, and of the other colour from, the one above."""
+        for upper, lower in zip(cards, cards[1:], strict=False):
+            if not fits_on(lower, upper):
+                return (
+                    f"{NAMES[lower]} does not follow {NAMES[upper]}: only a valid sequence "
+                    "moves as a unit",
+                    "R13",
+                )
+        return None
+
+    def _check(self, src: int, dst: int, count: int) -> None:
+        problem = self._problem(src, dst, count)
+        if problem is not None:
+            raise IllegalMove(*problem)
+
+    # -- applying ---------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> ActionResult:
+        """Check and apply one action. Raises an EngineError and changes nothing if illegal."""
+        if self.status != "playing":
+            raise GameOver(f"the game is over ({self.status})")
+        kind = action.type
+        if kind == "move":
+            src, dst = PILES[action.src or ""], PILES[action.dst or ""]
+            self._check(src, dst, action.count)
+            return self._move(src, dst, action.count)
+        if kind == "tap":
+            src = PILES[action.src or ""]
+            dst = self._tap_target(src, action.count, action.columns)
+            return self._move(src, dst, action.count)
+        if kind == "draw":
+            return self._draw()
+        if kind == "recycle":
+            return self._recycle()
+        if kind == "undo":
+            return self._undo()
+        if kind == "resign":
+            self.n += 1
+            self.status = "resigned"
+            return ActionResult(self.n, "resign")
+        raise InvalidAction(f"unknown action type {kind!r:.40}")
+
+    def _remember(self) -> None:
+        """Push the state before an undoable action (R24)."""
+        self.history.append(self._snapshot(self.n + 1))
+        limit = self.rules.undo_limit
+        if limit is not None and len(self.history) > limit:
+            del self.history[0]
+
+    def _move(self, src: int, dst: int, count: int) -> ActionResult:
+        moving = self._moving(src, count)
+        assert isinstance(moving, list)
+        self._remember()
+        if src == WASTE:
+            self.waste.pop()
+            self.fan = max(0, self.fan - 1)
+        elif src == RESERVE:
+            self.reserve.pop()
+        elif src in FOUNDATION:
+            self.found[src - 7] -= 1
+        else:
+            del self.tableau[src - 3][-count:]
+        delta = 0
+        if dst in TABLEAU:
+            self.tableau[dst - 3].extend(moving)
+        else:
+            dst = FOUNDATION[moving[0] // 13]
+            delta = self._to_foundation(moving[0])
+        auto_fill = None
+        if src in TABLEAU and not self.tableau[src - 3] and self.reserve:  # R14
+            card = self.reserve.pop()
+            self.tableau[src - 3].append(card)
+            auto_fill = NAMES[card]
+        self.moves += 1
+        self.n += 1
+        result = ActionResult(
+            self.n, "move", PILE_NAMES[src], PILE_NAMES[dst], count,
+            [NAMES[c] for c in moving], delta, auto_fill,
+        )  # fmt: skip
+        if self.rules.auto_finish and not (self.stock or self.waste or self.reserve):
+            before = self.score
+            result.auto_finish = self._auto_finish()
+            result.score_delta += self.score - before
+        if sum(self.found) == 52:
+            self.status = "won"
+        return result
+
+    def _to_foundation(self, card: int) -> int:
+        """Place `card` on its foundation; the points it earns (R22: once per card per game)."""
+        self.found[card // 13] += 1
+        bit = 1 << card
+        if self.scored & bit:
+            return 0
+        self.scored |= bit
+        self.score += POINTS
+        return POINTS
+
+    def _auto_finish(self) -> list[str]:
+        """`cardgames`: once only columns hold cards and all of them can be played up, play them."""
+        found = self.found[:]
+        columns = [column[:] for column in self.tableau]
+        progress = True
+        while progress:
+            progress = False
+            for column in columns:
+                while column and self._next_with(found, column[-1]):
+                    found[column[-1] // 13] += 1
+                    column.pop()
+                    progress = True
+        if any(columns):
+            return []
+        played = []
+        while any(self.tableau):
+            for column in self.tableau:
+                if column and self.foundation_next(column[-1] // 13) == column[-1]:
+                    card = column.pop()
+                    self._to_foundation(card)
+                    played.append(NAMES[card])
+        return played
+
+    def _next_with(self, found: list[int], card: int) -> bool:
+        suit = card // 13
+        return found[suit] < 13 and card == suit * 13 + (self.start_rank + found[suit]) % 13
+
+    def _tap_target(self, src: int, count: int, columns: bool) -> int:
+        """R27: the foundation if the single card fits, else the longest accepting column."""
+        if src in FOUNDATION:
+            raise NoDestination("a foundation card cannot be tapped", "R27")
+        if src == STOCK:
+            raise IllegalMove("tap the waste, the reserve or a column card, not the stock", "R27")
+        moving = self._moving(src, count)
+        if isinstance(moving, str):
+            raise IllegalMove(moving, "R27")
+        problem = self._tail_problem(moving)
+        if problem is not None:
+            raise IllegalMove(*problem)
+        if count == 1 and self._problem(src, ANY_FOUNDATION, 1) is None:
+            return ANY_FOUNDATION
+        if columns:
+            fitting = [d for d in TABLEAU if d != src and self._problem(src, d, count) is None]
+            filled = [d for d in fitting if self.tableau[d - 3]]
+            if filled:
+                return max(filled, key=lambda d: (len(self.tableau[d - 3]), -d))
+            if fitting:
+                return fitting[0]
+        raise NoDestination(f"{NAMES[moving[0]]} has nowhere to go", "R27")
+
+    def _draw(self) -> ActionResult:
+        if not self.stock:
+            raise IllegalMove("the stock is empty: recycle the waste", "R18")
+        self._remember()
+        drawn = [self.stock.pop() for _ in range(min(self.draw, len(self.stock)))]
+        self.waste.extend(drawn)
+        self.fan = len(drawn)
+        self.moves += 1
+        self.n += 1
+        return ActionResult(self.n, "draw", "stock", "waste", len(drawn), [NAMES[c] for c in drawn])
+
+    def _recycle(self) -> ActionResult:
+        if self.stock:
+            raise IllegalMove("recycle only when the stock is empty", "R18")
+        if not self.waste:
+            raise IllegalMove("the waste is empty: nothing to recycle", "R18")
+        self._remember()
+        self.stock = self.waste[::-1]
+        self.waste = []
+        self.fan = 0
+        self.moves += 1
+        self.n += 1
+        return ActionResult(self.n, "recycle", "waste", "stock", len(self.stock))
+
+    def _undo(self) -> ActionResult:
+        if not self.history:
+            raise IllegalMove("nothing to undo", "R24")
+        before = self.score
+        undone = self._restore(self.history.pop())
+        self.moves += 1
+        self.n += 1
+        return ActionResult(self.n, "undo", score_delta=self.score - before, undoes=undone)
+
+    # -- storing ----------------------------------------------------------------------------
+
+    def _snapshot(self, n: int) -> str:
+        """Everything undo restores, tagged with the number of the action it precedes."""
+        piles = ",".join(
+            _encode(pile) for pile in (self.stock, self.waste, self.reserve, *self.tableau)
+        )
+        found = "".join(chr(97 + count) for count in self.found)
+        return f"{n};{self.fan};{self.score};{self.scored:x};{found};{piles}"
+
+    def _restore(self, snapshot: str) -> int:
+        n, fan, score, scored, found, piles = snapshot.split(";")
+        self.fan, self.score, self.scored = int(fan), int(score), int(scored, 16)
+        self.found = [ord(char) - 97 for char in found]
+        stock, waste, reserve, *tableau = (_decode(pile) for pile in piles.split(","))
+        self.stock, self.waste, self.reserve, self.tableau = stock, waste, reserve, tableau
+        return int(n)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A compact JSON-able form; `Game.from_dict` restores it, undo history included."""
+        return {
+            "v": STORAGE_VERSION,
+            "ruleset": self.rules.name,
+            "draw": self.draw,
+            "base": NAMES[self.base],
+            "moves": self.moves,
+            "status": self.status,
+            "state": self._snapshot(self.n),
+            "history": self.history[:],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        if data.get("v") != STORAGE_VERSION:
+            raise ValueError(f"unknown storage version {data.get('v')!r}")
+        game = cls(RULESETS[data["ruleset"]], data["draw"], parse_card(data["base"]))
+        game.n = game._restore(data["state"])
+        game.moves = data["moves"]
+        game.status = data["status"]
+        game.history = list(data["history"])
+        return game
+
+    # -- views ------------------------------------------------------------------------------
+
+    def public_view(self) -> dict[str, Any]:
+        """The engine's GAME fields of API.md; nothing hidden by R19 (stock, reserve below top)."""
+        if self.fan:
+            fan = [NAMES[c] for c in self.waste[-self.fan :]]
+        else:
+            fan = [NAMES[self.waste[-1]]] if self.waste else []
+        return {
+            "ruleset": self.rules.name,
+            "draw": self.draw,
+            "status": self.status,
+            "score": self.score,
+            "moves": self.moves,
+            "starting_rank": RANKS[self.start_rank],
+            "stock": {"count": len(self.stock)},
+            "waste": {"count": len(self.waste), "fan": fan},
+            "reserve": {
+                "count": len(self.reserve),
+                "top": NAMES[self.reserve[-1]] if self.reserve else None,
+            },
+            "foundations": [
+                {"suit": SUITS[suit], "count": self.found[suit], "top": self._top_name(suit)}
+                for suit in self.slot_suits
+            ],
+            "tableau": [[NAMES[c] for c in column] for column in self.tableau],
+            "undo_available": self.undo_available,
+        }
+
+    def _top_name(self, suit: int) -> str | None:
+        top = self.foundation_top(suit)
+        return None if top is None else NAMES[top]
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        """Every legal action now: each move with concrete piles and count, then draw or
+        recycle, then undo. Empty once the game is over."""
+        if self.is_over:
+            return []
+        sources: list[tuple[int, int]] = [(WASTE, 1), (RESERVE, 1)]
+        for src, column in zip(TABLEAU, self.tableau, strict=True):
+            sources.extend((src, count) for count in range(1, len(column) + 1))
+        if self.rules.foundation_to_tableau:
+            sources.extend((src, 1) for src in FOUNDATION)
+        legal: list[dict[str, Any]] = []
+        for src, count in sources:
+            moving = self._moving(src, count)
+            if isinstance(moving, str):
+                continue
+            for dst in (ANY_FOUNDATION, *TABLEAU):
+                if self._problem(src, dst, count) is None:
+                    to = FOUNDATION[moving[0] // 13] if dst == ANY_FOUNDATION else dst
+                    move = {"from": PILE_NAMES[src], "to": PILE_NAMES[to], "count": count}
+                    legal.append({"type": "move", **move})
+        if self.stock:
+            legal.append({"type": "draw"})
+        elif self.waste:
+            legal.append({"type": "recycle"})
+        if self.history:
+            legal.append({"type": "undo"})
+        return legal
