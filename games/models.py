@@ -63,6 +63,8 @@ class Action(models.Model):
     score_delta = models.IntegerField(default=0)
     auto_fill = models.CharField(max_length=4, null=True, blank=True)
     undoes = models.PositiveIntegerField(null=True, blank=True)
+    # `cardgames` rules: the cards the server played up to the foundations within this action.
+    auto_finish = models.JSONField(null=True, blank=True)
     at = models.DateTimeField()
 
     class Meta:

@@ -1,0 +1,167 @@
+"""Writes of games: creating them and applying players' actions.
+
+An action is served from the stored engine state (never by replaying the log) and written with
+an optimistic version check: the game row is updated only if no other action landed since it
+was read, together with its `Action` row, in one transaction.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import Action as EngineAction
+from games.engine import DealCode
+from games.engine import Game as EngineGame
+from games.errors import Forbidden, GameFinished, Stale
+from games.models import Action, Game
+from games.selectors import game_get_for
+
+DEAL_NUMBERS = 2**35
+# Retries when another request on the same game won the race and the client sent no `expect`.
+ACT_ATTEMPTS = 3
+
+
+def engine_game_new(*, ruleset: str, draw: int, deal_number: int | None, deck: Any) -> EngineGame:
+    if deck is not None:
+        return EngineGame.new(deck, ruleset=ruleset, draw=draw)
+    assert deal_number is not None
+    return EngineGame.deal(deal_number, ruleset=ruleset, draw=draw)
+
+
+def game_create(
+    *,
+    owner: Any,
+    ruleset: str = "app",
+    draw: int = 3,
+    deal_number: int | None = None,
+    deck: list[str] | None = None,
+    challenge: Any = None,
+) -> Game:
+    """Deal a new game: `deck` (custom), else `deal_number`, else a random deal number."""
+    if deck is None and deal_number is None:
+        deal_number = secrets.randbelow(DEAL_NUMBERS)
+    engine = engine_game_new(ruleset=ruleset, draw=draw, deal_number=deal_number, deck=deck)
+    view = engine.public_view()
+    return Game.objects.create(
+        owner=owner,
+        ruleset=ruleset,
+        draw=draw,
+        deal_number=None if deck is not None else deal_number,
+        deck=list(deck) if deck is not None else None,
+        challenge=challenge,
+        status=view["status"],
+        score=view["score"],
+        moves=view["moves"],
+        state=engine.to_dict(),
+    )
+
+
+def game_code(game: Game) -> str | None:
+    """The deal code (R3), None for a custom deal."""
+    if game.deal_number is None:
+        return None
+    return str(DealCode(game.deal_number, game.draw))
+
+
+def game_act(
+    *, game_id: uuid.UUID | str, user: Any, action: dict[str, Any], expect: int | None
+) -> tuple[Action, Game]:
+    """Apply one action of the game's owner atomically; returns the logged action and the game.
+
+    Raises NotFound (not visible), Forbidden (visible, not the owner), GameFinished, Stale (the
+    game moved on since `expect`, or a concurrent action won), or an EngineError.
+    """
+    parsed = EngineAction.from_dict(action)
+    for _ in range(ACT_ATTEMPTS):
+        game = game_get_for(game_id=game_id, user=user)
+        if game.owner_id != user.pk:
+            raise Forbidden("only the game's owner may play it")
+        if game.status != Game.Status.PLAYING:
+            raise GameFinished(f"the game is over ({game.status})")
+        if expect is not None and expect != game.moves:
+            raise Stale(f"the game has moved on: moves is {game.moves}, not {expect}")
+        engine = EngineGame.from_dict(game.state)
+        result = engine.apply(parsed).as_dict()
+        now = timezone.now()
+        version = game.actions_count
+        game.state = engine.to_dict()
+        game.status = engine.status
+        game.score = engine.score
+        game.moves = engine.moves
+        game.actions_count = result["n"]
+        if engine.status != Game.Status.PLAYING:
+            game.finished_at = now
+        with transaction.atomic():
+            # Optimistic concurrency: only the request that read the latest version writes.
+            written = Game.objects.filter(pk=game.pk, actions_count=version).update(
+                state=game.state,
+                status=game.status,
+                score=game.score,
+                moves=game.moves,
+                actions_count=game.actions_count,
+                finished_at=game.finished_at,
+            )
+            if not written:
+                if expect is not None:
+                    raise Stale("the game has moved on: another action was applied first")
+                continue
+            row = Action.objects.create(
+                game=game,
+                n=result["n"],
+                type=result["type"],
+                from_pile=result["from"],
+                to_pile=result["to"],
+                count=result["count"],
+                cards=result["cards"],
+                score_delta=result["score_delta"],
+                auto_fill=result["auto_fill"],
+                undoes=result["undoes"],
+                auto_finish=result["auto_finish"] or None,
+                at=now,
+            )
+            # ---- leaderboard publishing goes here --------------------------------------------
+            # For games with a challenge, publish the new figures with transaction.on_commit(...)
+            # so that listeners only ever see committed actions.
+        return row, game
+    raise Stale("the game is busy with other actions: retry")
+
+
+def logged_action(row: Action) -> dict[str, Any]:
+    """The engine action that replays a log row (a tap is logged as the move it became)."""
+    if row.type == "move":
+        return {"type": "move", "from": row.from_pile, "to": row.to_pile, "count": row.count}
+    return {"type": row.type}
+
+
+def game_replay(game: Game) -> EngineGame:
+    """Rebuild the game from its deal and its log alone."""
+    engine = engine_game_new(
+        ruleset=game.ruleset, draw=game.draw, deal_number=game.deal_number, deck=game.deck
+    )
+    for row in game.actions.order_by("n"):
+        engine.apply(EngineAction.from_dict(logged_action(row)))
+    return engine
+
+
+def game_verify(game: Game) -> list[str]:
+    """What differs between the stored game and its replayed log (empty when consistent)."""
+    try:
+        engine = game_replay(game)
+    except Exception as error:  # a broken log is a finding, not a crash of the check
+        return [f"log does not replay: {error}"]
+    problems = []
+    if engine.to_dict() != game.state:
+        problems.append("stored state differs from the replayed log")
+    for field in ("score", "moves", "status"):
+        if getattr(engine, field) != getattr(game, field):
+            problems.append(
+                f"{field} is {getattr(game, field)!r}, log gives {getattr(engine, field)!r}"
+            )
+    if engine.n != game.actions_count:
+        problems.append(f"actions_count is {game.actions_count}, log has {engine.n}")
+    return problems

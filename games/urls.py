@@ -1,0 +1,17 @@
+from django.urls import path
+
+from games import api
+
+urlpatterns = [
+    path("auth/register", api.RegisterApi.as_view(), name="auth-register"),
+    path("auth/token", api.TokenApi.as_view(), name="auth-token"),
+    path("games", api.GameListCreateApi.as_view(), name="games"),
+    path("games/<str:game_id>", api.GameDetailApi.as_view(), name="game"),
+    path("games/<str:game_id>/actions", api.GameActionsApi.as_view(), name="game-actions"),
+    path(
+        "games/<str:game_id>/legal-actions",
+        api.GameLegalActionsApi.as_view(),
+        name="game-legal-actions",
+    ),
+    path("games/<str:game_id>/text", api.GameTextApi.as_view(), name="game-text"),
+]
