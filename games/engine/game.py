@@ -16,6 +16,7 @@ from typing import Any
 from games.engine.actions import (
     ANY_FOUNDATION,
     FOUNDATION,
+    MAX_COUNT,
     PILE_NAMES,
     PILES,
     RESERVE,
@@ -260,6 +261,12 @@ class Game:
         if self.status != "playing":
             raise GameOver(f"the game is over ({self.status})")
         kind = action.type
+        if kind in ("move", "tap") and not (
+            action.src in PILES
+            and (kind == "tap" or action.dst in PILES)
+            and 1 <= action.count <= MAX_COUNT
+        ):
+            raise InvalidAction(f"malformed {kind}: use Action.from_dict to parse API input")
         if kind == "move":
             src, dst = PILES[action.src or ""], PILES[action.dst or ""]
             self._check(src, dst, action.count)
