@@ -35,6 +35,18 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
+CORS_EXPOSE_HEADERS = ["Retry-After", "X-Request-ID"]
+
+# HTTPS hardening, on by default when DEBUG is off. The reverse proxy (deploy/nginx.conf.template)
+# always overwrites X-Forwarded-Proto, which makes trusting it safe; the app servers are never
+# exposed directly. SECURE_SSL_REDIRECT=0 serves plain HTTP (loopback tests, TLS-less staging).
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
 INSTALLED_APPS = [
     "daphne",  # first, so that `runserver` serves WebSockets too
@@ -51,12 +63,20 @@ INSTALLED_APPS = [
     "corsheaders",
     "games",
     "leaderboard",
+    "web",
 ]
 
 MIDDLEWARE = [
+    # First: probes skip host checks, the HTTPS redirect and the log; every other request gets
+    # an id and its log line, whatever later middleware answers.
+    "canfield_site.middleware.HealthCheckMiddleware",
+    "canfield_site.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before common: the language comes from the switcher's cookie, else the
+    # browser's Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -97,6 +117,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 
+# Daily challenges: the deal numbers are keyed by this secret (nobody can compute tomorrow's
+# deal without it), and the day ends at midnight in this time zone.
+DAILY_SECRET = os.environ.get("DAILY_SECRET", "") or SECRET_KEY
+DAILY_TIME_ZONE = os.environ.get("DAILY_TIME_ZONE", "UTC")
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -106,7 +131,12 @@ if REDIS_URL:
         }
     }
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            # Throttle counters only: while Redis is down, requests go on unthrottled.
+            "BACKEND": "canfield_site.cache.ResilientRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -119,7 +149,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("hu", "Magyar"), ("pl", "Polski")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -139,6 +171,10 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
 # A 1 MB body must get a clean 400, never a 5xx: cap what Django reads.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
@@ -149,7 +185,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["games.parsers.JSONBodyParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
@@ -168,9 +204,23 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
+# One JSON object per line on stdout: a line per request and per rejected action
+# (canfield.request), warnings from everything else.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "canfield_site.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "json",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "canfield": {"level": os.environ.get("REQUEST_LOG_LEVEL", "INFO")},
+        # Django's own line for a 4xx/5xx would repeat the request log's.
+        "django.request": {"level": "ERROR"},
+    },
 }

@@ -319,7 +319,7 @@ def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         raise InvalidRequest(f"ruleset must be one of {', '.join(RULESETS)}")
     draw = data.get("draw")
-    if draw is not None and (isinstance(draw, bool) or draw not in (1, 3)):
+    if draw is not None and (type(draw) is not int or draw not in (1, 3)):
         raise InvalidRequest("draw must be 1 or 3")
     if "daily" in data:
         # Daily challenges are created by the leaderboard (not wired here yet).

@@ -2,6 +2,7 @@ import os
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -12,6 +13,14 @@ requires_postgres = pytest.mark.skipif(
 requires_redis = pytest.mark.skipif(
     not os.environ.get("REDIS_URL"), reason="needs REDIS_URL pointing at Redis"
 )
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Throttle counters live in the cache: each test starts with none."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

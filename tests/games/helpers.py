@@ -1,0 +1,33 @@
+"""Decks and plays shared by the game API tests."""
+
+SUITS = "HSDC"
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def cards_of(suit: str) -> list[str]:
+    return [rank + suit for rank in RANKS]
+
+
+def easy_deck() -> list[str]:
+    """A deck dealt by R5 that wins by playing everything straight up, in draw 1.
+
+    Base AH; the reserve, top first: 2H..KH then AS; columns 2S..5S; the stock, first drawn
+    first: 6S..KS, then diamonds and clubs A..K.
+    """
+    hearts, spades = cards_of("H"), cards_of("S")
+    reserve_top_first = hearts[1:] + ["AS"]
+    deck = list(reversed(reserve_top_first))  # d[12] is the reserve's top
+    deck.append("AH")  # d[13], the base card
+    deck += spades[1:5]  # d[14..17], columns 1..4
+    deck += spades[5:] + cards_of("D") + cards_of("C")  # d[18..51], d[18] drawn first
+    assert len(deck) == 52 and len(set(deck)) == 52
+    return deck
+
+
+def winning_actions() -> list[dict]:
+    """The 85 actions that win `easy_deck()` (13 from the reserve, 4 columns, 34 draws)."""
+    actions: list[dict] = [{"type": "move", "from": "reserve", "to": "foundation"}] * 13
+    actions += [{"type": "move", "from": f"tableau:{i}", "to": "foundation"} for i in range(1, 5)]
+    for _ in range(34):
+        actions += [{"type": "draw"}, {"type": "move", "from": "waste", "to": "foundation"}]
+    return actions

@@ -1,0 +1,100 @@
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.throttling import ScopedRateThrottle
+
+REGISTER = "/api/v1/auth/register"
+TOKEN = "/api/v1/auth/token"
+
+
+def test_register_creates_account_and_token(api_client, db):
+    # when
+    response = api_client.post(
+        REGISTER, {"username": "carol", "password": "correct-horse-99"}, format="json"
+    )
+
+    # then
+    assert response.status_code == 201
+    body = response.json()
+    assert body["username"] == "carol"
+    assert Token.objects.get(user__username="carol").key == body["token"]
+
+
+def test_registered_token_authenticates(api_client, db):
+    token = api_client.post(
+        REGISTER, {"username": "carol", "password": "correct-horse-99"}, format="json"
+    ).json()["token"]
+
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert api_client.get("/api/v1/games").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"username": "alice", "password": "correct-horse-99"},  # taken
+        {"username": "ALICE", "password": "correct-horse-99"},  # taken, other case
+        {"username": "dave", "password": "123"},  # weak
+        {"username": "dave", "password": "password"},  # common
+        {"username": "da ve", "password": "correct-horse-99"},  # bad characters
+        {"username": "", "password": "correct-horse-99"},
+        {"username": 5, "password": "correct-horse-99"},
+        {"username": "dave"},
+        {"username": "dave", "password": "correct-horse-99", "is_staff": True},
+        {"username": "d\x00ve", "password": "correct-horse-99"},
+        {"username": "x" * 151, "password": "correct-horse-99"},
+        ["dave", "correct-horse-99"],
+    ],
+)
+def test_register_rejects_bad_input(api_client, user, body):
+    response = api_client.post(REGISTER, body, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_request"
+    assert not Token.objects.filter(user__username__iexact="dave").exists()
+
+
+def test_token_for_good_credentials(api_client, user):
+    response = api_client.post(
+        TOKEN, {"username": "alice", "password": "correct-horse-battery"}, format="json"
+    )
+
+    assert response.status_code == 200
+    assert response.json() == {"token": Token.objects.get(user=user).key}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"username": "alice", "password": "wrong"},
+        {"username": "nobody", "password": "correct-horse-battery"},
+        {"username": "alice"},
+        {"username": "alice", "password": 1234},
+    ],
+)
+def test_token_rejects_bad_credentials(api_client, user, body):
+    response = api_client.post(TOKEN, body, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_request"
+    assert "correct-horse-battery" not in response.content.decode()
+
+
+@pytest.mark.parametrize("path", [REGISTER, TOKEN])
+def test_account_endpoints_are_throttled(api_client, db, monkeypatch, path):
+    # given: a rate of 2 a minute for both scopes
+    monkeypatch.setattr(
+        ScopedRateThrottle, "THROTTLE_RATES", {"register": "2/min", "token": "2/min"}
+    )
+
+    # when
+    codes = [
+        api_client.post(path, {"username": f"u{i}", "password": "x"}, format="json").status_code
+        for i in range(3)
+    ]
+
+    # then
+    assert codes[:2] == [400, 400]
+    assert codes[2] == 429
+    response = api_client.post(path, {"username": "u", "password": "x"}, format="json")
+    assert response.json()["error"]["code"] == "throttled"
+    assert "Retry-After" in response.headers
