@@ -1,0 +1,132 @@
+"""Operations middleware: health probes, request ids and the per-request log line."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.functional import SimpleLazyObject, empty
+
+from canfield_site import health
+
+request_logger = logging.getLogger("canfield.request")
+# A request id from the proxy (nginx's $request_id) or a client is kept if it looks like one.
+REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+ACTIONS_PATH = re.compile(r"^/api/v1/games/[^/]+/actions$")
+
+Handler = Callable[[HttpRequest], HttpResponse]
+
+
+class HealthCheckMiddleware:
+    """Answers /healthz and /readyz before anything else runs.
+
+    Probes come from load balancers and container engines with whatever Host header they like
+    and over plain HTTP: answering here skips host validation, the HTTPS redirect, sessions and
+    the request log (a probe every few seconds would drown it).
+    """
+
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path == "/healthz":
+            return JsonResponse({"status": "ok"})
+        if request.path == "/readyz":
+            checks = health.readiness()
+            ready = all(result == "ok" for result in checks.values())
+            return JsonResponse(
+                {"status": "ready" if ready else "unavailable", "checks": checks},
+                status=200 if ready else 503,
+            )
+        return self.get_response(request)
+
+
+class RequestLogMiddleware:
+    """Gives every request an id and logs one structured line for it, and one more for a
+    rejected game action (its error code and rule).
+
+    Also turns a database outage met outside DRF's views into the API's 503 shape.
+    """
+
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        started = time.perf_counter()
+        incoming = request.headers.get("X-Request-ID", "")
+        request_id = incoming if REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        request.request_id = request_id  # type: ignore[attr-defined]
+        response = self.get_response(request)
+        response["X-Request-ID"] = request_id
+        fields = {
+            "method": request.method,
+            "path": request.path,
+            "status": response.status_code,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+            "user": username(request),
+            "request_id": request_id,
+        }
+        request_logger.info("request", extra={"fields": fields})
+        error = rejected_action_error(request, response)
+        if error is not None:
+            request_logger.info(
+                "action_rejected",
+                extra={
+                    "fields": {
+                        "path": request.path,
+                        "status": response.status_code,
+                        "code": error.get("code"),
+                        "rule": error.get("rule"),
+                        "user": fields["user"],
+                        "request_id": request_id,
+                    }
+                },
+            )
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, OperationalError | InterfaceError):
+            request_logger.warning(
+                "database_unavailable",
+                extra={"fields": {"path": request.path, "error": str(exception).strip()}},
+            )
+            response = JsonResponse(
+                {
+                    "error": {
+                        "code": "unavailable",
+                        "message": "the service is temporarily unavailable, retry later",
+                    }
+                },
+                status=503,
+            )
+            response["Retry-After"] = "5"
+            return response
+        return None
+
+
+def username(request: HttpRequest) -> str | None:
+    """The caller's name if authentication already ran; never queries the database here (the
+    database may be the very thing that is down)."""
+    user: Any = getattr(request, "user", None)
+    if user is None or (isinstance(user, SimpleLazyObject) and user._wrapped is empty):
+        return None
+    if not user.is_authenticated:
+        return None
+    return str(user.get_username())
+
+
+def rejected_action_error(request: HttpRequest, response: HttpResponse) -> dict[str, Any] | None:
+    if request.method != "POST" or response.status_code < 400:
+        return None
+    if not ACTIONS_PATH.match(request.path):
+        return None
+    data = getattr(response, "data", None)
+    if isinstance(data, dict) and isinstance(data.get("error"), dict):
+        return data["error"]
+    return None
