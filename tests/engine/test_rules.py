@@ -7,6 +7,8 @@ from games.engine import (
     Game,
     GameOver,
     IllegalMove,
+    InvalidAction,
+    NoDestination,
 )
 from tests.engine.helpers import arrange, core, seed_deck
 
@@ -276,3 +278,266 @@ def test_r21_app_never_moves_anything_by_itself():
     )
     game.apply(move("tableau:3", "tableau:4"))
     assert game.status == "playing" and game.found[3] == 10
+
+
+# -- score, undo, moves (R22-R25) ----------------------------------------------------------
+
+
+def test_r22_each_card_scores_once_no_farming():
+    game = arrange(base="7H", tableau=[["8H"], ["9C"], ["KS"], ["QS"]], reserve=["2D"])
+    assert game.apply(move("tableau:1", "foundation")).score_delta == 5
+    assert game.apply(move("foundation:H", "tableau:2")).score_delta == 0
+    assert game.score == 5
+    assert game.apply(move("tableau:2", "foundation")).score_delta == 0
+    assert game.score == 5
+    assert game.apply(UNDO).score_delta == 0
+    assert game.apply(UNDO).score_delta == 0
+    undo = game.apply(UNDO)
+    assert undo.score_delta == -5 and game.score == 0  # R23: back to 0, not below
+    assert game.apply(move("tableau:1", "foundation")).score_delta == 5  # scores again
+    assert game.score == 5 and game.moves == 7
+
+
+def test_r22_the_base_card_never_scores():
+    game = arrange(base="7H", found={"H": 2}, tableau=[["9C"], ["8S"], ["QS"], ["JS"]])
+    assert game.score == 5
+    game.apply(move("foundation:H", "tableau:1"))  # 8H off
+    game.apply(move("foundation:H", "tableau:2"))  # the base card 7H off
+    assert game.found[0] == 0
+    assert game.apply(move("tableau:2", "foundation")).score_delta == 0
+    assert game.score == 5
+
+
+def test_r24_consecutive_undos_step_back_and_are_never_undone():
+    game = Game.deal(42)
+    states = [core(game)]
+    for _ in range(3):
+        game.apply(DRAW)
+        states.append(core(game))
+    for n, expected in zip((3, 2, 1), reversed(states[:3]), strict=True):
+        result = game.apply(UNDO)
+        assert result.undoes == n and core(game) == expected
+        assert (result.src, result.dst, result.count, result.cards) == (None, None, None, None)
+    assert game.public_view()["undo_available"] == 0
+    assert rejected(game, UNDO).rule == "R24"
+    assert game.moves == 6 and game.n == 6
+
+
+def draw_or_recycle(game: Game) -> None:
+    game.apply(DRAW if game.stock else RECYCLE)
+
+
+def test_r24_app_undoes_at_most_the_last_100_actions():
+    game = Game.deal(3, draw=1)
+    states = []
+    for _ in range(130):
+        states.append(core(game))
+        draw_or_recycle(game)
+    assert game.public_view()["undo_available"] == 100
+    for expected in reversed(states[30:]):
+        game.apply(UNDO)
+        assert core(game) == expected
+    assert rejected(game, UNDO).rule == "R24"
+    assert game.moves == 230
+
+
+def test_cardgames_undo_is_unlimited():
+    game = Game.deal(3, ruleset="cardgames", draw=1)
+    start = core(game)
+    for _ in range(150):
+        draw_or_recycle(game)
+    assert game.public_view()["undo_available"] == 150
+    for _ in range(150):
+        game.apply(UNDO)
+    assert core(game) == start and game.moves == 300
+
+
+def test_r25_moves_count_accepted_actions_only():
+    game = Game.new(seed_deck(["JS", "QS", "8H", "QC"], "7H", ["6C", "KH", "QH", "AS"]))
+    rejected(game, move("tableau:4", "foundation"))
+    game.apply(tap("reserve"))  # QC onto KH
+    game.apply(move("reserve", "foundation"))
+    game.apply(move("tableau:2", "tableau:4", 2))  # with its auto-fill
+    game.apply(DRAW)
+    game.apply(UNDO)
+    assert game.moves == 5 and game.n == 5
+    game.apply(RESIGN)
+    assert game.moves == 5 and game.n == 6
+
+
+# -- tap (R27) -----------------------------------------------------------------------------
+
+
+def test_r27_tap_prefers_the_foundation():
+    game = arrange(
+        base="7H", waste=["8H"], tableau=[["9S"], ["KS"], ["QS"], ["JS"]], reserve=["2C"]
+    )
+    result = game.apply(tap("waste"))
+    assert (result.type, result.src, result.dst, result.score_delta) == (
+        "move",
+        "waste",
+        "foundation:H",
+        5,
+    )
+
+
+def test_r27_tap_picks_the_longest_accepting_column_ties_lowest():
+    columns = [["KD"], ["7D", "6C"], ["7H", "6S"], ["QD"]]
+    game = arrange(base="2H", tableau=columns, reserve=["3C", "5H"])
+    assert game.apply(tap("reserve")).dst == "tableau:2"
+    longest = [["6S"], ["KD"], ["QD"], ["9D", "8C", "7H", "6C"]]
+    game = arrange(base="2H", tableau=longest, reserve=["3C", "5H"])
+    assert game.apply(tap("reserve")).dst == "tableau:4"
+
+
+def test_r27_tap_prefers_a_filled_column_then_the_lowest_empty_one():
+    game = arrange(tableau=[[], ["6S"], [], []], waste=["5D"], rest="waste")
+    assert game.apply(tap("waste")).dst == "tableau:2"
+    game = arrange(tableau=[["KS"], [], ["QH"], []], waste=["5D"], rest="waste")
+    assert game.apply(tap("waste")).dst == "tableau:2"
+
+
+def test_r27_tap_on_a_column_card_takes_its_tail():
+    game = arrange(
+        base="7H", tableau=[["9C", "8H", "7S"], ["9S"], ["KS", "QS"], ["QD"]], reserve=["2C"]
+    )
+    result = game.apply(tap("tableau:1", 2))
+    assert (result.dst, result.cards) == ("tableau:2", ["8H", "7S"])
+    err = rejected(game, tap("tableau:3", 2))
+    assert err.message.startswith("QS does not follow KS") and err.rule == "R13"
+    assert rejected(game, tap("tableau:1", 2)).rule == "R27"  # it holds one card
+
+
+def test_r27_columns_false_means_foundation_only():
+    game = arrange(base="2H", tableau=[["6S"], ["KD"], ["QD"], ["JS"]], reserve=["3C", "5H"])
+    err = rejected(game, tap("reserve", columns=False), NoDestination)
+    assert (err.code, err.rule) == ("no_destination", "R27")
+    assert game.apply(tap("reserve")).dst == "tableau:1"
+
+
+def test_r27_no_destination_and_foundation_cards():
+    game = arrange(
+        base="7H", found={"H": 2}, tableau=[["6S"], ["KD"], ["QD"], ["JS"]], reserve=["2C", "4D"]
+    )
+    err = rejected(game, tap("reserve"), NoDestination)
+    assert err.message == "4D has nowhere to go (R27)"
+    assert rejected(game, tap("foundation:H"), NoDestination).rule == "R27"
+    assert rejected(game, tap("stock")).rule == "R27"
+    assert rejected(game, tap("waste")).rule == "R27"  # empty waste
+
+
+# -- rule sets -----------------------------------------------------------------------------
+
+
+def test_classic_moves_only_whole_columns():
+    game = arrange(
+        ruleset="classic", tableau=[["8H", "7S"], ["9C"], ["9D"], ["10H"]], reserve=["2C"]
+    )
+    err = rejected(game, move("tableau:1", "tableau:3", 2))
+    assert err.message == "8H cannot go on 9D: same colour (R12)"
+    assert rejected(game, move("tableau:1", "tableau:3", 1)).message == (
+        "only a whole column moves in the classic rules (R13)"
+    )
+    result = game.apply(move("tableau:1", "tableau:2", 2))
+    assert result.auto_fill == "2C"
+    between_columns = [
+        a
+        for a in game.legal_actions()
+        if a["type"] == "move" and a["from"].startswith("tableau") and a["to"].startswith("tableau")
+    ]
+    assert between_columns == [{"type": "move", "from": "tableau:2", "to": "tableau:4", "count": 3}]
+
+
+def test_classic_no_foundation_to_tableau():
+    game = arrange(
+        ruleset="classic", base="7H", found={"H": 3}, tableau=[["10C"], ["KS"], ["QS"], ["JS"]]
+    )
+    err = rejected(game, move("foundation:H", "tableau:1"))
+    assert err.message == "cards never leave a foundation in the classic rules (R10)"
+    assert not [a for a in game.legal_actions() if a.get("from", "").startswith("foundation")]
+
+
+def test_classic_empty_column_only_from_the_waste_and_may_stay_empty():
+    game = arrange(
+        ruleset="classic", tableau=[["KS"], ["AH"], ["QH"], []], waste=["5D"], rest="waste"
+    )
+    assert game.apply(move("tableau:1", "tableau:2")).auto_fill is None
+    assert game.tableau[0] == []
+    err = rejected(game, move("tableau:3", "tableau:1"))
+    assert (
+        err.message == "an empty column takes only the waste's top card in the classic rules (R15)"
+    )
+    assert game.apply(move("waste", "tableau:4")).cards == ["5D"]
+
+
+def test_classic_draws_three_only():
+    with pytest.raises(InvalidAction, match="draw must be 3 in the classic rules"):
+        Game.deal(1, ruleset="classic", draw=1)
+    with pytest.raises(InvalidAction, match="ruleset must be one of app, cardgames, classic"):
+        Game.deal(1, ruleset="vegas")
+    assert Game.deal(1, ruleset="cardgames", draw=1).draw == 1
+
+
+def endgame(ruleset: str, columns: list[list[str]]) -> Game:
+    return arrange(
+        ruleset=ruleset,
+        base="7H",
+        found={"H": 13, "S": 13, "D": 11, "C": 12},
+        tableau=columns,
+        waste=["6C"],
+    )
+
+
+def test_cardgames_auto_finish_within_the_action():
+    game = endgame("cardgames", [["6D"], ["5D"], [], []])
+    result = game.apply(move("waste", "foundation"))
+    assert result.auto_finish == ["5D", "6D"] and result.score_delta == 15
+    assert game.status == "won" and game.score == 255 and game.moves == 1
+
+
+def test_cardgames_no_auto_finish_while_a_card_is_stuck_or_in_app():
+    stuck = endgame("cardgames", [["5D", "6D"], [], [], []])
+    assert stuck.apply(move("waste", "foundation")).auto_finish == []
+    assert stuck.status == "playing"
+    app = endgame("app", [["6D"], ["5D"], [], []])
+    assert app.apply(move("waste", "foundation")).auto_finish == []
+    assert app.status == "playing" and app.found[2] == 11
+
+
+def test_cardgames_auto_finish_waits_for_the_stock_waste_and_reserve():
+    game = arrange(
+        ruleset="cardgames",
+        base="7H",
+        found={"H": 13, "S": 13, "D": 11, "C": 11},
+        tableau=[["6D"], ["5D"], [], []],
+        waste=["6C", "5C"],
+    )
+    assert game.apply(move("waste", "foundation")).auto_finish == []
+    result = game.apply(move("waste", "foundation"))
+    assert result.auto_finish == ["5D", "6D"] and game.status == "won"
+
+
+# -- parsing actions -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ([], "an action must be a JSON object"),
+        ({"type": "fly"}, "type must be one of"),
+        ({"type": "draw", "count": 1}, "unknown field(s) for a draw: count"),
+        ({"type": "move", "from": "tableau:5", "to": "tableau:1"}, "from must be one of"),
+        ({"type": "move", "from": "tableau:1"}, "to must be one of"),
+        ({"type": "move", "from": "foundation", "to": "tableau:1"}, "from must name one pile"),
+        ({"type": "move", "from": "waste", "to": "tableau:1", "count": 0}, "count must be"),
+        ({"type": "move", "from": "waste", "to": "tableau:1", "count": 53}, "count must be"),
+        ({"type": "move", "from": "waste", "to": "tableau:1", "count": True}, "count must be"),
+        ({"type": "move", "from": "waste", "to": "tableau:1", "count": "2"}, "count must be"),
+        ({"type": "tap", "from": "waste", "to": "tableau:1"}, "unknown field(s) for a tap: to"),
+        ({"type": "tap", "from": "waste", "columns": "no"}, "columns must be true or false"),
+    ],
+)
+def test_malformed_actions_are_invalid_requests(data, words):
+    with pytest.raises(InvalidAction) as err:
+        Action.from_dict(data)
+    assert err.value.code == "invalid_request" and words in err.value.message
