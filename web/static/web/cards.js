@@ -1,0 +1,35 @@
+// Drawing cards with plain DOM and CSS: rank and suit in two corners and a large suit pip,
+// red or black, readable at a glance at phone size.
+import { el } from "./api.js";
+
+export const SUIT_SYMBOL = { H: "♥", S: "♠", D: "♦", C: "♣" };
+const RED = new Set(["H", "D"]);
+
+export function parseCard(name) {
+  return { rank: name.slice(0, -1), suit: name.slice(-1) };
+}
+
+export function cardLabel(name) {
+  const { rank, suit } = parseCard(name);
+  return `${rank}${SUIT_SYMBOL[suit]}`;
+}
+
+export function cardElement(name) {
+  const { rank, suit } = parseCard(name);
+  const symbol = SUIT_SYMBOL[suit];
+  return el(
+    "div",
+    { class: `card face ${RED.has(suit) ? "red" : "black"}`, "data-card": name },
+    el("span", { class: "corner tl", text: `${rank}${symbol}` }),
+    el("span", { class: "pip", text: symbol, "aria-hidden": "true" }),
+    el("span", { class: "corner br", text: `${rank}${symbol}`, "aria-hidden": "true" }),
+  );
+}
+
+export function cardBack() {
+  return el("div", { class: "card back", "aria-hidden": "true" });
+}
+
+export function placeholder(text, extraClass = "") {
+  return el("div", { class: `card slot ${extraClass}`.trim() }, text ? el("span", { text }) : null);
+}

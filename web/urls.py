@@ -1,0 +1,16 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from web import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("play/<uuid:game_id>", views.play, name="play"),
+    path("replay/<uuid:game_id>", views.replay, name="replay"),
+    path("daily/", views.daily_today, name="daily-today"),
+    path("daily/<str:day>/<int:draw>/", views.daily, name="daily"),
+    path("players/<str:username>", views.player, name="player"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+]

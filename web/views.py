@@ -1,0 +1,104 @@
+"""Pages of the browser front end. They render the shell of each page; the JavaScript modules
+then talk to the REST API and the WebSocket like any other client."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from games import selectors as game_selectors
+from games.engine import RULESETS
+from games.errors import NotFound
+from games.services import game_code
+from web import selectors
+from web.strings import js_strings
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "web/home.html",
+        {
+            "today": timezone.now().date().isoformat(),
+            "rulesets": list(RULESETS),
+            "strings": js_strings(),
+        },
+    )
+
+
+@login_required
+def play(request: HttpRequest, game_id: str) -> HttpResponse:
+    return render(request, "web/play.html", {"game_id": str(game_id), "strings": js_strings()})
+
+
+def replay(request: HttpRequest, game_id: str) -> HttpResponse:
+    try:
+        game = game_selectors.game_get_for(game_id=game_id, user=request.user)
+    except NotFound:
+        raise Http404("no such game") from None
+    if game.status == game.Status.PLAYING:
+        return redirect("play", game_id=game.id)
+    return render(
+        request,
+        "web/replay.html",
+        {
+            "game": game,
+            "code": None if game_selectors.game_is_private(game) else game_code(game),
+            "frames": selectors.replay_frames(game=game),
+            "strings": js_strings(),
+        },
+    )
+
+
+def daily_today(request: HttpRequest) -> HttpResponse:
+    return redirect("daily", day=timezone.now().date().isoformat(), draw=3)
+
+
+def daily(request: HttpRequest, day: str, draw: int) -> HttpResponse:
+    try:
+        date = datetime.date.fromisoformat(day)
+    except ValueError:
+        raise Http404("no such day") from None
+    if draw not in (1, 3):
+        raise Http404("no such draw mode")
+    today = timezone.now().date()
+    return render(
+        request,
+        "web/daily.html",
+        {
+            "day": date.isoformat(),
+            "draw": draw,
+            "today": today.isoformat(),
+            "past": date < today,
+            "strings": js_strings(),
+        },
+    )
+
+
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    if not get_user_model().objects.filter(username=username).exists():
+        raise Http404("no such player")
+    return render(
+        request,
+        "web/player.html",
+        {
+            "username": username,
+            "games": selectors.game_list_public_for(username=username),
+            "strings": js_strings(),
+        },
+    )
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
