@@ -7,6 +7,7 @@ urlpatterns = [
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/", include("games.urls")),
+    path("api/v1/", include("leaderboard.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("web.urls")),
 ]

@@ -27,6 +27,7 @@ from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
 from games.errors import InvalidRequest
 from games.models import Action, Game
+from leaderboard import services as leaderboard_services
 
 LANGUAGES = ("hu", "en", "pl")
 
@@ -321,9 +322,12 @@ def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
     draw = data.get("draw")
     if draw is not None and (type(draw) is not int or draw not in (1, 3)):
         raise InvalidRequest("draw must be 1 or 3")
-    if "daily" in data:
-        # Daily challenges are created by the leaderboard (not wired here yet).
-        raise InvalidRequest("daily games are not available")
+    if "daily" in data and type(data["daily"]) is not bool:
+        raise InvalidRequest("daily must be true or false")
+    if data.get("daily"):
+        if "code" in data or "deck" in data or ruleset != "app":
+            raise InvalidRequest("a daily game is today's deal with the app rules: send only draw")
+        return {"daily": True, "draw": draw or 3}
     if "code" in data and "deck" in data:
         raise InvalidRequest("send a code or a deck, not both")
     if "code" in data:
@@ -357,7 +361,14 @@ class GameListCreateApi(APIView):
         operation_id="games_create",
     )
     def post(self, request: Request) -> Response:
-        game = services.game_create(owner=request.user, **parse_game_create(_body(request)))
+        options = parse_game_create(_body(request))
+        if options.pop("daily", False):
+            # The caller's ranked game of the day: returned (200) if it exists already.
+            game, created = leaderboard_services.daily_game_get_or_create(
+                player=request.user, draw=options["draw"]
+            )
+            return Response(game_payload(game), status=201 if created else 200)
+        game = services.game_create(owner=request.user, **options)
         return Response(game_payload(game), status=201)
 
 

@@ -17,7 +17,7 @@ def game_is_private(game: Game) -> bool:
     not over (its deal would help the players still on it)."""
     if game.status == Game.Status.PLAYING:
         return True
-    return game.challenge is not None and game.challenge.date >= timezone.now().date()
+    return game.challenge is not None and timezone.now() < game.challenge.ends_at
 
 
 def game_get_for(*, game_id: Any, user: Any) -> Game:

@@ -20,6 +20,7 @@ from games.engine import Game as EngineGame
 from games.errors import Forbidden, GameFinished, Stale
 from games.models import Action, Game
 from games.selectors import game_get_for
+from leaderboard import services as leaderboard_services
 
 DEAL_NUMBERS = 2**35
 # Retries when another request on the same game won the race and the client sent no `expect`.
@@ -124,9 +125,10 @@ def game_act(
                 auto_finish=result["auto_finish"] or None,
                 at=now,
             )
-            # ---- leaderboard publishing goes here --------------------------------------------
-            # For games with a challenge, publish the new figures with transaction.on_commit(...)
-            # so that listeners only ever see committed actions.
+            if game.challenge_id is not None:
+                # The board entry moves with the game in this transaction; its live board
+                # hears of it only after the commit.
+                leaderboard_services.entry_record(game=game, at=now)
         return row, game
     raise Stale("the game is busy with other actions: retry")
 

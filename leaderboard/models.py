@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 
 
@@ -7,6 +8,9 @@ class DailyChallenge(models.Model):
     date = models.DateField()
     draw = models.PositiveSmallIntegerField()
     deal_number = models.BigIntegerField()
+    # The end of the day in DAILY_TIME_ZONE, fixed when the challenge is created: the code is
+    # revealed and the board's figures freeze at this moment.
+    ends_at = models.DateTimeField()
 
     class Meta:
         constraints = [
@@ -15,3 +19,40 @@ class DailyChallenge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.date} draw {self.draw}"
+
+
+class Entry(models.Model):
+    """One player's ranked game on a challenge, with the figures the board ranks it by.
+
+    Kept in step with the game inside the action's transaction until the day ends; after that
+    it keeps the figures of that moment even if the game goes on.
+    """
+
+    challenge = models.ForeignKey(DailyChallenge, on_delete=models.PROTECT, related_name="entries")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="daily_entries"
+    )
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="entry")
+    status = models.CharField(max_length=16, default="playing")
+    score = models.IntegerField(default=0)
+    moves = models.IntegerField(default=0)
+    started_at = models.DateTimeField()
+    # Set when the game is won or resigned before the day ends; until then its time is live.
+    ended_at = models.DateTimeField(null=True, blank=True)
+    # When the entry reached its current figures: the last tie-break ("who got there first").
+    reached_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            # One ranked game per player per day and draw mode.
+            models.UniqueConstraint(fields=["challenge", "player"], name="entry_unique_player")
+        ]
+        indexes = [
+            # The board's order (the live time is sorted within each (score, moves) group).
+            models.Index(fields=["challenge", "-score", "moves"], name="entry_board_order"),
+            # A player's streak: the days they played.
+            models.Index(fields=["player", "challenge"], name="entry_player_challenge"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} on {self.challenge_id}: {self.score}/{self.moves}"

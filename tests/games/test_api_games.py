@@ -73,7 +73,9 @@ def test_create_from_custom_deck(auth_client):
         ({"code": "CF1-D3-AAAAACL", "draw": 1}, "invalid_request"),
         ({"code": "CF1-D3-AAAAACL", "deck": easy_deck()}, "invalid_request"),
         ({"score": 255}, "invalid_request"),
-        ({"daily": True}, "invalid_request"),
+        ({"daily": "yes"}, "invalid_request"),
+        ({"daily": True, "code": "CF1-D3-AAAAACL"}, "invalid_request"),
+        ({"daily": True, "ruleset": "classic"}, "invalid_request"),
     ],
 )
 def test_create_rejects_bad_input(auth_client, body, code):

@@ -1,0 +1,28 @@
+"""Pre-create daily challenges: `manage.py create_daily_challenges --start 2026-12-01 --days 31`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from leaderboard import services
+from leaderboard.days import DRAWS, day_parse, day_today
+
+
+class Command(BaseCommand):
+    help = "Create the daily challenges (both draw modes) of a range of days, if missing."
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--start", help="first day, YYYY-MM-DD (default: today)")
+        parser.add_argument("--days", type=int, default=1, help="how many days (default 1)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        start = day_today() if options["start"] is None else day_parse(options["start"])
+        if start is None:
+            raise CommandError("--start must be a date, YYYY-MM-DD")
+        if not 1 <= options["days"] <= 3660:
+            raise CommandError("--days must be between 1 and 3660")
+        created = services.challenges_create(start=start, days=options["days"], draws=DRAWS)
+        self.stdout.write(f"{created} challenge(s) created from {start.isoformat()}")

@@ -1,0 +1,137 @@
+"""Writes of the daily challenges: creating challenges and ranked games, keeping the board's
+entries in step with the games, and publishing their changes to the live boards."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import services as game_services
+from games.models import Game
+from leaderboard import selectors
+from leaderboard.days import day_deal_number, day_ends_at, day_today
+from leaderboard.models import DailyChallenge, Entry
+
+logger = logging.getLogger(__name__)
+
+# A live board is a nicety: an action never waits longer than this for the channel layer.
+PUBLISH_TIMEOUT = 0.5
+
+
+def challenge_get_or_create(*, date: dt.date, draw: int) -> DailyChallenge:
+    """The challenge of that day and draw mode; of two concurrent first requests, one creates it
+    and the other reads it (the unique constraint settles the race)."""
+    challenge, _ = DailyChallenge.objects.get_or_create(
+        date=date,
+        draw=draw,
+        defaults={"deal_number": day_deal_number(date, draw), "ends_at": day_ends_at(date)},
+    )
+    return challenge
+
+
+def challenges_create(*, start: dt.date, days: int, draws: tuple[int, ...]) -> int:
+    """Pre-create the challenges of `days` days from `start`; returns how many were new."""
+    before = DailyChallenge.objects.count()
+    for offset in range(days):
+        for draw in draws:
+            challenge_get_or_create(date=start + dt.timedelta(days=offset), draw=draw)
+    return DailyChallenge.objects.count() - before
+
+
+def daily_game_get_or_create(*, player: Any, draw: int) -> tuple[Game, bool]:
+    """The player's ranked game on today's challenge: (game, created).
+
+    One per player, day and draw mode, enforced by the entries' unique constraint: of two
+    concurrent first requests, one creates the game and the other returns it.
+    """
+    challenge = challenge_get_or_create(date=day_today(), draw=draw)
+    existing = _entry_game(challenge=challenge, player=player)
+    if existing is not None:
+        return existing, False
+    try:
+        with transaction.atomic():
+            game = game_services.game_create(
+                owner=player,
+                ruleset="app",
+                draw=draw,
+                deal_number=challenge.deal_number,
+                challenge=challenge,
+            )
+            Entry.objects.create(
+                challenge=challenge,
+                player=player,
+                game=game,
+                status=game.status,
+                score=game.score,
+                moves=game.moves,
+                started_at=game.created_at,
+                reached_at=game.created_at,
+            )
+            transaction.on_commit(lambda: entry_publish(game_id=game.pk))
+    except IntegrityError:
+        game = _entry_game(challenge=challenge, player=player)
+        if game is None:
+            raise
+        return game, False
+    return game, True
+
+
+def _entry_game(*, challenge: DailyChallenge, player: Any) -> Game | None:
+    entry = (
+        Entry.objects.select_related("game__challenge")
+        .filter(challenge=challenge, player=player)
+        .first()
+    )
+    return None if entry is None else entry.game
+
+
+def entry_record(*, game: Game, at: dt.datetime) -> None:
+    """Inside an action's transaction: copy the game's new figures to its board entry.
+
+    After the day ends the entry keeps the figures of that moment, so nothing changes. The
+    change is published only once the transaction commits: a rolled-back action never shows.
+    """
+    assert game.challenge is not None
+    if at >= game.challenge.ends_at:
+        return
+    finished = game.status != Game.Status.PLAYING
+    updated = Entry.objects.filter(game=game).update(
+        status=game.status,
+        score=game.score,
+        moves=game.moves,
+        ended_at=game.finished_at if finished else None,
+        reached_at=at,
+    )
+    if updated:
+        game_id = game.pk
+        transaction.on_commit(lambda: entry_publish(game_id=game_id))
+
+
+def entry_publish(*, game_id: Any) -> None:
+    """Send the entry's current figures and rank to its live board's listeners.
+
+    Runs after commit, on the write path. A failure (Redis down, slow) is logged and
+    swallowed: the action has been applied and must still succeed.
+    """
+    try:
+        entry = Entry.objects.select_related("challenge", "player").get(game_id=game_id)
+        payload = selectors.entry_payload(entry=entry, now=timezone.now())
+        message = {"type": "entry.changed", "entry": payload}
+        group = selectors.board_group(entry.challenge.date, entry.challenge.draw)
+        async_to_sync(_group_send)(group, message)
+    except Exception:
+        logger.exception("could not publish the leaderboard entry of game %s", game_id)
+
+
+async def _group_send(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    await asyncio.wait_for(layer.group_send(group, message), timeout=PUBLISH_TIMEOUT)
