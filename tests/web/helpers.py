@@ -1,0 +1,79 @@
+"""What the browser tests do as a person would (sign up), and the few API calls a test makes
+to set up a game or to learn what the server considers legal right now."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+PASSWORD = "green-felt-canfield-42"
+
+# Foundation order with starting rank A: each suit A..K. A deck (R5) that a player wins by
+# tapping: base AH, columns AS AD AC 2H, the stock (1-card draw) gives every card in the order
+# the foundations need it, and the reserve holds 10C and the J/Q/K in that order, top first.
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+SUITS = ["H", "S", "D", "C"]
+
+
+def easy_deck() -> list[str]:
+    needed = [rank + suit for rank in RANKS for suit in SUITS]  # AH AS AD AC 2H 2S ...
+    reserve_top_first = ["10C"] + [card for card in needed if card[:-1] in {"J", "Q", "K"}]
+    columns = ["AS", "AD", "AC", "2H"]
+    used = {"AH", *columns, *reserve_top_first}
+    stock = [card for card in needed if card not in used]
+    deck = list(reversed(reserve_top_first)) + ["AH"] + columns + stock
+    assert len(deck) == 52 and len(set(deck)) == 52
+    return deck
+
+
+def unique_name(prefix: str) -> str:
+    return f"{prefix}{secrets.token_hex(3)}"
+
+
+def sign_up(page, username: str) -> None:
+    page.goto("/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/")
+    assert page.locator(".topbar .me").inner_text() == username
+
+
+def api(page, method: str, path: str, body: Any = None) -> Any:
+    """Calls the REST API with the page's session, as the page's own scripts do."""
+    return page.evaluate(
+        """async ([method, path, body]) => {
+            const token = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
+            const options = {method, headers: {"Content-Type": "application/json",
+                                                "X-CSRFToken": token}};
+            if (body !== null) options.body = JSON.stringify(body);
+            const response = await fetch("/api/v1/" + path, options);
+            return {status: response.status, body: await response.json()};
+        }""",
+        [method, path, body],
+    )
+
+
+def game_id_of(page) -> str:
+    return page.locator("#game").get_attribute("data-game-id")
+
+
+def wait_for_moves(page, moves: int) -> None:
+    page.wait_for_function(
+        "n => document.getElementById('moves').textContent === String(n)", arg=moves
+    )
+
+
+def drag(page, source, target) -> None:
+    """A mouse drag with intermediate moves (Pointer Events see a real gesture)."""
+    box = source.bounding_box()
+    goal = target.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 12)
+    page.mouse.down()
+    steps = 8
+    for step in range(1, steps + 1):
+        x = box["x"] + box["width"] / 2 + (goal["x"] - box["x"]) * step / steps
+        y = box["y"] + 12 + (goal["y"] + goal["height"] / 2 - box["y"] - 12) * step / steps
+        page.mouse.move(x, y)
+    page.mouse.up()

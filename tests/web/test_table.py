@@ -1,0 +1,53 @@
+"""The game table in a real browser: drag, tap, draw, undo and a whole won game, mouse only."""
+
+from tests.web.conftest import screenshot
+from tests.web.helpers import api, drag, easy_deck, sign_up, unique_name, wait_for_moves
+
+
+def test_win_an_easy_custom_game_with_the_mouse_alone(new_context):
+    # given a signed-up player on a custom deal that plays out card by card
+    page = new_context().new_page()
+    sign_up(page, unique_name("winner"))
+    created = api(page, "POST", "games", {"deck": easy_deck(), "draw": 1})
+    assert created["status"] == 201
+    page.goto(f"/play/{created['body']['id']}")
+    page.wait_for_selector('[data-pile="tableau:1"] [data-card="AS"]')
+    screenshot(page, "table-desktop")
+
+    # when the first column's ace is dragged to its foundation and every other card is tapped
+    drag(
+        page,
+        page.locator('[data-pile="tableau:1"] [data-card="AS"]'),
+        page.locator('[data-pile="foundation:S"]'),
+    )
+    wait_for_moves(page, 1)
+    moves = 1
+    for card in ["AD", "AC", "2H"]:
+        page.click(f'[data-pile^="tableau"] [data-card="{card}"]')
+        moves += 1
+        wait_for_moves(page, moves)
+    # then the columns were refilled from the reserve (R14), and the reserve count says so
+    assert page.locator('[data-pile="reserve"] .caption').inner_text().startswith("9")
+
+    deck = easy_deck()
+    stock = deck[18:]
+    for card in stock:
+        page.click('[data-pile="stock"]')
+        moves += 1
+        wait_for_moves(page, moves)
+        page.click(f'[data-pile="waste"] [data-card="{card}"]')
+        moves += 1
+        wait_for_moves(page, moves)
+    for card in ["10C", *[c for c in reversed(deck[:12])]]:
+        page.click(f'[data-card="{card}"]')
+        moves += 1
+        if moves < 85:
+            wait_for_moves(page, moves)
+
+    # then the win screen shows the final figures
+    dialog = page.locator("#win")
+    dialog.wait_for(state="visible")
+    assert dialog.locator("#win-title").inner_text() == "You won!"
+    assert dialog.locator("#win-score").inner_text() == "255"
+    assert dialog.locator("#win-moves").inner_text() == str(moves)
+    screenshot(page, "win-screen")
