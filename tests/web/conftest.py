@@ -29,9 +29,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
-if not Path(CHROMIUM).exists():
-    pytest.skip("chromium is not installed", allow_module_level=True)
-
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -103,6 +100,8 @@ def base_url(server_database, tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -1,0 +1,101 @@
+"""The pages without a browser: served, translated from the browser's language or the
+switcher, and complete catalogues for hu and pl."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from web.strings import js_strings
+
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+
+
+@pytest.mark.parametrize("lang", ["hu", "pl"])
+def test_every_message_has_a_translation(lang):
+    source = (LOCALE / lang / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    entries = re.findall(r'\nmsgid ((?:".*"\n)+)msgstr ((?:".*"\n)+)', source)
+    assert len(entries) > 50
+    untranslated = [msgid for msgid, msgstr in entries if msgstr.strip() == '""']
+    assert untranslated == []
+
+
+@pytest.mark.parametrize(
+    ("accept", "expected"),
+    [("hu-HU,hu;q=0.9", "Új játék"), ("pl", "Nowa gra"), ("en-US,en;q=0.8", "New game")],
+)
+def test_home_follows_the_browsers_language(client, db, user, accept, expected):
+    client.force_login(user)
+
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE=accept)
+
+    assert response.status_code == 200
+    assert expected in response.content.decode()
+
+
+def test_the_language_switcher_sets_the_language(client, db):
+    response = client.post("/i18n/setlang/", {"language": "hu", "next": "/"}, follow=True)
+
+    body = response.content.decode()
+    assert "Belépés" in body and "3 lap (Nehéz)" in body and "1 lap (Könnyű)" in body
+
+
+def test_the_scripts_words_are_translated(settings):
+    from django.utils import translation
+
+    with translation.override("hu"):
+        words = js_strings()
+    assert words["stock"] == "Húzópakli" and words["waste"] == "Dobópakli"
+    assert words["reserve"] == "Tartalék" and words["column"] == "%(n)s. oszlop"
+
+
+def test_signup_logs_the_new_player_in(client, db):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "carol", "password1": "felt-and-cards-99", "password2": "felt-and-cards-99"},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert response.context["user"].username == "carol"
+
+
+def test_a_weak_password_is_refused_with_a_message(client, db):
+    response = client.post(
+        "/accounts/signup/", {"username": "dave", "password1": "123", "password2": "123"}
+    )
+
+    assert response.status_code == 200
+    assert "errorlist" in response.content.decode()
+
+
+def test_the_game_page_needs_a_login(client, db):
+    response = client.get("/play/8c1f0000-0000-4000-8000-000000000000")
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+@pytest.mark.parametrize(
+    "path", ["/players/nobody", "/daily/2026-13-40/3/", "/daily/2026-01-01/2/", "/replay/x"]
+)
+def test_unknown_things_are_404_not_5xx(client, db, path):
+    assert client.get(path).status_code == 404
+
+
+def test_replay_steps_through_a_finished_game(client, db, user, auth_client):
+    created = auth_client.post("/api/v1/games", {"draw": 1}, format="json").json()
+    auth_client.post(f"/api/v1/games/{created['id']}/actions", {"type": "draw"}, format="json")
+    auth_client.post(f"/api/v1/games/{created['id']}/actions", {"type": "resign"}, format="json")
+
+    response = client.get(f"/replay/{created['id']}")
+
+    assert response.status_code == 200
+    frames = response.context["frames"]
+    assert [frame["action"] and frame["action"]["type"] for frame in frames] == [
+        None,
+        "draw",
+        "resign",
+    ]
+    assert frames[0]["view"]["stock"]["count"] == 34
+    assert frames[1]["view"]["stock"]["count"] == 33
