@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Reinstalls only when pyproject.toml changes.
 STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 
-.PHONY: run test setup lint serve-prod
+.PHONY: run test setup lint serve-prod serve-topology
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,8 +29,15 @@ lint: setup
 
 test: setup lint
 	bash scripts/setup-chromium.sh
+	bash scripts/setup-nginx.sh
 	$(BIN)/pytest
 
 # The production HTTP server (chosen by bench/api.py); WebSockets run in a separate ASGI process.
 serve-prod: setup
 	bash scripts/serve-http.sh
+
+# The whole production topology without Docker (migrate, gunicorn, daphne, nginx on PUBLIC_PORT,
+# default 8080) on this machine's PostgreSQL and Redis; see the script for its variables.
+serve-topology: setup
+	bash scripts/setup-nginx.sh
+	bash scripts/serve-topology.sh

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Production HTTP server for the REST API: gunicorn sync workers on WSGI. bench/api.py measures
 # why (DRF through ASGI pays a thread hop per request). WebSockets are served by a separate
-# ASGI process (daphne canfield_site.asgi:application).
+# ASGI process (daphne canfield_site.asgi:application). No access log: the app logs each
+# request as one JSON line (canfield_site/middleware.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${VENV_BIN:-.venv/bin}"
@@ -10,5 +11,4 @@ exec "$BIN/gunicorn" canfield_site.wsgi:application \
     --bind "${HTTP_BIND:-127.0.0.1:8000}" \
     --workers "${WEB_WORKERS:-$(( $(nproc) * 2 + 1 ))}" \
     --worker-class sync \
-    --access-logfile - \
     --timeout 30

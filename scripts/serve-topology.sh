@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The production topology of docker-compose.yml without Docker, on this machine's PostgreSQL
+# and Redis: a one-shot migrate (+ collectstatic), the HTTP server (gunicorn, scripts/serve-http.sh),
+# the ASGI process(es) for WebSockets (daphne) and nginx in front, all on loopback.
+#
+#   DATABASE_URL   default postgres://postgres@127.0.0.1:5432/canfield
+#   REDIS_URL      default redis://127.0.0.1:6379/0
+#   PUBLIC_PORT    the one public port (nginx), default 8080
+#   WEB_WORKERS    gunicorn workers, default 2;  WS_PROCESSES  daphne processes, default 1
+#   RUN_DIR        pid files, nginx config and temp files, default a new temp directory
+#   DJANGO_SECRET_KEY  default: a random one for this run (sessions end with it)
+#
+# Runs in the foreground until interrupted; stops every process it started. Prints
+# "topology ready on http://127.0.0.1:PORT" once the proxy answers /readyz.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN="${VENV_BIN:-$PWD/.venv/bin}"
+export PATH="$BIN:$PATH:/usr/sbin"
+
+export DJANGO_DEBUG=0
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/canfield}"
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
+export DJANGO_SECRET_KEY="${DJANGO_SECRET_KEY:-$(python -c 'import secrets; print(secrets.token_urlsafe(50))')}"
+export ALLOWED_HOSTS="${ALLOWED_HOSTS:-localhost,127.0.0.1}"
+# Loopback speaks plain HTTP: no redirect to HTTPS, cookies without the Secure flag.
+export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-0}"
+export SECURE_COOKIES="${SECURE_COOKIES:-0}"
+PUBLIC_PORT="${PUBLIC_PORT:-8080}"
+export WEB_WORKERS="${WEB_WORKERS:-2}"
+WS_PROCESSES="${WS_PROCESSES:-1}"
+RUN_DIR="${RUN_DIR:-$(mktemp -d -t canfield-topology.XXXXXX)}"
+mkdir -p "$RUN_DIR"
+
+free_port() {
+    python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+pids=()
+stop_all() {
+    trap - EXIT INT TERM
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+}
+trap stop_all EXIT
+trap 'exit 143' INT TERM
+
+# One-shot step, as the `migrate` service of docker-compose.yml.
+python manage.py migrate --noinput
+python manage.py collectstatic --noinput --verbosity 0
+
+web_port="$(free_port)"
+HTTP_BIND="127.0.0.1:$web_port" bash scripts/serve-http.sh &
+pids+=("$!")
+echo "$!" >"$RUN_DIR/web.pid"
+web_servers="server 127.0.0.1:$web_port;"
+
+ws_servers=""
+: >"$RUN_DIR/ws.pids"
+for _ in $(seq "$WS_PROCESSES"); do
+    ws_port="$(free_port)"
+    daphne --bind 127.0.0.1 --port "$ws_port" canfield_site.asgi:application &
+    pids+=("$!")
+    echo "$!" >>"$RUN_DIR/ws.pids"
+    ws_servers="$ws_servers server 127.0.0.1:$ws_port;"
+done
+
+LISTEN="127.0.0.1:$PUBLIC_PORT" WEB_SERVERS="$web_servers" WS_SERVERS="$ws_servers" \
+    RUN_DIR="$RUN_DIR" python - deploy/nginx.conf.template >"$RUN_DIR/nginx.conf" <<'PY'
+import os, string, sys
+# Only our own names: nginx's $variables stay as they are.
+names = ("LISTEN", "WEB_SERVERS", "WS_SERVERS", "RUN_DIR")
+template = string.Template(open(sys.argv[1]).read())
+print(template.safe_substitute({name: os.environ[name] for name in names}))
+PY
+nginx -e stderr -c "$RUN_DIR/nginx.conf" -g "daemon off;" &
+pids+=("$!")
+echo "$!" >"$RUN_DIR/nginx.pid.launcher"
+
+ready=0
+for _ in $(seq 120); do
+    if python -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)" \
+        "http://127.0.0.1:$PUBLIC_PORT/readyz" 2>/dev/null; then
+        ready=1
+        break
+    fi
+    sleep 0.5
+done
+if [ "$ready" != 1 ]; then
+    echo "topology not ready after 60 s: see the output above" >&2
+    exit 1
+fi
+echo "topology ready on http://127.0.0.1:$PUBLIC_PORT (run dir $RUN_DIR)"
+
+# Stay up while the proxy runs; a dead app process is the supervisor's (gunicorn's) business.
+wait "${pids[-1]}"
