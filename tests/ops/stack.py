@@ -1,0 +1,319 @@
+"""Real processes for the fault tests: a throwaway PostgreSQL cluster, a throwaway Redis and the
+production topology (scripts/serve-topology.sh) on them, all on free loopback ports.
+
+The machine's shared PostgreSQL and Redis are never touched: these are the servers the tests
+stop and restart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_BINS = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+PG_BIN = Path(PG_BINS[-1]) if PG_BINS else None
+NGINX = shutil.which("nginx", path="/usr/sbin:/usr/bin:/usr/local/sbin")
+REDIS_SERVER = shutil.which("redis-server")
+
+
+def tools_missing() -> str | None:
+    """Why the fault tests cannot run here, or None."""
+    if PG_BIN is None or not (PG_BIN / "initdb").exists():
+        return "no PostgreSQL server binaries"
+    if REDIS_SERVER is None:
+        return "no redis-server"
+    if NGINX is None:
+        return "no nginx"
+    if os.geteuid() == 0 and shutil.which("runuser") is None:
+        return "no runuser to run PostgreSQL as the postgres user"
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(check, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+class Postgres:
+    """A cluster of its own in a temp dir (initdb refuses root: run as `postgres`)."""
+
+    def __init__(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="canfield-pg-"))
+        self.data = self.dir / "data"
+        self.port = free_port()
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "postgres", "postgres")
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync")
+        self.start()
+        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "canfield")
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/canfield"
+
+    def _run(self, tool: str, *args: str) -> None:
+        command = [str(PG_BIN / tool), *args]
+        if os.geteuid() == 0:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, capture_output=True, timeout=60)
+
+    def start(self) -> None:
+        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c fsync=off"
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-l", str(self.dir / "log"), "-o", options, "-w",
+            "start",
+        )  # fmt: skip
+
+    def stop(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def destroy(self) -> None:
+        try:
+            self.stop()
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Redis:
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        wait_for(self._answers, 10, "redis-server")
+
+    def _answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock:
+                sock.sendall(b"PING\r\n")
+                return sock.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+
+class Topology:
+    """scripts/serve-topology.sh: migrate, gunicorn (2 workers), daphne and nginx."""
+
+    def __init__(self, *, database_url: str, redis_url: str) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="canfield-topology-"))
+        self.port = free_port()
+        self.env = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+        } | {
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "PUBLIC_PORT": str(self.port),
+            "RUN_DIR": str(self.dir / "run"),
+            "WEB_WORKERS": "2",
+            "VENV_BIN": str(Path(sys.executable).parent),
+            # Many players register from one address within seconds.
+            "THROTTLE_REGISTER": "10000/hour",
+            "THROTTLE_TOKEN": "10000/hour",
+        }
+        self.log_path = self.dir / "topology.log"
+        self.log = open(self.log_path, "wb")  # noqa: SIM115 (open for the topology's life)
+        self.process = subprocess.Popen(
+            ["bash", "scripts/serve-topology.sh"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        wait_for(self._ready, 90, "the topology to answer /readyz")
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _ready(self) -> bool:
+        if self.process.poll() is not None:
+            raise AssertionError(f"topology exited:\n{self.log_path.read_text()[-4000:]}")
+        return b"topology ready" in self.log_path.read_bytes()
+
+    def web_master(self) -> int:
+        return int((self.dir / "run" / "web.pid").read_text())
+
+    def web_workers(self) -> list[int]:
+        return sorted(children_of(self.web_master()))
+
+    def log_lines(self, since: int = 0) -> list[dict[str, Any]]:
+        """The JSON lines the app logged, from byte offset `since`."""
+        lines = []
+        for raw in self.log_path.read_bytes()[since:].splitlines():
+            try:
+                line = json.loads(raw)
+            except ValueError:
+                continue  # gunicorn's, daphne's and nginx's own lines
+            if isinstance(line, dict):
+                lines.append(line)
+        return lines
+
+    def log_size(self) -> int:
+        return self.log_path.stat().st_size
+
+    def manage(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env | {"DJANGO_DEBUG": "0", "SECURE_SSL_REDIRECT": "0"},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(5)
+        except ProcessLookupError:
+            pass
+        self.log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def children_of(pid: int) -> set[int]:
+    found = set()
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(Path(stat).parent.name))
+    return found
+
+
+# Answers a client may get while a part is down, after which it retries the same request.
+RETRY_STATUSES = {502, 503, 504}
+
+
+class Player:
+    """A client that plays with `expect` and retries whatever may not have landed.
+
+    It alternates draws and recycles (always legal), so every applied action shows in `moves`.
+    On a retry answered `stale`, it reads the game: one move more than it expected means its
+    earlier attempt landed. `sent` is what it believes the log holds, in order.
+    """
+
+    def __init__(self, base_url: str, name: str) -> None:
+        self.http = httpx.Client(base_url=base_url, timeout=10)
+        self.name = name
+        self.statuses: Counter[int | str] = Counter()
+        self.bad_bodies: list[str] = []
+        self.reconciled = 0
+        self.sent: list[str] = []
+        token = self._call("POST", "/api/v1/auth/register",
+                           {"username": name, "password": "correct-horse-99"})["token"]  # fmt: skip
+        self.http.headers["Authorization"] = f"Token {token}"
+        self.game: dict[str, Any] = {}
+
+    def new_game(self, **body: Any) -> dict[str, Any]:
+        self.game = self._call("POST", "/api/v1/games", body or {"draw": 3})
+        self.sent = []
+        return self.game
+
+    def _call(self, method: str, path: str, body: Any = None) -> Any:
+        """One call, retried through outages until it gets a real answer."""
+        for _ in range(300):
+            response = self._send(method, path, body)
+            if response is not None and response.status_code not in RETRY_STATUSES:
+                assert response.status_code < 400, (response.status_code, response.text)
+                return response.json()
+            time.sleep(0.1)
+        raise AssertionError(f"{method} {path} never succeeded")
+
+    def _send(self, method: str, path: str, body: Any) -> httpx.Response | None:
+        try:
+            response = self.http.request(method, path, json=body)
+        except httpx.TransportError as error:
+            self.statuses[type(error).__name__] += 1
+            return None
+        self.statuses[response.status_code] += 1
+        if response.status_code >= 500:
+            error = {}
+            with contextlib.suppress(ValueError):
+                error = response.json().get("error", {})
+            if (
+                response.status_code != 503
+                or error.get("code") != "unavailable"
+                or "Traceback" in response.text
+            ):
+                self.bad_bodies.append(f"{response.status_code} {response.text[:300]}")
+        return response
+
+    def act(self) -> None:
+        action = {"type": "draw"} if self.game["stock"]["count"] else {"type": "recycle"}
+        expect = self.game["moves"]
+        path = f"/api/v1/games/{self.game['id']}/actions"
+        for _ in range(300):
+            response = self._send("POST", path, {**action, "expect": expect})
+            if response is None or response.status_code in RETRY_STATUSES:
+                time.sleep(0.1)
+                continue
+            if response.status_code == 409 and response.json()["error"]["code"] == "stale":
+                game = self._call("GET", f"/api/v1/games/{self.game['id']}")
+                assert game["moves"] == expect + 1, (expect, game["moves"])
+                self.reconciled += 1
+                break
+            assert response.status_code == 200, (response.status_code, response.text)
+            game = response.json()["game"]
+            break
+        else:
+            raise AssertionError(f"{self.name}: action never answered")
+        self.game = game
+        self.sent.append(action["type"])
+
+    def logged(self) -> list[dict[str, Any]]:
+        return self._call("GET", f"/api/v1/games/{self.game['id']}/actions")
+
+    def server_game(self) -> dict[str, Any]:
+        return self._call("GET", f"/api/v1/games/{self.game['id']}")

@@ -1,0 +1,300 @@
+"""Faults against real processes on loopback: the production topology (nginx, gunicorn with two
+workers, daphne) on a PostgreSQL cluster and a Redis of the tests' own, which the tests kill,
+stop and restart. Each test prints what it did and what it checked.
+
+Runs in CI's PostgreSQL + Redis pass only (DATABASE_URL set), where the tools exist.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from tests.ops.stack import Player, Postgres, Redis, Topology, tools_missing, wait_for
+
+missing = tools_missing()
+pytestmark = [
+    pytest.mark.skipif(
+        not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+        reason="fault tests run in the PostgreSQL + Redis pass",
+    ),
+    pytest.mark.skipif(missing is not None, reason=str(missing)),
+]
+
+PLAYERS = 20
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[Postgres]:
+    server = Postgres()
+    yield server
+    server.destroy()
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[Redis]:
+    server = Redis()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def topology(postgres, redis_server) -> Iterator[Topology]:
+    stack = Topology(database_url=postgres.url, redis_url=redis_server.url)
+    print(f"\ntopology on {stack.base_url}: gunicorn workers {stack.web_workers()}")
+    yield stack
+    stack.stop()
+
+
+_names = iter(range(10**6))
+
+
+def new_players(topology: Topology, count: int, **game: object) -> list[Player]:
+    players = [Player(topology.base_url, f"p{next(_names)}") for _ in range(count)]
+    for player in players:
+        player.new_game(**game)
+    return players
+
+
+def play_in_threads(players: list[Player], actions: int) -> tuple[list[threading.Thread], list]:
+    errors: list[BaseException] = []
+
+    def run(player: Player) -> None:
+        try:
+            for _ in range(actions):
+                player.act()
+        except BaseException as error:  # reported by the test, not lost in a thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(player,)) for player in players]
+    for thread in threads:
+        thread.start()
+    return threads, errors
+
+
+def applied(players: list[Player]) -> int:
+    return sum(len(player.sent) for player in players)
+
+
+def check_nothing_lost_or_duplicated(players: list[Player], actions: int) -> None:
+    for player in players:
+        logged = player.logged()
+        game = player.server_game()
+        assert [row["n"] for row in logged] == list(range(1, actions + 1)), player.name
+        assert [row["type"] for row in logged] == player.sent, player.name
+        assert game["moves"] == actions, player.name
+
+
+def check_all_answers_clean(players: list[Player]) -> Counter:
+    statuses: Counter = Counter()
+    for player in players:
+        statuses.update(player.statuses)
+        assert player.bad_bodies == [], player.bad_bodies[:3]
+    assert not any(isinstance(s, int) and s >= 500 and s != 503 for s in statuses), statuses
+    return statuses
+
+
+def check_verify_games(topology: Topology) -> None:
+    result = topology.manage("verify_games")
+    print(f"verify_games: {result.stdout.strip()} {result.stderr.strip()}")
+    assert result.returncode == 0
+
+
+def test_kill_9_of_one_of_two_http_workers_loses_and_duplicates_nothing(topology):
+    # given: 20 players, each with a game, and gunicorn's two workers
+    actions = 25
+    players = new_players(topology, PLAYERS)
+    master = topology.web_master()
+    workers = topology.web_workers()
+    assert len(workers) == 2
+
+    # when: they play, and one worker is killed with SIGKILL mid-play
+    threads, errors = play_in_threads(players, actions)
+    wait_for(lambda: applied(players) >= PLAYERS * actions // 3, 60, "play to get going")
+    victim = workers[0]
+    os.kill(victim, signal.SIGKILL)
+    at = applied(players)
+    for thread in threads:
+        thread.join(120)
+
+    # then
+    statuses = check_all_answers_clean(players)
+    reconciled = sum(player.reconciled for player in players)
+    print(
+        f"killed worker {victim} (SIGKILL) after {at} of {PLAYERS * actions} actions; "
+        f"answers {dict(statuses)}; retries settled by `stale` + read: {reconciled}"
+    )
+    assert errors == []
+    check_nothing_lost_or_duplicated(players, actions)
+    print(f"checked: each of {PLAYERS} logs holds exactly the {actions} actions its client made")
+    wait_for(lambda: len(topology.web_workers()) == 2, 30, "gunicorn to replace the worker")
+    assert victim not in topology.web_workers()
+    assert topology.web_master() == master
+    print(f"checked: gunicorn {master} replaced the worker: {topology.web_workers()}")
+    check_verify_games(topology)
+
+
+def test_postgres_restart_during_play_gives_503s_then_play_resumes(topology, postgres):
+    # given
+    actions = 20
+    players = new_players(topology, PLAYERS)
+    workers = topology.web_workers()
+
+    # when: PostgreSQL stops mid-play for a few seconds, then starts again
+    threads, errors = play_in_threads(players, actions)
+    wait_for(lambda: applied(players) >= PLAYERS * actions // 4, 60, "play to get going")
+    postgres.stop()
+    at = applied(players)
+    time.sleep(1)
+    during = httpx.get(f"{topology.base_url}/readyz", timeout=5)
+    time.sleep(2)
+    postgres.start()
+    for thread in threads:
+        thread.join(120)
+
+    # then
+    statuses = check_all_answers_clean(players)
+    print(
+        f"stopped PostgreSQL after {at} of {PLAYERS * actions} actions for 3 s; answers "
+        f"{dict(statuses)}; /readyz during the outage: {during.status_code} {during.json()}"
+    )
+    assert errors == []
+    assert statuses[503] > 0
+    assert statuses[500] == 0
+    assert during.status_code == 503
+    assert during.json()["checks"]["database"].startswith("unavailable")
+    print("checked: the outage answered 503 `unavailable` (no 500, no traceback)")
+    check_nothing_lost_or_duplicated(players, actions)
+    assert topology.web_workers() == workers
+    assert httpx.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200
+    print(f"checked: every player finished its {actions} actions on the same workers {workers}")
+    check_verify_games(topology)
+
+
+def board_messages(url: str, origin: str, until, timeout: float) -> list[dict]:
+    """Listen to a live board until `until(messages)` holds."""
+    messages: list[dict] = []
+    with connect(url, origin=origin, open_timeout=5) as ws:
+        deadline = time.monotonic() + timeout
+        while not until(messages):
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, messages
+            messages.append(json.loads(ws.recv(timeout=remaining)))
+    return messages
+
+
+def test_redis_stop_keeps_actions_working_and_live_updates_come_back(topology, redis_server):
+    # given: a player on today's daily challenge, and its live board
+    player = new_players(topology, 1, daily=True, draw=3)[0]
+    date = player.game["daily"]["date"]
+    ws_url = f"ws://127.0.0.1:{topology.port}/ws/daily/{date}/3/"
+    origin = topology.base_url
+
+    # when: Redis stops; the player plays on
+    redis_server.stop()
+    log_from = topology.log_size()
+    for _ in range(5):
+        player.act()
+    ready = httpx.get(f"{topology.base_url}/readyz", timeout=5)
+    warnings = [
+        line
+        for line in topology.log_lines(log_from)
+        if line.get("level") in {"warning", "error"} and "redis" in json.dumps(line).lower()
+    ]
+
+    # then: the actions succeeded, a warning was logged, /readyz tells
+    statuses = check_all_answers_clean([player])
+    print(f"stopped Redis; 5 actions answered {dict(statuses)}; /readyz: {ready.json()}")
+    print(f"logged while Redis was down: {[line['event'][:80] for line in warnings][:3]}")
+    assert player.game["moves"] == 5
+    assert statuses[200] >= 5
+    assert ready.status_code == 503
+    assert ready.json()["checks"]["redis"].startswith("unavailable")
+    assert warnings
+
+    # when: Redis is back (nothing restarted), a listener (re)connects and the player acts
+    redis_server.start()
+    wait_for(
+        lambda: httpx.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200,
+        15,
+        "/readyz to see Redis again",
+    )
+
+    def entry_seen(messages: list[dict]) -> bool:
+        if messages and len(messages) == 1:
+            player.act()  # after the snapshot: the change must arrive live
+        return any(
+            m["type"] == "entry"
+            and m["entry"]["player"] == player.name
+            and m["entry"]["moves"] == 6
+            for m in messages
+        )
+
+    messages = board_messages(ws_url, origin, entry_seen, timeout=10)
+
+    # then: the snapshot has the moves made while Redis was down, and live updates flow again
+    snapshot = messages[0]
+    assert snapshot["type"] == "snapshot"
+    mine = [entry for entry in snapshot["results"] if entry["player"] == player.name]
+    assert mine and mine[0]["moves"] == 5
+    print(f"Redis back: snapshot shows {player.name} at 5 moves, then a live entry at 6 moves")
+    check_verify_games(topology)
+
+
+def raw_request(port: int, request: bytes, *, reset: bool) -> None:
+    """Send bytes and hang up without reading the answer (with a TCP reset if `reset`)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    if reset:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    sock.sendall(request)
+    sock.close()
+
+
+def test_a_client_that_hangs_up_mid_request_leaves_all_or_nothing(topology):
+    # given
+    player = new_players(topology, 1)[0]
+    game_id = player.game["id"]
+    token = player.http.headers["Authorization"]
+
+    def post(body: bytes, length: int) -> bytes:
+        return (
+            f"POST /api/v1/games/{game_id}/actions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: {token}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length}\r\n\r\n"
+        ).encode() + body
+
+    # when: the body is cut short, then the connection closes
+    before = player.server_game()["moves"]
+    body = json.dumps({"type": "draw", "expect": before}).encode()
+    raw_request(topology.port, post(body[:10], len(body)), reset=False)
+    time.sleep(0.5)
+
+    # then: nothing happened
+    assert player.server_game()["moves"] == before
+    assert len(player.logged()) == before
+    print("a request cut off mid-body applied nothing")
+
+    # when: whole requests whose client hangs up (some with a reset) before the answer
+    outcomes = Counter()
+    for attempt in range(12):
+        moves = player.server_game()["moves"]
+        body = json.dumps({"type": "draw", "expect": moves}).encode()
+        raw_request(topology.port, post(body, len(body)), reset=attempt % 2 == 0)
+        time.sleep(0.3)
+        game = player.server_game()
+        # then: the action landed whole (game, log and figures agree) or not at all
+        assert game["moves"] in {moves, moves + 1}
+        assert len(player.logged()) == game["moves"]
+        outcomes["applied" if game["moves"] == moves + 1 else "not applied"] += 1
+    print(f"12 whole requests whose client hung up: {dict(outcomes)}, each all or nothing")
+    check_verify_games(topology)
