@@ -1,0 +1,29 @@
+import datetime as dt
+
+import pytest
+import time_machine
+
+from leaderboard import services
+from leaderboard.models import Entry
+
+NOON = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def noon():
+    """Frozen at noon UTC on 2026-11-29 (ticking, so that created games get distinct times)."""
+    with time_machine.travel(NOON, tick=False) as traveller:
+        yield traveller
+
+
+@pytest.fixture
+def player_entry(make_user):
+    """A player with today's ranked game, its entry set to the given figures."""
+
+    def make(name: str, *, score: int = 0, moves: int = 0, draw: int = 3, **fields) -> Entry:
+        user = make_user(name)
+        game, _ = services.daily_game_get_or_create(player=user, draw=draw)
+        Entry.objects.filter(game=game).update(score=score, moves=moves, **fields)
+        return Entry.objects.select_related("challenge", "player").get(game=game)
+
+    return make

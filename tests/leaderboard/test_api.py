@@ -1,0 +1,289 @@
+import datetime as dt
+
+import pytest
+import time_machine
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.management import call_command
+
+from games.engine import DealCode
+from games.models import Game
+from leaderboard.days import day_deal_number
+from leaderboard.models import DailyChallenge, Entry
+from tests.leaderboard.conftest import NOON
+
+GAMES = "/api/v1/games"
+TODAY = "2026-11-29"
+BOARD = f"/api/v1/daily/{TODAY}/leaderboard"
+NEXT_DAY = NOON + dt.timedelta(days=1)
+
+
+def daily(client, draw=None):
+    body = {"daily": True} if draw is None else {"daily": True, "draw": draw}
+    return client.post(GAMES, body, format="json")
+
+
+def act(client, game_id, body):
+    response = client.post(f"{GAMES}/{game_id}/actions", body, format="json")
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+# ---- daily games -------------------------------------------------------------------------------
+
+
+def test_daily_game_is_created_once_then_returned(noon, auth_client, user):
+    first = daily(auth_client)
+    again = daily(auth_client)
+    one_card = daily(auth_client, draw=1)
+
+    assert first.status_code == 201 and again.status_code == 200 and one_card.status_code == 201
+    assert again.json()["id"] == first.json()["id"]
+    game = first.json()
+    assert game["daily"] == {"date": TODAY} and game["code"] is None
+    assert game["ruleset"] == "app" and game["draw"] == 3 and one_card.json()["draw"] == 1
+    stored = Game.objects.get(pk=game["id"])
+    assert stored.deal_number == day_deal_number(dt.date(2026, 11, 29), 3)
+    assert Entry.objects.filter(player=user).count() == 2
+
+
+def test_everyone_gets_the_same_deal(noon, make_user, client_for):
+    alice = daily(client_for(make_user("alice"))).json()
+    bob = daily(client_for(make_user("bob"))).json()
+
+    assert alice["id"] != bob["id"]
+    assert alice["tableau"] == bob["tableau"] and alice["reserve"] == bob["reserve"]
+
+
+def test_daily_game_and_its_log_are_hidden_until_the_day_is_over(
+    noon, auth_client, make_user, client_for
+):
+    # given a daily game resigned during the day
+    game = daily(auth_client).json()
+    act(auth_client, game["id"], {"type": "draw"})
+    act(auth_client, game["id"], {"type": "resign"})
+    other = client_for(make_user("bob"))
+
+    # then others cannot see it, its log or its text while the day lasts
+    for path in ("", "/actions", "/text"):
+        assert other.get(f"{GAMES}/{game['id']}{path}").status_code == 404
+    assert auth_client.get(f"{GAMES}/{game['id']}").json()["code"] is None
+
+    # and everyone can, with the code, once the day is over
+    noon.move_to(NEXT_DAY)
+    shown = other.get(f"{GAMES}/{game['id']}")
+    assert shown.status_code == 200
+    assert shown.json()["code"].startswith("CF1-D3-")
+    assert len(other.get(f"{GAMES}/{game['id']}/actions").json()) == 2
+
+
+def test_actions_update_the_board_until_the_day_ends(noon, auth_client, api_client):
+    game = daily(auth_client).json()
+    act(auth_client, game["id"], {"type": "draw"})
+    noon.shift(30)
+    act(auth_client, game["id"], {"type": "draw"})
+
+    entry = api_client.get(BOARD).json()["results"][0]
+    assert (entry["moves"], entry["status"], entry["game"]) == (2, "playing", game["id"])
+    assert entry["seconds"] == 30.0
+
+    # when the player goes on after the day ends
+    noon.move_to(NEXT_DAY)
+    act(auth_client, game["id"], {"type": "draw"})
+
+    # then the board keeps the figures and the time of the end of the day
+    entry = api_client.get(BOARD).json()["results"][0]
+    assert entry["moves"] == 2
+    assert entry["seconds"] == 12 * 3600.0
+
+
+# ---- daily info --------------------------------------------------------------------------------
+
+
+def test_daily_info_reveals_the_codes_only_after_the_day(noon, auth_client, api_client):
+    daily(auth_client)
+
+    today = api_client.get("/api/v1/daily").json()
+    assert today == {
+        "date": TODAY,
+        "ends_at": "2026-11-30T00:00:00Z",
+        "boards": [
+            {"draw": 3, "players": 1, "code": None},
+            {"draw": 1, "players": 0, "code": None},
+        ],
+    }
+
+    noon.move_to(NEXT_DAY)
+    past = api_client.get(f"/api/v1/daily/{TODAY}").json()
+    day = dt.date(2026, 11, 29)
+    assert [board["code"] for board in past["boards"]] == [
+        str(DealCode(day_deal_number(day, 3), 3)),
+        str(DealCode(day_deal_number(day, 1), 1)),
+    ]
+    assert api_client.get("/api/v1/daily").json()["date"] == "2026-11-30"
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "code"),
+    [
+        ("/api/v1/daily/2026-13-01", 400, "invalid_request"),
+        ("/api/v1/daily/yesterday", 400, "invalid_request"),
+        ("/api/v1/daily/2026-11-30", 404, "not_found"),
+        ("/api/v1/daily/2026-11-01", 404, "not_found"),
+        (f"{BOARD}?draw=2", 400, "invalid_request"),
+        (f"{BOARD}?draw=", 400, "invalid_request"),
+        (f"{BOARD}?page=0", 400, "invalid_request"),
+        (f"{BOARD}?page=x", 400, "invalid_request"),
+        (f"{BOARD}?page=2", 404, "not_found"),
+        ("/api/v1/daily/2026-11-30/leaderboard", 404, "not_found"),
+        ("/api/v1/daily/2026-11-28/leaderboard?draw=1", 404, "not_found"),
+        ("/api/v1/players/nobody", 404, "not_found"),
+    ],
+)
+def test_bad_input_gets_a_clear_4xx(noon, db, api_client, path, status, code):
+    response = api_client.get(path)
+
+    assert response.status_code == status
+    assert response.json()["error"]["code"] == code
+
+
+def test_create_daily_challenges_command_pre_creates_days(noon, db):
+    call_command("create_daily_challenges", "--start", "2026-12-01", "--days", "3")
+    call_command("create_daily_challenges", "--start", "2026-12-02", "--days", "3")
+
+    days = sorted({c.date.isoformat() for c in DailyChallenge.objects.all()})
+    assert days == ["2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04"]
+    assert DailyChallenge.objects.count() == 8
+    challenge = DailyChallenge.objects.get(date=dt.date(2026, 12, 2), draw=1)
+    assert challenge.deal_number == day_deal_number(dt.date(2026, 12, 2), 1)
+    assert challenge.ends_at == dt.datetime(2026, 12, 3, tzinfo=dt.UTC)
+
+
+# ---- leaderboard -------------------------------------------------------------------------------
+
+
+def test_leaderboard_pages_link_each_other_with_ranks_across_pages(noon, player_entry, api_client):
+    for i in range(120):
+        player_entry(f"p{i:03}", score=i % 7, moves=i)
+
+    first = api_client.get(BOARD).json()
+    second = api_client.get(first["next"]).json()
+    third = api_client.get(second["next"]).json()
+
+    assert (first["count"], first["date"], first["draw"]) == (120, TODAY, 3)
+    assert first["previous"] is None and third["next"] is None
+    assert api_client.get(third["previous"]).json() == second
+    assert "page" not in second["previous"]
+    everyone = first["results"] + second["results"] + third["results"]
+    assert [e["rank"] for e in everyone] == list(range(1, 121))
+    figures = [(-e["score"], e["moves"]) for e in everyone]
+    assert figures == sorted(figures)
+    assert len(third["results"]) == 20
+
+
+def test_leaderboard_is_per_draw_mode(noon, player_entry, api_client):
+    player_entry("three", draw=3)
+    player_entry("one", draw=1)
+
+    assert [e["player"] for e in api_client.get(f"{BOARD}?draw=1").json()["results"]] == ["one"]
+    assert [e["player"] for e in api_client.get(BOARD).json()["results"]] == ["three"]
+
+
+# ---- players -----------------------------------------------------------------------------------
+
+
+def test_player_figures(noon, auth_client, user, api_client):
+    # given a won custom-code game, a resigned game and a custom deck (left out)
+    won = Game.objects.create(
+        owner=user,
+        ruleset="app",
+        draw=3,
+        deal_number=1,
+        state={},
+        status="won",
+        score=260,
+        moves=90,
+    )
+    Game.objects.filter(pk=won.pk).update(finished_at=won.created_at + dt.timedelta(seconds=300))
+    Game.objects.create(
+        owner=user,
+        ruleset="app",
+        draw=3,
+        deal_number=2,
+        state={},
+        status="resigned",
+        score=300,
+        moves=10,
+    )
+    Game.objects.create(owner=user, ruleset="app", draw=3, deck=[], state={}, score=999)
+
+    stats = api_client.get(f"/api/v1/players/{user.username}").json()
+
+    assert stats == {
+        "username": "alice",
+        "games": 2,
+        "wins": 1,
+        "best_score": 300,
+        "best_win_seconds": 300.0,
+        "best_win_moves": 90,
+        "daily_streak": 0,
+    }
+
+
+def test_daily_streak_counts_consecutive_days_back_from_today(auth_client, user, api_client):
+    def streak():
+        return api_client.get(f"/api/v1/players/{user.username}").json()["daily_streak"]
+
+    start = dt.datetime(2026, 11, 20, 9, tzinfo=dt.UTC)
+    with time_machine.travel(start, tick=False) as traveller:
+        daily(auth_client)  # 20th
+        for day in (22, 23, 24):  # a gap on the 21st
+            traveller.move_to(start.replace(day=day))
+            daily(auth_client, draw=1)
+            daily(auth_client)  # both modes on one day count once
+        assert streak() == 3
+
+        # the streak lives on through the next day until it is played...
+        traveller.move_to(start.replace(day=25, hour=23))
+        assert streak() == 3
+        daily(auth_client)
+        assert streak() == 4
+
+        # ...and ends once a whole day passes without a daily game
+        traveller.move_to(start.replace(day=27))
+        assert streak() == 0
+
+
+# ---- live publishing ---------------------------------------------------------------------------
+
+
+def test_an_action_publishes_its_entry_after_commit(
+    noon, auth_client, django_capture_on_commit_callbacks
+):
+    game = daily(auth_client).json()
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(f"daily.{TODAY}.3", channel)
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        act(auth_client, game["id"], {"type": "draw"})
+    # nothing is sent before the commit
+    assert len(callbacks) == 1
+    callbacks[0]()
+
+    message = async_to_sync(layer.receive)(channel)
+    assert message["type"] == "entry.changed"
+    assert message["entry"]["game"] == game["id"]
+    assert (message["entry"]["rank"], message["entry"]["moves"]) == (1, 1)
+
+
+def test_a_rejected_action_publishes_nothing(noon, auth_client, django_capture_on_commit_callbacks):
+    game = daily(auth_client).json()
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = auth_client.post(
+            f"{GAMES}/{game['id']}/actions", {"type": "recycle"}, format="json"
+        )
+
+    assert response.status_code == 422
+    assert callbacks == []
