@@ -51,3 +51,38 @@ def test_win_an_easy_custom_game_with_the_mouse_alone(new_context):
     assert dialog.locator("#win-score").inner_text() == "255"
     assert dialog.locator("#win-moves").inner_text() == str(moves)
     screenshot(page, "win-screen")
+
+
+def test_play_with_the_keyboard_alone(new_context):
+    # given a custom game, and the keyboard focus on the first column
+    page = new_context().new_page()
+    sign_up(page, unique_name("keys"))
+    created = api(page, "POST", "games", {"deck": easy_deck(), "draw": 1})
+    page.goto(f"/play/{created['body']['id']}")
+    page.wait_for_selector('[data-pile="tableau:1"] [data-card="AS"]')
+    page.focus('[data-pile="tableau:1"]')
+
+    # when Enter picks up its ace, the arrows walk to the spade foundation and Enter puts it down
+    page.keyboard.press("Enter")
+    assert "AS" in page.locator("#message").inner_text().replace("A♠", "AS")
+    for _ in range(4):  # reserve, foundation C, foundation D, foundation S
+        page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    wait_for_moves(page, 1)
+
+    # then the ace is on its foundation and the emptied column took the reserve's top (R14)
+    assert page.locator('[data-pile="foundation:S"] [data-card="AS"]').count() == 1
+    assert page.locator('[data-pile="tableau:1"] [data-card="10C"]').count() == 1
+
+    # when T taps the second column's card, Space draws and D draws again
+    page.focus('[data-pile="tableau:2"]')
+    page.keyboard.press("t")
+    wait_for_moves(page, 2)
+    page.keyboard.press(" ")
+    wait_for_moves(page, 3)
+    page.keyboard.press("d")
+    wait_for_moves(page, 4)
+
+    # then the server applied each of them
+    assert page.locator('[data-pile="foundation:D"] [data-card="AD"]').count() == 1
+    assert page.locator('[data-pile="stock"] .caption').inner_text() == "32"
