@@ -53,7 +53,7 @@ def _rules(ruleset: object, draw: object) -> RuleSet:
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         raise InvalidAction(f"ruleset must be one of {', '.join(RULESETS)}; got {ruleset!r:.40}")
     rules = RULESETS[ruleset]
-    if isinstance(draw, bool) or draw not in rules.draws:
+    if type(draw) is not int or draw not in rules.draws:  # 3.0 and True are not draw modes
         allowed = " or ".join(map(str, rules.draws))
         raise InvalidAction(f"draw must be {allowed} in the {ruleset} rules; got {draw!r:.40}")
     return rules

@@ -10,6 +10,7 @@ from games.engine import (
     InvalidAction,
     NoDestination,
 )
+from games.engine.cards import NAMES
 from tests.engine.helpers import arrange, core, seed_deck
 
 
@@ -541,3 +542,11 @@ def test_malformed_actions_are_invalid_requests(data, words):
     with pytest.raises(InvalidAction) as err:
         Action.from_dict(data)
     assert err.value.code == "invalid_request" and words in err.value.message
+
+
+def test_draw_mode_must_be_a_whole_number():
+    for draw in (3.0, True, "3", None):
+        with pytest.raises(InvalidAction, match="draw must be 3 or 1"):
+            Game.deal(1, draw=draw)
+        with pytest.raises(InvalidAction):
+            Game.new(list(NAMES), draw=draw)
