@@ -21,7 +21,8 @@ Games::
     game = Game.new(deck, ruleset="app", draw=3)       # from 52 card names, dealt by R5
     result = game.apply(Action.from_dict({"type": "move", "from": "reserve", "to": "foundation"}))
     result.as_dict()    # API ACTION fields except "at": n, type, from, to, count, cards,
-                        # score_delta, auto_fill, undoes (+ auto_finish for `cardgames`)
+                        # score_delta, auto_fill, undoes, auto_finish (cards the `cardgames`
+                        # rules played up in the action; [] otherwise)
     game.public_view()  # the engine's GAME fields of API.md (hides R19 information)
     game.legal_actions()                               # API.md legal-actions list
     Game.from_dict(game.to_dict())                     # compact JSON-able storage form

@@ -64,7 +64,7 @@ class DealCode:
     draw: int = 3
 
     def __post_init__(self) -> None:
-        if not 0 <= self.number < DEAL_NUMBERS:
+        if type(self.number) is not int or not 0 <= self.number < DEAL_NUMBERS:
             raise InvalidCode(f"deal number must be in 0..2^35-1, got {self.number}", "R3")
         if self.draw not in (1, 3):
             raise InvalidCode(f"draw must be 1 or 3, got {self.draw}", "R3")
