@@ -123,6 +123,16 @@ HU = {
     "Back": "Vissza",
     "Forward": "Előre",
     "End": "Vége",
+    "column %(n)s": "%(n)s. oszlop",
+    "hearts foundation": "kőr alap",
+    "spades foundation": "pikk alap",
+    "diamonds foundation": "káró alap",
+    "clubs foundation": "treff alap",
+    "stock": "húzópakli",
+    "waste": "dobópakli",
+    "reserve": "tartalék",
+    "draw: %(cards)s": "húzás: %(cards)s",
+    "waste back to the stock": "dobópakli vissza a húzópakliba",
 }
 
 PL = {
@@ -242,6 +252,16 @@ PL = {
     "Back": "Wstecz",
     "Forward": "Dalej",
     "End": "Koniec",
+    "column %(n)s": "kolumna %(n)s",
+    "hearts foundation": "baza kier",
+    "spades foundation": "baza pik",
+    "diamonds foundation": "baza karo",
+    "clubs foundation": "baza trefl",
+    "stock": "zapas",
+    "waste": "odrzuty",
+    "reserve": "rezerwa",
+    "draw: %(cards)s": "dobranie: %(cards)s",
+    "waste back to the stock": "odrzuty z powrotem do zapasu",
 }
 
 ENTRY = re.compile(r'(msgid (?:"(?:[^"\\]|\\.)*"\n)+)(msgstr (?:"(?:[^"\\]|\\.)*"\n)+)')
@@ -265,7 +285,10 @@ def fill(path: Path, catalogue: dict[str, str]) -> list[str]:
         escaped = catalogue[msgid].replace('"', '\\"')
         return f'{match.group(1)}msgstr "{escaped}"\n'
 
-    filled = ENTRY.sub(replace, source).replace("#, fuzzy\n", "")
+    # makemessages guesses "fuzzy" translations from similar msgids; every msgstr here is set
+    # from the catalogue above, so the guess marks (which gettext would skip) go.
+    filled = ENTRY.sub(replace, source).replace("#, fuzzy\n", "").replace("#, fuzzy, ", "#, ")
+    filled = re.sub(r"^#\| .*\n", "", filled, flags=re.MULTILINE)
     filled = filled.replace('"Language: \\n"', f'"Language: {path.parts[-3]}\\n"')
     path.write_text(filled, encoding="utf-8")
     return missing

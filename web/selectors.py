@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import services
 from games.engine import Action as EngineAction
 from games.models import Game
+from web.strings import action_caption
 
 
 def game_list_public_for(*, username: str, limit: int = 20) -> QuerySet[Game]:
@@ -28,11 +29,11 @@ def game_list_public_for(*, username: str, limit: int = 20) -> QuerySet[Game]:
 
 def replay_frames(*, game: Game) -> list[dict[str, Any]]:
     """The table before the first action and after each one, rebuilt from the deal and the log
-    by the engine, with the logged action that led to each frame."""
+    by the engine, with the logged action that led to each frame and its caption in words."""
     engine = services.engine_game_new(
         ruleset=game.ruleset, draw=game.draw, deal_number=game.deal_number, deck=game.deck
     )
-    frames = [{"action": None, "view": engine.public_view()}]
+    frames = [{"action": None, "caption": "", "view": engine.public_view()}]
     for row in game.actions.order_by("n"):
         engine.apply(EngineAction.from_dict(services.logged_action(row)))
         frames.append(
@@ -44,6 +45,9 @@ def replay_frames(*, game: Game) -> list[dict[str, Any]]:
                     "to": row.to_pile,
                     "cards": row.cards,
                 },
+                "caption": action_caption(
+                    type=row.type, from_pile=row.from_pile, to_pile=row.to_pile, cards=row.cards
+                ),
                 "view": engine.public_view(),
             }
         )

@@ -36,3 +36,37 @@ def js_strings() -> dict[str, str]:
         "live": _("live"),
         "offline": _("reconnecting…"),
     }
+
+
+SUIT_SYMBOL = {"H": "♥", "S": "♠", "D": "♦", "C": "♣"}
+
+
+def pile_name(pile: str) -> str:
+    """A pile of the API (`tableau:2`, `foundation:H`, `waste`...) in words."""
+    kind, _sep, which = pile.partition(":")
+    if kind == "tableau":
+        return _("column %(n)s") % {"n": which}
+    if kind == "foundation":
+        return {
+            "H": _("hearts foundation"),
+            "S": _("spades foundation"),
+            "D": _("diamonds foundation"),
+            "C": _("clubs foundation"),
+        }[which]
+    return {"stock": _("stock"), "waste": _("waste"), "reserve": _("reserve")}[kind]
+
+
+def action_caption(
+    *, type: str, from_pile: str | None, to_pile: str | None, cards: list[str]
+) -> str:
+    """One logged action (API.md ACTION) as a replay step's caption."""
+    shown = " ".join(card[:-1] + SUIT_SYMBOL[card[-1]] for card in cards or [])
+    if type == "move" and from_pile and to_pile:
+        return f"{shown}: {pile_name(from_pile)} → {pile_name(to_pile)}"
+    if type == "draw":
+        return _("draw: %(cards)s") % {"cards": shown}
+    if type == "recycle":
+        return _("waste back to the stock")
+    if type == "undo":
+        return _("Undo")
+    return _("Resign")

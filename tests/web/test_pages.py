@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.helpers import easy_deck
 from web.strings import js_strings
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
@@ -99,3 +100,31 @@ def test_replay_steps_through_a_finished_game(client, db, user, auth_client):
     ]
     assert frames[0]["view"]["stock"]["count"] == 34
     assert frames[1]["view"]["stock"]["count"] == 33
+
+
+@pytest.mark.parametrize(
+    ("accept", "move", "draw"),
+    [
+        ("en", "A♠: column 1 → spades foundation", "draw: 2♠"),
+        ("hu", "A♠: 1. oszlop → pikk alap", "húzás: 2♠"),
+        ("pl", "A♠: kolumna 1 → baza pik", "dobranie: 2♠"),
+    ],
+)
+def test_replay_captions_name_the_piles_in_words(client, db, auth_client, accept, move, draw):
+    created = auth_client.post(
+        "/api/v1/games", {"deck": easy_deck(), "draw": 1}, format="json"
+    ).json()
+    for action in (
+        {"type": "move", "from": "tableau:1", "to": "foundation:S"},
+        {"type": "draw"},
+        {"type": "undo"},
+        {"type": "resign"},
+    ):
+        response = auth_client.post(f"/api/v1/games/{created['id']}/actions", action, format="json")
+        assert response.status_code == 200, response.json()
+
+    response = client.get(f"/replay/{created['id']}", HTTP_ACCEPT_LANGUAGE=accept)
+
+    captions = [frame["caption"] for frame in response.context["frames"]]
+    assert captions[:3] == ["", move, draw]
+    assert "tableau" not in "".join(captions) and "foundation:" not in "".join(captions)

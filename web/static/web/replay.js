@@ -1,18 +1,10 @@
 // Steps through a finished game: the frames (the table before and after each logged action)
 // come with the page, rebuilt by the server's engine from the deal and the log.
-import { cardLabel } from "./cards.js";
 import { renderTable } from "./render.js";
 
 const frames = JSON.parse(document.getElementById("frames").textContent);
 const table = document.getElementById("table");
 let index = 0;
-
-function describe(action) {
-  if (!action) return "";
-  const cards = (action.cards || []).map(cardLabel).join(" ");
-  if (action.type === "move") return `${cards}: ${action.from} → ${action.to}`;
-  return `${action.type}${cards ? " " + cards : ""}`;
-}
 
 function show(next) {
   index = Math.min(Math.max(next, 0), frames.length - 1);
@@ -20,7 +12,8 @@ function show(next) {
   renderTable(table, frame.view);
   document.getElementById("score").textContent = frame.view.score;
   document.getElementById("moves").textContent = frame.view.moves;
-  document.getElementById("step").textContent = `${index} / ${frames.length - 1} ${describe(frame.action)}`;
+  document.getElementById("step").textContent = `${index} / ${frames.length - 1}`;
+  document.getElementById("step-caption").textContent = frame.caption;
   document.getElementById("first").disabled = document.getElementById("prev").disabled = index === 0;
   document.getElementById("last").disabled = document.getElementById("next").disabled = index === frames.length - 1;
 }

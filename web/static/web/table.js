@@ -34,12 +34,23 @@ function say(text) {
   messageBox.textContent = text || "";
 }
 
-async function refreshText() {
+// Each state asks for its own description; answers can come back out of order (a draw's text
+// after the undo that followed it), so only the answer for the latest state is shown.
+let textTicket = 0;
+
+async function refreshText(retries = 2) {
+  const ticket = ++textTicket;
+  const moves = game.moves;
   try {
     const result = await api("GET", `games/${gameId}/text?lang=${pageLang()}`);
+    if (ticket !== textTicket) return;
     description.textContent = result.text;
+    description.dataset.moves = String(moves);
   } catch (error) {
-    // The table itself is already up to date; the description catches up on the next action.
+    // The table is up to date already; a lost answer is asked for again, shortly.
+    if (ticket === textTicket && retries > 0) setTimeout(() => {
+      if (ticket === textTicket) refreshText(retries - 1);
+    }, 1000);
   }
 }
 
@@ -108,6 +119,10 @@ function renderHud() {
   document.getElementById("deal-code").textContent = game.code || "";
   const mode = game.draw === 3 ? t.draw3 : t.draw1;
   document.getElementById("mode").textContent = game.daily ? `${t.daily} ${game.daily.date} · ${mode}` : mode;
+  const status = document.getElementById("status");
+  status.hidden = game.status === "playing";
+  status.textContent = { won: t.won, resigned: t.resigned }[game.status] || "";
+  status.dataset.status = game.status;
   tickClock();
 }
 
