@@ -35,6 +35,8 @@ from leaderboard.models import DailyChallenge, Entry
 
 PAGE_SIZE = 50
 BOARD_ORDER = ("-score", "moves", "span", "reached_at", "id")
+# What an ENTRY shows and the board sorts by: nothing else is read.
+ENTRY_FIELDS = ("status", "score", "moves", "started_at", "ended_at", "reached_at", "game_id")
 
 
 def board_group(date: dt.date, draw: int) -> str:
@@ -73,11 +75,10 @@ def _entry_dict(entry: Entry, rank: int) -> dict[str, Any]:
 
 
 def _before_group(challenge: DailyChallenge, score: int, moves: int) -> int:
-    """How many entries rank in a better (score, moves) group: an index-only count."""
+    """How many entries rank in a better (score, moves) group: two index range counts."""
+    board = Entry.objects.filter(challenge=challenge)
     return (
-        Entry.objects.filter(challenge=challenge, score__gte=score)
-        .exclude(score=score, moves__gte=moves)
-        .count()
+        board.filter(score__gt=score).count() + board.filter(score=score, moves__lt=moves).count()
     )
 
 
@@ -90,7 +91,12 @@ def board_page(
 ) -> list[dict[str, Any]]:
     """The entries ranked (page - 1) * size + 1 onwards, as API.md's ENTRY."""
     offset = (page - 1) * size
-    board = _board(challenge, now).select_related("player").order_by(*BOARD_ORDER)
+    board = (
+        _board(challenge, now)
+        .select_related("player")
+        .only(*ENTRY_FIELDS, "player__username")
+        .order_by(*BOARD_ORDER)
+    )
     if offset == 0:
         rows = list(board[:size])
     else:

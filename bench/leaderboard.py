@@ -1,0 +1,144 @@
+"""Leaderboard reads on a big board: p50/p99 of page 1, a deep page, and one player's rank.
+
+    .venv/bin/python bench/leaderboard.py [--games 100000] [--runs 300]
+
+Creates a fresh PostgreSQL database `canfield_lb_bench` (127.0.0.1, user postgres), fills one
+day's 3-card board with `--games` ranked games (a spread of scores and moves, a fifth still in
+progress), then times what the API does for each read, with
+the ORM, in process: the count and page 1; the count and page `--games / 100` (halfway down);
+and the rank of a random player (what each live `entry` message carries).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATABASE = "canfield_lb_bench"
+ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+
+
+def fresh_database() -> None:
+    import psycopg
+
+    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {DATABASE}")
+
+
+def fill(games: int) -> None:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+    from django.utils import timezone
+
+    from games.models import Game
+    from leaderboard import services
+    from leaderboard.days import day_today
+    from leaderboard.models import Entry
+
+    call_command("migrate", verbosity=0)
+    challenge = services.challenge_get_or_create(date=day_today(), draw=3)
+    start = timezone.now() - dt.timedelta(hours=6)
+    rng = random.Random(1)
+    user_model = get_user_model()
+    batch = 5000
+    for first in range(0, games, batch):
+        numbers = range(first, min(games, first + batch))
+        users = user_model.objects.bulk_create(
+            user_model(username=f"player{i}", password="!") for i in numbers
+        )
+        created = [start + dt.timedelta(seconds=rng.uniform(0, 5 * 3600)) for _ in users]
+        rows = Game.objects.bulk_create(
+            Game(
+                owner=user, ruleset="app", draw=3, deal_number=challenge.deal_number,
+                challenge=challenge, state={},
+            )
+            for user in users
+        )  # fmt: skip
+        entries = []
+        for user, game, began in zip(users, rows, created, strict=True):
+            # Scores bunch low with a crowd of winners at 260, moves spread widely; a fifth of
+            # the games are still in progress (live time).
+            roll = rng.random()
+            status = "playing" if roll < 0.2 else "won" if roll < 0.5 else "resigned"
+            ended = began + dt.timedelta(seconds=rng.uniform(60, 2400))
+            entries.append(
+                Entry(
+                    challenge=challenge, player=user, game=game, status=status,
+                    score=260 if status == "won" else int(rng.random() * rng.random() * 200),
+                    moves=rng.randint(20, 400), started_at=began,
+                    ended_at=None if status == "playing" else ended, reached_at=ended,
+                )
+            )  # fmt: skip
+        Entry.objects.bulk_create(entries)
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE leaderboard_entry")
+
+
+def timed(runs: int, read) -> tuple[float, float]:
+    samples = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        read()
+        samples.append((time.perf_counter() - began) * 1000)
+    samples.sort()
+    return statistics.median(samples), samples[int(len(samples) * 0.99) - 1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=300)
+    args = parser.parse_args()
+
+    sys.path.insert(0, str(ROOT))
+    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
+    import django
+
+    fresh_database()
+    django.setup()
+    from django.utils import timezone
+
+    from leaderboard import selectors
+    from leaderboard.models import DailyChallenge, Entry
+
+    began = time.perf_counter()
+    fill(args.games)
+    print(f"filled {args.games} ranked games in {time.perf_counter() - began:.1f} s")
+    challenge = DailyChallenge.objects.get()
+    deep = max(1, args.games // 100)
+    players = list(Entry.objects.filter(challenge=challenge).values_list("pk", flat=True))
+
+    def page(number: int):
+        def read() -> None:
+            selectors.board_count(challenge=challenge)
+            rows = selectors.board_page(challenge=challenge, page=number, now=timezone.now())
+            assert rows
+
+        return read
+
+    def own_rank() -> None:
+        entry = Entry.objects.select_related("challenge").get(pk=random.choice(players))
+        selectors.entry_rank(entry=entry, now=timezone.now())
+
+    for name, read in (
+        ("page 1", page(1)),
+        (f"page {deep} (rank {(deep - 1) * selectors.PAGE_SIZE + 1})", page(deep)),
+        ("one player's rank", own_rank),
+    ):
+        read()  # warm the connection and the caches
+        p50, p99 = timed(args.runs, read)
+        print(f"{name:<28} p50 {p50:6.2f} ms   p99 {p99:6.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
