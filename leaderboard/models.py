@@ -41,6 +41,8 @@ class Entry(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     # When the entry reached its current figures: the last tie-break ("who got there first").
     reached_at = models.DateTimeField()
+    # Set by an admin's audited "disqualify" action: the entry leaves every board and count.
+    disqualified = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

@@ -102,7 +102,8 @@ def entry_record(*, game: Game, at: dt.datetime) -> None:
     if at >= game.challenge.ends_at:
         return
     finished = game.status != Game.Status.PLAYING
-    updated = Entry.objects.filter(game=game).update(
+    # A disqualified entry stays off the boards: it is neither updated nor published.
+    updated = Entry.objects.filter(game=game, disqualified=False).update(
         status=game.status,
         score=game.score,
         moves=game.moves,
@@ -135,3 +136,27 @@ async def _group_send(group: str, message: dict[str, Any]) -> None:
     if layer is None:
         return
     await asyncio.wait_for(layer.group_send(group, message), timeout=PUBLISH_TIMEOUT)
+
+
+def entries_disqualify(*, entries: Any, by: Any) -> list[Entry]:
+    """Take the entries off their boards (an admin's decision); returns those newly taken off.
+
+    The audit trail is the caller's: the admin records who did it, when and to which entries.
+    """
+    with transaction.atomic():
+        changed = list(entries.select_for_update().filter(disqualified=False))
+        Entry.objects.filter(pk__in=[entry.pk for entry in changed]).update(disqualified=True)
+    for entry in changed:
+        entry.disqualified = True
+        logger.warning(
+            "entry_disqualified",
+            extra={
+                "fields": {
+                    "entry": entry.pk,
+                    "player": entry.player_id,
+                    "challenge": entry.challenge_id,
+                    "by": getattr(by, "username", None),
+                }
+            },
+        )
+    return changed
