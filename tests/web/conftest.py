@@ -59,8 +59,31 @@ def server_database(tmp_path_factory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def base_url(server_database, tmp_path_factory) -> Iterator[str]:
-    env = dict(os.environ, DATABASE_URL=server_database, DJANGO_DEBUG="1", PYTHONUNBUFFERED="1")
+def server_env(server_database) -> dict[str, str]:
+    return dict(os.environ, DATABASE_URL=server_database, DJANGO_DEBUG="1", PYTHONUNBUFFERED="1")
+
+
+@pytest.fixture(scope="session")
+def run_on_server(server_env, base_url):
+    """Runs Python in `manage.py shell` against the server's database: setting up what a
+    test needs in bulk (many players) goes through the services, not a browser."""
+
+    def run(code: str) -> str:
+        return subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", code],
+            cwd=ROOT,
+            env=server_env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def base_url(server_env, tmp_path_factory) -> Iterator[str]:
+    env = server_env
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
         cwd=ROOT,

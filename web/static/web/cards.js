@@ -14,15 +14,27 @@ export function cardLabel(name) {
   return `${rank}${SUIT_SYMBOL[suit]}`;
 }
 
+// A corner index: rank and suit as two boxes, side by side on a column's card (whose top strip
+// shows when covered) and stacked on the waste fan's (whose left strip shows), so "10♦" stays
+// whole on a covered card either way.
+function corner(where, rank, symbol) {
+  return el(
+    "span",
+    { class: `corner ${where}`, "aria-hidden": where === "br" ? "true" : null },
+    el("span", { class: "rank", text: rank }),
+    el("span", { class: "suit", text: symbol }),
+  );
+}
+
 export function cardElement(name) {
   const { rank, suit } = parseCard(name);
   const symbol = SUIT_SYMBOL[suit];
   return el(
     "div",
     { class: `card face ${RED.has(suit) ? "red" : "black"}`, "data-card": name },
-    el("span", { class: "corner tl", text: `${rank}${symbol}` }),
+    corner("tl", rank, symbol),
     el("span", { class: "pip", text: symbol, "aria-hidden": "true" }),
-    el("span", { class: "corner br", text: `${rank}${symbol}`, "aria-hidden": "true" }),
+    corner("br", rank, symbol),
   );
 }
 
