@@ -52,7 +52,7 @@ def test_copy_the_code_resign_then_find_the_game_on_the_player_page_and_replay_i
     page.keyboard.press("d")
     page.wait_for_timeout(300)  # a wrongly sent draw would have come back by now
     assert page.locator('[data-pile="stock"] .caption').inner_text() == stock
-    assert api(page, "GET", f"games/{created['id']}")["body"]["moves"] == 1  # the draw; resigning is no move
+    assert api(page, "GET", f"games/{created['id']}")["body"]["moves"] == 1  # resigning is no move
 
     # when the player opens their page
     page.goto(f"/players/{name}")
