@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -81,44 +82,51 @@ def run_on_server(server_env, base_url):
     return run
 
 
+@contextmanager
+def daphne_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
+    """A daphne process on a free port serving the project with `env`; yields its URL."""
+    port = _free_port()
+    daphne = Path(sys.executable).with_name("daphne")
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(
+            [str(daphne), "-b", "127.0.0.1", "-p", str(port), "canfield_site.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    urllib.request.urlopen(f"{url}/accounts/login/", timeout=2)
+                    break
+                except OSError:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(
+                            f"the test server did not start; see {log_path}"
+                        ) from None
+                    time.sleep(0.2)
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
 @pytest.fixture(scope="session")
 def base_url(server_env, tmp_path_factory) -> Iterator[str]:
-    env = server_env
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
         cwd=ROOT,
-        env=env,
+        env=server_env,
         check=True,
     )
-    port = _free_port()
-    log = open(tmp_path_factory.mktemp("web-log") / "daphne.log", "w")  # noqa: SIM115
-    daphne = Path(sys.executable).with_name("daphne")
-    process = subprocess.Popen(
-        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "canfield_site.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/accounts/login/", timeout=2)
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the test server did not start; see {log.name}") from None
-                time.sleep(0.2)
+    with daphne_server(server_env, tmp_path_factory.mktemp("web-log") / "daphne.log") as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
 
 
 @pytest.fixture(scope="session")

@@ -51,7 +51,7 @@ function renderFoundations(table, game) {
           "aria-label": `${t.foundation} ${SUIT_SYMBOL[foundation.suit]}: ${foundation.count} ${t.cards}`,
         },
         face,
-        caption(`${SUIT_SYMBOL[foundation.suit]} ${start}… (${foundation.count})`),
+        caption(`${start}… (${foundation.count})`),
       );
       pile.tabIndex = 0;
       return pile;
