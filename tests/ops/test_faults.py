@@ -260,6 +260,17 @@ def raw_request(port: int, request: bytes, *, reset: bool) -> None:
     sock.close()
 
 
+def settled(player: Player) -> dict:
+    """The game once no request of the hung-up client is still being served."""
+    game = player.server_game()
+    while True:
+        time.sleep(0.3)
+        again = player.server_game()
+        if again["moves"] == game["moves"]:
+            return again
+        game = again
+
+
 def test_a_client_that_hangs_up_mid_request_leaves_all_or_nothing(topology):
     # given
     player = new_players(topology, 1)[0]
@@ -277,7 +288,7 @@ def test_a_client_that_hangs_up_mid_request_leaves_all_or_nothing(topology):
     before = player.server_game()["moves"]
     body = json.dumps({"type": "draw", "expect": before}).encode()
     raw_request(topology.port, post(body[:10], len(body)), reset=False)
-    time.sleep(0.5)
+    settled(player)
 
     # then: nothing happened
     assert player.server_game()["moves"] == before
@@ -290,8 +301,7 @@ def test_a_client_that_hangs_up_mid_request_leaves_all_or_nothing(topology):
         moves = player.server_game()["moves"]
         body = json.dumps({"type": "draw", "expect": moves}).encode()
         raw_request(topology.port, post(body, len(body)), reset=attempt % 2 == 0)
-        time.sleep(0.3)
-        game = player.server_game()
+        game = settled(player)
         # then: the action landed whole (game, log and figures agree) or not at all
         assert game["moves"] in {moves, moves + 1}
         assert len(player.logged()) == game["moves"]
