@@ -98,6 +98,8 @@ def test_daily_draw_illegal_drop_tap_undo_and_hungarian(new_context):
     phone.wait_for_selector('[data-pile="tableau:4"] .card')
     width = phone.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
+    # the description arrives after the table is drawn: the screenshot waits for it
+    phone.locator("#description").filter(has_text=expected).wait_for()
     screenshot(phone, "daily-table-phone")
 
 
