@@ -1,0 +1,227 @@
+"""Validated actions per second of the REST API, against the stack's own floor.
+
+    .venv/bin/python bench/api.py [--seconds 20] [--players 50] [--server gunicorn|uvicorn|daphne]
+
+Starts the server as in production (DJANGO_DEBUG=0, `scripts/serve-http.sh` for gunicorn, on a
+fresh PostgreSQL database `canfield_bench`, Redis cache when REDIS_URL is set), then in one run:
+1. the floor: `--players` clients hammer `GET /api/v1/ping` (DRF, no database) for `--seconds`;
+2. the game: `--players` simulated players, each on their own game, send legal actions (draw or
+   recycle from the last game they saw, and every 8th action a random legal move from
+   `legal-actions`), each with `expect`, for `--seconds`.
+Prints requests/s, p50/p99 latency of both, and the action rate as a share of the floor.
+Traffic goes to 127.0.0.1 only; every loop stops at its deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
+PORT = 8765
+LOG = "/tmp/canfield-bench-server.log"  # the server's stderr, for when something fails
+
+
+class Client:
+    """A keep-alive HTTP client that reconnects when the server closes (gunicorn sync)."""
+
+    def __init__(self, token: str | None = None) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+        self.headers = {"Content-Type": "application/json"}
+        if token:
+            self.headers["Authorization"] = f"Token {token}"
+
+    def call(self, method: str, path: str, body: object = None) -> tuple[int, object]:
+        data = None if body is None else json.dumps(body)
+        for attempt in range(2):
+            try:
+                self.conn.request(method, path, data, self.headers)
+                response = self.conn.getresponse()
+                payload = response.read()
+                if response.getheader("Connection", "").lower() == "close":
+                    self.conn.close()
+                try:
+                    return response.status, json.loads(payload)
+                except ValueError:
+                    return response.status, None
+            except (ConnectionError, http.client.HTTPException):
+                self.conn.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+
+def fresh_database(name: str) -> str:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    return f"postgres://postgres@127.0.0.1:5432/{name}"
+
+
+def start_server(kind: str, workers: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    python = sys.executable
+    bin_dir = Path(python).parent
+    commands = {
+        "gunicorn": ["bash", "scripts/serve-http.sh"],
+        "uvicorn": [str(bin_dir / "uvicorn"), "canfield_site.asgi:application", "--host",
+                    "127.0.0.1", "--port", str(PORT), "--workers", str(workers), "--no-access-log",
+                    "--log-level", "warning"],
+        "daphne": [str(bin_dir / "daphne"), "-b", "127.0.0.1", "-p", str(PORT),
+                   "canfield_site.asgi:application"],
+    }  # fmt: skip
+    env = {**env, "HTTP_BIND": f"127.0.0.1:{PORT}", "WEB_WORKERS": str(workers)}
+    server = subprocess.Popen(
+        commands[kind], cwd=ROOT, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=open(LOG, "wb"),
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if Client().call("GET", "/api/v1/ping")[0] == 200:
+                return server
+        except OSError:
+            time.sleep(0.2)
+    stop(server)
+    raise SystemExit("the server did not start")
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    os.killpg(server.pid, signal.SIGTERM)
+    server.wait(timeout=30)
+
+
+def run_players(count: int, seconds: float, body) -> tuple[int, list[float], dict[int, int]]:
+    """Run `body(index, deadline, latencies, statuses)` in `count` threads until the deadline."""
+    latencies: list[list[float]] = [[] for _ in range(count)]
+    statuses: list[dict[int, int]] = [{} for _ in range(count)]
+    deadline = time.monotonic() + seconds
+    threads = [
+        threading.Thread(target=body, args=(i, deadline, latencies[i], statuses[i]))
+        for i in range(count)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    merged: dict[int, int] = {}
+    for status in statuses:
+        for code, n in status.items():
+            merged[code] = merged.get(code, 0) + n
+    flat = [x for lat in latencies for x in lat]
+    return len(flat), flat, merged
+
+
+def timed(client: Client, method: str, path: str, body, latencies, statuses):
+    start = time.perf_counter()
+    status, payload = client.call(method, path, body)
+    latencies.append(time.perf_counter() - start)
+    statuses[status] = statuses.get(status, 0) + 1
+    return status, payload
+
+
+def report(name: str, seconds: float, latencies: list[float], statuses: dict[int, int]) -> float:
+    rate = len(latencies) / seconds
+    q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
+    print(
+        f"{name:<22} {rate:8.0f} req/s   p50 {q[49] * 1000:6.1f} ms   p99 {q[98] * 1000:6.1f} ms"
+        f"   statuses {dict(sorted(statuses.items()))}"
+    )
+    return rate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=0, help="default: the server's script")
+    parser.add_argument("--server", choices=["gunicorn", "uvicorn", "daphne"], default="gunicorn")
+    args = parser.parse_args()
+
+    env = {
+        **os.environ,
+        "DATABASE_URL": fresh_database("canfield_bench"),
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "bench-only",
+        "THROTTLE_REGISTER": "100000/min",
+        "THROTTLE_TOKEN": "100000/min",
+        "THROTTLE_ACTIONS": "1000000/min",
+        "LOG_LEVEL": "ERROR",
+        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on the loopback
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    workers = args.workers or (2 * (os.cpu_count() or 1) + 1)
+    server = start_server(args.server, workers, env)
+    try:
+        # Players sign up and deal their games before the clock starts.
+        tokens = []
+        for i in range(args.players):
+            status, body = Client().call(
+                "POST", "/api/v1/auth/register", {"username": f"p{i}", "password": "bench-pass-99"}
+            )
+            assert status == 201, body
+            tokens.append(body["token"])
+
+        def floor(i, deadline, latencies, statuses):
+            client = Client()
+            while time.monotonic() < deadline:
+                timed(client, "GET", "/api/v1/ping", None, latencies, statuses)
+
+        def player(i, deadline, latencies, statuses):
+            rng = random.Random(i)
+            client = Client(tokens[i])
+            status, game = client.call("POST", "/api/v1/games", {})
+            assert status == 201, game
+            step = 0
+            while time.monotonic() < deadline:
+                step += 1
+                action = None
+                if step % 8 == 0:
+                    _, legal = client.call("GET", f"/api/v1/games/{game['id']}/legal-actions")
+                    moves = [a for a in legal if a["type"] == "move"]
+                    action = rng.choice(moves) if moves else None
+                if action is None:
+                    action = {"type": "draw" if game["stock"]["count"] else "recycle"}
+                path = f"/api/v1/games/{game['id']}/actions"
+                status, body = timed(
+                    client, "POST", path, {**action, "expect": game["moves"]}, latencies, statuses
+                )
+                if status == 200:
+                    game = body["game"]
+                if game["status"] != "playing" or status != 200:
+                    _, game = client.call("POST", "/api/v1/games", {})
+
+        print(
+            f"server: {args.server} x{workers}, {args.players} clients, "
+            f"{args.seconds:.0f} s per phase"
+        )
+        _, floor_lat, floor_status = run_players(args.players, args.seconds, floor)
+        floor_rate = report("floor GET /ping", args.seconds, floor_lat, floor_status)
+        _, act_lat, act_status = run_players(args.players, args.seconds, player)
+        act_rate = report("POST .../actions", args.seconds, act_lat, act_status)
+        print(f"validated actions/s = {act_status.get(200, 0) / args.seconds:.0f}; "
+              f"actions at {100 * act_rate / floor_rate:.0f}% of the floor")  # fmt: skip
+    finally:
+        stop(server)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "verify_games"], cwd=ROOT, env=env, capture_output=True
+    )
+    print("verify_games:", result.stdout.decode().strip().splitlines()[-1:])
+
+
+if __name__ == "__main__":
+    main()
