@@ -136,7 +136,7 @@ class Redis:
 class Topology:
     """scripts/serve-topology.sh: migrate, gunicorn (2 workers), daphne and nginx."""
 
-    def __init__(self, *, database_url: str, redis_url: str) -> None:
+    def __init__(self, *, database_url: str, redis_url: str, workers: int = 2) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="canfield-topology-"))
         self.port = free_port()
         self.env = {
@@ -149,11 +149,12 @@ class Topology:
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
             "PUBLIC_PORT": str(self.port),
             "RUN_DIR": str(self.dir / "run"),
-            "WEB_WORKERS": "2",
+            "WEB_WORKERS": str(workers),
             "VENV_BIN": str(Path(sys.executable).parent),
-            # Many players register from one address within seconds.
+            # Many players register, and play, from one address within seconds.
             "THROTTLE_REGISTER": "10000/hour",
             "THROTTLE_TOKEN": "10000/hour",
+            "THROTTLE_ACTIONS": "1000000/minute",
         }
         self.log_path = self.dir / "topology.log"
         self.log = open(self.log_path, "wb")  # noqa: SIM115 (open for the topology's life)

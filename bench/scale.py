@@ -1,0 +1,86 @@
+"""Scale-out of the production topology: validated actions per second through nginx with 1 and
+2 gunicorn workers (and more with --workers).
+
+    .venv/bin/python bench/scale.py [--seconds 10] [--players 16] [--workers 1 2]
+
+For each worker count, starts scripts/serve-topology.sh (nginx, gunicorn, daphne) on a fresh
+database `canfield_scale` of the machine's PostgreSQL (127.0.0.1:5432) and its Redis
+(127.0.0.1:6379), then `--players` threads, each on its own game, send draw/recycle actions
+with `expect` for `--seconds`. Prints actions/s and p50/p99 latency. Client and server share
+this machine's cores, so the figures show the trend, not a ceiling. Loopback only; every loop
+stops at its deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.ops.stack import Player, Topology  # noqa: E402
+
+DATABASE = "canfield_scale"
+
+
+def fresh_database() -> str:
+    for command in (["dropdb", "--if-exists"], ["createdb"]):
+        subprocess.run([*command, "-h", "127.0.0.1", "-U", "postgres", DATABASE], check=True)
+    return f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
+
+
+def measure(workers: int, players: int, seconds: float) -> str:
+    topology = Topology(
+        database_url=fresh_database(), redis_url="redis://127.0.0.1:6379/0", workers=workers
+    )
+    try:
+        clients = [Player(topology.base_url, f"bench{i}") for i in range(players)]
+        for client in clients:
+            client.new_game()
+        latencies: list[list[float]] = [[] for _ in clients]
+        deadline = time.monotonic() + seconds
+
+        def play(index: int) -> None:
+            client = clients[index]
+            while time.monotonic() < deadline:
+                started = time.perf_counter()
+                client.act()
+                latencies[index].append(time.perf_counter() - started)
+
+        threads = [threading.Thread(target=play, args=(i,)) for i in range(players)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        every = sorted(t for per_client in latencies for t in per_client)
+        assert httpx.get(f"{topology.base_url}/readyz").status_code == 200
+        p99 = every[int(len(every) * 0.99) - 1]
+        return (
+            f"workers {workers}: {len(every) / seconds:7.1f} actions/s, "
+            f"p50 {statistics.median(every) * 1000:6.1f} ms, p99 {p99 * 1000:6.1f} ms "
+            f"({len(every)} actions, {players} players)"
+        )
+    finally:
+        topology.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--players", type=int, default=16)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    for workers in args.workers:
+        print(measure(workers, args.players, args.seconds), flush=True)
+
+
+if __name__ == "__main__":
+    main()
