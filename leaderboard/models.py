@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 
 class DailyChallenge(models.Model):
@@ -51,10 +52,39 @@ class Entry(models.Model):
         ]
         indexes = [
             # The board's order (the live time is sorted within each (score, moves) group).
-            models.Index(fields=["challenge", "-score", "moves"], name="entry_board_order"),
+            # Partial, so that counting ranked entries is an index-only scan.
+            models.Index(
+                fields=["challenge", "-score", "moves"],
+                name="entry_board_order",
+                condition=Q(disqualified=False),
+            ),
             # A player's streak: the days they played.
             models.Index(fields=["player", "challenge"], name="entry_player_challenge"),
         ]
 
     def __str__(self) -> str:
         return f"{self.player_id} on {self.challenge_id}: {self.score}/{self.moves}"
+
+
+class BoardScore(models.Model):
+    """How many ranked (not disqualified) entries of a board have one score.
+
+    A score is a multiple of 5 from 0 to 255, so a board has at most 52 of these rows: the board's
+    size and "how many rank above a score" are sums over them instead of counts over the board.
+    Kept in step by the services that create an entry, change its score or disqualify it, inside
+    the same transaction.
+    """
+
+    challenge = models.ForeignKey(
+        DailyChallenge, on_delete=models.CASCADE, related_name="score_counts"
+    )
+    score = models.IntegerField()
+    entries = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "score"], name="boardscore_unique_score")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenge_id} score {self.score}: {self.entries}"

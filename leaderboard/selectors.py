@@ -3,8 +3,9 @@
 Ranking stays in the database. The order is score (desc), moves, seconds, then who reached
 the figures first. Seconds are live for a game in progress (up to the end of its day), so
 the index covers (score, moves) and the few rows of a (score, moves) group are sorted by
-time on the fly. A deep page or one player's rank counts along the index instead of
-numbering every row before it.
+time on the fly. Counting never walks the board: the per-score counters (BoardScore) give the
+board's size and how many entries have a better score, so a deep page or one player's rank
+counts along the index only within one score.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from django.db.models import (
     Min,
     Q,
     QuerySet,
+    Sum,
     Value,
 )
 from django.db.models.functions import Coalesce
@@ -31,7 +33,7 @@ from games.engine import DealCode
 from games.errors import NotFound
 from games.models import Game
 from leaderboard.days import day_today
-from leaderboard.models import DailyChallenge, Entry
+from leaderboard.models import BoardScore, DailyChallenge, Entry
 
 PAGE_SIZE = 50
 BOARD_ORDER = ("-score", "moves", "span", "reached_at", "id")
@@ -76,16 +78,39 @@ def _entry_dict(entry: Entry, rank: int) -> dict[str, Any]:
     }
 
 
-def _before_group(challenge: DailyChallenge, score: int, moves: int) -> int:
-    """How many entries rank in a better (score, moves) group: two index range counts."""
-    board = Entry.objects.filter(challenge=challenge, disqualified=False)
-    return (
-        board.filter(score__gt=score).count() + board.filter(score=score, moves__lt=moves).count()
+def _ranked(challenge: DailyChallenge) -> QuerySet[Entry]:
+    # Matches the board index's condition, so counts over it are index-only scans.
+    return Entry.objects.filter(challenge=challenge, disqualified=False)
+
+
+def _score_counts(challenge: DailyChallenge) -> list[tuple[int, int]]:
+    """(score, ranked entries) of the board, best score first: at most 52 rows."""
+    return list(
+        BoardScore.objects.filter(challenge=challenge)
+        .order_by("-score")
+        .values_list("score", "entries")
     )
 
 
+def _score_at(challenge: DailyChallenge, offset: int) -> tuple[int, int] | None:
+    """(score, entries with a better score) of the entry `offset` rows down the board."""
+    better = 0
+    for score, entries in _score_counts(challenge):
+        if better + entries > offset:
+            return score, better
+        better += entries
+    return None
+
+
+def board_scores_recounted(*, challenge: DailyChallenge) -> dict[int, int]:
+    """What the board's counters should hold, counted over its entries: {score: entries}."""
+    counted = _ranked(challenge).values("score").annotate(entries=Count("id"))
+    return {group["score"]: group["entries"] for group in counted.order_by()}
+
+
 def board_count(*, challenge: DailyChallenge) -> int:
-    return Entry.objects.filter(challenge=challenge, disqualified=False).count()
+    total = BoardScore.objects.filter(challenge=challenge).aggregate(total=Sum("entries"))
+    return total["total"] or 0
 
 
 def board_page(
@@ -102,27 +127,40 @@ def board_page(
     if offset == 0:
         rows = list(board[:size])
     else:
-        # Find the (score, moves) group holding the first row of the page along the index,
-        # then sort only from that group on.
-        boundary = (
-            Entry.objects.filter(challenge=challenge, disqualified=False)
-            .order_by("-score", "moves")
-            .values_list("score", "moves")[offset : offset + 1]
-        )
-        first = boundary.first()
-        if first is None:
+        # The counters name the score holding the page's first row; along the index within
+        # that score, find its (score, moves) group, then sort only from that group on.
+        found = _score_at(challenge, offset)
+        if found is None:
             return []
-        score, moves = first
-        skip = offset - _before_group(challenge, score, moves)
+        score, better = found
+        same_score = _ranked(challenge).filter(score=score)
+        moves = (
+            same_score.order_by("moves")
+            .values_list("moves", flat=True)[offset - better : offset - better + 1]
+            .first()
+        )
+        if moves is None:  # the counters ran ahead of this read by a concurrent commit
+            return []
+        skip = offset - better - same_score.filter(moves__lt=moves).count()
         tail = board.filter(score__lte=score).exclude(score=score, moves__lt=moves)
         rows = list(tail[skip : skip + size])
     return [_entry_dict(entry, offset + i + 1) for i, entry in enumerate(rows)]
 
 
+def _span_of(entry: Entry, now: dt.datetime) -> dt.timedelta:
+    """`_span` of one loaded entry, in Python."""
+    return (entry.ended_at or min(now, entry.challenge.ends_at)) - entry.started_at
+
+
 def entry_rank(*, entry: Entry, now: dt.datetime) -> int:
     """The entry's position on its whole board (1 = first), ties broken as the board does."""
     challenge = entry.challenge
-    span = _board(challenge, now).filter(pk=entry.pk).values_list("span", flat=True).get()
+    better_score = BoardScore.objects.filter(challenge=challenge, score__gt=entry.score).aggregate(
+        total=Sum("entries")
+    )["total"]
+    span = _span_of(entry, now)
+    # Fewer moves: an index-only count. Same moves: the group's few rows, by time and arrival.
+    fewer_moves = _ranked(challenge).filter(score=entry.score, moves__lt=entry.moves).count()
     ahead_in_group = (
         _board(challenge, now)
         .filter(score=entry.score, moves=entry.moves)
@@ -133,12 +171,12 @@ def entry_rank(*, entry: Entry, now: dt.datetime) -> int:
         )
         .count()
     )
-    return _before_group(challenge, entry.score, entry.moves) + ahead_in_group + 1
+    return (better_score or 0) + fewer_moves + ahead_in_group + 1
 
 
 def entry_payload(*, entry: Entry, now: dt.datetime) -> dict[str, Any]:
     """API.md's ENTRY for one entry (the live board's `entry` message)."""
-    entry.span = (entry.ended_at or min(now, entry.challenge.ends_at)) - entry.started_at  # type: ignore[attr-defined]
+    entry.span = _span_of(entry, now)  # type: ignore[attr-defined]
     return _entry_dict(entry, entry_rank(entry=entry, now=now))
 
 
@@ -150,7 +188,7 @@ def daily_info(*, date: dt.date, now: dt.datetime) -> dict[str, Any]:
     """API.md's daily info: the day's boards, their player counts, and the codes once over."""
     challenges = list(
         DailyChallenge.objects.filter(date=date)
-        .annotate(players=Count("entries", filter=Q(entries__disqualified=False)))
+        .annotate(players=Coalesce(Sum("score_counts__entries"), 0))
         .order_by("-draw")
     )
     if not challenges:

@@ -6,18 +6,19 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+from collections import Counter
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import services as game_services
 from games.models import Game
 from leaderboard import selectors
 from leaderboard.days import day_deal_number, day_ends_at, day_today
-from leaderboard.models import DailyChallenge, Entry
+from leaderboard.models import BoardScore, DailyChallenge, Entry
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +75,7 @@ def daily_game_get_or_create(*, player: Any, draw: int) -> tuple[Game, bool]:
                 started_at=game.created_at,
                 reached_at=game.created_at,
             )
+            _board_scores_shift({(challenge.pk, game.score): 1})
             transaction.on_commit(lambda: entry_publish(game_id=game.pk))
     except IntegrityError:
         game = _entry_game(challenge=challenge, player=player)
@@ -102,17 +104,69 @@ def entry_record(*, game: Game, at: dt.datetime) -> None:
     if at >= game.challenge.ends_at:
         return
     finished = game.status != Game.Status.PLAYING
-    # A disqualified entry stays off the boards: it is neither updated nor published.
-    updated = Entry.objects.filter(game=game, disqualified=False).update(
+    # Locked so that the score it leaves is the one its counter holds. A disqualified entry
+    # stays off the boards: it is neither updated nor published.
+    entry = (
+        Entry.objects.select_for_update()
+        .filter(game=game, disqualified=False)
+        .values_list("pk", "score")
+        .first()
+    )
+    if entry is None:
+        return
+    entry_id, score_before = entry
+    Entry.objects.filter(pk=entry_id).update(
         status=game.status,
         score=game.score,
         moves=game.moves,
         ended_at=game.finished_at if finished else None,
         reached_at=at,
     )
-    if updated:
-        game_id = game.pk
-        transaction.on_commit(lambda: entry_publish(game_id=game_id))
+    if game.score != score_before:
+        # Last in the action's transaction: the counter rows every player shares stay locked
+        # only until the commit that follows.
+        _board_scores_shift(
+            {(game.challenge_id, score_before): -1, (game.challenge_id, game.score): 1}
+        )
+    game_id = game.pk
+    transaction.on_commit(lambda: entry_publish(game_id=game_id))
+
+
+_BOARD_SCORE = BoardScore._meta.db_table
+# Adds to a counter, creating its row the first time an entry reaches that score.
+_SHIFT_SQL = """
+INSERT INTO {table} (challenge_id, score, entries) VALUES {values}
+ON CONFLICT (challenge_id, score) DO UPDATE SET entries = {table}.entries + EXCLUDED.entries
+"""
+
+
+def _board_scores_shift(deltas: dict[tuple[Any, int], int]) -> None:
+    """Add each delta to the counter of its (challenge id, score), in one statement.
+
+    The rows are written in (challenge, score) order, so two transactions that move entries
+    between the same scores in opposite directions lock the counters in the same order and
+    never deadlock.
+    """
+    rows = sorted((key, delta) for key, delta in deltas.items() if delta)
+    if not rows:
+        return
+    values = ", ".join(["(%s, %s, %s)"] * len(rows))
+    params = [
+        value for (challenge_id, score), delta in rows for value in (challenge_id, score, delta)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_SHIFT_SQL.format(table=_BOARD_SCORE, values=values), params)
+
+
+def board_scores_recount(*, challenge: DailyChallenge) -> None:
+    """Set the board's score counters to a recount of its entries: for entries written in bulk
+    around the services (the benchmark's fill, test fixtures)."""
+    with transaction.atomic():
+        BoardScore.objects.filter(challenge=challenge).delete()
+        BoardScore.objects.bulk_create(
+            BoardScore(challenge=challenge, score=score, entries=entries)
+            for score, entries in selectors.board_scores_recounted(challenge=challenge).items()
+        )
 
 
 def entry_publish(*, game_id: Any) -> None:
@@ -144,8 +198,10 @@ def entries_disqualify(*, entries: Any, by: Any) -> list[Entry]:
     The audit trail is the caller's: the admin records who did it, when and to which entries.
     """
     with transaction.atomic():
-        changed = list(entries.select_for_update().filter(disqualified=False))
+        changed = list(entries.select_for_update().filter(disqualified=False).order_by("pk"))
         Entry.objects.filter(pk__in=[entry.pk for entry in changed]).update(disqualified=True)
+        taken_off = Counter((entry.challenge_id, entry.score) for entry in changed)
+        _board_scores_shift({key: -count for key, count in taken_off.items()})
     for entry in changed:
         entry.disqualified = True
         logger.warning(

@@ -24,6 +24,7 @@ def player_entry(make_user):
         user = make_user(name)
         game, _ = services.daily_game_get_or_create(player=user, draw=draw)
         Entry.objects.filter(game=game).update(score=score, moves=moves, **fields)
+        services.board_scores_recount(challenge=game.challenge)
         return Entry.objects.select_related("challenge", "player").get(game=game)
 
     return make
