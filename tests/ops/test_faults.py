@@ -32,6 +32,8 @@ pytestmark = [
 ]
 
 PLAYERS = 20
+# Pages and API reads beside the players' actions, fetched while the database is down.
+PAGES = ("/", "/admin/login/", "/api/v1/daily", "/api/v1/players/p0")
 
 
 @pytest.fixture(scope="module")
@@ -157,6 +159,7 @@ def test_postgres_restart_during_play_gives_503s_then_play_resumes(topology, pos
     at = applied(players)
     time.sleep(1)
     during = httpx.get(f"{topology.base_url}/readyz", timeout=5)
+    pages = {path: httpx.get(f"{topology.base_url}{path}", timeout=5) for path in PAGES}
     time.sleep(2)
     postgres.start()
     for thread in threads:
@@ -173,6 +176,10 @@ def test_postgres_restart_during_play_gives_503s_then_play_resumes(topology, pos
     assert statuses[500] == 0
     assert during.status_code == 503
     assert during.json()["checks"]["database"].startswith("unavailable")
+    for path, page in pages.items():
+        print(f"GET {path} during the outage: {page.status_code}")
+        assert page.status_code in {200, 302, 503}, (path, page.status_code)
+        assert "Traceback" not in page.text
     print("checked: the outage answered 503 `unavailable` (no 500, no traceback)")
     check_nothing_lost_or_duplicated(players, actions)
     assert topology.web_workers() == workers
