@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -92,22 +93,39 @@ class RequestLogMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, OperationalError | InterfaceError):
-            request_logger.warning(
-                "database_unavailable",
-                extra={"fields": {"path": request.path, "error": str(exception).strip()}},
-            )
-            response = JsonResponse(
-                {
-                    "error": {
-                        "code": "unavailable",
-                        "message": "the service is temporarily unavailable, retry later",
-                    }
-                },
-                status=503,
-            )
-            response["Retry-After"] = "5"
-            return response
+            return unavailable(request, exception)
         return None
+
+
+def unavailable(request: HttpRequest, exception: BaseException) -> JsonResponse:
+    """The API's 503 for a database outage."""
+    request_logger.warning(
+        "database_unavailable",
+        extra={"fields": {"path": request.path, "error": str(exception).strip()}},
+    )
+    response = JsonResponse(
+        {
+            "error": {
+                "code": "unavailable",
+                "message": "the service is temporarily unavailable, retry later",
+            }
+        },
+        status=503,
+    )
+    response["Retry-After"] = "5"
+    return response
+
+
+def server_error(request: HttpRequest) -> JsonResponse:
+    """handler500: whatever escaped views and middleware (a session saved while the database is
+    down, say) still answers in the API's error shape, never Django's page or a traceback."""
+    exception = sys.exc_info()[1]
+    if isinstance(exception, OperationalError | InterfaceError):
+        return unavailable(request, exception)
+    return JsonResponse(
+        {"error": {"code": "server_error", "message": "internal error; it has been logged"}},
+        status=500,
+    )
 
 
 def username(request: HttpRequest) -> str | None:

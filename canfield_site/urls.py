@@ -14,3 +14,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("web.urls")),
 ]
+
+handler500 = "canfield_site.middleware.server_error"

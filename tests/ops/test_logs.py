@@ -120,3 +120,49 @@ def test_the_cache_degrades_while_redis_is_unreachable(caplog):
     assert cache.add("throttle", 1) is False
     assert cache.get_many(["a", "b"]) == {}
     assert any(record.getMessage() == "redis_unavailable" for record in caplog.records)
+
+
+class _SessionSaveFails:
+    """Stands in for SessionMiddleware saving the session while the database is down: the
+    error is raised by middleware, after the view, where no view-level handler sees it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        self.get_response(request)
+        raise OperationalError("connection to server at 127.0.0.1 failed")
+
+
+def test_database_error_raised_by_middleware_is_the_apis_503_not_a_page(client, settings):
+    # given: a middleware that fails on the way out, and Django re-raising nothing to the client
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, "tests.ops.test_logs._SessionSaveFails"]
+    client.raise_request_exception = False
+
+    # when
+    response = client.get("/api/v1/ping")
+
+    # then
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "unavailable"
+    assert b"Traceback" not in response.content
+
+
+def test_any_other_escaped_error_is_a_json_500_without_traceback(client, settings):
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, "tests.ops.test_logs._Crashes"]
+    client.raise_request_exception = False
+
+    response = client.get("/api/v1/ping")
+
+    assert response.status_code == 500
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["error"]["code"] == "server_error"
+    assert b"Traceback" not in response.content
+
+
+class _Crashes:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        raise RuntimeError("a bug")
