@@ -142,8 +142,11 @@ def board_page(
         if moves is None:  # the counters ran ahead of this read by a concurrent commit
             return []
         skip = offset - better - same_score.filter(moves__lt=moves).count()
-        tail = board.filter(score__lte=score).exclude(score=score, moves__lt=moves)
-        rows = list(tail[skip : skip + size])
+        # Two index ranges, the rest of this score and then the lower scores (one query with
+        # an OR would read the skipped part of the score too).
+        rows = list(board.filter(score=score, moves__gte=moves)[skip : skip + size])
+        if len(rows) < size:
+            rows += board.filter(score__lt=score)[: size - len(rows)]
     return [_entry_dict(entry, offset + i + 1) for i, entry in enumerate(rows)]
 
 
