@@ -1,0 +1,155 @@
+"""The per-score counters (BoardScore) always equal a recount of the board, and the pages and
+ranks read through them equal a full sort of the board."""
+
+import datetime as dt
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import services as game_services
+from games.engine import Game as EngineGame
+from leaderboard import selectors, services
+from leaderboard.models import BoardScore, DailyChallenge, Entry
+from tests.leaderboard.conftest import NOON
+
+
+def counters(challenge: DailyChallenge) -> dict[int, int]:
+    rows = BoardScore.objects.filter(challenge=challenge).values_list("score", "entries")
+    return {score: entries for score, entries in rows if entries}
+
+
+def full_sort(challenge: DailyChallenge, now: dt.datetime) -> list[Entry]:
+    """The board by the ranking rules, sorted in Python."""
+    entries = Entry.objects.filter(challenge=challenge, disqualified=False)
+
+    def key(entry: Entry):
+        span = (entry.ended_at or min(now, challenge.ends_at)) - entry.started_at
+        return (-entry.score, entry.moves, span, entry.reached_at, entry.pk)
+
+    return sorted(entries.select_related("challenge", "player"), key=key)
+
+
+def assert_board_matches_full_sort(challenge: DailyChallenge, now: dt.datetime, size: int):
+    expected = full_sort(challenge, now)
+    assert selectors.board_count(challenge=challenge) == len(expected)
+    pages = [
+        selectors.board_page(challenge=challenge, page=page, now=now, size=size)
+        for page in range(1, len(expected) // size + 3)
+    ]
+    flat = [entry for page in pages for entry in page]
+    assert [e["player"] for e in flat] == [e.player.username for e in expected]
+    assert [e["rank"] for e in flat] == list(range(1, len(expected) + 1))
+    for position, entry in enumerate(expected, start=1):
+        assert selectors.entry_rank(entry=entry, now=now) == position
+
+
+def test_pages_start_inside_score_buckets_and_skip_disqualified_entries(noon, player_entry):
+    # given three scores; within each, ties on moves and on time, and a live game
+    entries = []
+    for i in range(26):
+        score = (0, 5, 255)[i % 3]
+        started = NOON - dt.timedelta(seconds=100 + i % 4)
+        ended = None if i % 5 == 0 else NOON - dt.timedelta(seconds=i % 2)
+        entries.append(
+            player_entry(
+                f"p{i:02}",
+                score=score,
+                moves=30 + i % 2,
+                started_at=started,
+                ended_at=ended,
+                reached_at=NOON - dt.timedelta(seconds=i % 3),
+                status="playing" if ended is None else "won",
+            )
+        )
+    challenge = entries[0].challenge
+    # and entries taken off the board from every score, one at a bucket's edge
+    services.entries_disqualify(
+        entries=Entry.objects.filter(pk__in=[entries[1].pk, entries[6].pk, entries[11].pk]), by=None
+    )
+
+    # then every page size starts pages somewhere inside a score or at its first row
+    assert counters(challenge) == selectors.board_scores_recounted(challenge=challenge)
+    for size in (1, 2, 3, 4, 7, 8, 50):
+        assert_board_matches_full_sort(challenge, NOON, size)
+
+
+def test_a_page_that_crosses_several_scores(noon, player_entry):
+    # given one entry per score: a page of 4 starting mid-board spans four scores
+    entries = [player_entry(f"p{i}", score=5 * i, moves=10) for i in range(9)]
+
+    page = selectors.board_page(challenge=entries[0].challenge, page=2, now=NOON, size=4)
+
+    assert [e["score"] for e in page] == [20, 15, 10, 5]
+    assert [e["rank"] for e in page] == [5, 6, 7, 8]
+
+
+def test_the_board_count_and_daily_players_leave_out_disqualified_entries(noon, player_entry):
+    entries = [player_entry(f"p{i}", score=5 * (i % 2)) for i in range(5)]
+    challenge = entries[0].challenge
+
+    services.entries_disqualify(entries=Entry.objects.filter(pk=entries[0].pk), by=None)
+
+    assert selectors.board_count(challenge=challenge) == 4
+    boards = selectors.daily_info(date=challenge.date, now=NOON)["boards"]
+    assert {board["draw"]: board["players"] for board in boards}[3] == 4
+    # disqualifying again changes nothing
+    services.entries_disqualify(entries=Entry.objects.filter(pk=entries[0].pk), by=None)
+    assert counters(challenge) == {0: 2, 5: 2}
+
+
+STEPS = st.lists(
+    st.tuples(st.sampled_from(["join", "act", "undo", "disqualify"]), st.integers(0, 3)),
+    min_size=5,
+    max_size=30,
+)
+
+
+def play_until_the_score_moves(*, user, game_id) -> None:
+    """Real actions of the owner: a move to a foundation when there is one, else draw or
+    recycle, until the score changes (a few dozen actions at most)."""
+    for _ in range(60):
+        game = game_services.game_get_for(game_id=game_id, user=user)
+        legal = EngineGame.from_dict(game.state).legal_actions()
+        scoring = [a for a in legal if a.get("to", "").startswith("foundation")]
+        turning = [a for a in legal if a["type"] in {"draw", "recycle"}]
+        if not scoring + turning:
+            return
+        game_services.game_act(
+            game_id=game_id, user=user, action=(scoring + turning)[0], expect=None
+        )
+        if game_services.game_get_for(game_id=game_id, user=user).score != game.score:
+            return
+
+
+def can_undo(*, user, game_id) -> bool:
+    game = game_services.game_get_for(game_id=game_id, user=user)
+    return {"type": "undo"} in EngineGame.from_dict(game.state).legal_actions()
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=STEPS)
+def test_counters_equal_a_recount_after_create_act_undo_and_disqualify(db, noon, steps):
+    with transaction.atomic():
+        users = [get_user_model().objects.create_user(username=f"u{i}") for i in range(4)]
+        for step, who in steps:
+            user = users[who]
+            if step == "join":
+                # Players 0 and 1 play the 1-card board, where scoring comes quickly.
+                services.daily_game_get_or_create(player=user, draw=1 if who < 2 else 3)
+            elif step == "disqualify":
+                services.entries_disqualify(entries=Entry.objects.filter(player=user), by=None)
+            for game_id in Entry.objects.filter(player=user).values_list("game_id", flat=True):
+                if step == "act":
+                    play_until_the_score_moves(user=user, game_id=game_id)
+                elif step == "undo" and can_undo(user=user, game_id=game_id):
+                    game_services.game_act(
+                        game_id=game_id, user=user, action={"type": "undo"}, expect=None
+                    )
+        for challenge in DailyChallenge.objects.all():
+            assert counters(challenge) == selectors.board_scores_recounted(challenge=challenge)
+            assert_board_matches_full_sort(challenge, NOON, size=2)
+        transaction.set_rollback(True)
