@@ -6,8 +6,10 @@ Creates a fresh PostgreSQL database (default `canfield_lb_bench`, 127.0.0.1, use
 fills one day's 3-card board with `--games` ranked games (a spread of scores and moves, a
 fifth still in progress), recounts its score counters, runs VACUUM ANALYZE, then times what
 the API does for each read, with the ORM, in process, after a warm-up: the count and page 1;
-the count and page `--games / 100` (halfway down); the count and the last page; the rank of
-a random player and of the last-ranked player (what each live `entry` message carries).
+the count and page `--games / 100` (halfway down); the count and the page where the crowd
+of winners (score 255) ends, the most skipping within one score; the count and the last
+page; the rank of a random player and of the last-ranked player (what each live `entry`
+message carries).
 """
 
 from __future__ import annotations
@@ -119,6 +121,9 @@ def main() -> None:
     challenge = DailyChallenge.objects.get()
     deep = max(1, args.games // 100)
     last = -(-args.games // selectors.PAGE_SIZE)
+    # The most counting along the index: the page that ends the crowded best score.
+    winners = Entry.objects.filter(score=255).count()
+    crowded = -(-winners // selectors.PAGE_SIZE)
     players = list(Entry.objects.filter(challenge=challenge).values_list("pk", flat=True))
     last_ranked = Entry.objects.order_by("score", "-moves").values_list("pk", flat=True)[0]
 
@@ -140,6 +145,7 @@ def main() -> None:
     for name, read in (
         ("page 1", page(1)),
         (f"page {deep} (rank {(deep - 1) * selectors.PAGE_SIZE + 1})", page(deep)),
+        (f"page {crowded} (end of score 255)", page(crowded)),
         (f"page {last} (the last)", page(last)),
         ("a random player's rank", rank_of(lambda: random.choice(players))),
         ("the last player's rank", rank_of(lambda: last_ranked)),
