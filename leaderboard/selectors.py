@@ -100,12 +100,13 @@ def _score_counts(challenge: DailyChallenge) -> list[tuple[int, int]]:
     )
 
 
-def _score_at(challenge: DailyChallenge, offset: int) -> tuple[int, int] | None:
-    """(score, entries with a better score) of the entry `offset` rows down the board."""
+def _score_at(challenge: DailyChallenge, offset: int) -> tuple[int, int, int] | None:
+    """(score, entries with a better score, entries with this score) of the entry `offset`
+    rows down the board."""
     better = 0
     for score, entries in _score_counts(challenge):
         if better + entries > offset:
-            return score, better
+            return score, better, entries
         better += entries
     return None
 
@@ -135,16 +136,20 @@ def board_page(
         found = _score_at(challenge, offset)
         if found is None:
             return []
-        score, better = found
-        same_score = _ranked(challenge).filter(score=score)
-        moves = (
-            same_score.order_by("moves")
-            .values_list("moves", flat=True)[offset - better : offset - better + 1]
-            .first()
-        )
+        score, better, entries = found
+        within = offset - better
+        same_score = _ranked(challenge).filter(score=score).values_list("moves", flat=True)
+        # Walk the index from the nearer end of the score: at most half of it is read.
+        from_top = within < entries // 2
+        at = within if from_top else entries - 1 - within
+        moves = same_score.order_by("moves" if from_top else "-moves")[at : at + 1].first()
         if moves is None:  # the counters ran ahead of this read by a concurrent commit
             return []
-        skip = offset - better - same_score.filter(moves__lt=moves).count()
+        if from_top:
+            fewer_moves = same_score.filter(moves__lt=moves).count()
+        else:
+            fewer_moves = entries - same_score.filter(moves__gte=moves).count()
+        skip = within - fewer_moves
         # Two index ranges, the rest of this score and then the lower scores (one query with
         # an OR would read the skipped part of the score too).
         rows = list(board.filter(score=score, moves__gte=moves)[skip : skip + size])
