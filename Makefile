@@ -28,8 +28,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: setup lint
-	bash scripts/setup-chromium.sh
-	bash scripts/setup-nginx.sh
+	bash scripts/apt-install.sh chromium nginx gettext
 	$(BIN)/pytest
 
 # The production HTTP server (chosen by bench/api.py); WebSockets run in a separate ASGI process.
@@ -39,5 +38,5 @@ serve-prod: setup
 # The whole production topology without Docker (migrate, gunicorn, daphne, nginx on PUBLIC_PORT,
 # default 8080) on this machine's PostgreSQL and Redis; see the script for its variables.
 serve-topology: setup
-	bash scripts/setup-nginx.sh
+	bash scripts/apt-install.sh nginx
 	bash scripts/serve-topology.sh
