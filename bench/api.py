@@ -1,14 +1,17 @@
 """Validated actions per second of the REST API, against the stack's own floor.
 
-    .venv/bin/python bench/api.py [--seconds 20] [--players 50] [--server gunicorn|uvicorn|daphne]
+    .venv/bin/python bench/api.py [--seconds 20] [--rounds 5] [--players 50] [--workers N]
+                                  [--server gunicorn|uvicorn|daphne]
 
 Starts the server as in production (DJANGO_DEBUG=0, `scripts/serve-http.sh` for gunicorn, on a
 fresh PostgreSQL database `canfield_bench`, Redis cache when REDIS_URL is set), then in one run:
-1. the floor: `--players` clients hammer `GET /api/v1/ping` (DRF, no database) for `--seconds`;
+1. the floor: `--players` clients hammer `GET /api/v1/ping` (DRF, no database);
 2. the game: `--players` simulated players, each on their own game, send legal actions (draw or
-   recycle from the last game they saw, and every 8th action a random legal move from
-   `legal-actions`), each with `expect`, for `--seconds`.
-Prints requests/s, p50/p99 latency of both, and the action rate as a share of the floor.
+   recycle from the last game they saw, and one time in 8 a random legal move from
+   `legal-actions`), each with `expect`.
+The two phases alternate in `--rounds` slices, `--seconds` in all for each, so that load from
+elsewhere on the machine weighs on both alike. Prints requests/s and p50/p99 latency of both,
+and the action rate as a share of the floor; then runs `verify_games` on what was played.
 Traffic goes to 127.0.0.1 only; every loop stops at its deadline.
 """
 
@@ -83,10 +86,11 @@ def start_server(kind: str, workers: int, env: dict[str, str]) -> subprocess.Pop
                    "canfield_site.asgi:application"],
     }  # fmt: skip
     env = {**env, "HTTP_BIND": f"127.0.0.1:{PORT}", "WEB_WORKERS": str(workers)}
-    server = subprocess.Popen(
-        commands[kind], cwd=ROOT, env=env, start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=open(LOG, "wb"),
-    )  # fmt: skip
+    with open(LOG, "wb") as log:
+        server = subprocess.Popen(
+            commands[kind], cwd=ROOT, env=env, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=log,
+        )  # fmt: skip
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -146,6 +150,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=5, help="alternations of the two phases")
     parser.add_argument("--workers", type=int, default=0, help="default: the server's script")
     parser.add_argument("--server", choices=["gunicorn", "uvicorn", "daphne"], default="gunicorn")
     args = parser.parse_args()
@@ -181,16 +186,20 @@ def main() -> None:
             while time.monotonic() < deadline:
                 timed(client, "GET", "/api/v1/ping", None, latencies, statuses)
 
-        def player(i, deadline, latencies, statuses):
-            rng = random.Random(i)
-            client = Client(tokens[i])
+        # Each player keeps its client and game across rounds.
+        clients = [Client(token) for token in tokens]
+        games = []
+        for client in clients:
             status, game = client.call("POST", "/api/v1/games", {})
             assert status == 201, game
-            step = 0
+            games.append(game)
+        rngs = [random.Random(i) for i in range(args.players)]
+
+        def player(i, deadline, latencies, statuses):
+            client, rng, game = clients[i], rngs[i], games[i]
             while time.monotonic() < deadline:
-                step += 1
                 action = None
-                if step % 8 == 0:
+                if rng.random() < 1 / 8:
                     _, legal = client.call("GET", f"/api/v1/games/{game['id']}/legal-actions")
                     moves = [a for a in legal if a["type"] == "move"]
                     action = rng.choice(moves) if moves else None
@@ -204,14 +213,28 @@ def main() -> None:
                     game = body["game"]
                 if game["status"] != "playing" or status != 200:
                     _, game = client.call("POST", "/api/v1/games", {})
+            games[i] = game
 
+        # The phases alternate in short rounds so that load from elsewhere on the machine
+        # weighs on both alike.
+        slice_ = args.seconds / args.rounds
         print(
             f"server: {args.server} x{workers}, {args.players} clients, "
-            f"{args.seconds:.0f} s per phase"
+            f"{args.rounds} rounds of {slice_:.1f} s per phase"
         )
-        _, floor_lat, floor_status = run_players(args.players, args.seconds, floor)
+        floor_lat, act_lat = [], []
+        floor_status: dict[int, int] = {}
+        act_status: dict[int, int] = {}
+        for _ in range(args.rounds):
+            for body, lat, stat in (
+                (floor, floor_lat, floor_status),
+                (player, act_lat, act_status),
+            ):
+                _, more_lat, more_stat = run_players(args.players, slice_, body)
+                lat += more_lat
+                for code, n in more_stat.items():
+                    stat[code] = stat.get(code, 0) + n
         floor_rate = report("floor GET /ping", args.seconds, floor_lat, floor_status)
-        _, act_lat, act_status = run_players(args.players, args.seconds, player)
         act_rate = report("POST .../actions", args.seconds, act_lat, act_status)
         print(f"validated actions/s = {act_status.get(200, 0) / args.seconds:.0f}; "
               f"actions at {100 * act_rate / floor_rate:.0f}% of the floor")  # fmt: skip

@@ -18,7 +18,6 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games import selectors, services
@@ -27,6 +26,7 @@ from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
 from games.errors import InvalidRequest
 from games.models import Action, Game
+from games.throttling import FixedWindowScopedThrottle
 from leaderboard import services as leaderboard_services
 
 LANGUAGES = ("hu", "en", "pl")
@@ -249,7 +249,7 @@ def _only(data: dict[str, Any], allowed: set[str]) -> None:
 class RegisterApi(APIView):
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [FixedWindowScopedThrottle]
     throttle_scope = "register"
 
     @extend_schema(
@@ -284,7 +284,7 @@ class RegisterApi(APIView):
 class TokenApi(APIView):
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [FixedWindowScopedThrottle]
     throttle_scope = "token"
 
     @extend_schema(
@@ -393,7 +393,7 @@ class GameActionsApi(APIView):
         return [AllowAny()] if self.request.method == "GET" else super().get_permissions()
 
     def get_throttles(self) -> list[Any]:
-        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+        return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
         responses={200: ActionOutSerializer(many=True), **_errors(404, 429)},

@@ -26,9 +26,12 @@ def game_get_for(*, game_id: Any, user: Any) -> Game:
         pk = uuid.UUID(str(game_id))
     except ValueError:
         raise NotFound("no such game") from None
-    game = Game.objects.select_related("challenge").filter(pk=pk).first()
-    if game is None:
-        raise NotFound("no such game")
+    try:
+        # No select_related("challenge"): on the action path the join costs more than the
+        # lazy load that only daily games need.
+        game = Game.objects.get(pk=pk)
+    except Game.DoesNotExist:
+        raise NotFound("no such game") from None
     if game_is_private(game) and game.owner_id != getattr(user, "pk", None):
         raise NotFound("no such game")
     return game

@@ -81,9 +81,9 @@ def test_token_rejects_bad_credentials(api_client, user, body):
 
 @pytest.mark.parametrize("path", [REGISTER, TOKEN])
 def test_account_endpoints_are_throttled(api_client, db, monkeypatch, path):
-    # given: a rate of 2 a minute for both scopes
+    # given: a rate of 2 an hour for both scopes
     monkeypatch.setattr(
-        ScopedRateThrottle, "THROTTLE_RATES", {"register": "2/min", "token": "2/min"}
+        ScopedRateThrottle, "THROTTLE_RATES", {"register": "2/hour", "token": "2/hour"}
     )
 
     # when

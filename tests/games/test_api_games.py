@@ -332,7 +332,7 @@ def test_session_auth_needs_csrf(user):
 
 
 def test_actions_are_throttled(auth_client, monkeypatch):
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"actions": "3/min"})
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"actions": "3/hour"})
     game = create(auth_client, {"deck": easy_deck(), "draw": 1})
 
     codes = [act(auth_client, game["id"], {"type": "draw"}).status_code for _ in range(4)]
@@ -352,3 +352,25 @@ def test_database_outage_is_503_not_500(auth_client, monkeypatch):
 
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "unavailable"
+
+
+def test_actions_go_on_while_the_throttle_cache_is_down(auth_client, settings):
+    # given: the cache points at a Redis that does not answer
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2},
+        }
+    }
+    assert isinstance(caches["default"], RedisCache)
+    game = create(auth_client, {"deck": easy_deck(), "draw": 1})
+
+    # when
+    response = act(auth_client, game["id"], {"type": "draw"})
+
+    # then
+    assert response.status_code == 200

@@ -1,0 +1,62 @@
+"""Rate limits that cost one cache round trip per request.
+
+DRF's throttles keep a list of request times per client, read and rewritten on each request
+(two round trips to Redis, and a list as long as the rate). A counter per client and fixed
+window answers the same question with one atomic increment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+from rest_framework.throttling import ScopedRateThrottle
+
+
+def _count_hit(key: str, seconds: int) -> int:
+    """Add one to the counter `key` (created to expire in `seconds`); return the new count.
+
+    While Redis is unreachable the count is 0: throttling is off rather than the request
+    failing, as for the cache itself (canfield_site/cache.py)."""
+    cache = caches["default"]
+    if isinstance(cache, RedisCache):
+        full_key = cache.make_and_validate_key(key)
+        try:
+            client = cache._cache.get_client(full_key, write=True)
+            count = int(client.incr(full_key))
+            if count == 1:  # a new window's counter: the one request that pays a second trip
+                client.expire(full_key, seconds)
+        except redis.RedisError:
+            return 0
+        return count
+    cache.add(key, 0, seconds)
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, seconds)
+        return 1
+
+
+class FixedWindowScopedThrottle(ScopedRateThrottle):
+    """ScopedRateThrottle (same scopes and rates) counted per fixed window."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        self.scope = getattr(view, self.scope_attr, None)
+        if not self.scope:
+            return True
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        key = self.get_cache_key(request, view)
+        if key is None or self.num_requests is None:
+            return True
+        now = self.timer()
+        window = int(now // self.duration)
+        if _count_hit(f"{key}:{window}", self.duration + 1) <= self.num_requests:
+            return True
+        self.wait_seconds = (window + 1) * self.duration - now
+        return False
+
+    def wait(self) -> float:
+        return self.wait_seconds
