@@ -200,8 +200,8 @@ def main() -> None:
             while time.monotonic() < deadline:
                 action = None
                 if rng.random() < 1 / 8:
-                    _, legal = client.call("GET", f"/api/v1/games/{game['id']}/legal-actions")
-                    moves = [a for a in legal if a["type"] == "move"]
+                    status, legal = client.call("GET", f"/api/v1/games/{game['id']}/legal-actions")
+                    moves = [a for a in legal if a["type"] == "move"] if status == 200 else []
                     action = rng.choice(moves) if moves else None
                 if action is None:
                     action = {"type": "draw" if game["stock"]["count"] else "recycle"}
@@ -211,8 +211,12 @@ def main() -> None:
                 )
                 if status == 200:
                     game = body["game"]
-                if game["status"] != "playing" or status != 200:
-                    _, game = client.call("POST", "/api/v1/games", {})
+                else:  # stale or failed: look again before the next action
+                    status, body = client.call("GET", f"/api/v1/games/{game['id']}")
+                    game = body if status == 200 else game
+                if game["status"] != "playing":
+                    status, body = client.call("POST", "/api/v1/games", {})
+                    game = body if status == 201 else game
             games[i] = game
 
         # The phases alternate in short rounds so that load from elsewhere on the machine
