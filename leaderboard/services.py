@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import time
 from collections import Counter
 from typing import Any
 
@@ -181,8 +182,30 @@ def entry_publish(*, game_id: Any) -> None:
         message = {"type": "entry.changed", "entry": payload}
         group = selectors.board_group(entry.challenge.date, entry.challenge.draw)
         async_to_sync(_group_send)(group, message)
-    except Exception:
-        logger.exception("could not publish the leaderboard entry of game %s", game_id)
+    except Exception as error:
+        _publish_failed(game_id, error)
+
+
+# While Redis is down every action fails to publish: one warning (with the cause) per interval
+# tells the operator without flooding the log.
+PUBLISH_WARNING_INTERVAL = 30.0
+_publish_warned_at = -PUBLISH_WARNING_INTERVAL
+
+
+def _publish_failed(game_id: Any, error: Exception) -> None:
+    global _publish_warned_at
+    now = time.monotonic()
+    if now - _publish_warned_at >= PUBLISH_WARNING_INTERVAL:
+        _publish_warned_at = now
+        logger.warning(
+            "live updates paused: the channel layer (Redis) did not take the entry of game %s: "
+            "%r (further failures within %.0f s are logged at debug level)",
+            game_id,
+            error,
+            PUBLISH_WARNING_INTERVAL,
+        )
+    else:
+        logger.debug("could not publish the leaderboard entry of game %s: %r", game_id, error)
 
 
 async def _group_send(group: str, message: dict[str, Any]) -> None:
