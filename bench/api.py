@@ -240,8 +240,9 @@ def main() -> None:
                     stat[code] = stat.get(code, 0) + n
         floor_rate = report("floor GET /ping", args.seconds, floor_lat, floor_status)
         act_rate = report("POST .../actions", args.seconds, act_lat, act_status)
-        print(f"validated actions/s = {act_status.get(200, 0) / args.seconds:.0f}; "
-              f"actions at {100 * act_rate / floor_rate:.0f}% of the floor")  # fmt: skip
+        validated = act_status.get(200, 0) / args.seconds
+        print(f"validated actions/s = {validated:.0f}: {100 * validated / floor_rate:.0f}% of "
+              f"the floor ({act_rate:.0f} requests/s)")  # fmt: skip
     finally:
         stop(server)
     result = subprocess.run(

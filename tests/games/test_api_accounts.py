@@ -98,3 +98,32 @@ def test_account_endpoints_are_throttled(api_client, db, monkeypatch, path):
     response = api_client.post(path, {"username": "u", "password": "x"}, format="json")
     assert response.json()["error"]["code"] == "throttled"
     assert "Retry-After" in response.headers
+
+
+def test_a_wrong_token_is_not_authenticated(api_client, user):
+    api_client.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+
+    response = api_client.get("/api/v1/games")
+
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "not_authenticated"
+    assert response.headers["WWW-Authenticate"] == "Token"
+
+
+def test_an_inactive_users_token_is_not_authenticated(user, client_for):
+    client = client_for(user)
+    user.is_active = False
+    user.save()
+
+    response = client.get("/api/v1/games")
+
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "not_authenticated"
+
+
+def test_a_token_authenticates_its_own_user(make_user, client_for):
+    alice, bob = make_user("alice"), make_user("bob")
+    client_for(alice).post("/api/v1/games", {}, format="json")
+
+    assert client_for(alice).get("/api/v1/games").json()["count"] == 1
+    assert client_for(bob).get("/api/v1/games").json()["count"] == 0
