@@ -19,8 +19,6 @@ requires_redis = pytest.mark.skipif(
 def _fresh_cache():
     """Throttle counters live in the cache: each test starts with none."""
     cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
