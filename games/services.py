@@ -112,12 +112,13 @@ def game_act(
             auto_finish=result["auto_finish"] or None,
             at=now,
         )
-        if game.challenge_id is None and connection.vendor == "postgresql":
-            written = _write_in_one_statement(game=game, version=version, row=row)
+        write = _write_in_one_statement if connection.vendor == "postgresql" else _write
+        if game.challenge_id is None:
+            written = write(game=game, version=version, row=row)
         else:
             with transaction.atomic():
-                written = _write(game=game, version=version, row=row)
-                if written and game.challenge_id is not None:
+                written = write(game=game, version=version, row=row)
+                if written:
                     # The board entry moves with the game in this transaction; its live board
                     # hears of it only after the commit.
                     leaderboard_services.entry_record(game=game, at=now)
@@ -130,17 +131,18 @@ def game_act(
 
 def _write(*, game: Game, version: int, row: Action) -> bool:
     """Save the game and its new log row if no other action landed since `version` was read
-    (optimistic concurrency: no lock is held while the engine works). Call inside atomic()."""
-    written = Game.objects.filter(pk=game.pk, actions_count=version).update(
-        state=game.state,
-        status=game.status,
-        score=game.score,
-        moves=game.moves,
-        actions_count=game.actions_count,
-        finished_at=game.finished_at,
-    )
-    if written:
-        row.save(force_insert=True)
+    (optimistic concurrency: no lock is held while the engine works)."""
+    with transaction.atomic():
+        written = Game.objects.filter(pk=game.pk, actions_count=version).update(
+            state=game.state,
+            status=game.status,
+            score=game.score,
+            moves=game.moves,
+            actions_count=game.actions_count,
+            finished_at=game.finished_at,
+        )
+        if written:
+            row.save(force_insert=True)
     return bool(written)
 
 
