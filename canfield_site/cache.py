@@ -2,34 +2,22 @@
 
 The cache only holds throttle counters: losing Redis must not fail the requests that consult
 them. While Redis is down, reads miss and writes are dropped (throttling is off) and a warning
-is logged, at most once every WARN_EVERY_SECONDS per process.
+is logged, at most once every 10 seconds per process.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
 import redis
 from django.core.cache.backends.redis import RedisCache
 
-logger = logging.getLogger("canfield.cache")
-WARN_EVERY_SECONDS = 10.0
-_last_warning = 0.0
+from canfield_site.logs import WarnEvery
 
-
-def _warn(operation: str, error: Exception) -> None:
-    global _last_warning
-    now = time.monotonic()
-    if now - _last_warning >= WARN_EVERY_SECONDS:
-        _last_warning = now
-        logger.warning(
-            "redis_unavailable",
-            extra={"fields": {"operation": f"cache.{operation}", "error": str(error)}},
-        )
+_warn = WarnEvery(logging.getLogger("canfield.cache"), seconds=10.0)
 
 
 def _degrade(default: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -39,7 +27,8 @@ def _degrade(default: Callable[..., Any]) -> Callable[[Callable[..., Any]], Call
             try:
                 return method(self, *args, **kwargs)
             except redis.RedisError as error:
-                _warn(method.__name__, error)
+                fields = {"operation": f"cache.{method.__name__}", "error": str(error)}
+                _warn("redis_unavailable", fields)
                 return default(*args, **kwargs)
 
         return call

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from datetime import UTC, datetime
 
 
@@ -24,3 +25,22 @@ class JsonFormatter(logging.Formatter):
             # Stays in the server's log: clients never see it (DEBUG is off in production).
             line["exception"] = self.formatException(record.exc_info)
         return json.dumps(line, default=str)
+
+
+class WarnEvery:
+    """A warning at most once per `seconds` per process, the rest at debug level: while a
+    service is down every request meets the same failure, and one line per interval says so
+    without flooding the log."""
+
+    def __init__(self, logger: logging.Logger, seconds: float) -> None:
+        self.logger = logger
+        self.seconds = seconds
+        self.last = -seconds
+
+    def __call__(self, event: str, fields: dict[str, object]) -> None:
+        now = time.monotonic()
+        if now - self.last >= self.seconds:
+            self.last = now
+            self.logger.warning(event, extra={"fields": fields})
+        else:
+            self.logger.debug(event, extra={"fields": fields})

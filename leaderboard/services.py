@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import time
 from collections import Counter
 from typing import Any
 
@@ -15,6 +14,7 @@ from channels.layers import get_channel_layer
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from canfield_site.logs import WarnEvery
 from games import services as game_services
 from games.models import Game
 from leaderboard import selectors
@@ -183,29 +183,12 @@ def entry_publish(*, game_id: Any) -> None:
         group = selectors.board_group(entry.challenge.date, entry.challenge.draw)
         async_to_sync(_group_send)(group, message)
     except Exception as error:
-        _publish_failed(game_id, error)
+        fields = {"game": str(game_id), "error": repr(error)}
+        _publish_failed("live_updates_paused: the channel layer (Redis) is unreachable", fields)
 
 
-# While Redis is down every action fails to publish: one warning (with the cause) per interval
-# tells the operator without flooding the log.
-PUBLISH_WARNING_INTERVAL = 30.0
-_publish_warned_at = -PUBLISH_WARNING_INTERVAL
-
-
-def _publish_failed(game_id: Any, error: Exception) -> None:
-    global _publish_warned_at
-    now = time.monotonic()
-    if now - _publish_warned_at >= PUBLISH_WARNING_INTERVAL:
-        _publish_warned_at = now
-        logger.warning(
-            "live updates paused: the channel layer (Redis) did not take the entry of game %s: "
-            "%r (further failures within %.0f s are logged at debug level)",
-            game_id,
-            error,
-            PUBLISH_WARNING_INTERVAL,
-        )
-    else:
-        logger.debug("could not publish the leaderboard entry of game %s: %r", game_id, error)
+# While Redis is down every action fails to publish: one warning per interval is enough.
+_publish_failed = WarnEvery(logger, seconds=30.0)
 
 
 async def _group_send(group: str, message: dict[str, Any]) -> None:
