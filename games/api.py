@@ -246,6 +246,13 @@ def _only(data: dict[str, Any], allowed: set[str]) -> None:
 # ---- accounts ----------------------------------------------------------------------------------
 
 
+def _credentials(request: Request) -> tuple[str, str]:
+    """The `{"username", "password"}` body of both account endpoints."""
+    data = _body(request)
+    _only(data, {"username", "password"})
+    return _string(data, "username", max_length=150), _string(data, "password", max_length=4096)
+
+
 class RegisterApi(APIView):
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
@@ -260,10 +267,7 @@ class RegisterApi(APIView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = _body(request)
-        _only(data, {"username", "password"})
-        username = _string(data, "username", max_length=150)
-        password = _string(data, "password", max_length=4096)
+        username, password = _credentials(request)
         user_model = get_user_model()
         try:
             user_model.username_validator(username)
@@ -295,10 +299,7 @@ class TokenApi(APIView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = _body(request)
-        _only(data, {"username", "password"})
-        username = _string(data, "username", max_length=150)
-        password = _string(data, "password", max_length=4096)
+        username, password = _credentials(request)
         user = authenticate(request._request, username=username, password=password)
         if user is None:
             raise InvalidRequest("wrong username or password")
