@@ -27,6 +27,7 @@ from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
 from games.errors import InvalidRequest
 from games.models import Action, Game
 from games.throttling import FixedWindowScopedThrottle
+from leaderboard import selectors as leaderboard_selectors
 from leaderboard import services as leaderboard_services
 
 LANGUAGES = ("hu", "en", "pl")
@@ -54,6 +55,17 @@ def action_payload(row: Action) -> dict[str, Any]:
     }
 
 
+def _daily(game: Game) -> dict[str, Any] | None:
+    """API.md's `daily`, plus the board standing (`rank`, `players`) once the game is over."""
+    if game.challenge is None:
+        return None
+    daily: dict[str, Any] = {"date": game.challenge.date.isoformat()}
+    standing = leaderboard_selectors.game_standing(game=game, now=timezone.now())
+    if standing is not None:
+        daily.update(standing)
+    return daily
+
+
 def game_payload(game: Game, *, with_log: bool = False) -> dict[str, Any]:
     """API.md's GAME. The code and the log only once they reveal nothing (R19)."""
     private = selectors.game_is_private(game)
@@ -61,7 +73,7 @@ def game_payload(game: Game, *, with_log: bool = False) -> dict[str, Any]:
     payload: dict[str, Any] = {
         "id": str(game.id),
         "code": None if private and game.challenge_id else services.game_code(game),
-        "daily": {"date": game.challenge.date.isoformat()} if game.challenge else None,
+        "daily": _daily(game),
         "seconds": round((end - game.created_at).total_seconds(), 3),
         "created_at": _iso(game.created_at),
         "finished_at": _iso(game.finished_at),
@@ -103,6 +115,8 @@ class ActionOutSerializer(serializers.Serializer):
 
 class DailySerializer(serializers.Serializer):
     date = serializers.DateField()
+    rank = serializers.IntegerField(required=False, help_text="once the game is over")
+    players = serializers.IntegerField(required=False, help_text="once the game is over")
 
 
 class CountSerializer(serializers.Serializer):

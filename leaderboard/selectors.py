@@ -185,6 +185,20 @@ def entry_rank(*, entry: Entry, now: dt.datetime) -> int:
     return (better_score or 0) + fewer_moves + ahead_in_group + 1
 
 
+def game_standing(*, game: Game, now: dt.datetime) -> dict[str, int] | None:
+    """A finished daily game's place on its board (`rank` of `players`), for its end screen;
+    None while it is in progress, or once disqualified."""
+    if game.challenge_id is None or game.status == Game.Status.PLAYING:
+        return None
+    entry = Entry.objects.filter(game=game, disqualified=False).select_related("challenge").first()
+    if entry is None:
+        return None
+    return {
+        "rank": entry_rank(entry=entry, now=now),
+        "players": board_count(challenge=entry.challenge),
+    }
+
+
 def entry_payload(*, entry: Entry, now: dt.datetime) -> dict[str, Any]:
     """API.md's ENTRY for one entry (the live board's `entry` message)."""
     rank = entry_rank(entry=entry, now=now)

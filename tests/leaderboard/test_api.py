@@ -10,6 +10,7 @@ from games.engine import DealCode
 from games.models import Game
 from leaderboard.days import day_deal_number
 from leaderboard.models import DailyChallenge, Entry
+from leaderboard.services import entries_disqualify
 from tests.leaderboard.conftest import NOON
 
 GAMES = "/api/v1/games"
@@ -287,3 +288,33 @@ def test_a_rejected_action_publishes_nothing(noon, auth_client, django_capture_o
 
     assert response.status_code == 422
     assert callbacks == []
+
+
+def test_a_finished_daily_game_shows_its_standing_on_the_board(
+    noon, auth_client, make_user, client_for
+):
+    # given: bob has drawn once on today's board; alice plays twice, then resigns
+    bob = client_for(make_user("bob"))
+    act(bob, daily(bob).json()["id"], {"type": "draw"})
+    game = daily(auth_client).json()
+    assert game["daily"] == {"date": TODAY}  # in progress: no standing yet
+    act(auth_client, game["id"], {"type": "draw"})
+    act(auth_client, game["id"], {"type": "draw"})
+
+    # when
+    resigned = act(auth_client, game["id"], {"type": "resign"})["game"]
+
+    # then: the finished game carries its rank among the board's players, as the board ranks it
+    board = {e["player"]: e["rank"] for e in auth_client.get(f"{BOARD}?draw=3").json()["results"]}
+    assert resigned["daily"] == {"date": TODAY, "rank": board["alice"], "players": 2}
+    assert board == {"bob": 1, "alice": 2}  # same score, fewer moves first
+    assert auth_client.get(f"{GAMES}/{game['id']}").json()["daily"]["rank"] == 2
+
+
+def test_a_disqualified_game_shows_no_standing(noon, auth_client, make_user):
+    game = daily(auth_client).json()
+    act(auth_client, game["id"], {"type": "resign"})
+
+    entries_disqualify(entries=Entry.objects.filter(game_id=game["id"]), by=make_user("admin"))
+
+    assert auth_client.get(f"{GAMES}/{game['id']}").json()["daily"] == {"date": TODAY}

@@ -142,17 +142,7 @@ setInterval(tickClock, 250);
 
 // ---- the end of a game ----------------------------------------------------------------------
 
-async function dailyRank() {
-  for (let page = 1; page <= 20; page += 1) {
-    const board = await api("GET", `daily/${game.daily.date}/leaderboard?draw=${game.draw}&page=${page}`);
-    const mine = board.results.find((entry) => entry.player === currentUser());
-    if (mine) return { rank: mine.rank, count: board.count };
-    if (!board.next) return null;
-  }
-  return null;
-}
-
-async function showEnd() {
+function showEnd() {
   const dialog = document.getElementById("win");
   document.getElementById("win-title").textContent = game.status === "won" ? t.you_won : t.game_over;
   document.getElementById("win-score").textContent = game.score;
@@ -165,11 +155,9 @@ async function showEnd() {
   if (!dialog.open) dialog.showModal();
   if (game.daily) {
     boardLink.href = `/daily/${game.daily.date}/${game.draw}/`;
-    try {
-      const standing = await dailyRank();
-      if (standing) rankLine.textContent = format(t.rank_line, standing);
-    } catch (error) {
-      // The figures are shown; the rank is a courtesy when the board answers.
+    // The server adds the board standing to a finished daily game (absent if disqualified).
+    if (game.daily.rank) {
+      rankLine.textContent = format(t.rank_line, { rank: game.daily.rank, count: game.daily.players });
     }
   }
 }
