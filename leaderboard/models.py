@@ -31,9 +31,11 @@ class Entry(models.Model):
 
     challenge = models.ForeignKey(DailyChallenge, on_delete=models.PROTECT, related_name="entries")
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="daily_entries"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="daily_entries"
     )
-    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="entry")
+    # Ranked history stays: deleting a player or a game with a board entry is refused (the
+    # board's score counters would drift); take entries off the boards with "disqualify".
+    game = models.OneToOneField("games.Game", on_delete=models.PROTECT, related_name="entry")
     status = models.CharField(max_length=16, default="playing")
     score = models.IntegerField(default=0)
     moves = models.IntegerField(default=0)

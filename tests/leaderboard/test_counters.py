@@ -3,8 +3,10 @@ ranks read through them equal a full sort of the board."""
 
 import datetime as dt
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import ProtectedError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -153,3 +155,15 @@ def test_counters_equal_a_recount_after_create_act_undo_and_disqualify(db, noon,
             assert counters(challenge) == selectors.board_scores_recounted(challenge=challenge)
             assert_board_matches_full_sort(challenge, NOON, size=2)
         transaction.set_rollback(True)
+
+
+def test_players_and_games_on_a_board_cannot_be_deleted(noon, player_entry):
+    # given: a ranked entry counted on its board
+    entry = player_entry("alice", score=10)
+
+    # when / then: deleting its player or its game is refused, the counters stay true
+    with pytest.raises(ProtectedError):
+        entry.player.delete()
+    with pytest.raises(ProtectedError):
+        entry.game.delete()
+    assert selectors.board_count(challenge=entry.challenge) == 1
