@@ -17,12 +17,11 @@ from web.strings import action_caption
 def game_list_public_for(*, username: str, limit: int = 20) -> QuerySet[Game]:
     """The player's finished games that anyone may see (API.md: not a daily game whose day is
     still running), newest first."""
-    today = timezone.now().date()
     return (
         Game.objects.select_related("challenge")
         .filter(owner__username=username)
         .exclude(status=Game.Status.PLAYING)
-        .filter(Q(challenge__isnull=True) | Q(challenge__date__lt=today))
+        .filter(Q(challenge__isnull=True) | Q(challenge__ends_at__lte=timezone.now()))
         .order_by("-created_at")[:limit]
     )
 

@@ -10,12 +10,12 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 
 from games import selectors as game_selectors
 from games.engine import RULESETS
 from games.errors import NotFound
 from games.services import game_code
+from leaderboard.days import day_today
 from web import selectors
 from web.strings import js_strings
 
@@ -25,7 +25,7 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "web/home.html",
         {
-            "today": timezone.now().date().isoformat(),
+            "today": day_today().isoformat(),
             "rulesets": list(RULESETS),
             "strings": js_strings(),
         },
@@ -57,7 +57,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 def daily_today(request: HttpRequest) -> HttpResponse:
-    return redirect("daily", day=timezone.now().date().isoformat(), draw=3)
+    return redirect("daily", day=day_today().isoformat(), draw=3)
 
 
 def daily(request: HttpRequest, day: str, draw: int) -> HttpResponse:
@@ -67,7 +67,7 @@ def daily(request: HttpRequest, day: str, draw: int) -> HttpResponse:
         raise Http404("no such day") from None
     if draw not in (1, 3):
         raise Http404("no such draw mode")
-    today = timezone.now().date()
+    today = day_today()
     return render(
         request,
         "web/daily.html",

@@ -1,10 +1,12 @@
 """The pages without a browser: served, translated from the browser's language or the
 switcher, and complete catalogues for hu and pl."""
 
+import datetime as dt
 import re
 from pathlib import Path
 
 import pytest
+import time_machine
 
 from tests.web.helpers import easy_deck
 from web.strings import js_strings
@@ -128,3 +130,15 @@ def test_replay_captions_name_the_piles_in_words(client, db, auth_client, accept
     captions = [frame["caption"] for frame in response.context["frames"]]
     assert captions[:3] == ["", move, draw]
     assert "tableau" not in "".join(captions) and "foundation:" not in "".join(captions)
+
+
+def test_todays_board_follows_the_daily_time_zone(client, db, settings):
+    # given: noon UTC, a day that already turned in the daily time zone (UTC+14)
+    settings.DAILY_TIME_ZONE = "Pacific/Kiritimati"
+    with time_machine.travel(dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC), tick=False):
+        # when
+        response = client.get("/daily/")
+
+    # then: the link leads to that zone's date, the same day the API calls today
+    assert response.status_code == 302
+    assert response["Location"].endswith("/daily/2026-11-30/3/")
