@@ -33,11 +33,7 @@ def test_concurrent_same_action_applies_once(transactional_db, user, client_for)
             connection.close()
 
     # when
-    threads = [threading.Thread(target=player) for _ in range(20)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_threads(player, 20)
 
     # then
     assert sorted(statuses, key=str) == [(200, None)] + [(409, "stale")] * 19
@@ -65,11 +61,7 @@ def test_concurrent_actions_without_expect_leave_no_gap(transactional_db, user, 
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=player) for _ in range(10)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_threads(player, 10)
 
     # then: every accepted draw is logged once, in order, and the state agrees
     accepted = statuses.count(200)
@@ -79,3 +71,12 @@ def test_concurrent_actions_without_expect_leave_no_gap(transactional_db, user, 
     ns = list(Action.objects.filter(game_id=game_id).values_list("n", flat=True))
     assert ns == list(range(1, accepted + 1))
     assert game.state["moves"] == accepted
+
+
+def run_threads(target, count: int) -> None:
+    """Run `target` in `count` threads at once and wait for all of them."""
+    threads = [threading.Thread(target=target) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
