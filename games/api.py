@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
@@ -21,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.authentication import GameTokenAuthentication, game_read_for
 from games.engine import RULESETS, DealCode, describe
 from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
@@ -387,7 +389,14 @@ class GameListCreateApi(APIView):
         return Response(game_payload(game), status=201)
 
 
-class GameDetailApi(APIView):
+class GameApiView(APIView):
+    """The endpoints of one game (`games/<game_id>/...`): with a token, the user and the game
+    are read in one query (games/authentication.py)."""
+
+    authentication_classes = [GameTokenAuthentication, SessionAuthentication]
+
+
+class GameDetailApi(GameApiView):
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -396,11 +405,11 @@ class GameDetailApi(APIView):
         operation_id="games_get",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get_for(game_id=game_id, user=request.user)
+        game = game_read_for(request, game_id)
         return Response(game_payload(game, with_log=True))
 
 
-class GameActionsApi(APIView):
+class GameActionsApi(GameApiView):
     throttle_scope = "actions"
 
     def get_permissions(self) -> list[Any]:
@@ -416,7 +425,7 @@ class GameActionsApi(APIView):
         operation_id="games_actions_list",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get_for(game_id=game_id, user=request.user)
+        game = game_read_for(request, game_id)
         return Response([action_payload(row) for row in selectors.action_list_for(game=game)])
 
     @extend_schema(
@@ -433,12 +442,12 @@ class GameActionsApi(APIView):
         ):
             raise InvalidRequest("expect must be a whole number of moves (0 or more)")
         row, game = services.game_act(
-            game_id=game_id, user=request.user, action=action, expect=expect
+            game=game_read_for(request, game_id), user=request.user, action=action, expect=expect
         )
         return Response({"action": action_payload(row), "game": game_payload(game)})
 
 
-class GameLegalActionsApi(APIView):
+class GameLegalActionsApi(GameApiView):
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -447,11 +456,11 @@ class GameLegalActionsApi(APIView):
         operation_id="games_legal_actions",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get_for(game_id=game_id, user=request.user)
+        game = game_read_for(request, game_id)
         return Response(EngineGame.from_dict(game.state).legal_actions())
 
 
-class GameTextApi(APIView):
+class GameTextApi(GameApiView):
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -464,5 +473,5 @@ class GameTextApi(APIView):
         lang = request.query_params.get("lang", "en")
         if lang not in LANGUAGES:
             raise InvalidRequest(f"lang must be one of {', '.join(LANGUAGES)}")
-        game = selectors.game_get_for(game_id=game_id, user=request.user)
+        game = game_read_for(request, game_id)
         return Response({"lang": lang, "text": describe(EngineGame.from_dict(game.state), lang)})

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import uuid
 from typing import Any
 
 from django.db import connection, transaction
@@ -71,16 +70,18 @@ def game_code(game: Game) -> str | None:
 
 
 def game_act(
-    *, game_id: uuid.UUID | str, user: Any, action: dict[str, Any], expect: int | None
+    *, game: Game, user: Any, action: dict[str, Any], expect: int | None
 ) -> tuple[Action, Game]:
     """Apply one action of the game's owner atomically; returns the logged action and the game.
 
-    Raises NotFound (not visible), Forbidden (visible, not the owner), GameFinished, Stale (the
-    game moved on since `expect`, or a concurrent action won), or an EngineError.
+    `game` is the game as the request read it (visible to `user`: games.selectors). Raises
+    Forbidden (not the owner), GameFinished, Stale (the game moved on since `expect`, or a
+    concurrent action won), or an EngineError; NotFound if the game vanished before a retry.
     """
     parsed = EngineAction.from_dict(action)
-    for _ in range(ACT_ATTEMPTS):
-        game = game_get_for(game_id=game_id, user=user)
+    for attempt in range(ACT_ATTEMPTS):
+        if attempt:  # another action won the race: start again from what it left
+            game = game_get_for(game_id=game.pk, user=user)
         if game.owner_id != user.pk:
             raise Forbidden("only the game's owner may play it")
         if game.status != Game.Status.PLAYING:

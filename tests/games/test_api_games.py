@@ -344,11 +344,12 @@ def test_actions_are_throttled(auth_client, monkeypatch):
 def test_database_outage_is_503_not_500(auth_client, monkeypatch):
     game = create(auth_client)
 
-    def down(**kwargs):
+    def down(*args, **kwargs):
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr("games.selectors.game_get_for", down)
-    response = auth_client.get(f"{GAMES}/{game['id']}")
+    with monkeypatch.context() as patch:
+        patch.setattr("django.db.backends.utils.CursorWrapper.execute", down)
+        response = auth_client.get(f"{GAMES}/{game['id']}")
 
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "unavailable"

@@ -118,9 +118,7 @@ def play_until_the_score_moves(*, user, game_id) -> None:
         turning = [a for a in legal if a["type"] in {"draw", "recycle"}]
         if not scoring + turning:
             return
-        game_services.game_act(
-            game_id=game_id, user=user, action=(scoring + turning)[0], expect=None
-        )
+        game_services.game_act(game=game, user=user, action=(scoring + turning)[0], expect=None)
         if game_services.game_get_for(game_id=game_id, user=user).score != game.score:
             return
 
@@ -148,8 +146,9 @@ def test_counters_equal_a_recount_after_create_act_undo_and_disqualify(db, noon,
                 if step == "act":
                     play_until_the_score_moves(user=user, game_id=game_id)
                 elif step == "undo" and can_undo(user=user, game_id=game_id):
+                    game = game_services.game_get_for(game_id=game_id, user=user)
                     game_services.game_act(
-                        game_id=game_id, user=user, action={"type": "undo"}, expect=None
+                        game=game, user=user, action={"type": "undo"}, expect=None
                     )
         for challenge in DailyChallenge.objects.all():
             assert counters(challenge) == selectors.board_scores_recounted(challenge=challenge)

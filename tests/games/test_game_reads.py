@@ -1,0 +1,111 @@
+"""The game endpoints read the token's user and the game in one query
+(games/authentication.py, games.selectors.token_user_and_game)."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games import selectors, services
+from games.models import Game
+from leaderboard import services as leaderboard_services
+from tests.conftest import requires_postgres
+from tests.games.helpers import easy_deck
+
+GAMES = "/api/v1/games"
+
+
+def same_row(a, b, model) -> None:
+    for field in model._meta.concrete_fields:
+        assert getattr(a, field.attname) == getattr(b, field.attname), field.name
+
+
+def test_token_read_gives_the_user_and_the_game_as_the_orm_does(user):
+    # given: a random game, a custom deck's finished game and a daily game
+    token = Token.objects.create(user=user)
+    random_game = services.game_create(owner=user)
+    custom = services.game_create(owner=user, deck=easy_deck(), draw=1)
+    Game.objects.filter(pk=custom.pk).update(status="resigned", finished_at=custom.created_at)
+    daily, _ = leaderboard_services.daily_game_get_or_create(player=user, draw=3)
+
+    for game in (random_game, custom, daily):
+        # when
+        read_user, read_game = selectors.token_user_and_game(key=token.key, game_id=str(game.pk))
+
+        # then: every column as the ORM gives it (JSON decoded, ids and times typed)
+        same_row(read_user, type(user).objects.get(pk=user.pk), type(user))
+        same_row(read_game, Game.objects.get(pk=game.pk), Game)
+        assert read_game.state["history"] == game.state["history"]
+
+
+@pytest.mark.parametrize("game_id", ["not-a-uuid", "7d1a7c36-3c6f-4f6e-9b0e-2d3c1c0b9a11"])
+def test_token_read_of_no_such_game_gives_the_user_alone(user, game_id):
+    token = Token.objects.create(user=user)
+
+    read_user, read_game = selectors.token_user_and_game(key=token.key, game_id=game_id)
+
+    assert read_user.pk == user.pk and read_game is None
+
+
+def test_unknown_token_on_a_game_endpoint_is_401_even_for_a_public_read(auth_client, user):
+    game = auth_client.post(GAMES, {}, format="json").json()
+    stranger = APIClient()
+    stranger.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+
+    for response in (
+        stranger.get(f"{GAMES}/{game['id']}"),
+        stranger.get(f"{GAMES}/{game['id']}/legal-actions"),
+        stranger.post(f"{GAMES}/{game['id']}/actions", {"type": "draw"}, format="json"),
+    ):
+        assert response.status_code == 401
+        assert response.json()["error"]["code"] == "not_authenticated"
+    assert Game.objects.get(pk=game["id"]).moves == 0
+
+
+def test_inactive_players_token_is_refused_on_game_endpoints(auth_client, user):
+    game = auth_client.post(GAMES, {}, format="json").json()
+    type(user).objects.filter(pk=user.pk).update(is_active=False)
+
+    response = auth_client.post(f"{GAMES}/{game['id']}/actions", {"type": "draw"}, format="json")
+
+    assert response.status_code == 401
+    assert Game.objects.get(pk=game["id"]).moves == 0
+
+
+def test_browser_session_plays_the_game_endpoints(user):
+    browser = APIClient()
+    browser.force_login(user)
+    game = browser.post(GAMES, {}, format="json").json()
+
+    acted = browser.post(f"{GAMES}/{game['id']}/actions", {"type": "draw"}, format="json")
+    legal = browser.get(f"{GAMES}/{game['id']}/legal-actions")
+
+    assert acted.status_code == 200 and acted.json()["game"]["moves"] == 1
+    assert legal.status_code == 200 and {"type": "undo"} in legal.json()
+
+
+def test_an_action_reads_once(auth_client):
+    game = auth_client.post(GAMES, {}, format="json").json()
+
+    with CaptureQueriesContext(connection) as queries:
+        response = auth_client.post(
+            f"{GAMES}/{game['id']}/actions", {"type": "draw", "expect": 0}, format="json"
+        )
+
+    assert response.status_code == 200
+    reads = [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith("SELECT")]
+    assert len(reads) == 1, reads  # the token's user and the game together
+
+
+@requires_postgres
+def test_an_action_on_postgresql_is_one_read_and_one_write(auth_client):
+    game = auth_client.post(GAMES, {}, format="json").json()
+
+    with CaptureQueriesContext(connection) as queries:
+        response = auth_client.post(
+            f"{GAMES}/{game['id']}/actions", {"type": "draw", "expect": 0}, format="json"
+        )
+
+    assert response.status_code == 200
+    assert len(queries) == 2, [q["sql"] for q in queries]
