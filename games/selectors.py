@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import InterfaceError, OperationalError, connection
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -49,55 +49,81 @@ def game_get_for(*, game_id: Any, user: Any) -> Game:
 
 
 @functools.cache
-def _row_reader(model: type[Model]) -> tuple[str, list[Any]]:
-    """The select list of all of `model`'s columns, and per column the converters the ORM
-    would apply to its value (JSON text to objects, SQLite's text to UUIDs, ...)."""
+def _row_reader(model: type[Model]) -> tuple[str, list[str], list[tuple[int, Any, list[Any]]]]:
+    """The select list of all of `model`'s columns, their attribute names, and the converters
+    the ORM would apply to their values (JSON text to objects, SQLite's text to UUIDs, ...)."""
     table = model._meta.db_table
     quote = connection.ops.quote_name
-    columns, converters = [], []
-    for field in model._meta.concrete_fields:
-        columns.append(f"{quote(table)}.{quote(field.column)}")
+    fields = model._meta.concrete_fields
+    converters = []
+    for index, field in enumerate(fields):
         col = field.get_col(table)
-        converters.append(
-            (col, connection.ops.get_db_converters(col) + col.get_db_converters(connection))
-        )
-    return ", ".join(columns), converters
+        functions = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+        if functions:
+            converters.append((index, col, functions))
+    columns = ", ".join(f"{quote(table)}.{quote(field.column)}" for field in fields)
+    return columns, [field.attname for field in fields], converters
 
 
 def _instance(model: type[Model], values: Sequence[Any]) -> Any:
-    _, converters = _row_reader(model)
-    converted = []
-    for value, (col, functions) in zip(values, converters, strict=True):
+    _, attnames, converters = _row_reader(model)
+    converted = list(values)
+    for index, col, functions in converters:
         for function in functions:
-            value = function(value, col, connection)
-        converted.append(value)
-    fields = [field.attname for field in model._meta.concrete_fields]
-    return model.from_db(connection.alias, fields, converted)
+            converted[index] = function(converted[index], col, connection)
+    return model.from_db(connection.alias, attnames, converted)
+
+
+def _fetch_one(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
+    """The first row of a read that may be a request's first query.
+
+    On a connection kept from an earlier request, Django first checks it with a round trip of
+    its own (CONN_HEALTH_CHECKS). This read is that check instead: if the connection has died
+    since (the database restarted, say), it reconnects and reads once more.
+    """
+    unchecked = (
+        connection.connection is not None
+        and connection.health_check_enabled
+        and not connection.health_check_done
+        and not connection.in_atomic_block
+    )
+    if unchecked:
+        connection.health_check_done = True
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                return cursor.fetchone()
+        except (OperationalError, InterfaceError):
+            connection.close()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
+@functools.cache
+def _token_user_and_game_sql() -> str:
+    user_model = get_user_model()
+    quote = connection.ops.quote_name
+    token, game = quote(Token._meta.db_table), quote(Game._meta.db_table)
+    user, user_pk = quote(user_model._meta.db_table), quote(user_model._meta.pk.column)
+    return (
+        f"SELECT {_row_reader(user_model)[0]}, {_row_reader(Game)[0]} FROM {token} "
+        f"JOIN {user} ON {user}.{user_pk} = {token}.{quote('user_id')} "
+        f"LEFT JOIN {game} ON {game}.{quote('id')} = %s "
+        f"WHERE {token}.{quote('key')} = %s"
+    )
 
 
 def token_user_and_game(*, key: str, game_id: Any) -> tuple[Any, Game | None] | None:
     """The user of API token `key` and the game `game_id` (None if there is no such game), in
     one query: the game endpoints' requests authenticate and read their game in one round trip
     (bench/api.py). None if the token is unknown. Visibility is the caller's: game_visible_to."""
-    user_model = get_user_model()
-    user_columns, user_converters = _row_reader(user_model)
-    game_columns, _ = _row_reader(Game)
-    pk = _game_pk(game_id)
-    quote = connection.ops.quote_name
-    token, game_table = quote(Token._meta.db_table), quote(Game._meta.db_table)
-    user_table, user_pk = quote(user_model._meta.db_table), quote(user_model._meta.pk.column)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {user_columns}, {game_columns} FROM {token} "
-            f"JOIN {user_table} ON {user_table}.{user_pk} = {token}.{quote('user_id')} "
-            f"LEFT JOIN {game_table} ON {game_table}.{quote('id')} = %s "
-            f"WHERE {token}.{quote('key')} = %s",
-            [Game._meta.pk.get_db_prep_value(pk, connection), key],
-        )
-        row = cursor.fetchone()
+    pk = Game._meta.pk.get_db_prep_value(_game_pk(game_id), connection)
+    row = _fetch_one(_token_user_and_game_sql(), [pk, key])
     if row is None:
         return None
-    split = len(user_converters)
+    user_model = get_user_model()
+    split = len(user_model._meta.concrete_fields)
     game = None if row[split] is None else _instance(Game, row[split:])
     return _instance(user_model, row[:split]), game
 

@@ -2,7 +2,7 @@
 (games/authentication.py, games.selectors.token_user_and_game)."""
 
 import pytest
-from django.db import connection
+from django.db import close_old_connections, connection, connections
 from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -109,3 +109,46 @@ def test_an_action_on_postgresql_is_one_read_and_one_write(auth_client):
 
     assert response.status_code == 200
     assert len(queries) == 2, [q["sql"] for q in queries]
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_game_request_survives_a_connection_the_database_dropped(make_user, client_for):
+    # given: a game, then the server ends this process's kept connection between two requests
+    client = client_for(make_user())
+    game = client.post(GAMES, {}, format="json").json()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    admin = connection.get_new_connection(connection.get_connection_params())
+    admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+    admin.close()
+    close_old_connections()  # a request's start in production (the test client skips it)
+
+    # when
+    response = client.post(f"{GAMES}/{game['id']}/actions", {"type": "draw"}, format="json")
+
+    # then: the read noticed, reconnected and went on
+    assert response.status_code == 200, response.content
+    assert response.json()["game"]["moves"] == 1
+    assert Game.objects.get(pk=game["id"]).moves == 1
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_kept_connection_is_checked_by_the_read_itself(make_user, client_for, monkeypatch):
+    # given: a connection kept from an earlier request, due for its check at this one's start
+    client = client_for(make_user())
+    game = client.post(GAMES, {}, format="json").json()
+    close_old_connections()
+    checks = []
+    monkeypatch.setattr(
+        type(connections["default"]), "is_usable", lambda self: checks.append(1) or True
+    )
+
+    # when
+    response = client.post(f"{GAMES}/{game['id']}/actions", {"type": "draw"}, format="json")
+
+    # then: no round trip of Django's own (SELECT 1) before the read
+    assert response.status_code == 200
+    assert checks == []
