@@ -180,7 +180,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "canfield_site.authentication.TokenAuthentication",
+        "games.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

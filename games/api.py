@@ -13,7 +13,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
@@ -22,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
-from games.authentication import GameTokenAuthentication, game_read_for
+from games.authentication import game_read_for
 from games.engine import RULESETS, DealCode, describe
 from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
@@ -389,14 +388,7 @@ class GameListCreateApi(APIView):
         return Response(game_payload(game), status=201)
 
 
-class GameApiView(APIView):
-    """The endpoints of one game (`games/<game_id>/...`): with a token, the user and the game
-    are read in one query (games/authentication.py)."""
-
-    authentication_classes = [GameTokenAuthentication, SessionAuthentication]
-
-
-class GameDetailApi(GameApiView):
+class GameDetailApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -409,7 +401,7 @@ class GameDetailApi(GameApiView):
         return Response(game_payload(game, with_log=True))
 
 
-class GameActionsApi(GameApiView):
+class GameActionsApi(APIView):
     throttle_scope = "actions"
 
     def get_permissions(self) -> list[Any]:
@@ -447,7 +439,7 @@ class GameActionsApi(GameApiView):
         return Response({"action": action_payload(row), "game": game_payload(game)})
 
 
-class GameLegalActionsApi(GameApiView):
+class GameLegalActionsApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -460,7 +452,7 @@ class GameLegalActionsApi(GameApiView):
         return Response(EngineGame.from_dict(game.state).legal_actions())
 
 
-class GameTextApi(GameApiView):
+class GameTextApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
