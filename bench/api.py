@@ -11,7 +11,9 @@ fresh PostgreSQL database `canfield_bench`, Redis cache when REDIS_URL is set), 
    `legal-actions`), each with `expect`.
 The two phases alternate in `--rounds` slices, `--seconds` in all for each, so that load from
 elsewhere on the machine weighs on both alike. Prints requests/s and p50/p99 latency of both,
-and the action rate as a share of the floor; then runs `verify_games` on what was played.
+and the action rate as a share of the floor, and the CPU time each request of each phase cost
+the server, PostgreSQL, Redis and this load generator (from /proc); then runs `verify_games` on
+what was played.
 Traffic goes to 127.0.0.1 only; every loop stops at its deadline.
 """
 
@@ -105,6 +107,34 @@ def start_server(kind: str, workers: int, env: dict[str, str]) -> subprocess.Pop
 def stop(server: subprocess.Popen[bytes]) -> None:
     os.killpg(server.pid, signal.SIGTERM)
     server.wait(timeout=30)
+
+
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(server: subprocess.Popen[bytes]) -> dict[str, float]:
+    """CPU time used so far by the server's processes, PostgreSQL's, Redis's and this one's."""
+    used: dict[str, float] = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                command = cmdline.read().split(b"\0")[0]
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[2]) == server.pid:  # the process group (start_new_session)
+            name = "server"
+        elif command.startswith(b"postgres"):
+            name = "postgres"
+        elif command.startswith(b"redis-server"):
+            name = "redis"
+        elif int(pid) == os.getpid():
+            name = "load generator"
+        else:
+            continue
+        used[name] = used.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / HZ
+    return used
 
 
 def run_players(count: int, seconds: float, body) -> tuple[int, list[float], dict[int, int]]:
@@ -229,20 +259,35 @@ def main() -> None:
         floor_lat, act_lat = [], []
         floor_status: dict[int, int] = {}
         act_status: dict[int, int] = {}
+        floor_cpu: dict[str, float] = {}
+        act_cpu: dict[str, float] = {}
         for _ in range(args.rounds):
-            for body, lat, stat in (
-                (floor, floor_lat, floor_status),
-                (player, act_lat, act_status),
+            for body, lat, stat, cpu in (
+                (floor, floor_lat, floor_status, floor_cpu),
+                (player, act_lat, act_status, act_cpu),
             ):
+                before = cpu_seconds(server)
                 _, more_lat, more_stat = run_players(args.players, slice_, body)
+                after = cpu_seconds(server)
                 lat += more_lat
                 for code, n in more_stat.items():
                     stat[code] = stat.get(code, 0) + n
+                for name, seconds in after.items():
+                    cpu[name] = cpu.get(name, 0.0) + seconds - before.get(name, 0.0)
         floor_rate = report("floor GET /ping", args.seconds, floor_lat, floor_status)
         act_rate = report("POST .../actions", args.seconds, act_lat, act_status)
         validated = act_status.get(200, 0) / args.seconds
         print(f"validated actions/s = {validated:.0f}: {100 * validated / floor_rate:.0f}% of "
               f"the floor ({act_rate:.0f} requests/s)")  # fmt: skip
+        for name, cpu, requests in (
+            ("ping", floor_cpu, len(floor_lat)),
+            ("action", act_cpu, len(act_lat)),
+        ):
+            shares = ", ".join(
+                f"{who} {1000 * seconds / max(requests, 1):.2f}"
+                for who, seconds in sorted(cpu.items())
+            )
+            print(f"CPU ms per {name}: {shares}")
     finally:
         stop(server)
     result = subprocess.run(
