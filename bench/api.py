@@ -112,9 +112,9 @@ def stop(server: subprocess.Popen[bytes]) -> None:
 HZ = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(server: subprocess.Popen[bytes]) -> dict[str, float]:
-    """CPU time used so far by the server's processes, PostgreSQL's, Redis's and this one's."""
-    used: dict[str, float] = {}
+def cpu_seconds(server: subprocess.Popen[bytes]) -> dict[int, tuple[str, float]]:
+    """CPU time used so far by each process of the server, PostgreSQL, Redis and this one."""
+    used: dict[int, tuple[str, float]] = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/stat") as stat:
@@ -133,7 +133,7 @@ def cpu_seconds(server: subprocess.Popen[bytes]) -> dict[str, float]:
             name = "load generator"
         else:
             continue
-        used[name] = used.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / HZ
+        used[int(pid)] = (name, (int(fields[11]) + int(fields[12])) / HZ)
     return used
 
 
@@ -272,8 +272,9 @@ def main() -> None:
                 lat += more_lat
                 for code, n in more_stat.items():
                     stat[code] = stat.get(code, 0) + n
-                for name, seconds in after.items():
-                    cpu[name] = cpu.get(name, 0.0) + seconds - before.get(name, 0.0)
+                # A process that ended meanwhile is left out: its last CPU time is unknown.
+                for pid, (name, seconds) in after.items():
+                    cpu[name] = cpu.get(name, 0.0) + seconds - before.get(pid, (name, 0.0))[1]
         floor_rate = report("floor GET /ping", args.seconds, floor_lat, floor_status)
         act_rate = report("POST .../actions", args.seconds, act_lat, act_status)
         validated = act_status.get(200, 0) / args.seconds

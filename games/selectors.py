@@ -8,7 +8,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import InterfaceError, OperationalError, connection
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    InterfaceError,
+    OperationalError,
+    connection,
+    connections,
+)
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -65,16 +72,16 @@ def _row_reader(model: type[Model]) -> tuple[str, list[str], list[tuple[int, Any
     return columns, [field.attname for field in fields], converters
 
 
-def _instance(model: type[Model], values: Sequence[Any]) -> Any:
+def _instance(db: BaseDatabaseWrapper, model: type[Model], values: Sequence[Any]) -> Any:
     _, attnames, converters = _row_reader(model)
     converted = list(values)
     for index, col, functions in converters:
         for function in functions:
-            converted[index] = function(converted[index], col, connection)
-    return model.from_db(connection.alias, attnames, converted)
+            converted[index] = function(converted[index], col, db)
+    return model.from_db(db.alias, attnames, converted)
 
 
-def _fetch_one(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
+def _fetch_one(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
     """The first row of a read that may be a request's first query.
 
     On a connection kept from an earlier request, Django first checks it with a round trip of
@@ -82,20 +89,20 @@ def _fetch_one(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
     since (the database restarted, say), it reconnects and reads once more.
     """
     unchecked = (
-        connection.connection is not None
-        and connection.health_check_enabled
-        and not connection.health_check_done
-        and not connection.in_atomic_block
+        db.connection is not None
+        and db.health_check_enabled
+        and not db.health_check_done
+        and not db.in_atomic_block
     )
     if unchecked:
-        connection.health_check_done = True
+        db.health_check_done = True
         try:
-            with connection.cursor() as cursor:
+            with db.cursor() as cursor:
                 cursor.execute(sql, params)
                 return cursor.fetchone()
         except (OperationalError, InterfaceError):
-            connection.close()
-    with connection.cursor() as cursor:
+            db.close()
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()
 
@@ -118,14 +125,15 @@ def token_user_and_game(*, key: str, game_id: Any) -> tuple[Any, Game | None] | 
     """The user of API token `key` and the game `game_id` (None if there is no such game), in
     one query: the game endpoints' requests authenticate and read their game in one round trip
     (bench/api.py). None if the token is unknown. Visibility is the caller's: game_visible_to."""
-    pk = Game._meta.pk.get_db_prep_value(_game_pk(game_id), connection)
-    row = _fetch_one(_token_user_and_game_sql(), [pk, key])
+    db = connections[DEFAULT_DB_ALIAS]  # the wrapper itself: each use of the proxy costs a lookup
+    pk = Game._meta.pk.get_db_prep_value(_game_pk(game_id), db)
+    row = _fetch_one(db, _token_user_and_game_sql(), [pk, key])
     if row is None:
         return None
     user_model = get_user_model()
     split = len(user_model._meta.concrete_fields)
-    game = None if row[split] is None else _instance(Game, row[split:])
-    return _instance(user_model, row[:split]), game
+    game = None if row[split] is None else _instance(db, Game, row[split:])
+    return _instance(db, user_model, row[:split]), game
 
 
 def game_list_for(*, user: Any) -> QuerySet[Game]:
