@@ -1,6 +1,6 @@
 """Cards (R1-R2): a card is an int 0..51, index in the ordered deck H, S, D, C x A..K.
 
->>> card_name(0), card_name(12), card_name(13), card_name(51)
+>>> NAMES[0], NAMES[12], NAMES[13], NAMES[51]
 ('AH', 'KH', 'AS', 'KC')
 >>> parse_card("10h")
 9
@@ -14,21 +14,9 @@ NAMES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 _BY_NAME = {name: card for card, name in enumerate(NAMES)}
 
 
-def card_name(card: int) -> str:
-    return NAMES[card]
-
-
 def parse_card(text: str) -> int:
     """The card for `text` (rank then suit, case-insensitive); KeyError if it is not one."""
     return _BY_NAME[text.upper()]
-
-
-def suit_of(card: int) -> int:
-    return card // 13
-
-
-def rank_of(card: int) -> int:
-    return card % 13
 
 
 def is_red(card: int) -> bool:
