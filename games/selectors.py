@@ -94,17 +94,19 @@ def _fetch_one(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> tuple[An
         and not db.health_check_done
         and not db.in_atomic_block
     )
+
+    def read() -> tuple[Any, ...] | None:
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchone()
+
     if unchecked:
         db.health_check_done = True
         try:
-            with db.cursor() as cursor:
-                cursor.execute(sql, params)
-                return cursor.fetchone()
+            return read()
         except (OperationalError, InterfaceError):
             db.close()
-    with db.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
+    return read()
 
 
 @functools.cache
