@@ -67,8 +67,11 @@ def _daily(game: Game) -> dict[str, Any] | None:
     return daily
 
 
-def game_payload(game: Game, *, with_log: bool = False) -> dict[str, Any]:
-    """API.md's GAME. The code and the log only once they reveal nothing (R19)."""
+def game_payload(
+    game: Game, *, with_log: bool = False, engine: EngineGame | None = None
+) -> dict[str, Any]:
+    """API.md's GAME. The code and the log only once they reveal nothing (R19). `engine`: the
+    game's state already loaded, if the caller has it."""
     private = selectors.game_is_private(game)
     end = game.finished_at or timezone.now()
     payload: dict[str, Any] = {
@@ -79,7 +82,7 @@ def game_payload(game: Game, *, with_log: bool = False) -> dict[str, Any]:
         "created_at": _iso(game.created_at),
         "finished_at": _iso(game.finished_at),
     }
-    payload.update(EngineGame.from_dict(game.state).public_view())
+    payload.update((engine or EngineGame.from_dict(game.state)).public_view())
     if with_log and not private:
         payload["actions"] = [action_payload(row) for row in selectors.action_list_for(game=game)]
     return payload
@@ -433,10 +436,10 @@ class GameActionsApi(APIView):
             isinstance(expect, bool) or not isinstance(expect, int) or expect < 0
         ):
             raise InvalidRequest("expect must be a whole number of moves (0 or more)")
-        row, game = services.game_act(
+        row, game, engine = services.game_act(
             game=game_read_for(request, game_id), user=request.user, action=action, expect=expect
         )
-        return Response({"action": action_payload(row), "game": game_payload(game)})
+        return Response({"action": action_payload(row), "game": game_payload(game, engine=engine)})
 
 
 class GameLegalActionsApi(APIView):

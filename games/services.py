@@ -71,8 +71,9 @@ def game_code(game: Game) -> str | None:
 
 def game_act(
     *, game: Game, user: Any, action: dict[str, Any], expect: int | None
-) -> tuple[Action, Game]:
-    """Apply one action of the game's owner atomically; returns the logged action and the game.
+) -> tuple[Action, Game, EngineGame]:
+    """Apply one action of the game's owner atomically; returns the logged action, the game and
+    its engine (already loaded: its public view needs no second load of the state).
 
     `game` is the game as the request read it (visible to `user`: games.selectors). Raises
     Forbidden (not the owner), GameFinished, Stale (the game moved on since `expect`, or a
@@ -124,7 +125,7 @@ def game_act(
                     # hears of it only after the commit.
                     leaderboard_services.entry_record(game=game, at=now)
         if written:
-            return row, game
+            return row, game, engine
         if expect is not None:
             raise Stale("the game has moved on: another action was applied first")
     raise Stale("the game is busy with other actions: retry")
