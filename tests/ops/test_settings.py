@@ -57,3 +57,17 @@ def test_refuses_to_start_without_a_secret_key_when_not_in_debug():
 
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+def test_production_settings_hash_passwords_with_pbkdf2_and_tests_with_md5():
+    # given: the production settings module, not the suite's
+    env = example_env() | {"DJANGO_SETTINGS_MODULE": "canfield_site.settings"}
+    code = "from django.conf import settings; print(settings.PASSWORD_HASHERS[0])"
+
+    production = manage("shell", "-c", code, env=env)
+    suite = manage(
+        "shell", "-c", code, env=example_env() | {"DJANGO_SETTINGS_MODULE": "tests.settings"}
+    )
+
+    assert production.stdout.split()[-1] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
+    assert suite.stdout.split()[-1] == "django.contrib.auth.hashers.MD5PasswordHasher"

@@ -1,0 +1,12 @@
+"""Settings for the test suite: the project's settings with a fast password hasher first.
+
+Production hashes with PBKDF2 (1,000,000 iterations, 0.4 s a password on a small machine);
+tests create hundreds of users, so they hash with MD5. Servers the tests start in
+subprocesses inherit this module through DJANGO_SETTINGS_MODULE, except the production
+topology (tests/ops/stack.py), which runs the real settings.
+"""
+
+from canfield_site.settings import *  # noqa: F403
+from canfield_site.settings import PASSWORD_HASHERS as PRODUCTION_HASHERS
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *PRODUCTION_HASHERS]
