@@ -1,26 +1,40 @@
-# `make run` serves the app on http://127.0.0.1:8000; `make test` runs the checks CI runs.
+# `make run` serves the app on http://127.0.0.1:8000 (PORT=8001 for another port); `make test`
+# runs the checks CI runs; `make lock` regenerates the lock files after a pyproject.toml change.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Reinstalls only when pyproject.toml changes.
-STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
+PORT ?= 8000
+UV_VERSION := 0.13.9
+# Reinstalls only when the lock, pyproject.toml or a C source changes.
+INSTALL_INPUTS := pyproject.toml requirements-dev.lock $(wildcard games/*/*.c games/*/*.h)
+STAMP := $(VENV)/.installed-$(shell cat $(INSTALL_INPUTS) | sha1sum | cut -c1-12)
 
-.PHONY: run test setup lint serve-prod serve-topology
+.PHONY: run test setup lint lock serve-prod serve-topology
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+# Exactly the locked versions (hashes checked), then the project itself without dependencies.
+$(STAMP): $(INSTALL_INPUTS) | $(BIN)/python
+	$(BIN)/python scripts/lock.py --check
+	$(BIN)/pip install --quiet --require-hashes --no-deps -r requirements-dev.lock
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/pip check
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
 setup: $(STAMP)
 
+# After editing the dependencies in pyproject.toml; UPGRADE=1 moves every pin to the newest
+# version its range allows (otherwise only what the change needs moves).
+lock: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/python scripts/lock.py --uv $(BIN)/uv $(if $(UPGRADE),--upgrade)
+
 run: setup
+	$(BIN)/python scripts/port-free.py 127.0.0.1 $(PORT)
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 lint: setup
 	$(BIN)/ruff check .
