@@ -1,0 +1,727 @@
+/* Canfield solver core (RULES R5-R21): exhaustive depth-first search with a transposition
+ * table, for the `app`, `cardgames` and `classic` rule sets, draw 1 and 3.
+ *
+ * Python side: games/solver/__init__.py builds the position from a games.engine Game and
+ * replays every winning line through the engine. Two entry points:
+ *   solve(position, reduce, narrow, seconds, max_nodes, max_bytes) -> (status, actions, nodes)
+ *   successors(position) -> [(action, position), ...]   (every legal action but undo/resign)
+ * position = (any_tail, foundation_to_tableau, empty_takes_any, auto_finish, draw, start_rank,
+ *             found[4] by suit, reserve cards bottom..top, talon cards in draw order
+ *             (waste bottom..top then stock next-drawn first), waste count, 4 columns)
+ * action = (kind, src, dst, count): kind 0 move, 1 draw, 2 recycle; piles are the engine's
+ * numbers (1 waste, 2 reserve, 3..6 tableau:1..4, 7..10 foundation by suit index).
+ *
+ * Reductions (reduce=1), each argued in README.md "Solver":
+ *   R1 column order is ignored in the transposition key (R14 refills whichever column empties);
+ *   R2 of several empty columns only the first is tried as a target;
+ *   R3 a whole column never moves into an empty one (same position up to column order);
+ *   R4 draws and recycles are not searched: a move "from the waste" may take any card that
+ *      draws/recycles can bring to the waste's top, and the key ignores the waste count inside
+ *      the draw cycle;
+ *   R5 a take-back (R10) must be followed at once by a move that uses the column it went to,
+ *      its foundation, or by another take-back (any winning line can be reordered so).
+ * Statuses: 0 won, 1 unwinnable (search exhausted), 2 time, 3 nodes, 4 memory.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { STOCK = 0, WASTE = 1, RESERVE = 2, T0 = 3, F0 = 7 };
+enum { K_MOVE = 0, K_DRAW = 1, K_RECYCLE = 2 };
+enum { S_WON = 0, S_UNWINNABLE = 1, S_TIME = 2, S_NODES = 3, S_MEMORY = 4 };
+#define NONE 0xff
+
+typedef struct {
+    uint8_t col[4][52];
+    uint8_t len[4];
+    uint8_t talon[52]; /* draw order: waste bottom..top, then the stock, next drawn first */
+    uint8_t tl, wp;    /* talon length; waste count (cards talon[0..wp-1]) */
+    uint8_t rc;        /* reserve count: the reserve is rules->reserve[0..rc-1] */
+    uint8_t found[4];  /* cards on each suit's foundation */
+    uint8_t r_col, r_suit; /* R5: the take-back that the next move must follow up, or NONE */
+} State;
+
+typedef struct {
+    uint8_t kind, src, dst, count, q; /* q: waste count before a waste move (R4) */
+} Move;
+
+typedef struct {
+    int any_tail, f2t, empty_any, auto_finish, draw, start;
+    uint8_t reserve[52];
+    int reduce;
+    int narrow; /* a search for wins only: no take-back, a partial tail moves only to free a
+                   card that a foundation takes next */
+} Rules;
+
+static inline int suit_of(int card) { return card / 13; }
+static inline int fits_on(int card, int below) {
+    return (below % 13 - card % 13 + 13) % 13 == 1 && (card / 13 + below / 13) % 2 == 1;
+}
+static inline int found_next(const Rules *r, const State *s, int suit) {
+    return s->found[suit] < 13 ? suit * 13 + (r->start + s->found[suit]) % 13 : -1;
+}
+static inline int found_top(const Rules *r, const State *s, int suit) {
+    return s->found[suit] ? suit * 13 + (r->start + s->found[suit] - 1) % 13 : -1;
+}
+static inline int is_won(const State *s) {
+    return s->found[0] == 13 && s->found[1] == 13 && s->found[2] == 13 && s->found[3] == 13;
+}
+
+/* The waste count after one draw or recycle from waste count `wp`, or -1 if neither. */
+static inline int step(const Rules *r, const State *s, int wp) {
+    if (wp < s->tl) return wp + r->draw < s->tl ? wp + r->draw : s->tl;
+    return s->tl ? 0 : -1;
+}
+
+/* -- applying ------------------------------------------------------------------------------ */
+
+static void auto_finish(const Rules *r, State *s) {
+    /* `cardgames`: once stock, waste and reserve are empty, play the columns up if they all go */
+    uint8_t found[4], len[4];
+    memcpy(found, s->found, 4);
+    memcpy(len, s->len, 4);
+    int progress = 1;
+    while (progress) {
+        progress = 0;
+        for (int i = 0; i < 4; i++)
+            while (len[i]) {
+                int card = s->col[i][len[i] - 1], suit = suit_of(card);
+                if (found[suit] >= 13 || card != suit * 13 + (r->start + found[suit]) % 13) break;
+                found[suit]++;
+                len[i]--;
+                progress = 1;
+            }
+    }
+    if (len[0] || len[1] || len[2] || len[3]) return;
+    memset(s->len, 0, 4);
+    memset(s->found, 13, 4);
+}
+
+static void apply(const Rules *r, const State *from, const Move *m, State *s) {
+    *s = *from;
+    s->r_col = s->r_suit = NONE;
+    if (m->kind == K_DRAW) {
+        s->wp = (uint8_t)step(r, s, s->wp);
+        return;
+    }
+    if (m->kind == K_RECYCLE) {
+        s->wp = 0;
+        return;
+    }
+    uint8_t cards[52];
+    int n = m->count;
+    if (m->src == WASTE) {
+        int at = m->q - 1;
+        cards[0] = s->talon[at];
+        memmove(s->talon + at, s->talon + at + 1, (size_t)(s->tl - at - 1));
+        s->tl--;
+        s->wp = (uint8_t)at;
+    } else if (m->src == RESERVE) {
+        cards[0] = r->reserve[--s->rc];
+    } else if (m->src >= F0) {
+        cards[0] = (uint8_t)found_top(r, s, m->src - F0);
+        s->found[m->src - F0]--;
+    } else {
+        int i = m->src - T0;
+        s->len[i] -= (uint8_t)n;
+        memcpy(cards, s->col[i] + s->len[i], (size_t)n);
+    }
+    if (m->dst >= F0) {
+        s->found[suit_of(cards[0])]++;
+    } else {
+        int j = m->dst - T0;
+        memcpy(s->col[j] + s->len[j], cards, (size_t)n);
+        s->len[j] += (uint8_t)n;
+    }
+    if (m->src >= T0 && m->src < F0 && !s->len[m->src - T0] && s->rc) { /* R14 */
+        int i = m->src - T0;
+        s->col[i][0] = r->reserve[--s->rc];
+        s->len[i] = 1;
+    }
+    if (r->auto_finish && !s->tl && !s->rc) auto_finish(r, s);
+}
+
+/* -- generating ---------------------------------------------------------------------------- */
+
+/* Destinations of `n` cards headed by `head` from `src`: foundation first, then columns. */
+static int targets(const Rules *r, const State *s, int src, int head, int n, Move *out) {
+    int k = 0, first_empty_done = 0;
+    if (n == 1 && src < F0 && found_next(r, s, suit_of(head)) == head)
+        out[k++] = (Move){K_MOVE, (uint8_t)src, (uint8_t)(F0 + suit_of(head)), 1, 0};
+    for (int j = 0; j < 4; j++) {
+        if (T0 + j == src) continue;
+        if (s->len[j]) {
+            if (!fits_on(head, s->col[j][s->len[j] - 1])) continue;
+        } else {
+            if (s->rc) continue;                          /* R14 */
+            if (!r->empty_any && src != WASTE) continue; /* classic R15 */
+            if (r->reduce) {
+                if (first_empty_done) continue; /* R2 */
+                if (src >= T0 && src < F0 && n == s->len[src - T0]) continue; /* R3 */
+                first_empty_done = 1;
+            }
+        }
+        out[k++] = (Move){K_MOVE, (uint8_t)src, (uint8_t)(T0 + j), (uint8_t)n, 0};
+    }
+    return k;
+}
+
+/* Every move from `s` (at most 4*52*5 + 52*5 + 4*4 + 1 fit in 1400), in search order:
+ * moves to a foundation, then from the reserve, the columns, the waste, the foundations. */
+#define MAX_MOVES 1400
+static int generate(const Rules *r, const State *s, Move *out) {
+    int k = 0;
+    uint8_t qs[53];
+    int nq = 0;
+    if (r->reduce) { /* R4: every waste count draws and recycles reach, in drawing order */
+        uint64_t seen = 0;
+        for (int wp = s->wp; wp >= 0 && !(seen >> wp & 1); wp = step(r, s, wp)) {
+            seen |= 1ULL << wp;
+            if (wp) qs[nq++] = (uint8_t)wp;
+        }
+    } else if (s->wp) {
+        qs[nq++] = s->wp;
+    }
+    Move tmp[8];
+    /* to the foundations */
+    if (s->rc) {
+        int c = r->reserve[s->rc - 1];
+        if (found_next(r, s, suit_of(c)) == c)
+            out[k++] = (Move){K_MOVE, RESERVE, (uint8_t)(F0 + suit_of(c)), 1, 0};
+    }
+    for (int i = 0; i < 4; i++)
+        if (s->len[i]) {
+            int c = s->col[i][s->len[i] - 1];
+            if (found_next(r, s, suit_of(c)) == c)
+                out[k++] = (Move){K_MOVE, (uint8_t)(T0 + i), (uint8_t)(F0 + suit_of(c)), 1, 0};
+        }
+    for (int a = 0; a < nq; a++) {
+        int c = s->talon[qs[a] - 1];
+        if (found_next(r, s, suit_of(c)) == c)
+            out[k++] = (Move){K_MOVE, WASTE, (uint8_t)(F0 + suit_of(c)), 1, qs[a]};
+    }
+    /* to the columns */
+    if (s->rc) {
+        int n = targets(r, s, RESERVE, r->reserve[s->rc - 1], 1, tmp);
+        for (int t = 0; t < n; t++)
+            if (tmp[t].dst < F0) out[k++] = tmp[t];
+    }
+    for (int i = 0; i < 4; i++)
+        for (int n = r->any_tail ? 1 : s->len[i]; n && n <= s->len[i]; n++) {
+            if (r->narrow && n < s->len[i]) {
+                int under = s->col[i][s->len[i] - n - 1];
+                if (found_next(r, s, suit_of(under)) != under) continue;
+            }
+            int m = targets(r, s, T0 + i, s->col[i][s->len[i] - n], n, tmp);
+            for (int t = 0; t < m; t++)
+                if (tmp[t].dst < F0) out[k++] = tmp[t];
+        }
+    for (int a = 0; a < nq; a++) {
+        int m = targets(r, s, WASTE, s->talon[qs[a] - 1], 1, tmp);
+        for (int t = 0; t < m; t++)
+            if (tmp[t].dst < F0) {
+                tmp[t].q = qs[a];
+                out[k++] = tmp[t];
+            }
+    }
+    if (r->f2t && !r->narrow)
+        for (int suit = 0; suit < 4; suit++)
+            if (s->found[suit]) {
+                int m = targets(r, s, F0 + suit, found_top(r, s, suit), 1, tmp);
+                memcpy(out + k, tmp, sizeof(Move) * (size_t)m);
+                k += m;
+            }
+    if (!r->reduce) {
+        if (s->wp < s->tl)
+            out[k++] = (Move){K_DRAW, STOCK, WASTE, 0, 0};
+        else if (s->tl)
+            out[k++] = (Move){K_RECYCLE, WASTE, STOCK, 0, 0};
+    } else if (s->r_col != NONE) { /* R5: keep what follows the take-back up */
+        int kept = 0;
+        for (int a = 0; a < k; a++) {
+            const Move *m = &out[a];
+            if (m->src == T0 + s->r_col || m->dst == T0 + s->r_col || m->src >= F0 ||
+                m->dst == F0 + s->r_suit)
+                out[kept++] = *m;
+        }
+        k = kept;
+    }
+    return k;
+}
+
+/* -- transposition table ------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t a, b;
+} Key;
+
+static inline uint64_t mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static Key key_of(const Rules *r, const State *s) {
+    uint8_t buf[256];
+    int n = 0;
+    memcpy(buf, s->found, 4);
+    n = 4;
+    buf[n++] = s->rc;
+    int wp = s->wp;
+    if (r->reduce && (r->draw == 1 || wp % r->draw == 0 || wp == s->tl)) wp = 0; /* R4 */
+    buf[n++] = (uint8_t)wp;
+    buf[n++] = s->tl;
+    memcpy(buf + n, s->talon, s->tl);
+    n += s->tl;
+    int order[4] = {0, 1, 2, 3};
+    if (r->reduce) /* R1: columns in a canonical order (insertion sort by length, then cards) */
+        for (int i = 1; i < 4; i++)
+            for (int j = i; j > 0; j--) {
+                int x = order[j - 1], y = order[j];
+                int cmp = s->len[x] != s->len[y] ? s->len[x] - s->len[y]
+                                                 : memcmp(s->col[x], s->col[y], s->len[x]);
+                if (cmp <= 0) break;
+                order[j - 1] = y;
+                order[j] = x;
+            }
+    for (int i = 0; i < 4; i++) {
+        buf[n++] = s->len[order[i]];
+        memcpy(buf + n, s->col[order[i]], s->len[order[i]]);
+        n += s->len[order[i]];
+    }
+    while (n % 8) buf[n++] = 0xfe;
+    uint64_t a = 0x243F6A8885A308D3ULL, b = 0x13198A2E03707344ULL;
+    for (int i = 0; i < n; i += 8) {
+        uint64_t w;
+        memcpy(&w, buf + i, 8);
+        a = mix(a ^ w);
+        b = mix(b + (w ^ 0xA4093822299F31D0ULL)) * 0x9E3779B97F4A7C15ULL;
+    }
+    Key k = {mix(a ^ (uint64_t)n), mix(b) | 1}; /* b != 0 marks a used slot */
+    return k;
+}
+
+typedef struct {
+    Key *slots;
+    size_t cap, used; /* cap a power of two */
+} Table;
+
+/* 1 if `k` was there, 0 if inserted now, -1 if the table may not grow within `max_bytes`. */
+static int table_add(Table *t, Key k, size_t max_bytes, int insert) {
+    if (insert && (t->used + 1) * 4 > t->cap * 3) {
+        size_t cap = t->cap * 2;
+        if (cap * sizeof(Key) > max_bytes) return -1;
+        Key *slots = calloc(cap, sizeof(Key));
+        if (!slots) return -1;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i].b) {
+                size_t h = t->slots[i].a & (cap - 1);
+                while (slots[h].b) h = (h + 1) & (cap - 1);
+                slots[h] = t->slots[i];
+            }
+        free(t->slots);
+        t->slots = slots;
+        t->cap = cap;
+    }
+    size_t h = k.a & (t->cap - 1);
+    while (t->slots[h].b) {
+        if (t->slots[h].a == k.a && t->slots[h].b == k.b) return 1;
+        h = (h + 1) & (t->cap - 1);
+    }
+    if (insert) {
+        t->slots[h] = k;
+        t->used++;
+    }
+    return 0;
+}
+
+/* -- search -------------------------------------------------------------------------------- */
+
+typedef struct {
+    State s;
+    int first, count, next; /* this node's moves in the move pool */
+} Frame;
+
+typedef struct {
+    int status;
+    uint64_t nodes;
+    Frame *path; /* the winning line: path[0..depth-1] with their chosen moves */
+    Move *chosen;
+    int depth;
+} Result;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void search(const Rules *r, const State *root, double seconds, uint64_t max_nodes,
+                   size_t max_bytes, Result *res) {
+    Table t = {calloc(1 << 12, sizeof(Key)), 1 << 12, 0};
+    size_t frames_cap = 256, pool_cap = 1 << 16;
+    Frame *frames = malloc(frames_cap * sizeof(Frame));
+    Move *pool = malloc(pool_cap * sizeof(Move));
+    Move *chosen = malloc(frames_cap * sizeof(Move));
+    double deadline = now() + seconds;
+    res->nodes = 0;
+    res->path = NULL;
+    res->chosen = NULL;
+    res->depth = 0;
+    if (!t.slots || !frames || !pool || !chosen) {
+        res->status = S_MEMORY;
+        goto done;
+    }
+    if (is_won(root)) {
+        res->status = S_WON;
+        goto done;
+    }
+    table_add(&t, key_of(r, root), max_bytes, 1);
+    int depth = 0, used = 0;
+    frames[0].s = *root;
+    frames[0].s.r_col = frames[0].s.r_suit = NONE;
+    frames[0].first = 0;
+    frames[0].count = generate(r, &frames[0].s, pool);
+    frames[0].next = 0;
+    used = frames[0].count;
+    for (;;) {
+        Frame *f = &frames[depth];
+        if (f->next == f->count) {
+            if (depth == 0) {
+                res->status = S_UNWINNABLE;
+                break;
+            }
+            used = f->first;
+            depth--;
+            continue;
+        }
+        Move m = pool[f->first + f->next++];
+        if (++res->nodes % 1024 == 0 && now() > deadline) {
+            res->status = S_TIME;
+            break;
+        }
+        if (max_nodes && res->nodes > max_nodes) {
+            res->status = S_NODES;
+            break;
+        }
+        State child;
+        apply(r, &f->s, &m, &child);
+        if ((size_t)depth + 2 > frames_cap) {
+            size_t cap = frames_cap * 2;
+            if ((cap * (sizeof(Frame) + sizeof(Move)) + pool_cap * sizeof(Move) +
+                 t.cap * sizeof(Key)) > max_bytes) {
+                res->status = S_MEMORY;
+                break;
+            }
+            Frame *nf = realloc(frames, cap * sizeof(Frame));
+            if (nf) frames = nf;
+            Move *nc = nf ? realloc(chosen, cap * sizeof(Move)) : NULL;
+            if (!nf || !nc) {
+                res->status = S_MEMORY;
+                break;
+            }
+            chosen = nc;
+            frames_cap = cap;
+            f = &frames[depth];
+        }
+        chosen[depth] = m;
+        if (is_won(&child)) {
+            res->status = S_WON;
+            res->depth = depth + 1;
+            break;
+        }
+        int takeback = r->reduce && r->f2t && m.src >= F0;
+        int seen = table_add(&t, key_of(r, &child), max_bytes, !takeback);
+        if (seen < 0) {
+            res->status = S_MEMORY;
+            break;
+        }
+        if (seen) continue;
+        if (takeback) { /* R5: not stored, since only part of its moves are searched */
+            child.r_col = (uint8_t)(m.dst - T0);
+            child.r_suit = (uint8_t)(m.src - F0);
+        }
+        if ((size_t)used + MAX_MOVES > pool_cap) {
+            size_t cap = pool_cap * 2;
+            if ((frames_cap * (sizeof(Frame) + sizeof(Move)) + cap * sizeof(Move) +
+                 t.cap * sizeof(Key)) > max_bytes) {
+                res->status = S_MEMORY;
+                break;
+            }
+            Move *np = realloc(pool, cap * sizeof(Move));
+            if (!np) {
+                res->status = S_MEMORY;
+                break;
+            }
+            pool = np;
+            pool_cap = cap;
+        }
+        depth++;
+        f = &frames[depth];
+        f->s = child;
+        f->first = used;
+        f->count = generate(r, &child, pool + used);
+        f->next = 0;
+        used += f->count;
+    }
+done:
+    free(t.slots);
+    free(pool);
+    if (res->status == S_WON) {
+        res->path = frames;
+        res->chosen = chosen;
+    } else {
+        free(frames);
+        free(chosen);
+    }
+}
+
+/* -- shortening a line --------------------------------------------------------------------- */
+
+/* Depth-first lines wander. From each position of the line, take the move that reaches the
+ * latest position of the line (up to column order and the draw cycle): the result is a line
+ * of positions in the same order, each reached from the one before. Writes the new line over
+ * res->path/res->chosen; leaves them as they are if memory runs short. */
+static void shorten(const Rules *r, Result *res) {
+    int n = res->depth; /* positions path[0..n-1], then the won one after chosen[n-1] */
+    size_t cap = 1;
+    while (cap < 2 * (size_t)(n + 1)) cap <<= 1;
+    Key *keys = calloc(cap, sizeof(Key));
+    int *at = malloc(cap * sizeof(int));
+    Move *moves = malloc(MAX_MOVES * sizeof(Move));
+    Frame *path = malloc((size_t)(n + 1) * sizeof(Frame));
+    Move *chosen = malloc((size_t)(n + 1) * sizeof(Move));
+    if (!keys || !at || !moves || !path || !chosen) goto done;
+    for (int i = 0; i < n; i++) {
+        Key k = key_of(r, &res->path[i].s);
+        size_t h = k.a & (cap - 1);
+        while (keys[h].b && !(keys[h].a == k.a && keys[h].b == k.b)) h = (h + 1) & (cap - 1);
+        keys[h] = k;
+        at[h] = i; /* positions on a line are distinct: the latest index is this one */
+    }
+    State cur = res->path[0].s, next;
+    int i = 0, d = 0;
+    while (i < n) {
+        cur.r_col = cur.r_suit = NONE;
+        int count = generate(r, &cur, moves), best = -1, best_j = i;
+        for (int k = 0; k < count && best_j < n; k++) {
+            apply(r, &cur, &moves[k], &next);
+            if (is_won(&next)) {
+                best = k;
+                best_j = n;
+                break;
+            }
+            Key key = key_of(r, &next);
+            size_t h = key.a & (cap - 1);
+            while (keys[h].b && !(keys[h].a == key.a && keys[h].b == key.b)) h = (h + 1) & (cap - 1);
+            if (keys[h].b && at[h] > best_j) {
+                best = k;
+                best_j = at[h];
+            }
+        }
+        if (best < 0) goto done; /* cannot happen: the line's own move goes one further */
+        path[d].s = cur;
+        chosen[d++] = moves[best];
+        apply(r, &cur, &moves[best], &next);
+        cur = next;
+        i = best_j;
+    }
+    free(res->path);
+    free(res->chosen);
+    res->path = path;
+    res->chosen = chosen;
+    res->depth = d;
+    path = NULL;
+    chosen = NULL;
+done:
+    free(keys);
+    free(at);
+    free(moves);
+    free(path);
+    free(chosen);
+}
+
+/* -- Python -------------------------------------------------------------------------------- */
+
+static int card_list(PyObject *seq, uint8_t *out, int max, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        PyErr_Format(PyExc_ValueError, "%s: too many cards", what);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (v < 0 || v > 51) {
+            PyErr_Format(PyExc_ValueError, "%s: %ld is not a card", what, v);
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (uint8_t)v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+/* Reads a position tuple (see the top of this file); checks it holds the 52 cards once. */
+static int parse_position(PyObject *pos, Rules *r, State *s) {
+    PyObject *found, *reserve, *talon, *tableau;
+    int wp;
+    memset(r, 0, sizeof *r);
+    memset(s, 0, sizeof *s);
+    if (!PyArg_ParseTuple(pos, "ppppiiOOOiO", &r->any_tail, &r->f2t, &r->empty_any,
+                          &r->auto_finish, &r->draw, &r->start, &found, &reserve, &talon, &wp,
+                          &tableau))
+        return -1;
+    if ((r->draw != 1 && r->draw != 3) || r->start < 0 || r->start > 12) {
+        PyErr_SetString(PyExc_ValueError, "draw must be 1 or 3 and start rank 0..12");
+        return -1;
+    }
+    uint8_t counts[4];
+    if (card_list(found, counts, 4, "found") != 4) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "found: four counts");
+        return -1;
+    }
+    int n;
+    if ((n = card_list(reserve, r->reserve, 52, "reserve")) < 0) return -1;
+    s->rc = (uint8_t)n;
+    if ((n = card_list(talon, s->talon, 52, "talon")) < 0) return -1;
+    s->tl = (uint8_t)n;
+    if (wp < 0 || wp > s->tl) {
+        PyErr_SetString(PyExc_ValueError, "waste count out of range");
+        return -1;
+    }
+    s->wp = (uint8_t)wp;
+    PyObject *cols = PySequence_Fast(tableau, "tableau");
+    if (!cols) return -1;
+    if (PySequence_Fast_GET_SIZE(cols) != 4) {
+        Py_DECREF(cols);
+        PyErr_SetString(PyExc_ValueError, "tableau: four columns");
+        return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        if ((n = card_list(PySequence_Fast_GET_ITEM(cols, i), s->col[i], 52, "column")) < 0) {
+            Py_DECREF(cols);
+            return -1;
+        }
+        s->len[i] = (uint8_t)n;
+    }
+    Py_DECREF(cols);
+    uint64_t seen = 0;
+    int total = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        if (counts[suit] > 13) {
+            PyErr_SetString(PyExc_ValueError, "found: counts are 0..13");
+            return -1;
+        }
+        s->found[suit] = counts[suit];
+        for (int k = 0; k < counts[suit]; k++) seen |= 1ULL << (suit * 13 + (r->start + k) % 13);
+        total += counts[suit];
+    }
+    const uint8_t *piles[6] = {r->reserve, s->talon, s->col[0], s->col[1], s->col[2], s->col[3]};
+    int lens[6] = {s->rc, s->tl, s->len[0], s->len[1], s->len[2], s->len[3]};
+    for (int p = 0; p < 6; p++)
+        for (int k = 0; k < lens[p]; k++) {
+            seen |= 1ULL << piles[p][k];
+            total++;
+        }
+    if (total != 52 || seen != (1ULL << 52) - 1) {
+        PyErr_SetString(PyExc_ValueError, "the position must hold each of the 52 cards once");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *position_of(const Rules *r, const State *s) {
+    PyObject *found = Py_BuildValue("(iiii)", s->found[0], s->found[1], s->found[2], s->found[3]);
+    PyObject *reserve = PyTuple_New(s->rc), *talon = PyTuple_New(s->tl), *cols = PyTuple_New(4);
+    for (int k = 0; k < s->rc; k++) PyTuple_SET_ITEM(reserve, k, PyLong_FromLong(r->reserve[k]));
+    for (int k = 0; k < s->tl; k++) PyTuple_SET_ITEM(talon, k, PyLong_FromLong(s->talon[k]));
+    for (int i = 0; i < 4; i++) {
+        PyObject *col = PyTuple_New(s->len[i]);
+        for (int k = 0; k < s->len[i]; k++) PyTuple_SET_ITEM(col, k, PyLong_FromLong(s->col[i][k]));
+        PyTuple_SET_ITEM(cols, i, col);
+    }
+    return Py_BuildValue("(iiiiiiNNNiN)", r->any_tail, r->f2t, r->empty_any, r->auto_finish,
+                         r->draw, r->start, found, reserve, talon, s->wp, cols);
+}
+
+static PyObject *action_of(const Move *m) {
+    return Py_BuildValue("(iiii)", m->kind, m->src, m->dst, m->count);
+}
+
+static PyObject *core_successors(PyObject *self, PyObject *args) {
+    PyObject *pos;
+    Rules r;
+    State s, child;
+    if (!PyArg_ParseTuple(args, "O", &pos) || parse_position(pos, &r, &s) < 0) return NULL;
+    Move moves[MAX_MOVES];
+    int n = generate(&r, &s, moves);
+    PyObject *out = PyList_New(n);
+    for (int k = 0; k < n; k++) {
+        apply(&r, &s, &moves[k], &child);
+        PyList_SET_ITEM(out, k, Py_BuildValue("(NN)", action_of(&moves[k]), position_of(&r, &child)));
+    }
+    return out;
+}
+
+static PyObject *core_solve(PyObject *self, PyObject *args) {
+    PyObject *pos;
+    Rules r;
+    State s;
+    int reduce, narrow;
+    double seconds;
+    unsigned long long max_nodes, max_bytes;
+    if (!PyArg_ParseTuple(args, "OppdKK", &pos, &reduce, &narrow, &seconds, &max_nodes,
+                          &max_bytes) ||
+        parse_position(pos, &r, &s) < 0)
+        return NULL;
+    r.reduce = reduce;
+    r.narrow = narrow;
+    Result res;
+    Py_BEGIN_ALLOW_THREADS
+    search(&r, &s, seconds, max_nodes, (size_t)max_bytes, &res);
+    if (res.status == S_WON && res.depth) shorten(&r, &res);
+    Py_END_ALLOW_THREADS
+    PyObject *line = PyList_New(0);
+    for (int d = 0; d < res.depth; d++) {
+        const State *at = &res.path[d].s;
+        const Move *m = &res.chosen[d];
+        if (r.reduce && m->kind == K_MOVE && m->src == WASTE) /* R4: the draws it stands for */
+            for (int wp = at->wp; wp != m->q; wp = step(&r, at, wp)) {
+                Move d_or_r = {wp < at->tl ? K_DRAW : K_RECYCLE, wp < at->tl ? STOCK : WASTE,
+                               wp < at->tl ? WASTE : STOCK, 0, 0};
+                PyObject *a = action_of(&d_or_r);
+                PyList_Append(line, a);
+                Py_DECREF(a);
+            }
+        PyObject *a = action_of(m);
+        PyList_Append(line, a);
+        Py_DECREF(a);
+    }
+    free(res.path);
+    free(res.chosen);
+    return Py_BuildValue("(iNK)", res.status, line, (unsigned long long)res.nodes);
+}
+
+static PyMethodDef methods[] = {
+    {"solve", core_solve, METH_VARARGS,
+     "solve(position, reduce, narrow, seconds, max_nodes, max_bytes) -> (status, actions, nodes)"},
+    {"successors", core_successors, METH_VARARGS,
+     "successors(position) -> [(action, position)] without reductions (for tests)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "games.solver._core",
+                                    "Canfield solver core", -1, methods};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
