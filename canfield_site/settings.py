@@ -201,6 +201,7 @@ REST_FRAMEWORK = {
         "register": os.environ.get("THROTTLE_REGISTER", "30/hour"),
         "token": os.environ.get("THROTTLE_TOKEN", "60/hour"),
         "actions": os.environ.get("THROTTLE_ACTIONS", "6000/minute"),
+        "hints": os.environ.get("THROTTLE_HINTS", "60/minute"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

@@ -81,6 +81,7 @@ def game_payload(
         "seconds": round((end - game.created_at).total_seconds(), 3),
         "created_at": _iso(game.created_at),
         "finished_at": _iso(game.finished_at),
+        "hints": game.hints,
     }
     payload.update((engine or EngineGame.from_dict(game.state)).public_view())
     if with_log and not private:
@@ -162,6 +163,7 @@ class GameOutSerializer(serializers.Serializer):
     foundations = FoundationSerializer(many=True)
     tableau = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
     undo_available = serializers.IntegerField()
+    hints = serializers.IntegerField(help_text="hints used (R30)")
     actions = ActionOutSerializer(many=True, required=False)
 
 
@@ -186,6 +188,24 @@ class LegalActionSerializer(serializers.Serializer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["from"] = self.fields.pop("from_")
+
+
+class HintActionSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["move", "draw", "recycle"])
+    from_ = serializers.CharField(required=False)
+    to = serializers.CharField(required=False)
+    count = serializers.IntegerField(required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["from"] = self.fields.pop("from_")
+
+
+class HintSerializer(serializers.Serializer):
+    action = HintActionSerializer(allow_null=True, help_text="the next action of a winning line")
+    winnable = serializers.BooleanField(
+        allow_null=True, help_text="false: no winning line exists; null: undecided in time"
+    )
 
 
 class TextSerializer(serializers.Serializer):
@@ -470,3 +490,17 @@ class GameTextApi(APIView):
             raise InvalidRequest(f"lang must be one of {', '.join(LANGUAGES)}")
         game = game_read_for(request, game_id)
         return Response({"lang": lang, "text": describe(EngineGame.from_dict(game.state), lang)})
+
+
+class GameHintApi(APIView):
+    throttle_classes = [FixedWindowScopedThrottle]
+    throttle_scope = "hints"
+
+    @extend_schema(
+        responses={200: HintSerializer, **_errors(401, 403, 404, 409, 429)},
+        summary="The next action of a winning line, if the solver finds one in time (R30)",
+        operation_id="games_hint",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = game_read_for(request, game_id)
+        return Response(services.game_hint(game=game, user=request.user))

@@ -29,9 +29,10 @@ class ApiError(Exception):
     status_code = 400
     code = "invalid_request"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.rule = rule
 
 
 class InvalidRequest(ApiError):
@@ -80,7 +81,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             error_body(exc.code, exc.message, exc.rule), ENGINE_STATUS.get(exc.code, 400)
         )
     if isinstance(exc, ApiError):
-        return Response(error_body(exc.code, exc.message), exc.status_code)
+        return Response(error_body(exc.code, exc.message, exc.rule), exc.status_code)
     if isinstance(exc, OperationalError | InterfaceError):
         # The database is down or unreachable: say so plainly instead of a 500.
         return Response(

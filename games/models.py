@@ -36,6 +36,7 @@ class Game(models.Model):
     moves = models.IntegerField(default=0)
     # Number of Action rows: the next action's n is actions_count + 1.
     actions_count = models.IntegerField(default=0)
+    hints = models.IntegerField(default=0)  # R30: hints answered for this game
     state = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -12,6 +12,7 @@ import secrets
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.engine import Action as EngineAction
@@ -20,9 +21,13 @@ from games.engine import Game as EngineGame
 from games.errors import Forbidden, GameFinished, Stale
 from games.models import Action, Game
 from games.selectors import game_get_for
+from games.solver import solve
 from leaderboard import services as leaderboard_services
 
 DEAL_NUMBERS = 2**35
+# R30: a hint's search budget and memory, so that a web worker answers well within 1 s.
+HINT_SECONDS = 0.4
+HINT_BYTES = 256 << 20
 # Retries when another request on the same game won the race and the client sent no `expect`.
 ACT_ATTEMPTS = 3
 
@@ -223,3 +228,22 @@ def game_verify(game: Game) -> list[str]:
     if engine.n != game.actions_count:
         problems.append(f"actions_count is {game.actions_count}, log has {engine.n}")
     return problems
+
+
+def game_hint(*, game: Game, user: Any) -> dict[str, Any]:
+    """R30: the next action of a winning line from the game's position, or `action` None with
+    `winnable` False when the solver proved none exists, or None/None when it could not decide
+    within HINT_SECONDS. Counts the hint on the game. Raises Forbidden (not the owner, or a
+    ranked daily game while its day lasts) or GameFinished."""
+    if game.owner_id != user.pk:
+        raise Forbidden("only the game's owner may ask for a hint")
+    if game.status != Game.Status.PLAYING:
+        raise GameFinished(f"the game is over ({game.status})")
+    if game.challenge_id is not None and timezone.now() < game.challenge.ends_at:
+        raise Forbidden("no hints in a ranked daily game while its day lasts", "R30")
+    solution = solve(EngineGame.from_dict(game.state), seconds=HINT_SECONDS, max_bytes=HINT_BYTES)
+    Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
+    game.hints += 1
+    if solution.verdict == "won":
+        return {"action": solution.line[0].as_dict(), "winnable": True}
+    return {"action": None, "winnable": False if solution.verdict == "unwinnable" else None}

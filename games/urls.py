@@ -13,5 +13,6 @@ urlpatterns = [
         api.GameLegalActionsApi.as_view(),
         name="game-legal-actions",
     ),
+    path("games/<str:game_id>/hint", api.GameHintApi.as_view(), name="game-hint"),
     path("games/<str:game_id>/text", api.GameTextApi.as_view(), name="game-text"),
 ]
