@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.functional import SimpleLazyObject, empty
 
 from canfield_site import health
+from canfield_site.clients import client_address
 
 request_logger = logging.getLogger("canfield.request")
 # A request id from the proxy (nginx's $request_id) or a client is kept if it looks like one.
@@ -71,6 +72,7 @@ class RequestLogMiddleware:
             "status": response.status_code,
             "duration_ms": round((time.perf_counter() - started) * 1000, 1),
             "user": username(request),
+            "client": client_address(request),
             "request_id": request_id,
         }
         request_logger.info("request", extra={"fields": fields})

@@ -48,6 +48,14 @@ SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG els
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
+# How many proxies we deploy in front of the app (canfield_site/clients.py): 1 in the production
+# topology, whose nginx overwrites X-Forwarded-For; 0 (trust no header) in development.
+PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
+# Key of the client-address hashes kept for the fair-play review; empty: derived from SECRET_KEY.
+ADDRESS_HASH_SECRET = os.environ.get("ADDRESS_HASH_SECRET", "")
+# ... kept this many days (`manage.py forget_addresses` empties older ones).
+ADDRESS_HASH_DAYS = int(os.environ.get("ADDRESS_HASH_DAYS", "30"))
+
 INSTALLED_APPS = [
     "daphne",  # first, so that `runserver` serves WebSockets too
     "django.contrib.admin",
@@ -61,6 +69,9 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "corsheaders",
+    "axes",
+    "csp",
+    "drf_spectacular_sidecar",
     "games",
     "leaderboard",
     "web",
@@ -83,6 +94,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into its answer (lockout_response).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "canfield_site.urls"
@@ -90,7 +104,8 @@ ROOT_URLCONF = "canfield_site.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # Before the apps' templates: the CSP-clean API docs page (drf_spectacular/).
+        "DIRS": [BASE_DIR / "canfield_site" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -151,6 +166,25 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
 
+# django-axes checks every password door first: a locked account or address is refused before
+# any password is hashed. Failures count per account and per client address, in the database.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")) / 60  # hours
+# A failure while locked out does not push the end of the lock-out further (Retry-After holds).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "canfield_site.clients.client_address"
+AXES_USERNAME_CALLABLE = "games.accounts.attempted_username"
+AXES_LOCKOUT_CALLABLE = "games.accounts.lockout_response"
+AXES_VERBOSE = False
+# Accounts created per client address and hour, on the web and through the API.
+SIGNUP_LIMIT = int(os.environ.get("SIGNUP_LIMIT", "5"))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -206,12 +240,33 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
+# Content-Security-Policy on every response (django-csp): only our own scripts and styles; a
+# page's inline <script> would need the response's nonce (none uses one).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Canfield Club API",
     "DESCRIPTION": "Canfield solitaire: server-validated games, daily challenges, leaderboards.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # The docs page loads Swagger UI from our own static files, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # One JSON object per line on stdout: a line per request and per rejected action

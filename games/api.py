@@ -14,13 +14,15 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import Throttled
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from canfield_site.clients import client_address_hash
+from games import accounts, selectors, services
 from games.authentication import game_read_for
 from games.engine import RULESETS, DealCode, describe
 from games.engine import Game as EngineGame
@@ -308,12 +310,13 @@ class RegisterApi(APIView):
         username, password = _credentials(request)
         user_model = get_user_model()
         try:
-            user_model.username_validator(username)
+            accounts.username_validate(username)
             validate_password(password, user=user_model(username=username))
         except DjangoValidationError as error:
             raise InvalidRequest(" ".join(error.messages)) from None
-        if user_model.objects.filter(username__iexact=username).exists():
-            raise InvalidRequest("that username is taken")
+        wait = accounts.signup_slot_take(request._request)
+        if wait is not None:
+            raise Throttled(wait, "too many accounts created from this address")
         try:
             with transaction.atomic():
                 user = user_model.objects.create_user(username=username, password=password)
@@ -338,6 +341,8 @@ class TokenApi(APIView):
     )
     def post(self, request: Request) -> Response:
         username, password = _credentials(request)
+        # A locked-out account or address is refused here before any hashing (django-axes);
+        # its 429 comes from games.accounts.lockout_response.
         user = authenticate(request._request, username=username, password=password)
         if user is None:
             raise InvalidRequest("wrong username or password")
@@ -401,13 +406,14 @@ class GameListCreateApi(APIView):
     )
     def post(self, request: Request) -> Response:
         options = parse_game_create(_body(request))
+        address_hash = client_address_hash(request._request)  # for the fair-play review
         if options.pop("daily", False):
             # The caller's ranked game of the day: returned (200) if it exists already.
             game, created = leaderboard_services.daily_game_get_or_create(
-                player=request.user, draw=options["draw"]
+                player=request.user, draw=options["draw"], address_hash=address_hash
             )
             return Response(game_payload(game), status=201 if created else 200)
-        game = services.game_create(owner=request.user, **options)
+        game = services.game_create(owner=request.user, address_hash=address_hash, **options)
         return Response(game_payload(game), status=201)
 
 

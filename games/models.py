@@ -40,11 +40,21 @@ class Game(models.Model):
     state = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Keyed hash of the client address that dealt the game (canfield_site.clients), for the
+    # fair-play review of accounts sharing an address; never the address itself. Emptied
+    # after ADDRESS_HASH_DAYS by `manage.py forget_addresses`.
+    address_hash = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         indexes = [
             # The caller's games, newest first.
             models.Index(fields=["owner", "-created_at"], name="game_owner_created"),
+            # The fair-play review: the other games dealt from an address.
+            models.Index(
+                fields=["address_hash"],
+                name="game_address_hash",
+                condition=~models.Q(address_hash=""),
+            ),
         ]
 
     def __str__(self) -> str:

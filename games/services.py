@@ -7,10 +7,12 @@ was read, together with its `Action` row, in one transaction.
 
 from __future__ import annotations
 
+import datetime
 import json
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -47,8 +49,10 @@ def game_create(
     deal_number: int | None = None,
     deck: list[str] | None = None,
     challenge: Any = None,
+    address_hash: str = "",
 ) -> Game:
-    """Deal a new game: `deck` (custom), else `deal_number`, else a random deal number."""
+    """Deal a new game: `deck` (custom), else `deal_number`, else a random deal number.
+    `address_hash`: the dealing client's (canfield_site.clients.client_address_hash)."""
     if deck is None and deal_number is None:
         deal_number = secrets.randbelow(DEAL_NUMBERS)
     engine = engine_game_new(ruleset=ruleset, draw=draw, deal_number=deal_number, deck=deck)
@@ -64,6 +68,7 @@ def game_create(
         score=view["score"],
         moves=view["moves"],
         state=engine.to_dict(),
+        address_hash=address_hash,
     )
 
 
@@ -247,3 +252,12 @@ def game_hint(*, game: Game, user: Any) -> dict[str, Any]:
     if solution.verdict == "won":
         return {"action": solution.line[0].as_dict(), "winnable": True}
     return {"action": None, "winnable": False if solution.verdict == "unwinnable" else None}
+
+
+def address_hashes_forget(*, now: datetime.datetime) -> int:
+    """Empty the address hashes of games dealt more than ADDRESS_HASH_DAYS before `now` (the
+    fair-play review looks no further back); returns how many were emptied."""
+    cutoff = now - datetime.timedelta(days=settings.ADDRESS_HASH_DAYS)
+    return (
+        Game.objects.filter(created_at__lt=cutoff).exclude(address_hash="").update(address_hash="")
+    )

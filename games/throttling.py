@@ -15,6 +15,8 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import ScopedRateThrottle
 
+from canfield_site.clients import client_address
+
 
 @functools.lru_cache(maxsize=8)
 def _writer(cache: RedisCache) -> redis.Redis:
@@ -48,7 +50,12 @@ def _count_hit(key: str, seconds: int) -> int:
 
 
 class FixedWindowScopedThrottle(ScopedRateThrottle):
-    """ScopedRateThrottle (same scopes and rates) counted per fixed window."""
+    """ScopedRateThrottle (same scopes and rates) counted per fixed window: per account where
+    there is one, else per client address as our proxy saw it (never the client's own
+    X-Forwarded-For, which DRF's get_ident would key on)."""
+
+    def get_ident(self, request: Any) -> str:
+        return client_address(request)
 
     def allow_request(self, request: Any, view: Any) -> bool:
         self.scope = getattr(view, self.scope_attr, None)

@@ -2,7 +2,13 @@
 
 Disqualifying takes entries off every leaderboard (the selectors skip `Entry.disqualified`).
 Each one is recorded in the admin's history (who, when, which entry) and in the log.
+
+The fair-play review is the entries' "Shares an address" filter: for a day (the date links
+above the list), the entries whose game was dealt from the address (hash) of other accounts'
+games on that day's deals, most other accounts first.
 """
+
+from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
@@ -10,7 +16,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from leaderboard import services
+from leaderboard import selectors, services
 from leaderboard.models import DailyChallenge, Entry
 
 AUDIT_MESSAGE = "Disqualified: removed from the leaderboards"
@@ -35,12 +41,29 @@ class DailyChallengeAdmin(admin.ModelAdmin):
     ordering = ("-date", "-draw")
 
 
+class SharedAddressFilter(admin.SimpleListFilter):
+    title = "fair play"
+    parameter_name = "shared_address"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Shares an address with other accounts that day")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() == "yes":
+            return queryset.filter(sharing_accounts__gt=0)
+        return queryset
+
+
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    list_display = ("challenge", "player", "status", "score", "moves", "disqualified")
-    list_filter = ("disqualified", "challenge__draw", "status")
+    list_display = (
+        "challenge", "player", "status", "score", "moves", "disqualified", "sharing",
+        "shared_with",
+    )  # fmt: skip
+    list_filter = (SharedAddressFilter, "disqualified", "challenge__draw", "status")
+    date_hierarchy = "challenge__date"
     search_fields = ("player__username", "=game__id")
-    list_select_related = ("challenge", "player")
+    list_select_related = ("challenge", "player", "game")
     # Figures follow the game; the only change an admin makes is the audited action.
     readonly_fields = (
         "challenge", "player", "game", "status", "score", "moves", "started_at", "ended_at",
@@ -57,6 +80,25 @@ class EntryAdmin(admin.ModelAdmin):
     @admin.action(description="Disqualify the selected entries (audited)")
     def disqualify_entries(self, request: HttpRequest, queryset: QuerySet) -> None:
         disqualify(self, request, queryset)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return selectors.entries_with_sharing(entries=super().get_queryset(request))
+
+    def get_ordering(self, request: HttpRequest) -> list[str]:
+        # The review lists the most suspicious first: most other accounts, then best figures.
+        if request.GET.get(SharedAddressFilter.parameter_name) == "yes":
+            return ["-sharing_accounts", "-score", "moves"]
+        return list(super().get_ordering(request) or [])
+
+    @admin.display(description="other accounts, same address", ordering="sharing_accounts")
+    def sharing(self, entry: Entry) -> int:
+        return entry.sharing_accounts  # type: ignore[attr-defined]
+
+    @admin.display(description="shared with")
+    def shared_with(self, entry: Entry) -> str:
+        if not entry.sharing_accounts:  # type: ignore[attr-defined]
+            return ""
+        return ", ".join(selectors.entry_sharing_players(entry=entry))
 
 
 User = get_user_model()

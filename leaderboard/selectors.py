@@ -20,10 +20,13 @@ from django.db.models import (
     DurationField,
     ExpressionWrapper,
     F,
+    IntegerField,
     Max,
     Min,
+    OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Sum,
     Value,
 )
@@ -293,3 +296,48 @@ def daily_streak(*, player: Any, now: dt.datetime) -> int:
         streak += 1
         expected -= dt.timedelta(days=1)
     return streak
+
+
+# ---- fair-play review (leaderboard/admin.py) -------------------------------------------------
+
+
+def _games_sharing(*, address_hash: Any, player: Any, date: Any, deal_number: Any) -> QuerySet:
+    """Other accounts' games dealt from the same address hash that played that day's deals
+    (their ranked games of the day) or explored the entry's deal (practice games of it)."""
+    return (
+        Game.objects.filter(address_hash=address_hash)
+        .exclude(address_hash="")
+        .exclude(owner=player)
+        .filter(Q(challenge__date=date) | Q(challenge__isnull=True, deal_number=deal_number))
+    )
+
+
+def entries_with_sharing(*, entries: QuerySet) -> QuerySet:
+    """`entries` annotated with `sharing_accounts`: how many other accounts have games from
+    the entry's address hash on that day's deals (0 when the hash is gone or unshared)."""
+    sharing = (
+        _games_sharing(
+            address_hash=OuterRef("game__address_hash"),
+            player=OuterRef("player"),
+            date=OuterRef("challenge__date"),
+            deal_number=OuterRef("challenge__deal_number"),
+        )
+        .order_by()
+        .values("address_hash")
+        .annotate(accounts=Count("owner", distinct=True))
+        .values("accounts")
+    )
+    return entries.annotate(
+        sharing_accounts=Coalesce(Subquery(sharing, output_field=IntegerField()), 0)
+    )
+
+
+def entry_sharing_players(*, entry: Entry) -> list[str]:
+    """The names of the accounts counted in the entry's `sharing_accounts`."""
+    games = _games_sharing(
+        address_hash=entry.game.address_hash,
+        player=entry.player_id,
+        date=entry.challenge.date,
+        deal_number=entry.challenge.deal_number,
+    )
+    return sorted(set(games.values_list("owner__username", flat=True)))

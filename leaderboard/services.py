@@ -47,7 +47,9 @@ def challenges_create(*, start: dt.date, days: int, draws: tuple[int, ...]) -> i
     return DailyChallenge.objects.count() - before
 
 
-def daily_game_get_or_create(*, player: Any, draw: int) -> tuple[Game, bool]:
+def daily_game_get_or_create(
+    *, player: Any, draw: int, address_hash: str = ""
+) -> tuple[Game, bool]:
     """The player's ranked game on today's challenge: (game, created).
 
     One per player, day and draw mode, enforced by the entries' unique constraint: of two
@@ -65,6 +67,7 @@ def daily_game_get_or_create(*, player: Any, draw: int) -> tuple[Game, bool]:
                 draw=draw,
                 deal_number=challenge.deal_number,
                 challenge=challenge,
+                address_hash=address_hash,
             )
             Entry.objects.create(
                 challenge=challenge,

@@ -25,6 +25,8 @@ export ALLOWED_HOSTS="${ALLOWED_HOSTS:-localhost,127.0.0.1}"
 # Loopback speaks plain HTTP: no redirect to HTTPS, cookies without the Secure flag.
 export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-0}"
 export SECURE_COOKIES="${SECURE_COOKIES:-0}"
+# The app is behind exactly one proxy, nginx below, which overwrites X-Forwarded-For.
+export PROXY_COUNT=1
 PUBLIC_PORT="${PUBLIC_PORT:-8080}"
 export WEB_WORKERS="${WEB_WORKERS:-2}"
 WS_PROCESSES="${WS_PROCESSES:-1}"

@@ -10,3 +10,6 @@ from canfield_site.settings import *  # noqa: F403
 from canfield_site.settings import PASSWORD_HASHERS as PRODUCTION_HASHERS
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *PRODUCTION_HASHERS]
+
+# Tests create many accounts from one address; the sign-up limit's own tests lower it.
+SIGNUP_LIMIT = 10_000

@@ -4,19 +4,22 @@ then talk to the REST API and the WebSocket like any other client."""
 from __future__ import annotations
 
 import datetime
+import math
 
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from games import selectors as game_selectors
+from games.accounts import signup_slot_take
 from games.engine import RULESETS
 from games.errors import NotFound
 from games.services import game_code
 from leaderboard.days import day_today
 from web import selectors
+from web.forms import SignupForm
 from web.strings import js_strings
 
 
@@ -96,9 +99,19 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        wait = signup_slot_take(request)
+        if wait is not None:
+            response = render(
+                request,
+                "registration/locked_out.html",
+                {"message": _("Too many accounts were created from this address. Try later.")},
+                status=429,
+            )
+            response["Retry-After"] = str(math.ceil(wait))
+            return response
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})

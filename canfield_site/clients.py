@@ -1,0 +1,45 @@
+"""Who is calling: the client address that rate limits, lock-outs, logs and the fair-play
+address hashes all use.
+
+A client writes whatever `X-Forwarded-For` it likes, so the header is read only as far as
+the proxies we deploy wrote it. `PROXY_COUNT` (settings) is how many proxies stand between the
+client and the app: 0 in development (the peer itself is the client), 1 in the production
+topology, where nginx overwrites the header with the address it saw (deploy/nginx.conf.template).
+With N proxies, the client is the N-th address from the right of the header: the leftmost
+entries are the client's own claims.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils.crypto import salted_hmac
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address as the outermost trusted proxy saw it (or the peer's address)."""
+    peer = request.META.get("REMOTE_ADDR") or "unknown"
+    count = settings.PROXY_COUNT
+    if count <= 0:
+        return peer
+    entries = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    if len(entries) < count or not entries[-count]:
+        # Not through the proxies (a probe on the app's own port): the peer is all we know.
+        return peer
+    try:
+        return str(ipaddress.ip_address(entries[-count]))
+    except ValueError:
+        return peer
+
+
+def client_address_hash(request: HttpRequest) -> str:
+    """A keyed hash of the client address (fair-play review): equal for equal addresses, and
+    the address cannot be read back without the key."""
+    return salted_hmac(
+        "canfield.client_address",
+        client_address(request),
+        secret=settings.ADDRESS_HASH_SECRET or None,  # None: derived from SECRET_KEY
+        algorithm="sha256",
+    ).hexdigest()

@@ -1,0 +1,98 @@
+"""Accounts at the doors: the one username rule, the sign-up limit and the answer to a
+locked-out login (django-axes counts the failures; settings.py configures it).
+
+Every door that checks a password (API token, web login, admin login) goes through
+`django.contrib.auth.authenticate(request, ...)`, where axes' backend refuses a locked account
+or client address before any password is hashed. The doors that create accounts (API register,
+web sign-up) are limited in accounts created per client address (`signup_slot_take`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from typing import Any
+
+from axes.helpers import get_cool_off
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db.models import Max, Q
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from canfield_site.clients import client_address
+from games.errors import error_body
+from games.throttling import _count_hit
+
+USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
+SIGNUP_WINDOW = 3600
+
+
+def username_validate(username: str) -> None:
+    """The rule for new names (API.md): 3-30 ASCII letters, digits, `_` and `-`, unique
+    without regard to case. Names made before the rule keep working; they are only never
+    made again. Raises ValidationError with the reason."""
+    if not USERNAME.fullmatch(username):
+        message = _("A username is 3–30 characters: ASCII letters, digits, _ and -.")
+        odd = sorted({char for char in username if not char.isascii()})
+        if odd:
+            shown = " ".join(f"{char} (U+{ord(char):04X})" for char in odd[:5])
+            message += " " + _("These characters are not allowed: %(chars)s") % {"chars": shown}
+        raise ValidationError(message, code="invalid")
+    if get_user_model().objects.filter(username__iexact=username).exists():
+        raise ValidationError(_("That username is taken."), code="taken")
+
+
+def signup_slot_take(request: HttpRequest) -> float | None:
+    """Counts one account about to be created from the client's address; returns None if it
+    may be, else the seconds until the address may create accounts again."""
+    now = time.time()
+    window = int(now // SIGNUP_WINDOW)
+    key = f"signup:{client_address(request)}:{window}"
+    if _count_hit(key, SIGNUP_WINDOW + 1) <= settings.SIGNUP_LIMIT:
+        return None
+    return (window + 1) * SIGNUP_WINDOW - now
+
+
+def attempted_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:
+    """The name axes counts failures under: case-folded, so that `Alice` and `alice` share
+    one count (names are unique without regard to case)."""
+    name = (credentials or {}).get("username") or request.POST.get("username")
+    return name.lower() if isinstance(name, str) else None
+
+
+def lockout_seconds(request: HttpRequest, credentials: dict[str, Any] | None) -> int:
+    """Seconds until the failures that lock this account or address out have expired."""
+    cool_off = get_cool_off(request)
+    latest = AccessAttempt.objects.filter(
+        Q(username=attempted_username(request, credentials)) | Q(ip_address=client_address(request))
+    ).aggregate(latest=Max("attempt_time"))["latest"]
+    if cool_off is None or latest is None:
+        return 60
+    return max(1, math.ceil((latest + cool_off - timezone.now()).total_seconds()))
+
+
+def lockout_response(
+    request: HttpRequest,
+    original_response: HttpResponse | None,
+    credentials: dict[str, Any] | None,
+) -> HttpResponse:
+    """axes' answer to a login refused for a locked account or address: 429 with
+    Retry-After, in the API's error shape under /api/, else the login page's message."""
+    seconds = lockout_seconds(request, credentials)
+    minutes = max(1, math.ceil(seconds / 60))
+    message = _(
+        "Too many failed logins for this account or from this address. "
+        "Try again in %(minutes)s min."
+    ) % {"minutes": minutes}
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(error_body("throttled", message), status=429)
+    else:
+        response = render(request, "registration/locked_out.html", {"message": message}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response

@@ -1,0 +1,21 @@
+"""Drop old client-address hashes: `manage.py forget_addresses`, run daily by the scheduler."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from games.services import address_hashes_forget
+
+
+class Command(BaseCommand):
+    help = "Empty the address hashes of games older than ADDRESS_HASH_DAYS (default 30)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        emptied = address_hashes_forget(now=timezone.now())
+        self.stdout.write(
+            f"{emptied} address hash(es) older than {settings.ADDRESS_HASH_DAYS} days emptied"
+        )
