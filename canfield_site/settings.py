@@ -177,7 +177,11 @@ AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")) / 60  # hours
 # A failure while locked out does not push the end of the lock-out further (Retry-After holds).
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_RESET_ON_SUCCESS = True
+# A success clears nothing: axes would clear the address's failures too, so an attacker's own
+# account would reset the count of the account under attack. Failures expire with the cool-off.
+AXES_RESET_ON_SUCCESS = False
+# No log of successful logins (it would keep raw addresses for ever).
+AXES_DISABLE_ACCESS_LOG = True
 AXES_CLIENT_IP_CALLABLE = "canfield_site.clients.client_address"
 AXES_USERNAME_CALLABLE = "games.accounts.attempted_username"
 AXES_LOCKOUT_CALLABLE = "games.accounts.lockout_response"
@@ -287,5 +291,8 @@ LOGGING = {
         "canfield": {"level": os.environ.get("REQUEST_LOG_LEVEL", "INFO")},
         # Django's own line for a 4xx/5xx would repeat the request log's.
         "django.request": {"level": "ERROR"},
+        # One warning per failed login would flood the log under attack; the request log
+        # already has each refused attempt (400 or 429) with its client address.
+        "axes": {"level": "ERROR"},
     },
 }

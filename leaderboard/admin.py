@@ -82,7 +82,10 @@ class EntryAdmin(admin.ModelAdmin):
         disqualify(self, request, queryset)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return selectors.entries_with_sharing(entries=super().get_queryset(request))
+        # Annotated before ModelAdmin's ordering, which may sort by the annotation.
+        entries = selectors.entries_with_sharing(entries=Entry.objects.all())
+        ordering = self.get_ordering(request)
+        return entries.order_by(*ordering) if ordering else entries
 
     def get_ordering(self, request: HttpRequest) -> list[str]:
         # The review lists the most suspicious first: most other accounts, then best figures.
