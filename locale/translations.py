@@ -133,6 +133,21 @@ HU = {
     "reserve": "tartalék",
     "draw: %(cards)s": "húzás: %(cards)s",
     "waste back to the stock": "dobópakli vissza a húzópakliba",
+    # Accounts at the doors (games/accounts.py, web/views.py)
+    "A username is 3–30 characters: ASCII letters, digits, _ and -.": (
+        "A felhasználónév 3–30 karakter: ASCII betűk, számjegyek, _ és -."
+    ),
+    "These characters are not allowed: %(chars)s": "Ezek a karakterek nem megengedettek: %(chars)s",
+    "That username is taken.": "Ez a felhasználónév foglalt.",
+    "Too many failed logins for this account or from this address. Try again in %(minutes)s min.": (
+        "Túl sok sikertelen belépés ehhez a fiókhoz vagy erről a címről. "
+        "Próbáld újra %(minutes)s perc múlva."
+    ),
+    "Too many accounts were created from this address. Try later.": (
+        "Erről a címről túl sok fiók készült. Próbáld később."
+    ),
+    "Try again later": "Próbáld újra később",
+    "Home": "Kezdőlap",
 }
 
 PL = {
@@ -262,6 +277,21 @@ PL = {
     "reserve": "rezerwa",
     "draw: %(cards)s": "dobranie: %(cards)s",
     "waste back to the stock": "odrzuty z powrotem do zapasu",
+    # Accounts at the doors (games/accounts.py, web/views.py)
+    "A username is 3–30 characters: ASCII letters, digits, _ and -.": (
+        "Nazwa użytkownika ma 3–30 znaków: litery ASCII, cyfry, _ i -."
+    ),
+    "These characters are not allowed: %(chars)s": "Te znaki są niedozwolone: %(chars)s",
+    "That username is taken.": "Ta nazwa użytkownika jest zajęta.",
+    "Too many failed logins for this account or from this address. Try again in %(minutes)s min.": (
+        "Zbyt wiele nieudanych logowań na to konto lub z tego adresu. "
+        "Spróbuj ponownie za %(minutes)s min."
+    ),
+    "Too many accounts were created from this address. Try later.": (
+        "Z tego adresu utworzono zbyt wiele kont. Spróbuj później."
+    ),
+    "Try again later": "Spróbuj ponownie później",
+    "Home": "Strona główna",
 }
 
 ENTRY = re.compile(r'(msgid (?:"(?:[^"\\]|\\.)*"\n)+)(msgstr (?:"(?:[^"\\]|\\.)*"\n)+)')
