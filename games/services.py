@@ -23,13 +23,10 @@ from games.engine import Game as EngineGame
 from games.errors import Forbidden, GameFinished, Stale
 from games.models import Action, Game
 from games.selectors import game_get_for
-from games.solver import solve
+from games.solver import hint
 from leaderboard import services as leaderboard_services
 
 DEAL_NUMBERS = 2**35
-# R30: a hint's search budget and memory, so that a web worker answers well within 1 s.
-HINT_SECONDS = 0.4
-HINT_BYTES = 256 << 20
 # Retries when another request on the same game won the race and the client sent no `expect`.
 ACT_ATTEMPTS = 3
 
@@ -238,20 +235,18 @@ def game_verify(game: Game) -> list[str]:
 def game_hint(*, game: Game, user: Any) -> dict[str, Any]:
     """R30: the next action of a winning line from the game's position, or `action` None with
     `winnable` False when the solver proved none exists, or None/None when it could not decide
-    within HINT_SECONDS. Counts the hint on the game. Raises Forbidden (not the owner, or a
-    ranked daily game while its day lasts) or GameFinished."""
+    within its budget (games.solver.HINT_SECONDS). Counts the hint on the game. Raises
+    Forbidden (not the owner, or a ranked daily game while its day lasts) or GameFinished."""
     if game.owner_id != user.pk:
         raise Forbidden("only the game's owner may ask for a hint")
     if game.status != Game.Status.PLAYING:
         raise GameFinished(f"the game is over ({game.status})")
     if game.challenge_id is not None and timezone.now() < game.challenge.ends_at:
         raise Forbidden("no hints in a ranked daily game while its day lasts", "R30")
-    solution = solve(EngineGame.from_dict(game.state), seconds=HINT_SECONDS, max_bytes=HINT_BYTES)
+    action, winnable = hint(EngineGame.from_dict(game.state))
     Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
     game.hints += 1
-    if solution.verdict == "won":
-        return {"action": solution.line[0].as_dict(), "winnable": True}
-    return {"action": None, "winnable": False if solution.verdict == "unwinnable" else None}
+    return {"action": action, "winnable": winnable}
 
 
 def address_hashes_forget(*, now: datetime.datetime) -> int:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from games.engine import Action, EngineError, Game
 from games.engine.actions import PILE_NAMES
@@ -30,6 +30,9 @@ Verdict = Literal["won", "unwinnable", "unknown"]
 Position = tuple[object, ...]
 
 GIB = 1 << 30
+# R30: a hint's search budget and memory, so that a web worker answers well within 1 s.
+HINT_SECONDS = 0.4
+HINT_BYTES = 256 << 20
 NARROW_SHARE = 0.25  # of the time budget, for the narrow search first
 _STATUSES: dict[int, tuple[Verdict, str | None]] = {
     0: ("won", None),
@@ -126,3 +129,12 @@ def _replayed(game: Game, line: list[Action]) -> tuple[Action, ...]:
             return tuple(line[: n + 1])
     log.error("solver line of %d actions does not win", len(line))
     return ()
+
+
+def hint(game: Game) -> tuple[dict[str, Any] | None, bool | None]:
+    """R30: (the next action of a winning line, True), (None, False) when no line wins, or
+    (None, None) when the search could not decide within HINT_SECONDS."""
+    solution = solve(game, seconds=HINT_SECONDS, max_bytes=HINT_BYTES)
+    if solution.verdict == "won":
+        return solution.line[0].as_dict(), True
+    return None, False if solution.verdict == "unwinnable" else None

@@ -55,7 +55,7 @@ def test_hint_says_when_no_winning_line_exists(auth_client, user):
 
 
 def test_undecided_hint_is_null_null(auth_client, monkeypatch):
-    monkeypatch.setattr("games.services.HINT_SECONDS", 0.0)
+    monkeypatch.setattr("games.solver.HINT_SECONDS", 0.0)
     game = create(auth_client, {"code": "CF1-D3-AAAAAAB"})  # deal 1: hard, no quick answer
     response = hint(auth_client, game["id"])
     assert response.status_code == 200
