@@ -97,9 +97,11 @@ def solve(
     here = position(game)
     # First a narrow search for wins only (no take-back, partial tails only to free a card a
     # foundation takes): most winnable deals fall to it fast. Then the whole search.
-    status, actions, nodes = _core.solve(
-        here, reduce, True, seconds * NARROW_SHARE, max_nodes, max_bytes
-    )
+    status, nodes = -1, 0
+    if game.rules.foundation_to_tableau or game.rules.any_tail:  # else narrow is the whole
+        status, actions, nodes = _core.solve(
+            here, reduce, True, seconds * NARROW_SHARE, max_nodes, max_bytes
+        )
     if status != 0:
         left = max(0.0, seconds - (time.monotonic() - started))
         status, actions, more = _core.solve(
