@@ -60,7 +60,7 @@ def fill(games: int) -> None:
         created = [start + dt.timedelta(seconds=rng.uniform(0, 5 * 3600)) for _ in users]
         rows = Game.objects.bulk_create(
             Game(
-                owner=user, ruleset="app", draw=3, deal_number=challenge.deal_number,
+                owner=user, ruleset="app", draw=3, deal_code=challenge.deal_code,
                 challenge=challenge, state={},
             )
             for user in users

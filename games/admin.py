@@ -37,7 +37,7 @@ class GameAdmin(admin.ModelAdmin):
     raw_id_fields = ("owner", "challenge")
     # A game's figures and state follow from its log: editing them would break verify_games.
     readonly_fields = (
-        "id", "owner", "ruleset", "draw", "deal_number", "deck", "challenge", "status",
+        "id", "owner", "ruleset", "draw", "deal_code", "deck", "practice", "challenge", "status",
         "score", "moves", "actions_count", "state", "created_at", "finished_at",
     )  # fmt: skip
     inlines = (ActionInline,)

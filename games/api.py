@@ -78,7 +78,8 @@ def game_payload(
     end = game.finished_at or timezone.now()
     payload: dict[str, Any] = {
         "id": str(game.id),
-        "code": None if private and game.challenge_id else services.game_code(game),
+        "code": selectors.game_code_shown(game),
+        "practice": game.practice,
         "daily": _daily(game),
         "seconds": round((end - game.created_at).total_seconds(), 3),
         "created_at": _iso(game.created_at),
@@ -150,7 +151,15 @@ class GameOutSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     ruleset = serializers.ChoiceField(choices=list(RULESETS))
     draw = serializers.IntegerField()
-    code = serializers.CharField(allow_null=True)
+    code = serializers.CharField(
+        allow_null=True,
+        help_text="the deal code (R3, R4a); null for a custom deck, for a random game until it "
+        "has ended and for a daily game until its day is over (R19)",
+    )
+    practice = serializers.BooleanField(
+        help_text="dealt from a code or a deck the player chose: never counts in rankings or "
+        "player statistics (R19)"
+    )
     daily = DailySerializer(allow_null=True)
     status = serializers.ChoiceField(choices=Game.Status.values)
     score = serializers.IntegerField()
@@ -235,7 +244,10 @@ class TokenOutSerializer(serializers.Serializer):
 class GameCreateSerializer(serializers.Serializer):
     draw = serializers.ChoiceField(choices=[1, 3], required=False)
     ruleset = serializers.ChoiceField(choices=list(RULESETS), required=False)
-    code = serializers.CharField(required=False, help_text="a deal code such as CF1-D3-AAAAACL")
+    code = serializers.CharField(
+        required=False,
+        help_text="a deal code: CF1-D3-AAAAACL (R3) or CF2-D3- and 26 characters (R4a)",
+    )
     deck = serializers.ListField(
         child=serializers.CharField(), min_length=52, max_length=52, required=False
     )
@@ -378,7 +390,7 @@ def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
         code = DealCode.parse(data["code"])
         if draw is not None and draw != code.draw:
             raise InvalidRequest(f"draw {draw} contradicts the code's draw {code.draw}")
-        return {"ruleset": ruleset, "draw": code.draw, "deal_number": code.number}
+        return {"ruleset": ruleset, "draw": code.draw, "code": code}
     if "deck" in data and not isinstance(data["deck"], list):
         raise InvalidRequest("deck must be a list of 52 card names")
     return {"ruleset": ruleset, "draw": draw or 3, "deck": data.get("deck")}

@@ -22,8 +22,12 @@ class Game(models.Model):
     )
     ruleset = models.CharField(max_length=16)
     draw = models.PositiveSmallIntegerField()
-    deal_number = models.BigIntegerField(null=True, blank=True)
+    # The deal's code (R3, R4a), canonical; null for a custom deck. Random games are CF2.
+    deal_code = models.CharField(max_length=40, null=True, blank=True)
     deck = models.JSONField(null=True, blank=True)
+    # Dealt from a code or a deck the player chose: its cards are known, so it never counts in
+    # rankings or player statistics (R19).
+    practice = models.BooleanField(default=False)
     challenge = models.ForeignKey(
         "leaderboard.DailyChallenge",
         on_delete=models.PROTECT,

@@ -32,6 +32,15 @@ def game_is_private(game: Game) -> bool:
     return game.challenge is not None and timezone.now() < game.challenge.ends_at
 
 
+def game_code_shown(game: Game) -> str | None:
+    """The deal code as others may see it (R19): a practice game's always (the player chose
+    it), any other game's only once it is no longer private (a random game that has ended, a
+    daily game once its day is over too). None for a custom deck."""
+    if game_is_private(game) and not game.practice:
+        return None
+    return game.deal_code
+
+
 def game_visible_to(game: Game | None, *, user: Any) -> Game:
     """`game` if `user` may see it, else NotFound (never tells a hidden game exists)."""
     if game is None or (game_is_private(game) and game.owner_id != getattr(user, "pk", None)):

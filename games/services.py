@@ -20,22 +20,28 @@ from django.utils import timezone
 from games.engine import Action as EngineAction
 from games.engine import DealCode
 from games.engine import Game as EngineGame
+from games.engine.deal import DEAL_NUMBERS
 from games.errors import Forbidden, GameFinished, Stale
 from games.models import Action, Game
 from games.selectors import game_get_for
 from games.solver import hint
 from leaderboard import services as leaderboard_services
 
-DEAL_NUMBERS = 2**35
 # Retries when another request on the same game won the race and the client sent no `expect`.
 ACT_ATTEMPTS = 3
 
 
-def engine_game_new(*, ruleset: str, draw: int, deal_number: int | None, deck: Any) -> EngineGame:
-    if deck is not None:
-        return EngineGame.new(deck, ruleset=ruleset, draw=draw)
-    assert deal_number is not None
-    return EngineGame.deal(deal_number, ruleset=ruleset, draw=draw)
+def engine_game_new(*, ruleset: str, code: DealCode | None, deck: Any, draw: int) -> EngineGame:
+    """The engine game of a deal code, else of a custom deck dealt with `draw`."""
+    if code is not None:
+        return EngineGame.deal(code.number, ruleset=ruleset, draw=code.draw, version=code.version)
+    return EngineGame.new(deck, ruleset=ruleset, draw=draw)
+
+
+def game_engine_new(game: Game) -> EngineGame:
+    """A stored game's engine game as dealt, before any action."""
+    code = None if game.deal_code is None else DealCode.parse(game.deal_code)
+    return engine_game_new(ruleset=game.ruleset, code=code, deck=game.deck, draw=game.draw)
 
 
 def game_create(
@@ -43,23 +49,29 @@ def game_create(
     owner: Any,
     ruleset: str = "app",
     draw: int = 3,
-    deal_number: int | None = None,
+    code: DealCode | None = None,
     deck: list[str] | None = None,
     challenge: Any = None,
     address_hash: str = "",
 ) -> Game:
-    """Deal a new game: `deck` (custom), else `deal_number`, else a random deal number.
-    `address_hash`: the dealing client's (canfield_site.clients.client_address_hash)."""
-    if deck is None and deal_number is None:
-        deal_number = secrets.randbelow(DEAL_NUMBERS)
-    engine = engine_game_new(ruleset=ruleset, draw=draw, deal_number=deal_number, deck=deck)
+    """Deal a new game: `deck` (custom), else `code`, else a random CF2 deal (R4a: its cards
+    cannot be searched for). A game of a code or a deck the player chose, outside a daily
+    challenge, is a practice game (R19). `address_hash`: the dealing client's
+    (canfield_site.clients.client_address_hash)."""
+    practice = challenge is None and (code is not None or deck is not None)
+    if code is None and deck is None:
+        code = DealCode(secrets.randbelow(DEAL_NUMBERS[2]), draw, version=2)
+    if code is not None:
+        draw = code.draw
+    engine = engine_game_new(ruleset=ruleset, code=code, deck=deck, draw=draw)
     view = engine.public_view()
     return Game.objects.create(
         owner=owner,
         ruleset=ruleset,
         draw=draw,
-        deal_number=None if deck is not None else deal_number,
+        deal_code=None if code is None else str(code),
         deck=list(deck) if deck is not None else None,
+        practice=practice,
         challenge=challenge,
         status=view["status"],
         score=view["score"],
@@ -67,13 +79,6 @@ def game_create(
         state=engine.to_dict(),
         address_hash=address_hash,
     )
-
-
-def game_code(game: Game) -> str | None:
-    """The deal code (R3), None for a custom deal."""
-    if game.deal_number is None:
-        return None
-    return str(DealCode(game.deal_number, game.draw))
 
 
 def game_act(
@@ -205,9 +210,7 @@ def logged_action(row: Action) -> dict[str, Any]:
 
 def game_replay(game: Game) -> EngineGame:
     """Rebuild the game from its deal and its log alone."""
-    engine = engine_game_new(
-        ruleset=game.ruleset, draw=game.draw, deal_number=game.deal_number, deck=game.deck
-    )
+    engine = game_engine_new(game)
     for row in game.actions.order_by("n"):
         engine.apply(EngineAction.from_dict(logged_action(row)))
     return engine

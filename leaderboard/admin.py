@@ -34,7 +34,7 @@ def disqualify(modeladmin: admin.ModelAdmin, request: HttpRequest, entries: Quer
 
 @admin.register(DailyChallenge)
 class DailyChallengeAdmin(admin.ModelAdmin):
-    list_display = ("date", "draw", "deal_number", "ends_at")
+    list_display = ("date", "draw", "deal_code", "attempt", "ends_at")
     list_filter = ("draw",)
     search_fields = ("date",)
     date_hierarchy = "date"

@@ -1,4 +1,4 @@
-"""The daily calendar: which day it is, when a day ends, and its secret deal number."""
+"""The daily calendar: which day it is, when a day ends, and its secret deal."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.utils import timezone
 
+from games.engine import DealCode
+
 DRAWS = (3, 1)
-DEAL_NUMBERS = 2**35
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -29,15 +30,19 @@ def day_ends_at(date: dt.date) -> dt.datetime:
     return dt.datetime.combine(date + dt.timedelta(days=1), dt.time(), tzinfo=day_zone())
 
 
-def day_deal_number(date: dt.date, draw: int) -> int:
-    """HMAC-SHA256 of the date and draw mode under DAILY_SECRET, reduced to a deal number.
+def day_deal(date: dt.date, draw: int, attempt: int = 0) -> DealCode:
+    """The CF2 deal (R4a) of that day's challenge in that draw mode, at that attempt.
 
-    2^64 is a multiple of 2^35, so the first 8 bytes mod 2^35 are uniform: without the secret,
-    the public shuffle (R4) tells nothing about tomorrow's deal.
+    N = the first 16 bytes of HMAC-SHA256 under DAILY_SECRET, a secret used for nothing else,
+    of the date, draw and attempt: without the secret no card of a deal tells anything about
+    N (2^128 numbers), nor about another day's deal. Attempts 0, 1, 2, ... give independent
+    deals for the same day, so that one the solver cannot prove winnable can be skipped (R29).
     """
-    message = f"canfield-daily:{date.isoformat()}:D{draw}".encode()
+    if attempt < 0:
+        raise ValueError(f"attempt must be 0 or more, got {attempt}")
+    message = f"canfield-daily-cf2:{date.isoformat()}:D{draw}:{attempt}".encode()
     digest = hmac.new(settings.DAILY_SECRET.encode(), message, hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big") % DEAL_NUMBERS
+    return DealCode(int.from_bytes(digest[:16], "big"), draw, version=2)
 
 
 def day_parse(text: str) -> dt.date | None:

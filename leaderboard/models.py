@@ -8,7 +8,12 @@ class DailyChallenge(models.Model):
 
     date = models.DateField()
     draw = models.PositiveSmallIntegerField()
-    deal_number = models.BigIntegerField()
+    # The deal's code: CF2 (R4a) from the day, draw and attempt under DAILY_SECRET
+    # (leaderboard.days); the CF1 codes of challenges created before CF2 stay as they were.
+    deal_code = models.CharField(max_length=40)
+    # Which derivation of the day's deal this is (0, 1, ...: the solver skips the deals it
+    # cannot prove winnable, R29); null for the CF1 challenges.
+    attempt = models.PositiveSmallIntegerField(null=True, blank=True)
     # The end of the day in DAILY_TIME_ZONE, fixed when the challenge is created: the code is
     # revealed and the board's figures freeze at this moment.
     ends_at = models.DateTimeField()

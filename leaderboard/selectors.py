@@ -32,7 +32,6 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from games.engine import DealCode
 from games.errors import NotFound
 from games.models import Game
 from leaderboard.days import day_today
@@ -240,30 +239,29 @@ def daily_info(*, date: dt.date, now: dt.datetime) -> dict[str, Any]:
 
 
 def _revealed_code(challenge: DailyChallenge, now: dt.datetime) -> str | None:
+    """The deal code once the day is over (R4a), never before: it gives every hidden card."""
     if not challenge_is_over(challenge, now):
         return None
-    return str(DealCode(challenge.deal_number, challenge.draw))
+    return challenge.deal_code
 
 
 def player_stats(*, username: str, now: dt.datetime) -> dict[str, Any]:
-    """API.md's player figures. Custom deals are left out: anyone can stack a deck."""
+    """API.md's player figures, of the games that count: practice games (dealt from a code or a
+    deck the player chose, R19) are left out, since their cards are known in advance. Random
+    games and daily games count."""
     player = get_user_model().objects.filter(username=username).first()
     if player is None:
         raise NotFound("no such player")
     won = Q(status=Game.Status.WON)
-    figures = (
-        Game.objects.filter(owner=player)
-        .exclude(deal_number=None)
-        .aggregate(
-            games=Count("id"),
-            wins=Count("id", filter=won),
-            best_score=Max("score"),
-            best_win_seconds=Min(
-                ExpressionWrapper(F("finished_at") - F("created_at"), output_field=DurationField()),
-                filter=won,
-            ),
-            best_win_moves=Min("moves", filter=won),
-        )
+    figures = Game.objects.filter(owner=player, practice=False).aggregate(
+        games=Count("id"),
+        wins=Count("id", filter=won),
+        best_score=Max("score"),
+        best_win_seconds=Min(
+            ExpressionWrapper(F("finished_at") - F("created_at"), output_field=DurationField()),
+            filter=won,
+        ),
+        best_win_moves=Min("moves", filter=won),
     )
     best = figures["best_win_seconds"]
     return {

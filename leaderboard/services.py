@@ -16,9 +16,10 @@ from django.utils import timezone
 
 from canfield_site.logs import WarnEvery
 from games import services as game_services
+from games.engine import DealCode
 from games.models import Game
 from leaderboard import selectors
-from leaderboard.days import day_deal_number, day_ends_at, day_today
+from leaderboard.days import day_deal, day_ends_at, day_today
 from leaderboard.models import BoardScore, DailyChallenge, Entry
 
 logger = logging.getLogger(__name__)
@@ -27,13 +28,19 @@ logger = logging.getLogger(__name__)
 PUBLISH_TIMEOUT = 0.5
 
 
-def challenge_get_or_create(*, date: dt.date, draw: int) -> DailyChallenge:
-    """The challenge of that day and draw mode; of two concurrent first requests, one creates it
-    and the other reads it (the unique constraint settles the race)."""
+def challenge_get_or_create(*, date: dt.date, draw: int, attempt: int = 0) -> DailyChallenge:
+    """The challenge of that day and draw mode, created with the deal of `attempt` if there is
+    none yet (leaderboard.days.day_deal); of two concurrent first requests, one creates it and
+    the other reads it (the unique constraint settles the race). An existing challenge keeps
+    its deal and attempt."""
     challenge, _ = DailyChallenge.objects.get_or_create(
         date=date,
         draw=draw,
-        defaults={"deal_number": day_deal_number(date, draw), "ends_at": day_ends_at(date)},
+        defaults={
+            "deal_code": str(day_deal(date, draw, attempt)),
+            "attempt": attempt,
+            "ends_at": day_ends_at(date),
+        },
     )
     return challenge
 
@@ -65,7 +72,7 @@ def daily_game_get_or_create(
                 owner=player,
                 ruleset="app",
                 draw=draw,
-                deal_number=challenge.deal_number,
+                code=DealCode.parse(challenge.deal_code),
                 challenge=challenge,
                 address_hash=address_hash,
             )

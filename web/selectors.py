@@ -29,9 +29,7 @@ def game_list_public_for(*, username: str, limit: int = 20) -> QuerySet[Game]:
 def replay_frames(*, game: Game) -> list[dict[str, Any]]:
     """The table before the first action and after each one, rebuilt from the deal and the log
     by the engine, with the logged action that led to each frame and its caption in words."""
-    engine = services.engine_game_new(
-        ruleset=game.ruleset, draw=game.draw, deal_number=game.deal_number, deck=game.deck
-    )
+    engine = services.game_engine_new(game)
     frames = [{"action": None, "caption": "", "view": engine.public_view()}]
     for row in game.actions.order_by("n"):
         engine.apply(EngineAction.from_dict(services.logged_action(row)))

@@ -16,7 +16,6 @@ from games import selectors as game_selectors
 from games.accounts import signup_slot_take
 from games.engine import RULESETS
 from games.errors import NotFound
-from games.services import game_code
 from leaderboard.days import day_today
 from web import selectors
 from web.forms import SignupForm
@@ -52,7 +51,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         "web/replay.html",
         {
             "game": game,
-            "code": None if game_selectors.game_is_private(game) else game_code(game),
+            "code": game_selectors.game_code_shown(game),
             "frames": selectors.replay_frames(game=game),
             "strings": js_strings(),
         },

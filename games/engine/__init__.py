@@ -14,10 +14,13 @@ Deals (RULES R3-R5)::
     (75, 3, 'CF1-D3-AAAAACL')
     >>> len(shuffled_deck(75))                         # d[0..51] as card names
     52
+    >>> DealCode.parse("CF2-D1-AAAAAAAAAAAAAAAAAAAAAAAAAB").version   # 128-bit CF2 (R4a)
+    2
 
 Games::
 
     game = Game.deal(75, ruleset="app", draw=3)        # from a deal number
+    game = Game.deal(1, draw=1, version=2)             # from a CF2 deal number
     game = Game.new(deck, ruleset="app", draw=3)       # from 52 card names, dealt by R5
     result = game.apply(Action.from_dict({"type": "move", "from": "reserve", "to": "foundation"}))
     result.as_dict()    # API ACTION fields except "at": n, type, from, to, count, cards,

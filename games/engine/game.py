@@ -87,11 +87,11 @@ class Game:
     # -- creating ---------------------------------------------------------------------------
 
     @classmethod
-    def deal(cls, number: int, *, ruleset: str = "app", draw: int = 3) -> Game:
-        """The game for deal number `number` (R4-R5)."""
+    def deal(cls, number: int, *, ruleset: str = "app", draw: int = 3, version: int = 1) -> Game:
+        """The game for deal number `number` of format CF`version` (R4-R5, R4a)."""
         rules = _rules(ruleset, draw)
-        DealCode(number, draw)  # validates the number
-        return cls._dealt(shuffled_order(number), rules, draw)
+        DealCode(number, draw, version)  # validates the number
+        return cls._dealt(shuffled_order(number, version), rules, draw)
 
     @classmethod
     def new(cls, deck: Sequence[str], *, ruleset: str = "app", draw: int = 3) -> Game:

@@ -6,6 +6,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from games.engine import DealCode, shuffled_deck
 from games.models import Action, Game
+from tests.engine.test_deal import vectors
 from tests.games.helpers import easy_deck
 
 GAMES = "/api/v1/games"
@@ -31,8 +32,16 @@ def test_create_random_game_with_defaults(auth_client, user):
     assert game["status"] == "playing" and game["score"] == 0 and game["moves"] == 0
     assert game["daily"] is None and game["finished_at"] is None
     stored = Game.objects.get(pk=game["id"])
-    assert stored.owner == user
-    assert game["code"] == str(DealCode(stored.deal_number, 3))
+    assert stored.owner == user and not stored.practice and not game["practice"]
+    # a random game is a CF2 deal (R4a) whose code stays hidden until the game ends (R19)
+    code = DealCode.parse(stored.deal_code)
+    assert (code.version, code.draw) == (2, 3)
+    assert game["code"] is None
+    assert auth_client.get(f"{GAMES}/{game['id']}").json()["code"] is None
+    assert auth_client.get(GAMES).json()["results"][0]["code"] is None
+    ended = act(auth_client, game["id"], {"type": "resign"}).json()["game"]
+    assert ended["code"] == stored.deal_code
+    assert auth_client.get(f"{GAMES}/{game['id']}").json()["code"] == stored.deal_code
 
 
 def test_create_from_code_deals_those_cards(auth_client):
@@ -43,13 +52,27 @@ def test_create_from_code_deals_those_cards(auth_client):
     assert game["code"] == code and game["draw"] == 1 and game["ruleset"] == "cardgames"
     assert game["reserve"]["top"] == deck[12]
     assert game["tableau"] == [[card] for card in deck[14:18]]
+    assert game["practice"] is True  # the player chose the deal: shown, never counted (R19)
+
+
+@pytest.mark.parametrize("vector", vectors("deal_vectors_cf2.json"), ids=lambda v: v["code"])
+def test_create_from_cf2_code_deals_those_cards(auth_client, vector):
+    game = create(auth_client, {"code": vector["code"].lower()})
+
+    assert game["code"] == vector["code"] and game["draw"] == vector["draw"]
+    assert game["practice"] is True
+    assert game["reserve"] == {"count": 13, "top": vector["reserve_top"]}
+    assert game["tableau"] == vector["tableau"]
+    assert game["foundations"][0]["top"] == vector["base_card"]
+    drawn = act(auth_client, game["id"], {"type": "draw"}).json()["action"]["cards"]
+    assert drawn == vector["stock_top_first"][: vector["draw"]]
 
 
 def test_create_from_custom_deck(auth_client):
     deck = easy_deck()
     game = create(auth_client, {"deck": deck, "draw": 1})
 
-    assert game["code"] is None
+    assert game["code"] is None and game["practice"] is True
     assert game["starting_rank"] == "A"
     assert game["tableau"] == [["2S"], ["3S"], ["4S"], ["5S"]]
     assert Game.objects.get(pk=game["id"]).deck == deck
@@ -60,6 +83,10 @@ def test_create_from_custom_deck(auth_client):
     [
         ({"code": "CF2-D3-AAAAACL"}, "invalid_code"),
         ({"code": "CF1-D3-AAAA"}, "invalid_code"),
+        ({"code": "CF2-D3-IAAAAAAAAAAAAAAAAAAAAAAAAA"}, "invalid_code"),
+        ({"code": "CF2-D3-AAAAAAAAAAAAAAAAAAAAAAAAAAA"}, "invalid_code"),
+        ({"code": "CF2-D3-AAAAAAAAAAAAAAAAAAAAAAAA0A"}, "invalid_code"),
+        ({"code": "CF2-D1-AAAAAAAAAAAAAAAAAAAADVXTIV", "draw": 3}, "invalid_request"),
         ({"code": 12}, "invalid_code"),
         ({"deck": ["AH"] * 52}, "invalid_deck"),
         ({"deck": easy_deck()[:51]}, "invalid_deck"),

@@ -6,9 +6,10 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.management import call_command
 
-from games.engine import DealCode
+from games.engine import DealCode, shuffled_deck
 from games.models import Game
-from leaderboard.days import day_deal_number
+from games.services import game_create
+from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge, Entry
 from leaderboard.services import entries_disqualify
 from tests.leaderboard.conftest import NOON
@@ -44,7 +45,8 @@ def test_daily_game_is_created_once_then_returned(noon, auth_client, user):
     assert game["daily"] == {"date": TODAY} and game["code"] is None
     assert game["ruleset"] == "app" and game["draw"] == 3 and one_card.json()["draw"] == 1
     stored = Game.objects.get(pk=game["id"])
-    assert stored.deal_number == day_deal_number(dt.date(2026, 11, 29), 3)
+    assert stored.deal_code == str(day_deal(dt.date(2026, 11, 29), 3))
+    assert stored.deal_code.startswith("CF2-D3-") and not stored.practice
     assert Entry.objects.filter(player=user).count() == 2
 
 
@@ -74,7 +76,7 @@ def test_daily_game_and_its_log_are_hidden_until_the_day_is_over(
     noon.move_to(NEXT_DAY)
     shown = other.get(f"{GAMES}/{game['id']}")
     assert shown.status_code == 200
-    assert shown.json()["code"].startswith("CF1-D3-")
+    assert shown.json()["code"].startswith("CF2-D3-")
     assert len(other.get(f"{GAMES}/{game['id']}/actions").json()) == 2
 
 
@@ -118,8 +120,8 @@ def test_daily_info_reveals_the_codes_only_after_the_day(noon, auth_client, api_
     past = api_client.get(f"/api/v1/daily/{TODAY}").json()
     day = dt.date(2026, 11, 29)
     assert [board["code"] for board in past["boards"]] == [
-        str(DealCode(day_deal_number(day, 3), 3)),
-        str(DealCode(day_deal_number(day, 1), 1)),
+        str(day_deal(day, 3)),
+        str(day_deal(day, 1)),
     ]
     assert api_client.get("/api/v1/daily").json()["date"] == "2026-11-30"
 
@@ -156,7 +158,8 @@ def test_create_daily_challenges_command_pre_creates_days(noon, db):
     assert days == ["2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04"]
     assert DailyChallenge.objects.count() == 8
     challenge = DailyChallenge.objects.get(date=dt.date(2026, 12, 2), draw=1)
-    assert challenge.deal_number == day_deal_number(dt.date(2026, 12, 2), 1)
+    assert challenge.deal_code == str(day_deal(dt.date(2026, 12, 2), 1))
+    assert challenge.attempt == 0
     assert challenge.ends_at == dt.datetime(2026, 12, 3, tzinfo=dt.UTC)
 
 
@@ -193,42 +196,41 @@ def test_leaderboard_is_per_draw_mode(noon, player_entry, api_client):
 # ---- players -----------------------------------------------------------------------------------
 
 
-def test_player_figures(noon, auth_client, user, api_client):
-    # given a won custom-code game, a resigned game and a custom deck (left out)
-    won = Game.objects.create(
-        owner=user,
-        ruleset="app",
-        draw=3,
-        deal_number=1,
-        state={},
-        status="won",
-        score=260,
-        moves=90,
-    )
-    Game.objects.filter(pk=won.pk).update(finished_at=won.created_at + dt.timedelta(seconds=300))
-    Game.objects.create(
-        owner=user,
-        ruleset="app",
-        draw=3,
-        deal_number=2,
-        state={},
-        status="resigned",
-        score=300,
-        moves=10,
-    )
-    Game.objects.create(owner=user, ruleset="app", draw=3, deck=[], state={}, score=999)
+def test_player_figures_count_random_and_daily_games_never_practice_games(
+    noon, auth_client, user, api_client
+):
+    def finished(game, *, status, score, moves, seconds):
+        Game.objects.filter(pk=game.pk).update(
+            status=status,
+            score=score,
+            moves=moves,
+            finished_at=game.created_at + dt.timedelta(seconds=seconds),
+        )
+
+    # given a won and a resigned random game, a resigned daily game...
+    finished(game_create(owner=user), status="won", score=255, moves=90, seconds=300)
+    finished(game_create(owner=user, draw=1), status="resigned", score=100, moves=10, seconds=9)
+    daily_game = Game.objects.get(pk=daily(auth_client).json()["id"])
+    finished(daily_game, status="resigned", score=40, moves=30, seconds=50)
+    # ...and practice games (R19) from a code and from a deck that would beat every figure
+    code_game = game_create(owner=user, code=DealCode.parse("CF1-D3-AAAAACL"))
+    finished(code_game, status="won", score=255, moves=60, seconds=0.64)
+    deck_game = game_create(owner=user, deck=shuffled_deck(9))
+    finished(deck_game, status="won", score=255, moves=52, seconds=1)
+    game_create(owner=user, code=DealCode.parse("CF2-D1-AAAAAAAAAAAAAAAAAAAADVXTIV"))
 
     stats = api_client.get(f"/api/v1/players/{user.username}").json()
 
     assert stats == {
         "username": "alice",
-        "games": 2,
+        "games": 3,
         "wins": 1,
-        "best_score": 300,
+        "best_score": 255,
         "best_win_seconds": 300.0,
         "best_win_moves": 90,
-        "daily_streak": 0,
+        "daily_streak": 1,
     }
+    assert Game.objects.filter(owner=user, practice=True).count() == 3
 
 
 def test_daily_streak_counts_consecutive_days_back_from_today(auth_client, user, api_client):

@@ -1,28 +1,52 @@
 import datetime as dt
+import hmac
 
 import pytest
 from django.test import override_settings
 
-from leaderboard.days import DEAL_NUMBERS, day_deal_number, day_ends_at, day_parse, day_today
+from games.engine import DealCode
+from leaderboard.days import day_deal, day_ends_at, day_parse, day_today
 
 DAY = dt.date(2026, 11, 29)
 
 
-def test_deal_number_is_stable_per_day_and_draw_and_in_range():
-    numbers = {day_deal_number(DAY + dt.timedelta(days=i), d) for i in range(30) for d in (1, 3)}
+def test_daily_deal_is_a_cf2_deal_stable_per_day_draw_and_attempt():
+    deals = {
+        day_deal(DAY + dt.timedelta(days=i), d, attempt)
+        for i in range(30)
+        for d in (1, 3)
+        for attempt in (0, 1, 2)
+    }
 
-    assert day_deal_number(DAY, 3) == day_deal_number(DAY, 3)
-    assert len(numbers) == 60
-    assert all(0 <= n < DEAL_NUMBERS for n in numbers)
+    assert day_deal(DAY, 3) == day_deal(DAY, 3, 0) == day_deal(DAY, 3)
+    assert len({deal.number for deal in deals}) == 180
+    assert {(deal.version, deal.draw) for deal in deals} == {(2, 1), (2, 3)}
+    # numbers fill the 128 bits, not a small corner of them
+    assert max(deal.number for deal in deals).bit_length() == 128
 
 
-def test_deal_number_depends_on_the_secret():
-    with override_settings(DAILY_SECRET="one"):
-        first = day_deal_number(DAY, 3)
-    with override_settings(DAILY_SECRET="two"):
-        second = day_deal_number(DAY, 3)
+@override_settings(DAILY_SECRET="a-daily-secret-for-this-test-only-0123456789")
+def test_daily_deal_is_the_first_16_bytes_of_hmac_sha256_of_date_draw_and_attempt():
+    message = b"canfield-daily-cf2:2026-11-29:D1:2"
+    digest = hmac.new(b"a-daily-secret-for-this-test-only-0123456789", message, "sha256").digest()
 
-    assert first != second
+    assert day_deal(DAY, 1, 2) == DealCode(int.from_bytes(digest[:16], "big"), 1, version=2)
+
+
+def test_daily_deal_depends_on_the_secret_and_not_on_the_secret_key():
+    with override_settings(DAILY_SECRET="one", SECRET_KEY="k" * 60):
+        first = day_deal(DAY, 3)
+    with override_settings(DAILY_SECRET="one", SECRET_KEY="x" * 60):
+        same = day_deal(DAY, 3)
+    with override_settings(DAILY_SECRET="two", SECRET_KEY="k" * 60):
+        second = day_deal(DAY, 3)
+
+    assert first == same != second
+
+
+def test_daily_deal_attempt_is_never_negative():
+    with pytest.raises(ValueError):
+        day_deal(DAY, 3, -1)
 
 
 @override_settings(DAILY_TIME_ZONE="Europe/Budapest")
