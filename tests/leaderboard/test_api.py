@@ -320,3 +320,25 @@ def test_a_disqualified_game_shows_no_standing(noon, auth_client, make_user):
     entries_disqualify(entries=Entry.objects.filter(game_id=game["id"]), by=make_user("admin"))
 
     assert auth_client.get(f"{GAMES}/{game['id']}").json()["daily"] == {"date": TODAY}
+
+
+def test_a_challenge_dealt_before_cf2_keeps_its_cf1_deal(noon, auth_client, api_client):
+    # given today's challenge as the migration leaves one created before CF2: a CF1 code and
+    # no attempt
+    DailyChallenge.objects.create(
+        date=dt.date(2026, 11, 29),
+        draw=3,
+        deal_code="CF1-D3-AAAAACL",
+        attempt=None,
+        ends_at=dt.datetime(2026, 11, 30, tzinfo=dt.UTC),
+    )
+
+    game = daily(auth_client).json()
+    act(auth_client, game["id"], {"type": "resign"})
+
+    deck = shuffled_deck(75)
+    assert game["reserve"]["top"] == deck[12] and game["tableau"] == [[c] for c in deck[14:18]]
+    noon.move_to(NEXT_DAY)
+    boards = api_client.get(f"/api/v1/daily/{TODAY}").json()["boards"]
+    assert boards[0]["code"] == "CF1-D3-AAAAACL"
+    assert auth_client.get(f"{GAMES}/{game['id']}").json()["code"] == "CF1-D3-AAAAACL"
