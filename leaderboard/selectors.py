@@ -299,14 +299,14 @@ def daily_streak(*, player: Any, now: dt.datetime) -> int:
 # ---- fair-play review (leaderboard/admin.py) -------------------------------------------------
 
 
-def _games_sharing(*, address_hash: Any, player: Any, date: Any, deal_number: Any) -> QuerySet:
+def _games_sharing(*, address_hash: Any, player: Any, date: Any, deal_code: Any) -> QuerySet:
     """Other accounts' games dealt from the same address hash that played that day's deals
     (their ranked games of the day) or explored the entry's deal (practice games of it)."""
     return (
         Game.objects.filter(address_hash=address_hash)
         .exclude(address_hash="")
         .exclude(owner=player)
-        .filter(Q(challenge__date=date) | Q(challenge__isnull=True, deal_number=deal_number))
+        .filter(Q(challenge__date=date) | Q(challenge__isnull=True, deal_code=deal_code))
     )
 
 
@@ -318,7 +318,7 @@ def entries_with_sharing(*, entries: QuerySet) -> QuerySet:
             address_hash=OuterRef("game__address_hash"),
             player=OuterRef("player"),
             date=OuterRef("challenge__date"),
-            deal_number=OuterRef("challenge__deal_number"),
+            deal_code=OuterRef("challenge__deal_code"),
         )
         .order_by()
         .values("address_hash")
@@ -336,6 +336,6 @@ def entry_sharing_players(*, entry: Entry) -> list[str]:
         address_hash=entry.game.address_hash,
         player=entry.player_id,
         date=entry.challenge.date,
-        deal_number=entry.challenge.deal_number,
+        deal_code=entry.challenge.deal_code,
     )
     return sorted(set(games.values_list("owner__username", flat=True)))

@@ -85,9 +85,9 @@ def test_practice_games_of_the_days_deal_count_as_exploring_it(
     # ranked player's address, and a third plays an unrelated random game there
     champ, scout, other = make_user("champ"), make_user("scout"), make_user("other")
     ranked = start(client_for, champ, "198.51.100.9")
-    deal_number = Game.objects.get(id=ranked["id"]).deal_number
+    deal_code = Game.objects.get(id=ranked["id"]).deal_code
     Game.objects.create(
-        owner=scout, ruleset="app", draw=3, deal_number=deal_number, state={},
+        owner=scout, ruleset="app", draw=3, deal_code=deal_code, practice=True, state={},
         address_hash=Game.objects.get(id=ranked["id"]).address_hash,
     )  # fmt: skip
     start(client_for, other, "198.51.100.9", draw=3)
