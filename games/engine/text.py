@@ -3,8 +3,10 @@
 The Hungarian form is seed 000's, character for character. Forms the seed does not show,
 decided here: a waste with cards `dobópakli: N lap, felül: <card>`; an empty stock
 `Húzópakli üres`; an empty reserve `tartalék üres`; an empty column `N. oszlop: üres`; a
-foundation with n cards up to card X `<suit> a <X>-ig (n)`; the starting rank by its name
-(`kezdő rang 7`, `kezdő rang dáma`). English and Polish follow the same structure.
+foundation with n cards up to card X `<suit> a <X>ig (n)`, the rank taking the suffix as
+Hungarian does (`kőr a kőr 7-ig`, `ászig`, `bubiig`, `dámáig`, `királyig`, R28); the starting
+rank by its name (`kezdő rang 7`, `kezdő rang dáma`). English and Polish follow the same
+structure; Polish names the card after `do` in the genitive (`do króla kier`, `do damy`).
 
     >>> from games.engine.game import Game
     >>> describe(Game.deal(0), "en")[:60]
@@ -25,6 +27,7 @@ LANGUAGES = ("hu", "en", "pl")
 class _Words:
     suits: tuple[str, str, str, str]
     ranks: tuple[str, ...]
+    ranks_up_to: tuple[str, ...]  # a rank as the foundation's "up to <card>" needs it
     card: Callable[[str, str], str]  # (suit word, rank word) -> card words
     cards: Callable[[int], str]  # a count of cards
     stock: str  # "{n}" or "empty"
@@ -54,6 +57,7 @@ WORDS = {
     "hu": _Words(
         suits=("kőr", "pikk", "káró", "treff"),
         ranks=("ász", *_NUMBERS, "bubi", "dáma", "király"),
+        ranks_up_to=("ászig", *(f"{n}-ig" for n in _NUMBERS), "bubiig", "dámáig", "királyig"),
         card=lambda suit, rank: f"{suit} {rank}",
         cards=lambda n: f"{n} lap",
         stock="Húzópakli: {n}",
@@ -63,7 +67,7 @@ WORDS = {
         reserve="tartalék: {n}, felül: {top}",
         reserve_empty="tartalék üres",
         foundations="Alapok, kezdő rang {rank}: ",
-        foundation="{suit} a {card}-ig ({n})",
+        foundation="{suit} a {card} ({n})",
         foundation_empty="{suit} üres",
         column="{i}. oszlop: {cards}",
         column_empty="{i}. oszlop: üres",
@@ -71,6 +75,7 @@ WORDS = {
     "en": _Words(
         suits=("hearts", "spades", "diamonds", "clubs"),
         ranks=("ace", *_NUMBERS, "jack", "queen", "king"),
+        ranks_up_to=("ace", *_NUMBERS, "jack", "queen", "king"),
         card=lambda suit, rank: f"{rank} of {suit}",
         cards=lambda n: "1 card" if n == 1 else f"{n} cards",
         stock="Stock: {n}",
@@ -88,6 +93,7 @@ WORDS = {
     "pl": _Words(
         suits=("kier", "pik", "karo", "trefl"),
         ranks=("as", *_NUMBERS, "walet", "dama", "król"),
+        ranks_up_to=("asa", *_NUMBERS, "waleta", "damy", "króla"),
         card=lambda suit, rank: f"{rank} {suit}",
         cards=_plural_pl,
         stock="Zapas: {n}",
@@ -129,9 +135,8 @@ def describe(game: Game, lang: str = "hu") -> str:
         if top is None:
             foundations.append(w.foundation_empty.format(suit=w.suits[suit]))
         else:
-            foundations.append(
-                w.foundation.format(suit=w.suits[suit], card=card(top), n=game.found[suit])
-            )
+            up_to = w.card(w.suits[suit], w.ranks_up_to[top % 13])
+            foundations.append(w.foundation.format(suit=w.suits[suit], card=up_to, n=game.found[suit]))
     columns = [
         w.column.format(i=i, cards=", ".join(card(c) for c in column))
         if column

@@ -95,12 +95,24 @@ def test_forms_the_seed_does_not_show():
     )
     text = describe(game, "hu")
     assert text.startswith("Húzópakli üres; dobópakli: 46 lap, felül: káró 2; tartalék üres.")
-    assert (
-        "Alapok, kezdő rang dáma: káró a káró ász-ig (3), kőr üres, pikk a pikk dáma-ig (1)" in text
-    )
+    # a rank in words takes the suffix as Hungarian does (R28): ászig, dámáig
+    assert "Alapok, kezdő rang dáma: káró a káró ászig (3), kőr üres, pikk a pikk dámáig (1)" in text
     assert text.endswith("2. oszlop: üres; 3. oszlop: kőr 4; 4. oszlop: üres.")
     assert describe(game, "en").startswith("Stock empty; waste: 46 cards, top: 2 of diamonds;")
-    assert "kolumna 2: pusta" in describe(game, "pl")
+    polish = describe(game, "pl")
+    assert "kolumna 2: pusta" in polish
+    # Polish names the card after "do" in the genitive, and counts with the right plural
+    assert "karo do asa karo (3), kier pusta, pik do damy pik (1)" in polish
+    assert "46 kart" in polish
+
+
+def test_hungarian_and_polish_up_to_a_king_and_a_jack():
+    game = arrange(base="JH", found={"H": 3, "S": 2}, tableau=[["5C"], [], [], []], rest="waste")
+    assert "kőr a kőr királyig (3), pikk a pikk dámáig (2)" in describe(game, "hu")
+    assert "kier do króla kier (3), pik do damy pik (2)" in describe(game, "pl")
+    game = arrange(base="10H", found={"H": 2}, tableau=[["5C"], [], [], []], rest="waste")
+    assert "kőr a kőr bubiig (2)" in describe(game, "hu")
+    assert "kier do waleta kier (2)" in describe(game, "pl")
 
 
 def test_unknown_language_is_an_error():
