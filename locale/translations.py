@@ -1,6 +1,9 @@
 """The hu and pl catalogues' source: `python locale/translations.py` fills the msgstr of
-locale/{hu,pl}/LC_MESSAGES/django.po (after `manage.py makemessages`) and compiles the .mo
-files with msgfmt. Hungarian terms follow seed 000, Polish ones seed 002."""
+locale/{hu,pl}/LC_MESSAGES/django.po and djangojs.po (after `manage.py makemessages` and
+`manage.py makemessages -d djangojs -i node_modules -i staticfiles`) and compiles the .mo
+files with msgfmt. Hungarian terms follow seed 000, Polish ones seed 002. Counted phrases
+(ngettext) take every plural form of the language, in the order of the catalogue's
+Plural-Forms (Polish: one, few, many, and the form for fractions)."""
 
 import re
 import subprocess
@@ -148,6 +151,145 @@ HU = {
     ),
     "Try again later": "Próbáld újra később",
     "Home": "Kezdőlap",
+    # the table's words, error messages and announcements, the rules pages
+    "Restart this deal": "Újrakezdés ugyanezzel a leosztással",
+    "Daily challenge": "Napi kihívás",
+    "Keys: arrows choose a pile (up/down a card in a column), Enter picks up and puts down, T "
+    "taps, Space or D draws, Z undoes, I reads the whole table, Esc cancels.": (
+        "Billentyűk: a nyilak paklit választanak (fel/le lapot az oszlopban), az Enter felvesz és "
+        "letesz, T megérint, Szóköz vagy D húz, Z visszavon, I felolvassa az egész asztalt, Esc "
+        "mégse."
+    ),
+    "Read the whole table (I)": "Az egész asztal felolvasása (I)",
+    "New games": "Új játékok",
+    "The classic rules always draw three cards.": (
+        "A klasszikus szabályokkal mindig három lapot húzol."
+    ),
+    "Result to share": "Megosztható eredmény",
+    "Share the result": "Eredmény megosztása",
+    "How to play": "Játékszabály",
+    "Canfield app rules": "Canfield app szabályok",
+    "Cardgames rules": "Cardgames szabályok",
+    "Classic rules": "Klasszikus szabályok",
+    "Rule sets": "Szabályrendszerek",
+    "The goal": "A cél",
+    "Build all 52 cards onto the four foundations, one suit each, going up from the starting rank: "
+    "the rank of the card dealt onto the first foundation. After the king comes the ace.": (
+        "Rakd fel mind az 52 lapot a négy alapra, színenként egyre, a kezdő rangtól felfelé: ez az "
+        "első alapra osztott lap rangja. A király után az ász jön."
+    ),
+    "The layout": "Az asztal",
+    "Reserve: 13 cards, only the top one can be played.": (
+        "Tartalék: 13 lap, csak a legfelső játszható."
+    ),
+    "Four columns of face-up cards. A card goes onto a card one rank higher of the other colour (a "
+    "king goes onto an ace).": (
+        "Négy oszlop képpel felfelé. Egy lap az eggyel magasabb rangú, ellenkező színű lapra "
+        "tehető (király az ászra)."
+    ),
+    "When a column empties, the reserve's top card fills it at once. Once the reserve is empty, an "
+    "empty column stays empty until you fill it.": (
+        "Ha egy oszlop kiürül, a tartalék felső lapja azonnal kitölti. Ha a tartalék elfogyott, az "
+        "üres oszlop üres marad, amíg te ki nem töltöd."
+    ),
+    "Stock: draw three cards at a time onto the waste. Only the waste's top card can be played. An "
+    "empty stock takes the waste back, as often as you like.": (
+        "Húzópakli: egyszerre három lapot húzol a dobópaklira. Csak a dobópakli felső lapja "
+        "játszható. Az üres húzópakli visszaveszi a dobópaklit, ahányszor csak akarod."
+    ),
+    "Stock: draw one or three cards at a time onto the waste (chosen when the game starts). Only "
+    "the waste's top card can be played. An empty stock takes the waste back, as often as you "
+    "like.": (
+        "Húzópakli: egyszerre egy vagy három lapot húzol a dobópaklira (a játék kezdetén "
+        "választod). Csak a dobópakli felső lapja játszható. Az üres húzópakli visszaveszi a "
+        "dobópaklit, ahányszor csak akarod."
+    ),
+    "These rules": "Ezek a szabályok",
+    "Only a whole column moves onto another column.": "Oszlopra csak egy egész oszlop tehető át.",
+    "Cards never leave a foundation.": "Az alapokról nem vehető le lap.",
+    "With the reserve empty, an empty column takes only the waste's top card, and may stay "
+    "empty.": (
+        "Üres tartaléknál az üres oszlopba csak a dobópakli felső lapja tehető, és üresen is "
+        "maradhat."
+    ),
+    "Undo: the last 100 actions, each undo counted as a move.": (
+        "Visszavonás: az utolsó 100 lépés, minden visszavonás lépésnek számít."
+    ),
+    "Any part of a column that is itself in order moves as a unit.": (
+        "Egy oszlop bármely rendezett vége egyben mozgatható."
+    ),
+    "A foundation's top card may come back onto a column.": (
+        "Az alap felső lapja visszatehető egy oszlopra."
+    ),
+    "With the reserve empty, an empty column takes any card or any ordered run.": (
+        "Üres tartaléknál az üres oszlopba bármely lap vagy rendezett sor tehető."
+    ),
+    "Nothing plays by itself except the reserve filling an empty column.": (
+        "Magától semmi sem mozdul, csak a tartalék tölti ki az üres oszlopot."
+    ),
+    "Undo: as far back as you like, each undo counted as a move.": (
+        "Visszavonás: bármeddig vissza, minden visszavonás lépésnek számít."
+    ),
+    "Once the stock, the waste and the reserve are empty and every card can go up, the game "
+    "finishes itself.": (
+        "Ha a húzópakli, a dobópakli és a tartalék üres, és minden lap felrakható, a játék magától "
+        "befejeződik."
+    ),
+    "Each card scores 5 points the first time it reaches a foundation: a won game scores 255. "
+    "Moves and time break ties on the daily leaderboards.": (
+        "Minden lap 5 pontot ér, amikor először kerül alapra: a megnyert játszma 255 pont. A napi "
+        "ranglistán egyenlőségnél a lépések száma, majd az idő dönt."
+    ),
+    "Drag a card, or tap it: a tapped card goes to its foundation if it can, else to the longest "
+    "column that takes it. Tap the stock to draw. With a keyboard: arrows choose a pile, Enter "
+    "picks up and puts down, T taps, Space draws, Z undoes, I reads the whole table.": (
+        "Húzd a lapot, vagy érintsd meg: a megérintett lap az alapjára kerül, ha lehet, különben a "
+        "leghosszabb oszlopra, amely befogadja. A húzópakli megérintése húz. Billentyűzettel: a "
+        "nyilak paklit választanak, az Enter felvesz és letesz, T megérint, Szóköz húz, Z "
+        "visszavon, I felolvassa az egész asztalt."
+    ),
+    "Canfield solitaire: daily challenges and a live leaderboard.": (
+        "Canfield pasziánsz: napi kihívások és élő ranglista."
+    ),
+    "ace": "ász",
+    "jack": "bubi",
+    "queen": "dáma",
+    "king": "király",
+    "hearts": "kőr",
+    "spades": "pikk",
+    "diamonds": "káró",
+    "clubs": "treff",
+    "%(rank)s of %(suit)s": "%(suit)s %(rank)s",
+    "a foundation builds up in suit from its starting rank": (
+        "az alapra csak azonos színű, eggyel nagyobb lap kerülhet"
+    ),
+    "a column builds down in alternating colours": (
+        "oszlopra csak eggyel kisebb, ellenkező színű lap kerülhet"
+    ),
+    "%(card)s cannot go on %(onto)s: %(why)s.": (
+        "%(card)s nem tehető erre a lapra: %(onto)s; %(why)s."
+    ),
+    "%(card)s has nowhere to go.": "%(card)s sehová sem tehető.",
+    "This game is over.": "Ez a játszma véget ért.",
+    "Too many requests: wait a moment and try again.": (
+        "Túl sok kérés: várj egy kicsit, és próbáld újra."
+    ),
+    "The server cannot be reached. Check the connection and try again.": (
+        "A szerver nem érhető el. Ellenőrizd a kapcsolatot, és próbáld újra."
+    ),
+    "%(cards)s %(destination)s": "%(cards)s %(destination)s",
+    "to column %(n)s": "a(z) %(n)s. oszlopra",
+    "to the hearts foundation": "a kőr alapra",
+    "to the spades foundation": "a pikk alapra",
+    "to the diamonds foundation": "a káró alapra",
+    "to the clubs foundation": "a treff alapra",
+    "%(pile)s filled with %(card)s": "%(pile)s: %(card)s a tartalékból",
+    "drew %(cards)s": "húzás: %(cards)s",
+    "last action undone": "az utolsó lépés visszavonva",
+    "game resigned": "játszma feladva",
+    "top: %(card)s": "felül: %(card)s",
+    "Rank %(rank)s of %(count)s": "Helyezés: %(rank)s. / %(count)s",
+    "No challenge that day.": "Azon a napon nem volt kihívás.",
 }
 
 PL = {
@@ -183,7 +325,7 @@ PL = {
     "Waste": "Odrzuty",
     "Reserve": "Rezerwa",
     "Foundation": "Baza",
-    "Column %(n)s": "Tableau %(n)s",
+    "Column %(n)s": "Kolumna %(n)s",
     "You won!": "Wygrana!",
     "Game over": "Koniec gry",
     "live": "na żywo",
@@ -292,18 +434,190 @@ PL = {
     ),
     "Try again later": "Spróbuj ponownie później",
     "Home": "Strona główna",
+    # the table's words, error messages and announcements, the rules pages
+    "Restart this deal": "Zagraj to rozdanie od nowa",
+    "Daily challenge": "Wyzwanie dnia",
+    "Keys: arrows choose a pile (up/down a card in a column), Enter picks up and puts down, T "
+    "taps, Space or D draws, Z undoes, I reads the whole table, Esc cancels.": (
+        "Klawisze: strzałki wybierają stos (góra/dół kartę w kolumnie), Enter podnosi i kładzie, T "
+        "stuka, Spacja lub D dobiera, Z cofa, I odczytuje cały stół, Esc anuluje."
+    ),
+    "Read the whole table (I)": "Odczytaj cały stół (I)",
+    "New games": "Nowe gry",
+    "The classic rules always draw three cards.": (
+        "W zasadach klasycznych zawsze dobiera się trzy karty."
+    ),
+    "Result to share": "Wynik do udostępnienia",
+    "Share the result": "Udostępnij wynik",
+    "How to play": "Jak grać",
+    "Canfield app rules": "Zasady aplikacji Canfield",
+    "Cardgames rules": "Zasady Cardgames",
+    "Classic rules": "Zasady klasyczne",
+    "Rule sets": "Zestawy zasad",
+    "The goal": "Cel gry",
+    "Build all 52 cards onto the four foundations, one suit each, going up from the starting rank: "
+    "the rank of the card dealt onto the first foundation. After the king comes the ace.": (
+        "Ułóż wszystkie 52 karty na czterech bazach, każda w jednym kolorze, rosnąco od rangi "
+        "początkowej: rangi karty rozdanej na pierwszą bazę. Po królu idzie as."
+    ),
+    "The layout": "Układ",
+    "Reserve: 13 cards, only the top one can be played.": (
+        "Rezerwa: 13 kart, zagrać można tylko wierzchnią."
+    ),
+    "Four columns of face-up cards. A card goes onto a card one rank higher of the other colour (a "
+    "king goes onto an ace).": (
+        "Cztery kolumny odkrytych kart. Kartę kładzie się na kartę o jedną rangę wyższą w "
+        "przeciwnym kolorze (króla na asa)."
+    ),
+    "When a column empties, the reserve's top card fills it at once. Once the reserve is empty, an "
+    "empty column stays empty until you fill it.": (
+        "Gdy kolumna się opróżni, od razu wypełnia ją wierzchnia karta rezerwy. Gdy rezerwa się "
+        "skończy, pusta kolumna czeka, aż ją wypełnisz."
+    ),
+    "Stock: draw three cards at a time onto the waste. Only the waste's top card can be played. An "
+    "empty stock takes the waste back, as often as you like.": (
+        "Zapas: dobierasz po trzy karty na odrzuty. Zagrać można tylko wierzchnią kartę odrzutów. "
+        "Pusty zapas przyjmuje odrzuty z powrotem, ile razy chcesz."
+    ),
+    "Stock: draw one or three cards at a time onto the waste (chosen when the game starts). Only "
+    "the waste's top card can be played. An empty stock takes the waste back, as often as you "
+    "like.": (
+        "Zapas: dobierasz po jednej lub po trzy karty na odrzuty (wybór na początku gry). Zagrać "
+        "można tylko wierzchnią kartę odrzutów. Pusty zapas przyjmuje odrzuty z powrotem, ile razy "
+        "chcesz."
+    ),
+    "These rules": "Te zasady",
+    "Only a whole column moves onto another column.": (
+        "Na inną kolumnę przenosi się tylko całą kolumnę."
+    ),
+    "Cards never leave a foundation.": "Karty nigdy nie schodzą z bazy.",
+    "With the reserve empty, an empty column takes only the waste's top card, and may stay "
+    "empty.": (
+        "Gdy rezerwa jest pusta, pusta kolumna przyjmuje tylko wierzchnią kartę odrzutów i może "
+        "zostać pusta."
+    ),
+    "Undo: the last 100 actions, each undo counted as a move.": (
+        "Cofanie: ostatnie 100 akcji, każde cofnięcie liczy się jako ruch."
+    ),
+    "Any part of a column that is itself in order moves as a unit.": (
+        "Każdy uporządkowany koniec kolumny przenosi się w całości."
+    ),
+    "A foundation's top card may come back onto a column.": (
+        "Wierzchnia karta bazy może wrócić na kolumnę."
+    ),
+    "With the reserve empty, an empty column takes any card or any ordered run.": (
+        "Gdy rezerwa jest pusta, pusta kolumna przyjmuje dowolną kartę lub uporządkowany ciąg."
+    ),
+    "Nothing plays by itself except the reserve filling an empty column.": (
+        "Nic nie dzieje się samo, poza rezerwą wypełniającą pustą kolumnę."
+    ),
+    "Undo: as far back as you like, each undo counted as a move.": (
+        "Cofanie: bez limitu, każde cofnięcie liczy się jako ruch."
+    ),
+    "Once the stock, the waste and the reserve are empty and every card can go up, the game "
+    "finishes itself.": (
+        "Gdy zapas, odrzuty i rezerwa są puste, a każdą kartę można położyć na bazę, gra kończy "
+        "się sama."
+    ),
+    "Each card scores 5 points the first time it reaches a foundation: a won game scores 255. "
+    "Moves and time break ties on the daily leaderboards.": (
+        "Każda karta daje 5 punktów, gdy pierwszy raz trafi na bazę: wygrana gra to 255 punktów. W "
+        "rankingach dnia przy remisie decydują ruchy, a potem czas."
+    ),
+    "Drag a card, or tap it: a tapped card goes to its foundation if it can, else to the longest "
+    "column that takes it. Tap the stock to draw. With a keyboard: arrows choose a pile, Enter "
+    "picks up and puts down, T taps, Space draws, Z undoes, I reads the whole table.": (
+        "Przeciągnij kartę albo ją stuknij: stuknięta karta idzie na swoją bazę, jeśli może, a "
+        "jeśli nie, na najdłuższą kolumnę, która ją przyjmie. Stuknij zapas, aby dobrać. Z "
+        "klawiatury: strzałki wybierają stos, Enter podnosi i kładzie, T stuka, Spacja dobiera, Z "
+        "cofa, I odczytuje cały stół."
+    ),
+    "Canfield solitaire: daily challenges and a live leaderboard.": (
+        "Pasjans Canfield: wyzwania dnia i ranking na żywo."
+    ),
+    "ace": "as",
+    "jack": "walet",
+    "queen": "dama",
+    "king": "król",
+    "hearts": "kier",
+    "spades": "pik",
+    "diamonds": "karo",
+    "clubs": "trefl",
+    "%(rank)s of %(suit)s": "%(rank)s %(suit)s",
+    "a foundation builds up in suit from its starting rank": (
+        "na bazę idzie tylko następna karta w tym samym kolorze"
+    ),
+    "a column builds down in alternating colours": (
+        "na kolumnę idzie tylko karta o jedną rangę niższa w przeciwnym kolorze"
+    ),
+    "%(card)s cannot go on %(onto)s: %(why)s.": (
+        "%(card)s nie pasuje na tę kartę: %(onto)s; %(why)s."
+    ),
+    "%(card)s has nowhere to go.": "%(card)s nie ma dokąd iść.",
+    "This game is over.": "Ta gra jest zakończona.",
+    "Too many requests: wait a moment and try again.": (
+        "Zbyt wiele żądań: odczekaj chwilę i spróbuj ponownie."
+    ),
+    "The server cannot be reached. Check the connection and try again.": (
+        "Brak połączenia z serwerem. Sprawdź połączenie i spróbuj ponownie."
+    ),
+    "%(cards)s %(destination)s": "%(cards)s %(destination)s",
+    "to column %(n)s": "na kolumnę %(n)s",
+    "to the hearts foundation": "na bazę kier",
+    "to the spades foundation": "na bazę pik",
+    "to the diamonds foundation": "na bazę karo",
+    "to the clubs foundation": "na bazę trefl",
+    "%(pile)s filled with %(card)s": "%(pile)s: %(card)s z rezerwy",
+    "drew %(cards)s": "dobrano: %(cards)s",
+    "last action undone": "cofnięto ostatni ruch",
+    "game resigned": "gra poddana",
+    "top: %(card)s": "na wierzchu: %(card)s",
+    "Rank %(rank)s of %(count)s": "Miejsce %(rank)s z %(count)s",
+    "No challenge that day.": "Tego dnia nie było wyzwania.",
+}
+
+HU_PLURALS: dict[str, tuple[str, ...]] = {
+    "%(count)s card": ("%(count)s lap", "%(count)s lap"),
+    "%(count)s player": ("%(count)s játékos", "%(count)s játékos"),
+    "%(count)s move": ("%(count)s lépés", "%(count)s lépés"),
+}
+# Polish forms: one, few (2-4, 22-24...), many (5-21, 25...), fractions.
+PL_PLURALS: dict[str, tuple[str, ...]] = {
+    "%(count)s card": ("%(count)s karta", "%(count)s karty", "%(count)s kart", "%(count)s karty"),
+    "%(count)s player": (
+        "%(count)s gracz",
+        "%(count)s graczy",
+        "%(count)s graczy",
+        "%(count)s gracza",
+    ),
+    "%(count)s move": ("%(count)s ruch", "%(count)s ruchy", "%(count)s ruchów", "%(count)s ruchu"),
 }
 
 ENTRY = re.compile(r'(msgid (?:"(?:[^"\\]|\\.)*"\n)+)(msgstr (?:"(?:[^"\\]|\\.)*"\n)+)')
+PLURAL_ENTRY = re.compile(
+    r'(msgid (?:"(?:[^"\\]|\\.)*"\n)+msgid_plural (?:"(?:[^"\\]|\\.)*"\n)+)'
+    r'((?:msgstr\[\d\] (?:"(?:[^"\\]|\\.)*"\n)+)+)'
+)
 
 
 def _text(lines: str) -> str:
     return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', lines)).replace('\\"', '"')
 
 
-def fill(path: Path, catalogue: dict[str, str]) -> list[str]:
+def fill(path: Path, catalogue: dict[str, str], plurals: dict[str, tuple[str, ...]]) -> list[str]:
     source = path.read_text(encoding="utf-8")
     missing = []
+
+    def replace_plural(match: re.Match[str]) -> str:
+        msgid = _text(match.group(1).split("msgid_plural")[0])
+        if msgid not in plurals:
+            missing.append(msgid)
+            return match.group(0)
+        forms = "".join(
+            f'msgstr[{index}] "{form.replace(chr(34), chr(92) + chr(34))}"\n'
+            for index, form in enumerate(plurals[msgid])
+        )
+        return match.group(1) + forms
 
     def replace(match: re.Match[str]) -> str:
         msgid = _text(match.group(1))
@@ -317,7 +631,8 @@ def fill(path: Path, catalogue: dict[str, str]) -> list[str]:
 
     # makemessages guesses "fuzzy" translations from similar msgids; every msgstr here is set
     # from the catalogue above, so the guess marks (which gettext would skip) go.
-    filled = ENTRY.sub(replace, source).replace("#, fuzzy\n", "").replace("#, fuzzy, ", "#, ")
+    filled = PLURAL_ENTRY.sub(replace_plural, ENTRY.sub(replace, source))
+    filled = filled.replace("#, fuzzy\n", "").replace("#, fuzzy, ", "#, ")
     filled = re.sub(r"^#\| .*\n", "", filled, flags=re.MULTILINE)
     filled = filled.replace('"Language: \\n"', f'"Language: {path.parts[-3]}\\n"')
     path.write_text(filled, encoding="utf-8")
@@ -326,9 +641,15 @@ def fill(path: Path, catalogue: dict[str, str]) -> list[str]:
 
 if __name__ == "__main__":
     root = Path(__file__).resolve().parent
-    for lang, catalogue in (("hu", HU), ("pl", PL), ("en", {})):
-        po = root / lang / "LC_MESSAGES" / "django.po"
-        missing = fill(po, catalogue)
-        if missing and lang != "en":
-            raise SystemExit(f"{lang}: no translation for {missing}")
-        subprocess.run(["msgfmt", "--check", "-o", str(po.with_suffix(".mo")), str(po)], check=True)
+    for lang, catalogue, plurals in (
+        ("hu", HU, HU_PLURALS),
+        ("pl", PL, PL_PLURALS),
+        ("en", {}, {}),
+    ):
+        for domain in ("django", "djangojs"):
+            po = root / lang / "LC_MESSAGES" / f"{domain}.po"
+            missing = fill(po, catalogue, plurals)
+            if missing and lang != "en":
+                raise SystemExit(f"{lang}: no translation for {missing}")
+            mo = po.with_suffix(".mo")
+            subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)

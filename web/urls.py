@@ -1,5 +1,6 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
+from django.views.i18n import JavaScriptCatalog
 
 from web import views
 
@@ -10,6 +11,10 @@ urlpatterns = [
     path("daily/", views.daily_today, name="daily-today"),
     path("daily/<str:day>/<int:draw>/", views.daily, name="daily"),
     path("players/<str:username>", views.player, name="player"),
+    path("rules/<str:ruleset>/", views.rules, name="rules"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("favicon.ico", views.favicon),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

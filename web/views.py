@@ -8,8 +8,10 @@ import math
 
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import selectors as game_selectors
@@ -19,7 +21,6 @@ from games.errors import NotFound
 from leaderboard.days import day_today
 from web import selectors
 from web.forms import SignupForm
-from web.strings import js_strings
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -29,14 +30,13 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "today": day_today().isoformat(),
             "rulesets": list(RULESETS),
-            "strings": js_strings(),
         },
     )
 
 
 @login_required
 def play(request: HttpRequest, game_id: str) -> HttpResponse:
-    return render(request, "web/play.html", {"game_id": str(game_id), "strings": js_strings()})
+    return render(request, "web/play.html", {"game_id": str(game_id)})
 
 
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
@@ -53,7 +53,6 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
             "game": game,
             "code": game_selectors.game_code_shown(game),
             "frames": selectors.replay_frames(game=game),
-            "strings": js_strings(),
         },
     )
 
@@ -78,8 +77,46 @@ def daily(request: HttpRequest, day: str, draw: int) -> HttpResponse:
             "draw": draw,
             "today": today.isoformat(),
             "past": date < today,
-            "strings": js_strings(),
         },
+    )
+
+
+def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
+    """How to play, for one rule set of RULES.md, in the page's language."""
+    if ruleset not in RULESETS:
+        raise Http404("no such rule set")
+    return render(request, "web/rules.html", {"ruleset": ruleset, "rulesets": list(RULESETS)})
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    return redirect(static("web/icon.svg"), permanent=True)
+
+
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest: the table installs on a phone's home screen."""
+    return JsonResponse(
+        {
+            "name": "Canfield Club",
+            "short_name": "Canfield",
+            "description": _("Canfield solitaire: daily challenges and a live leaderboard."),
+            "lang": get_language(),
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "orientation": "any",
+            "background_color": "#0a3a24",
+            "theme_color": "#0a3a24",
+            "icons": [
+                {
+                    "src": static(f"web/icon-{size}.png"),
+                    "sizes": f"{size}x{size}",
+                    "type": "image/png",
+                }
+                for size in (192, 512)
+            ]
+            + [{"src": static("web/icon.svg"), "sizes": "any", "type": "image/svg+xml"}],
+        },
+        content_type="application/manifest+json",
     )
 
 
@@ -92,7 +129,6 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         {
             "username": username,
             "games": selectors.game_list_public_for(username=username),
-            "strings": js_strings(),
         },
     )
 

@@ -136,7 +136,9 @@ def describe(game: Game, lang: str = "hu") -> str:
             foundations.append(w.foundation_empty.format(suit=w.suits[suit]))
         else:
             up_to = w.card(w.suits[suit], w.ranks_up_to[top % 13])
-            foundations.append(w.foundation.format(suit=w.suits[suit], card=up_to, n=game.found[suit]))
+            foundations.append(
+                w.foundation.format(suit=w.suits[suit], card=up_to, n=game.found[suit])
+            )
     columns = [
         w.column.format(i=i, cards=", ".join(card(c) for c in column))
         if column

@@ -96,7 +96,9 @@ def test_forms_the_seed_does_not_show():
     text = describe(game, "hu")
     assert text.startswith("Húzópakli üres; dobópakli: 46 lap, felül: káró 2; tartalék üres.")
     # a rank in words takes the suffix as Hungarian does (R28): ászig, dámáig
-    assert "Alapok, kezdő rang dáma: káró a káró ászig (3), kőr üres, pikk a pikk dámáig (1)" in text
+    assert (
+        "Alapok, kezdő rang dáma: káró a káró ászig (3), kőr üres, pikk a pikk dámáig (1)" in text
+    )
     assert text.endswith("2. oszlop: üres; 3. oszlop: kőr 4; 4. oszlop: üres.")
     assert describe(game, "en").startswith("Stock empty; waste: 46 cards, top: 2 of diamonds;")
     polish = describe(game, "pl")

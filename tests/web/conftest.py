@@ -145,12 +145,15 @@ def browser():
 
 @pytest.fixture
 def new_context(browser, base_url):
-    """Browser contexts (separate cookie jars, i.e. separate people), closed after the test."""
+    """Browser contexts (separate cookie jars, i.e. separate people), closed after the test.
+    They ask for reduced motion unless a test says otherwise, so that the cards are where the
+    state puts them as soon as it is shown (tests/web/test_motion.py plays the animations)."""
     contexts = []
 
     def make(**options):
         options.setdefault("viewport", {"width": 1200, "height": 900})
         options.setdefault("locale", "en-US")
+        options.setdefault("reduced_motion", "reduce")
         context = browser.new_context(base_url=base_url, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)

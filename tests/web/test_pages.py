@@ -2,6 +2,7 @@
 switcher, and complete catalogues for hu and pl."""
 
 import datetime as dt
+import json
 import re
 from pathlib import Path
 
@@ -9,18 +10,20 @@ import pytest
 import time_machine
 
 from tests.web.helpers import easy_deck
-from web.strings import js_strings
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 
 
 @pytest.mark.parametrize("lang", ["hu", "pl"])
-def test_every_message_has_a_translation(lang):
-    source = (LOCALE / lang / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_every_message_has_a_translation(lang, domain):
+    source = (LOCALE / lang / "LC_MESSAGES" / f"{domain}.po").read_text(encoding="utf-8")
     entries = re.findall(r'\nmsgid ((?:".*"\n)+)msgstr ((?:".*"\n)+)', source)
-    assert len(entries) > 50
+    assert len(entries) > 40
     untranslated = [msgid for msgid, msgstr in entries if msgstr.strip() == '""']
     assert untranslated == []
+    plural_forms = re.findall(r'\nmsgstr\[\d\] (".*")\n', source)
+    assert '""' not in plural_forms
 
 
 @pytest.mark.parametrize(
@@ -43,13 +46,20 @@ def test_the_language_switcher_sets_the_language(client, db):
     assert "Belépés" in body and "3 lap (Nehéz)" in body and "1 lap (Könnyű)" in body
 
 
-def test_the_scripts_words_are_translated(settings):
-    from django.utils import translation
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("hu", ["húzópakli", "%(n)s. oszlop", "%(count)s lap"]),
+        ("pl", ["zapas", "kolumna %(n)s", "%(count)s karta", "%(count)s karty", "%(count)s kart"]),
+    ],
+)
+def test_the_scripts_words_come_from_the_javascript_catalogue(client, db, lang, words):
+    response = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE=lang)
 
-    with translation.override("hu"):
-        words = js_strings()
-    assert words["stock"] == "Húzópakli" and words["waste"] == "Dobópakli"
-    assert words["reserve"] == "Tartalék" and words["column"] == "%(n)s. oszlop"
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert all(json.dumps(word) in body for word in words)
+    assert "pluralidx" in body
 
 
 def test_signup_logs_the_new_player_in(client, db):

@@ -1,11 +1,15 @@
 // The one way the pages talk to the server: the REST API of API.md, with the session cookie
-// and Django's CSRF token, errors turned into ApiError carrying the server's code and message.
+// and Django's CSRF token, errors turned into ApiError carrying the server's code, rule, params
+// and message (asked for in the page's language). The words come from Django's JavaScript
+// catalogue (gettext, ngettext: /jsi18n/, loaded by base.html before the modules).
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, rule = null, params = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.rule = rule;
+    this.params = params || {};
   }
 }
 
@@ -15,7 +19,11 @@ function csrfToken() {
 }
 
 export async function api(method, path, body) {
-  const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  const options = {
+    method,
+    credentials: "same-origin",
+    headers: { Accept: "application/json", "Accept-Language": pageLang() },
+  };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -25,7 +33,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(`/api/v1/${path}`, options);
   } catch (error) {
-    throw new ApiError(0, "network", strings().error);
+    throw new ApiError(0, "network", gettext("Something went wrong. Please try again."));
   }
   let data = null;
   try {
@@ -35,20 +43,22 @@ export async function api(method, path, body) {
   }
   if (!response.ok) {
     const detail = (data && data.error) || {};
-    throw new ApiError(response.status, detail.code || "error", detail.message || strings().error);
+    throw new ApiError(
+      response.status,
+      detail.code || "error",
+      detail.message || gettext("Something went wrong. Please try again."),
+      detail.rule || null,
+      detail.params,
+    );
   }
   return data;
 }
 
-let cachedStrings = null;
-
-// The page's translated words (web/strings.py), rendered into <script id="i18n">.
-export function strings() {
-  if (!cachedStrings) {
-    const node = document.getElementById("i18n");
-    cachedStrings = node ? JSON.parse(node.textContent) : {};
-  }
-  return cachedStrings;
+// A counted phrase in the language's plural form:
+// counted(ngettext("%(count)s card", "%(count)s cards", n), n) (ngettext spelled out, so that
+// makemessages finds the phrase).
+export function counted(template, count) {
+  return format(template, { count });
 }
 
 export function format(template, values) {

@@ -1,25 +1,42 @@
 // Live daily leaderboard over the WebSocket of API.md: a snapshot on connect, then one entry
-// per change; reconnects (and so gets a fresh snapshot) when the connection drops.
-export function watchBoard(date, draw, { onSnapshot, onEntry, onStatus = () => {} }) {
+// per change; reconnects (and so gets a fresh snapshot) when the connection drops, waiting
+// longer after each failure (exponential back-off with full jitter, so that a server restart
+// does not bring every page back at the same instant). A socket closed with 4400 or 4404 (a bad
+// board, a day without a challenge) is final: no retry, `onMissing` says so.
+export const CLOSE_FINAL = new Set([4400, 4404]);
+const RETRY_FIRST = 500;
+const RETRY_MAX = 30000;
+
+export function retryDelay(failures, random = Math.random) {
+  return Math.round(random() * Math.min(RETRY_MAX, RETRY_FIRST * 2 ** failures));
+}
+
+export function watchBoard(date, draw, { onSnapshot, onEntry, onStatus = () => {}, onMissing = () => {} }) {
   let socket = null;
   let closed = false;
-  let retry = 500;
+  let failures = 0;
 
   const connect = () => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/ws/daily/${date}/${draw}/`);
-    socket.addEventListener("open", () => {
-      retry = 500;
-      onStatus(true);
-    });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "snapshot") onSnapshot(message.results);
-      else if (message.type === "entry") onEntry(message.entry);
+      if (message.type === "snapshot") {
+        // Only a connection that delivered its snapshot counts as a success: one that opens
+        // and drops at once keeps backing off.
+        failures = 0;
+        onStatus(true);
+        onSnapshot(message.results);
+      } else if (message.type === "entry") onEntry(message.entry);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
+      if (CLOSE_FINAL.has(event.code)) {
+        closed = true;
+        onMissing(event.code);
+        return;
+      }
       onStatus(false);
-      if (!closed) setTimeout(connect, (retry = Math.min(retry * 2, 10000)));
+      if (!closed) setTimeout(connect, retryDelay(failures++));
     });
   };
   connect();

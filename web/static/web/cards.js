@@ -1,6 +1,6 @@
 // Drawing cards with plain DOM and CSS: rank and suit in two corners and a large suit pip,
 // red or black, readable at a glance at phone size.
-import { el } from "./api.js";
+import { el, format } from "./api.js";
 
 export const SUIT_SYMBOL = { H: "♥", S: "♠", D: "♦", C: "♣" };
 const RED = new Set(["H", "D"]);
@@ -12,6 +12,30 @@ export function parseCard(name) {
 export function cardLabel(name) {
   const { rank, suit } = parseCard(name);
   return `${rank}${SUIT_SYMBOL[suit]}`;
+}
+
+// A card in words, as R28's description names it ("10 of hearts", "kőr dáma", "dama pik").
+export function cardWords(name) {
+  const { rank, suit } = parseCard(name);
+  const ranks = { A: gettext("ace"), J: gettext("jack"), Q: gettext("queen"), K: gettext("king") };
+  const suits = { H: gettext("hearts"), S: gettext("spades"), D: gettext("diamonds"), C: gettext("clubs") };
+  return format(gettext("%(rank)s of %(suit)s"), { rank: ranks[rank] || rank, suit: suits[suit] });
+}
+
+// A pile of the API (`tableau:2`, `foundation:H`, `waste`...) in words, as web/strings.py's
+// pile_name says it for the replay.
+export function pileWords(pile) {
+  const [kind, which] = pile.split(":");
+  if (kind === "tableau") return format(gettext("column %(n)s"), { n: which });
+  if (kind === "foundation") {
+    return {
+      H: gettext("hearts foundation"),
+      S: gettext("spades foundation"),
+      D: gettext("diamonds foundation"),
+      C: gettext("clubs foundation"),
+    }[which];
+  }
+  return { stock: gettext("stock"), waste: gettext("waste"), reserve: gettext("reserve") }[kind];
 }
 
 // A corner index: rank and suit as two boxes, side by side on a column's card (whose top strip
@@ -31,7 +55,7 @@ export function cardElement(name) {
   const symbol = SUIT_SYMBOL[suit];
   return el(
     "div",
-    { class: `card face ${RED.has(suit) ? "red" : "black"}`, "data-card": name },
+    { class: `card face ${RED.has(suit) ? "red" : "black"}`, "data-card": name, role: "img", "aria-label": cardWords(name) },
     corner("tl", rank, symbol),
     el("span", { class: "pip", text: symbol, "aria-hidden": "true" }),
     corner("br", rank, symbol),

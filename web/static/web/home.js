@@ -1,10 +1,10 @@
-import { api, currentUser, el, format, formatSeconds, strings } from "./api.js";
+import { api, counted, currentUser, el, formatSeconds } from "./api.js";
+import { errorText } from "./messages.js";
 import { LiveBoard, watchBoard } from "./board.js";
 
-const t = strings();
 
 function statusText(game) {
-  return { playing: t.playing, won: t.won, resigned: t.resigned }[game.status] || game.status;
+  return { playing: gettext("Playing"), won: gettext("Won"), resigned: gettext("Resigned") }[game.status] || game.status;
 }
 
 function boardRow(entry) {
@@ -25,12 +25,12 @@ async function showDaily() {
   for (const board of daily.boards) {
     const article = document.querySelector(`.board[data-draw="${board.draw}"]`);
     if (!article) continue;
-    article.querySelector(".players-count").textContent = board.players;
+    article.querySelector(".players-count").textContent = counted(ngettext("%(count)s player", "%(count)s players", board.players), board.players);
     const list = article.querySelector(".top10");
     const live = new LiveBoard(10);
     const render = () => {
       const rows = live.list();
-      list.replaceChildren(...(rows.length ? rows.map(boardRow) : [el("li", { class: "empty", text: t.no_players })]));
+      list.replaceChildren(...(rows.length ? rows.map(boardRow) : [el("li", { class: "empty", text: gettext("Nobody has played yet.") })]));
     };
     watchBoard(daily.date, board.draw, {
       onSnapshot: (results) => {
@@ -46,13 +46,13 @@ async function showDaily() {
 }
 
 function gameLine(game) {
-  const mode = game.draw === 3 ? t.draw3 : t.draw1;
-  const kind = game.daily ? `${t.daily} ${game.daily.date}` : game.code || t.custom;
+  const mode = game.draw === 3 ? gettext("3 cards (Hard)") : gettext("1 card (Easy)");
+  const kind = game.daily ? `${gettext("daily")} ${game.daily.date}` : game.code || gettext("custom deal");
   const href = game.status === "playing" ? `/play/${game.id}` : `/replay/${game.id}`;
   return el(
     "li",
     {},
-    el("a", { href, text: game.status === "playing" ? t.continue : t.replay }),
+    el("a", { href, text: game.status === "playing" ? gettext("Continue") : gettext("Replay") }),
     el("span", { text: ` ${kind} · ${mode} · ${statusText(game)} · ${game.score} · ${game.moves} · ${formatSeconds(game.seconds)}` }),
   );
 }
@@ -61,7 +61,7 @@ async function showRecent() {
   const list = document.getElementById("recent-games");
   if (!list) return;
   const page = await api("GET", "games");
-  list.replaceChildren(...(page.results.length ? page.results.slice(0, 10).map(gameLine) : [el("li", { text: t.no_games })]));
+  list.replaceChildren(...(page.results.length ? page.results.slice(0, 10).map(gameLine) : [el("li", { text: gettext("No games yet.") })]));
 }
 
 function wireNewGame() {
@@ -73,13 +73,22 @@ function wireNewGame() {
         location.href = `/play/${game.id}`;
       } catch (error) {
         button.disabled = false;
-        alert(error.message);
+        alert(errorText(error));
       }
     });
   }
   const form = document.getElementById("new-game");
   if (!form) return;
   const errorBox = document.getElementById("new-game-error");
+  // The classic rules draw three cards only (RULES.md): the 1-card choice goes with them.
+  const ruleset = form.querySelector("#ruleset");
+  const syncDraw = () => {
+    const one = form.querySelector('input[name="draw"][value="1"]');
+    one.disabled = ruleset.value === "classic";
+    if (one.disabled && one.checked) form.querySelector('input[name="draw"][value="3"]').checked = true;
+  };
+  ruleset.addEventListener("change", syncDraw);
+  syncDraw();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
@@ -91,7 +100,7 @@ function wireNewGame() {
       const game = await api("POST", "games", body);
       location.href = `/play/${game.id}`;
     } catch (error) {
-      errorBox.textContent = error.message;
+      errorBox.textContent = errorText(error);
       errorBox.hidden = false;
     }
   });

@@ -1,9 +1,8 @@
 // Daily leaderboard page: pages from the REST API, kept live over the WebSocket (the first
 // page follows the snapshot and every change; later pages update the rows they show).
-import { api, currentUser, el, formatSeconds, strings } from "./api.js";
+import { api, currentUser, el, formatSeconds } from "./api.js";
 import { byStanding, watchBoard } from "./board.js";
 
-const t = strings();
 const page = document.getElementById("board-page");
 const day = page.dataset.day;
 const draw = Number(page.dataset.draw);
@@ -15,7 +14,7 @@ let entries = new Map();
 let hasNext = false;
 
 function statusText(status) {
-  return { playing: t.playing, won: t.won, resigned: t.resigned }[status] || status;
+  return { playing: gettext("Playing"), won: gettext("Won"), resigned: gettext("Resigned") }[status] || status;
 }
 
 function render() {
@@ -87,9 +86,18 @@ async function showPastDeal() {
   }
 }
 
+// A day without a challenge (the socket closed with 4404, API.md): said once, no retrying.
+function showNoChallenge() {
+  document.getElementById("live-status").hidden = true;
+  document.querySelector(".leaderboard").hidden = true;
+  document.querySelector(".pager").hidden = true;
+  document.getElementById("board-empty").hidden = true;
+  document.getElementById("no-challenge").hidden = false;
+}
+
 function setLive(on) {
   document.querySelector("#live-status .live-dot").classList.toggle("on", on);
-  document.querySelector("#live-status .live-text").textContent = on ? t.live : t.offline;
+  document.querySelector("#live-status .live-text").textContent = on ? gettext("live") : gettext("reconnecting…");
 }
 
 loadPage()
@@ -113,6 +121,7 @@ loadPage()
         }
       },
       onStatus: setLive,
+      onMissing: showNoChallenge,
     });
   });
 if (day < page.dataset.today) showPastDeal().catch(() => {});

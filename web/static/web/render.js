@@ -1,19 +1,34 @@
-// Draws a table (the GAME of API.md) into the markup of play.html / replay.html.
-import { el, format, strings } from "./api.js";
-import { cardBack, cardElement, placeholder, SUIT_SYMBOL } from "./cards.js";
-
-const t = strings();
+// Draws a table (the GAME of API.md) into the markup of play.html / replay.html. Each pile's
+// label names its cards (the top card, or a column's cards in order) and each face-up card
+// carries its own name, so a screen reader can read the table pile by pile and card by card.
+import { counted, el, format } from "./api.js";
+import { cardBack, cardElement, cardWords, pileWords, placeholder, SUIT_SYMBOL } from "./cards.js";
 
 function caption(text) {
   return el("div", { class: "caption", text });
+}
+
+function capitalised(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function cardCount(count) {
+  return counted(ngettext("%(count)s card", "%(count)s cards", count), count);
+}
+
+// "Waste: 5 cards, top: 10 of hearts"; "Stock: empty".
+function pileLabel(pile, count, top) {
+  const parts = [count ? cardCount(count) : gettext("empty")];
+  if (top) parts.push(format(gettext("top: %(card)s"), { card: cardWords(top) }));
+  return `${capitalised(pileWords(pile))}: ${parts.join(", ")}`;
 }
 
 function renderStock(table, game) {
   const pile = table.querySelector('[data-pile="stock"]');
   const count = game.stock.count;
   const face = count ? cardBack() : placeholder(game.waste.count ? "↻" : "", "recycle");
-  pile.replaceChildren(face, caption(count ? String(count) : t.stock_empty));
-  pile.setAttribute("aria-label", `${t.stock}: ${count} ${t.cards}`);
+  pile.replaceChildren(face, caption(count ? String(count) : gettext("empty")));
+  pile.setAttribute("aria-label", pileLabel("stock", count, null));
 }
 
 function renderWaste(table, game) {
@@ -29,7 +44,7 @@ function renderWaste(table, game) {
   });
   pile.classList.toggle("has-under", game.waste.count > fan.length);
   pile.replaceChildren(fanBox);
-  pile.setAttribute("aria-label", `${t.waste}: ${game.waste.count} ${t.cards}`);
+  pile.setAttribute("aria-label", pileLabel("waste", game.waste.count, fan[fan.length - 1]));
 }
 
 function renderFoundations(table, game) {
@@ -41,14 +56,14 @@ function renderFoundations(table, game) {
         ? cardElement(foundation.top)
         : placeholder(`${start}${SUIT_SYMBOL[foundation.suit]}`, `suit-${foundation.suit}`);
       if (foundation.top) face.classList.add("top");
+      const name = `foundation:${foundation.suit}`;
       const pile = el(
         "div",
         {
           class: "pile foundation",
-          "data-pile": `foundation:${foundation.suit}`,
-          tabindex: "0",
-          role: "button",
-          "aria-label": `${t.foundation} ${SUIT_SYMBOL[foundation.suit]}: ${foundation.count} ${t.cards}`,
+          "data-pile": name,
+          role: "group",
+          "aria-label": pileLabel(name, foundation.count, foundation.top),
         },
         face,
         caption(`${start}… (${foundation.count})`),
@@ -65,8 +80,8 @@ function renderReserve(table, game) {
   const face = top ? cardElement(top) : placeholder("");
   if (top) face.classList.add("top");
   pile.classList.toggle("has-under", count > 1);
-  pile.replaceChildren(face, caption(`${count} ${t.cards}`));
-  pile.setAttribute("aria-label", `${t.reserve}: ${count} ${t.cards}`);
+  pile.replaceChildren(face, caption(cardCount(count)));
+  pile.setAttribute("aria-label", pileLabel("reserve", count, top));
 }
 
 function renderTableau(table, game) {
@@ -74,11 +89,12 @@ function renderTableau(table, game) {
   box.replaceChildren(
     ...game.tableau.map((column, index) => {
       const name = `tableau:${index + 1}`;
+      const cards = column.length ? column.map(cardWords).join(", ") : gettext("empty");
       const pile = el("div", {
         class: "pile column",
         "data-pile": name,
-        role: "button",
-        "aria-label": format(t.column, { n: index + 1 }),
+        role: "group",
+        "aria-label": `${capitalised(pileWords(name))}: ${cards}`,
       });
       pile.tabIndex = 0;
       if (!column.length) pile.append(placeholder(""));

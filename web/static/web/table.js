@@ -1,21 +1,23 @@
 // The game table. The client never decides legality: every gesture becomes an action sent
 // with `expect` (the moves it last saw), and the table is redrawn from the state the server
-// returns; a refused action leaves the table as it was and shows the server's message.
-import { api, ApiError, currentUser, el, format, formatSeconds, pageLang, strings } from "./api.js";
-import { cardLabel } from "./cards.js";
+// returns; a refused action leaves the table as it was and says why in the page's language.
+// Quick inputs queue: each action goes out once the previous one is answered, in order.
+import { api, ApiError, counted, el, format, formatSeconds, pageLang } from "./api.js";
+import { animateChanges, animateDeal, animateRecycle, celebrate, measure, moveOrigin } from "./motion.js";
+import { cardWords } from "./cards.js";
+import { actionText, errorText } from "./messages.js";
 import { renderTable } from "./render.js";
 
-const t = strings();
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
 const table = document.getElementById("table");
 const messageBox = document.getElementById("message");
+const announcer = document.getElementById("announce");
 const description = document.getElementById("description");
 const doubleClick = document.getElementById("double-click");
 
 let game = null;
 let fetchedAt = 0;
-let busy = false;
 let picked = null; // keyboard pick-up: {pile, count}
 let depth = {}; // keyboard: which card of each column is chosen, counted from the end
 
@@ -30,12 +32,21 @@ document.getElementById("settings-open").addEventListener("click", () => setting
 
 // ---- talking to the server ------------------------------------------------------------------
 
-function say(text) {
+// A line under the table: an error (red, announced at once) or a neutral note.
+function say(text, kind = "note") {
   messageBox.textContent = text || "";
+  messageBox.dataset.kind = kind;
+  messageBox.setAttribute("role", kind === "error" ? "alert" : "status");
 }
 
-// Each state asks for its own description; answers can come back out of order (a draw's text
-// after the undo that followed it), so only the answer for the latest state is shown.
+// What a screen reader hears after a move: one short sentence about what changed.
+function announce(text) {
+  announcer.textContent = text;
+}
+
+// The full description (R28) is fetched on demand (the D key with Shift, or the button) and
+// after each state, but only read out when asked for. Answers can come back out of order (a
+// draw's text after the undo that followed it), so only the answer for the latest state counts.
 let textTicket = 0;
 
 async function refreshText(retries = 2) {
@@ -54,49 +65,75 @@ async function refreshText(retries = 2) {
   }
 }
 
-function accept(next) {
+function readDescription() {
+  announce(description.textContent);
+}
+
+// `action`: the logged action that led to this state (its cards travel), null for a load.
+function accept(next, action = null) {
+  const first = game === null;
   const wasPlaying = game && game.status === "playing";
   game = next;
   fetchedAt = performance.now();
-  render();
+  render(action, first);
   refreshText();
+  if (first) loadNewSettings(game);
   if (wasPlaying && game.status !== "playing") showEnd();
 }
 
 async function load() {
   try {
+    const first = game === null;
     accept(await api("GET", `games/${gameId}`));
-    if (game.status !== "playing") showEnd();
+    if (first && game.status !== "playing") showEnd();
   } catch (error) {
-    say(error.message);
+    say(errorText(error), "error");
   }
 }
 
-// Sends one action; resolves true when the server applied it.
-async function act(action) {
-  if (!game || busy) return false;
-  busy = true;
-  try {
-    const result = await api("POST", `games/${gameId}/actions`, { ...action, expect: game.moves });
-    say("");
-    accept(result.game);
-    return true;
-  } catch (error) {
-    if (error instanceof ApiError && error.code === "stale") {
-      await load();
-      say(t.stale);
-    } else {
-      say(error.message);
+// Actions waiting for their turn: {make, resolve}, `make` building the action from the state
+// the server last answered with (a stock click is a draw or a recycle by then).
+const queue = [];
+let sending = false;
+
+async function pump() {
+  if (sending) return;
+  sending = true;
+  while (queue.length) {
+    const { make, resolve } = queue.shift();
+    if (!game || game.status !== "playing") {
+      resolve(false);
+      continue;
     }
-    return false;
-  } finally {
-    busy = false;
+    const action = typeof make === "function" ? make(game) : make;
+    try {
+      const result = await api("POST", `games/${gameId}/actions`, { ...action, expect: game.moves });
+      say("");
+      accept(result.game, result.action);
+      announce(actionText(result.action, result.game));
+      resolve(true);
+    } catch (error) {
+      // What was queued after a refused action was meant for a table that did not happen.
+      for (const waiting of queue.splice(0)) waiting.resolve(false);
+      if (error instanceof ApiError && error.code === "stale") await load();
+      say(errorText(error), "error");
+      resolve(false);
+    }
   }
+  sending = false;
+}
+
+// Queues one action; resolves true when the server applied it.
+function act(make) {
+  if (!game) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    queue.push({ make, resolve });
+    pump();
+  });
 }
 
 function drawOrRecycle() {
-  if (!game) return;
-  act({ type: game.stock.count === 0 && game.waste.count > 0 ? "recycle" : "draw" });
+  return act((now) => ({ type: now.stock.count === 0 && now.waste.count > 0 ? "recycle" : "draw" }));
 }
 
 function tap(pile, count) {
@@ -107,29 +144,54 @@ function tap(pile, count) {
 
 // ---- drawing the table ----------------------------------------------------------------------
 
+export const RULESET_NAMES = {
+  app: () => gettext("Canfield app rules"),
+  cardgames: () => gettext("Cardgames rules"),
+  classic: () => gettext("Classic rules"),
+};
+
+// A practice game can be dealt again: its code is known (a code game, or a random game once
+// it has ended and its code is revealed); a daily game never, a custom deck has no code.
+function restartable() {
+  return Boolean(game.code) && !game.daily;
+}
+
 function renderHud() {
   document.getElementById("score").textContent = game.score;
   document.getElementById("moves").textContent = game.moves;
   const undo = document.getElementById("undo");
   undo.disabled = game.undo_available === 0 || game.status !== "playing";
   document.getElementById("resign").disabled = game.status !== "playing";
+  document.getElementById("restart").hidden = !restartable();
   const deal = document.getElementById("deal");
   // A daily game in progress has no code (API.md): the box stays hidden.
   deal.hidden = !game.code;
   document.getElementById("deal-code").textContent = game.code || "";
-  const mode = game.draw === 3 ? t.draw3 : t.draw1;
-  document.getElementById("mode").textContent = game.daily ? `${t.daily} ${game.daily.date} · ${mode}` : mode;
+  const mode = game.draw === 3 ? gettext("3 cards (Hard)") : gettext("1 card (Easy)");
+  document.getElementById("mode").textContent = game.daily ? `${gettext("daily")} ${game.daily.date} · ${mode}` : mode;
+  const rules = document.getElementById("rules-link");
+  rules.textContent = RULESET_NAMES[game.ruleset]();
+  rules.href = `/rules/${game.ruleset}/`;
   const status = document.getElementById("status");
   status.hidden = game.status === "playing";
-  status.textContent = { won: t.won, resigned: t.resigned }[game.status] || "";
+  status.textContent = { won: gettext("Won"), resigned: gettext("Resigned") }[game.status] || "";
   status.dataset.status = game.status;
   tickClock();
 }
 
-function render() {
+// Where the cards of a drop were let go, for the move's animation to start from there.
+let droppedAt = new Map();
+
+function render(action = null, first = false) {
+  const before = measure(table);
+  for (const [name, rect] of droppedAt) moveOrigin(before, name, rect);
+  droppedAt = new Map();
   renderTable(table, game);
   renderHud();
   markKeyboardChoice();
+  if (first && game.moves === 0) animateDeal(table);
+  else if (action && action.type === "recycle") animateRecycle(table, before);
+  else if (action) animateChanges(table, before);
 }
 
 function tickClock() {
@@ -142,9 +204,23 @@ setInterval(tickClock, 250);
 
 // ---- the end of a game ----------------------------------------------------------------------
 
+// A finished daily as text to share: the figures and the standing, never a card.
+function shareText() {
+  const mode = game.draw === 3 ? gettext("3 cards (Hard)") : gettext("1 card (Easy)");
+  const lines = [
+    `Canfield Club · ${gettext("daily")} ${game.daily.date} · ${mode}`,
+    `${game.status === "won" ? gettext("Won") : gettext("Resigned")} · ${gettext("Score")} ${game.score} · ${counted(ngettext("%(count)s move", "%(count)s moves", game.moves), game.moves)} · ${formatSeconds(game.seconds)}`,
+  ];
+  if (game.daily.rank) {
+    lines.push(format(gettext("Rank %(rank)s of %(count)s"), { rank: game.daily.rank, count: game.daily.players }));
+  }
+  lines.push(`${location.origin}/daily/${game.daily.date}/${game.draw}/`);
+  return lines.join("\n");
+}
+
 function showEnd() {
   const dialog = document.getElementById("win");
-  document.getElementById("win-title").textContent = game.status === "won" ? t.you_won : t.game_over;
+  document.getElementById("win-title").textContent = game.status === "won" ? gettext("You won!") : gettext("Game over");
   document.getElementById("win-score").textContent = game.score;
   document.getElementById("win-moves").textContent = game.moves;
   document.getElementById("win-time").textContent = formatSeconds(game.seconds);
@@ -152,35 +228,114 @@ function showEnd() {
   rankLine.textContent = "";
   const boardLink = document.getElementById("win-board");
   boardLink.hidden = !game.daily;
-  if (!dialog.open) dialog.showModal();
+  document.getElementById("win-share").hidden = !game.daily;
+  document.getElementById("win-restart").hidden = !restartable();
   if (game.daily) {
     boardLink.href = `/daily/${game.daily.date}/${game.draw}/`;
     // The server adds the board standing to a finished daily game (absent if disqualified).
     if (game.daily.rank) {
-      rankLine.textContent = format(t.rank_line, { rank: game.daily.rank, count: game.daily.players });
+      rankLine.textContent = format(gettext("Your rank on today's board: %(rank)s of %(count)s"), { rank: game.daily.rank, count: game.daily.players });
     }
   }
+  celebrate(game).finally(() => {
+    if (!dialog.open) dialog.showModal();
+  });
 }
 document.getElementById("win-close").addEventListener("click", () => document.getElementById("win").close());
 
+// ---- starting again -------------------------------------------------------------------------
+
+// Settings for new games (draw mode and rule set), kept in this browser. The classic rules
+// draw three cards only (RULES.md), so choosing them turns the 1-card option off.
+const newDraw = document.getElementById("new-draw");
+const newRuleset = document.getElementById("new-ruleset");
+
+function syncNewSettings() {
+  const classic = newRuleset.value === "classic";
+  newDraw.querySelector('option[value="1"]').disabled = classic;
+  if (classic) newDraw.value = "3";
+  localStorage.setItem("newGame", JSON.stringify({ draw: Number(newDraw.value), ruleset: newRuleset.value }));
+}
+
+function loadNewSettings(current) {
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem("newGame") || "null");
+  } catch (error) {
+    saved = null;
+  }
+  const chosen = saved || { draw: current.draw, ruleset: current.ruleset };
+  newRuleset.value = chosen.ruleset in RULESET_NAMES ? chosen.ruleset : "app";
+  newDraw.value = String(chosen.draw === 1 ? 1 : 3);
+  syncNewSettings();
+}
+newDraw.addEventListener("change", syncNewSettings);
+newRuleset.addEventListener("change", syncNewSettings);
+
+async function startGame(body) {
+  try {
+    const created = await api("POST", "games", body);
+    location.href = `/play/${created.id}`;
+  } catch (error) {
+    say(errorText(error), "error");
+  }
+}
+
+function newGame() {
+  return startGame({ draw: Number(newDraw.value), ruleset: newRuleset.value });
+}
+
+function restart() {
+  return startGame({ code: game.code, ruleset: game.ruleset });
+}
+
+// Today's daily challenge: the other draw mode's board after a daily game, else the 3-card one.
+function nextDaily() {
+  const draw = game.daily ? (game.draw === 3 ? 1 : 3) : 3;
+  return startGame({ daily: true, draw });
+}
+
+for (const [id, handler] of [
+  ["new-game", newGame],
+  ["win-new", newGame],
+  ["restart", restart],
+  ["win-restart", restart],
+  ["next-daily", nextDaily],
+  ["win-daily", nextDaily],
+]) {
+  document.getElementById(id).addEventListener("click", handler);
+}
+
 // ---- buttons --------------------------------------------------------------------------------
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    say(gettext("Copied!"));
+  } catch (error) {
+    say(text);
+  }
+}
 
 document.getElementById("undo").addEventListener("click", () => act({ type: "undo" }));
 document.getElementById("resign").addEventListener("click", () => {
-  if (confirm(t.confirm_resign)) act({ type: "resign" });
+  if (confirm(gettext("Resign this game? It ends with its current score."))) act({ type: "resign" });
 });
-document.getElementById("copy-code").addEventListener("click", async () => {
-  const code = document.getElementById("deal-code").textContent;
-  try {
-    await navigator.clipboard.writeText(code);
-  } catch (error) {
-    const range = document.createRange();
-    range.selectNodeContents(document.getElementById("deal-code"));
-    getSelection().removeAllRanges();
-    getSelection().addRange(range);
-    document.execCommand("copy");
+document.getElementById("copy-code").addEventListener("click", () => copyText(game.code));
+document.getElementById("describe").addEventListener("click", readDescription);
+document.getElementById("win-share").addEventListener("click", async () => {
+  const text = shareText();
+  document.getElementById("share-text").value = text;
+  document.getElementById("share-text").hidden = false;
+  if (navigator.share) {
+    try {
+      await navigator.share({ text });
+      return;
+    } catch (error) {
+      // Cancelled or refused: copying is the fallback.
+    }
   }
-  say(t.copied);
+  await copyText(text);
 });
 
 // ---- pointer: drag and drop, and tap --------------------------------------------------------
@@ -235,6 +390,36 @@ function startDrag() {
   }
   document.body.append(ghost);
   gesture.ghost = ghost;
+  lightTargets(gesture);
+}
+
+// While a card is dragged, the piles that would take it light up (the server's legal moves for
+// this pile and count), and the one under the pointer more so.
+async function lightTargets(current) {
+  let legal = [];
+  try {
+    legal = await api("GET", `games/${gameId}/legal-actions`);
+  } catch (error) {
+    return;
+  }
+  if (gesture !== current) return;
+  for (const action of legal) {
+    if (action.type !== "move" || action.from !== current.pile || action.count !== current.count) continue;
+    const pile = table.querySelector(`[data-pile="${action.to}"]`);
+    if (pile) pile.classList.add("drop-ok");
+  }
+}
+
+function hoverTarget(pile) {
+  for (const node of table.querySelectorAll(".drop-hover")) {
+    if (node.dataset.pile !== pile) node.classList.remove("drop-hover");
+  }
+  const node = pile && table.querySelector(`[data-pile="${pile}"]`);
+  if (node) node.classList.add("drop-hover");
+}
+
+function unlightTargets() {
+  for (const node of table.querySelectorAll(".drop-ok, .drop-hover")) node.classList.remove("drop-ok", "drop-hover");
 }
 
 table.addEventListener("pointermove", (event) => {
@@ -244,6 +429,7 @@ table.addEventListener("pointermove", (event) => {
   if (!gesture.ghost && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
   if (!gesture.ghost) startDrag();
   gesture.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
+  hoverTarget(dropTarget(event.clientX, event.clientY));
 });
 
 function dropTarget(x, y) {
@@ -272,21 +458,27 @@ table.addEventListener("pointerup", async (event) => {
     tap(current.pile, current.count);
     return;
   }
-  current.ghost.style.display = "none";
   const target = dropTarget(event.clientX, event.clientY);
-  current.ghost.style.display = "";
+  unlightTargets();
   if (!target || target === current.pile) {
     snapBack(current);
     return;
   }
   const action = { type: "move", from: current.pile, to: target };
   if (current.count > 1) action.count = current.count;
+  for (const copy of current.ghost.querySelectorAll("[data-card]")) {
+    droppedAt.set(copy.dataset.card, copy.getBoundingClientRect());
+  }
   const applied = await act(action);
   if (applied) current.ghost.remove();
-  else snapBack(current);
+  else {
+    droppedAt = new Map();
+    snapBack(current);
+  }
 });
 
 table.addEventListener("pointercancel", () => {
+  unlightTargets();
   if (gesture && gesture.ghost) snapBack(gesture);
   gesture = null;
 });
@@ -355,6 +547,11 @@ document.addEventListener("keydown", async (event) => {
     drawOrRecycle();
     return;
   }
+  if (lower === "i") {
+    event.preventDefault();
+    readDescription();
+    return;
+  }
   const current = focusedPile();
   if (key === "ArrowRight" || key === "ArrowLeft") {
     event.preventDefault();
@@ -370,6 +567,8 @@ document.addEventListener("keydown", async (event) => {
     const now = depth[current] || 1;
     depth[current] = Math.min(Math.max(key === "ArrowUp" ? now + 1 : now - 1, 1), Math.max(size, 1));
     markKeyboardChoice();
+    const column = game.tableau[Number(current.split(":")[1]) - 1];
+    if (column.length) announce(cardWords(column[column.length - depth[current]]));
     return;
   }
   if (key === "Escape") {
@@ -402,7 +601,7 @@ document.addEventListener("keydown", async (event) => {
         : cards[cards.length - count];
       if (!card) return;
       picked = { pile: current, count };
-      say(format(t.picked, { card: cardLabel(card.dataset.card) }));
+      say(format(gettext("Picked up: %(card)s. Choose where to put it and press Enter."), { card: cardWords(card.dataset.card) }));
       markKeyboardChoice();
       return;
     }

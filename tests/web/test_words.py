@@ -1,0 +1,138 @@
+"""The table speaks the page's language: refusals in words from the API's code, rule and
+params, counted words with the language's plural forms (Polish has three), pile labels that
+name their cards, and after a move one short announcement of what changed."""
+
+import pytest
+
+from tests.web.helpers import api, easy_deck, sign_up, unique_name, wait_for_moves
+
+# The easy deck (helpers.py): tapping column 1's ace of spades sends it to its foundation and
+# the reserve's top, 10 of clubs, fills the column (R14).
+ANNOUNCED = {
+    "en": "Ace of spades to the spades foundation; column 1 filled with 10 of clubs",
+    "hu": "Pikk ász a pikk alapra; 1. oszlop: treff 10 a tartalékból",
+    "pl": "As pik na bazę pik; kolumna 1: 10 trefl z rezerwy",
+}
+COLUMN_LABEL = {
+    "en": "Column 1: 10 of clubs",
+    "hu": "1. oszlop: treff 10",
+    "pl": "Kolumna 1: 10 trefl",
+}
+RESERVE_LABEL = {
+    "en": "Reserve: 12 cards, top: jack of hearts",
+    "hu": "Tartalék: 12 lap, felül: kőr bubi",
+    "pl": "Rezerwa: 12 kart, na wierzchu: walet kier",
+}
+
+
+def open_easy_game(new_context, lang: str, draw: int = 1):
+    page = new_context(locale={"en": "en-US", "hu": "hu-HU", "pl": "pl-PL"}[lang]).new_page()
+    sign_up(page, unique_name(f"words{lang}"))
+    game_id = api(page, "POST", "games", {"deck": easy_deck(), "draw": draw})["body"]["id"]
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector('[data-pile="tableau:1"] [data-card="AS"]')
+    return page, game_id
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "pl"])
+def test_a_move_is_announced_in_one_short_sentence(new_context, lang):
+    # given a player reading the table in their language
+    page, _game_id = open_easy_game(new_context, lang)
+
+    # when column 1's ace is tapped
+    page.click('[data-pile="tableau:1"] [data-card="AS"]')
+    wait_for_moves(page, 1)
+
+    # then only what changed is announced, in words, in the live region
+    announce = page.locator("#announce")
+    assert announce.get_attribute("aria-live") == "polite"
+    assert announce.inner_text() == ANNOUNCED[lang]
+    # and the piles' labels name their cards, with the right plural
+    assert page.locator('[data-pile="tableau:1"]').get_attribute("aria-label") == COLUMN_LABEL[lang]
+    assert page.locator('[data-pile="reserve"]').get_attribute("aria-label") == RESERVE_LABEL[lang]
+    # and each card has its own name
+    assert page.locator('[data-pile="foundation:S"] [data-card="AS"]').get_attribute("aria-label")
+
+    # when the player asks for the whole table (the I key), the full description is read
+    page.locator("body").press("i")
+    page.wait_for_function(
+        "() => document.getElementById('announce').textContent"
+        " === document.getElementById('description').textContent"
+        " && document.getElementById('description').dataset.moves === '1'"
+    )
+    assert len(page.locator("#announce").inner_text()) > 200
+
+
+def test_polish_counts_take_their_three_forms(new_context):
+    # given a Polish page (Django's JavaScript catalogue, with the .po file's Plural-Forms)
+    page, _game_id = open_easy_game(new_context, "pl")
+
+    # then each count takes its form: 1 karta, 2-4 karty, 5+ kart (12-14 too), 22 karty
+    forms = page.evaluate(
+        """() => [1, 2, 4, 5, 12, 22, 25].map(n =>
+            interpolate(ngettext("%(count)s card", "%(count)s cards", n), {count: n}, true))"""
+    )
+    assert forms == ["1 karta", "2 karty", "4 karty", "5 kart", "12 kart", "22 karty", "25 kart"]
+    players = page.evaluate(
+        """() => [1, 3, 7].map(n =>
+            interpolate(ngettext("%(count)s player", "%(count)s players", n), {count: n}, true))"""
+    )
+    assert players == ["1 gracz", "3 graczy", "7 graczy"]
+    # and the reserve's caption on the table says "13 kart"
+    assert page.locator('[data-pile="reserve"] .caption').inner_text() == "13 kart"
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "en",
+            "10 of hearts cannot go on 9 of hearts: a column builds down in alternating colours.",
+        ),
+        ("hu", "kőr 10 nem tehető erre a lapra: kőr 9; oszlopra csak eggyel kisebb, ellenkező"),
+        ("pl", "10 kier nie pasuje na tę kartę: 9 kier; na kolumnę idzie tylko karta"),
+    ],
+)
+def test_a_refusal_is_worded_from_code_rule_and_params(new_context, lang, expected):
+    # given the page's error wording (API.md: code, rule, params)
+    page, _game_id = open_easy_game(new_context, lang)
+
+    # when an illegal_move for R12 with its params is worded
+    text = page.evaluate(
+        """async () => {
+            const {ApiError} = await import("/static/web/api.js");
+            const {errorText} = await import("/static/web/messages.js");
+            const error = new ApiError(422, "illegal_move", "server words", "R12",
+                                       {card: "10H", onto: "9H"});
+            return errorText(error);
+        }"""
+    )
+
+    # then it is in the page's language, in words, without the rule's id
+    assert text.startswith(expected)
+    assert "R12" not in text
+
+
+def test_a_refused_tap_shows_an_error_and_a_pick_up_a_note(new_context):
+    # given a new table
+    page, _game_id = open_easy_game(new_context, "en")
+
+    # when the keyboard picks up a card, the note is not in the error style
+    page.focus('[data-pile="tableau:1"]')
+    page.keyboard.press("Enter")
+    message = page.locator("#message")
+    assert message.get_attribute("data-kind") == "note"
+    assert message.get_attribute("role") == "status"
+    page.keyboard.press("Escape")
+
+    # when a move the server refuses is tried (2H onto the club foundation)
+    page.focus('[data-pile="tableau:4"]')
+    page.keyboard.press("Enter")
+    for _ in range(5):
+        page.keyboard.press("ArrowLeft")  # columns 3, 2, 1, reserve, foundation C
+    page.keyboard.press("Enter")
+
+    # then the refusal is shown as an error, announced at once
+    page.wait_for_function("() => document.getElementById('message').dataset.kind === 'error'")
+    assert message.get_attribute("role") == "alert"
+    assert message.inner_text()

@@ -1,0 +1,91 @@
+// What the player reads when the server refuses something, and what a screen reader hears after
+// a move: built from the API's `code`, `rule` and `params` and the logged ACTION (API.md), in
+// the page's language. Where the page has no words of its own for a refusal it shows the
+// server's `message`, which the API wrote in the page's language (Accept-Language).
+import { format } from "./api.js";
+import { cardWords, pileWords } from "./cards.js";
+
+// Why a card may not go onto another, by the rule it breaks.
+const WHY = {
+  R8: () => gettext("a foundation builds up in suit from its starting rank"),
+  R12: () => gettext("a column builds down in alternating colours"),
+};
+
+export function errorText(error) {
+  const params = error.params || {};
+  const card = params.card ? cardWords(params.card) : null;
+  switch (error.code) {
+    case "illegal_move":
+      if (card && params.onto && WHY[error.rule]) {
+        return format(gettext("%(card)s cannot go on %(onto)s: %(why)s."), {
+          card,
+          onto: cardWords(params.onto),
+          why: WHY[error.rule](),
+        });
+      }
+      break;
+    case "no_destination":
+      if (card) return format(gettext("%(card)s has nowhere to go."), { card });
+      break;
+    case "stale":
+      return gettext("The game moved on in another tab; here is its current state.");
+    case "game_over":
+      return gettext("This game is over.");
+    case "throttled":
+      return gettext("Too many requests: wait a moment and try again.");
+    case "network":
+      return gettext("The server cannot be reached. Check the connection and try again.");
+    default:
+      break;
+  }
+  return error.message;
+}
+
+// Where a move went, as a phrase of its own (each language bends "to" its own way).
+function destination(pile) {
+  const [kind, which] = pile.split(":");
+  if (kind === "tableau") return format(gettext("to column %(n)s"), { n: which });
+  return {
+    H: gettext("to the hearts foundation"),
+    S: gettext("to the spades foundation"),
+    D: gettext("to the diamonds foundation"),
+    C: gettext("to the clubs foundation"),
+  }[which];
+}
+
+function cardList(cards) {
+  return (cards || []).map(cardWords).join(", ");
+}
+
+// One short sentence for what an applied action changed: "10 of hearts to column 2; column 1
+// filled with queen of spades".
+export function actionText(action, game) {
+  const parts = [];
+  if (action.type === "move") {
+    parts.push(
+      format(gettext("%(cards)s %(destination)s"), {
+        cards: cardList(action.cards),
+        destination: destination(action.to),
+      }),
+    );
+    if (action.auto_fill) {
+      parts.push(
+        format(gettext("%(pile)s filled with %(card)s"), {
+          pile: pileWords(action.from),
+          card: cardWords(action.auto_fill),
+        }),
+      );
+    }
+  } else if (action.type === "draw") {
+    parts.push(format(gettext("drew %(cards)s"), { cards: cardList(action.cards) }));
+  } else if (action.type === "recycle") {
+    parts.push(gettext("waste back to the stock"));
+  } else if (action.type === "undo") {
+    parts.push(gettext("last action undone"));
+  } else if (action.type === "resign") {
+    parts.push(gettext("game resigned"));
+  }
+  if (game.status === "won") parts.push(gettext("You won!"));
+  const sentence = parts.join("; ");
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
