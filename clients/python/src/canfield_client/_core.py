@@ -1,0 +1,287 @@
+"""What the sync and async clients share: every operation is a generator that yields the
+requests (and pauses) it needs and returns its result, so the retry rules live in one place and
+`Client` and `AsyncClient` only differ in how they send a request and sleep."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias, TypeVar
+
+import httpx
+
+from canfield_client import errors
+from canfield_client.models import (
+    Acted,
+    Action,
+    Daily,
+    Game,
+    Hint,
+    Json,
+    Leaderboard,
+    Move,
+    Page,
+    Player,
+    RateLimit,
+)
+
+T = TypeVar("T")
+
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+USER_AGENT = "canfield-client/0.1"
+# Failures that never reached the server: retrying them is safe for any request.
+NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    method: str
+    path: str  # relative to /api/v1/
+    json: Json | None = None
+    params: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Sleep:
+    seconds: float
+
+
+Op: TypeAlias = Generator[Call | Sleep, httpx.Response | None, T]
+
+
+def send(call: Call) -> Op[httpx.Response]:
+    """Yield `call`; the client resumes the operation with the answer (or throws the
+    transport failure into it)."""
+    response = yield call
+    assert response is not None
+    return response
+
+
+def api_base(server: str) -> str:
+    return server.rstrip("/") + "/api/v1/"
+
+
+def ws_base(server: str) -> str:
+    base = server.rstrip("/")
+    if base.startswith("https://"):
+        return "wss://" + base.removeprefix("https://")
+    return "ws://" + base.removeprefix("http://")
+
+
+def headers_for(token: str | None, language: str | None) -> dict[str, str]:
+    headers = {"User-Agent": USER_AGENT, "Accept": "application/json"}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    if language:
+        headers["Accept-Language"] = language
+    return headers
+
+
+def _body(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+class Core:
+    """The state both clients keep (token, last rate limit seen, the last `moves` seen per
+    game for automatic `expect`) and the operations."""
+
+    def __init__(self, *, token: str | None, retries: int, backoff: float) -> None:
+        self.token = token
+        self.retries = retries
+        self.backoff = backoff
+        self.rate_limit: RateLimit | None = None
+        self.moves_seen: dict[str, int] = {}
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    def seen(self, response: httpx.Response) -> None:
+        """Called by the clients on every answer."""
+        rate_limit = RateLimit.from_headers(response.headers)
+        if rate_limit is not None:
+            self.rate_limit = rate_limit
+
+    def _wait(self, attempt: int, response: httpx.Response | None = None) -> Sleep:
+        retry_after = None if response is None else response.headers.get("Retry-After")
+        try:
+            seconds = min(float(retry_after), 30.0) if retry_after else 0.0
+        except ValueError:
+            seconds = 0.0
+        return Sleep(max(seconds, self.backoff * 2**attempt))
+
+    def request(self, call: Call, *, idempotent: bool = True) -> Op[httpx.Response]:
+        """Send `call`, retrying what is safe to retry: a request that never reached the
+        server, a 503, and (`idempotent`) a request whose answer was lost. Error answers are
+        returned, not raised."""
+        attempt = 0
+        while True:
+            try:
+                response = yield from send(call)
+            except httpx.TransportError as exc:
+                retry = isinstance(exc, NOT_SENT) or idempotent
+                if not retry or attempt >= self.retries:
+                    raise
+                yield self._wait(attempt)
+                attempt += 1
+                continue
+            if response.status_code in (502, 503, 504) and attempt < self.retries:
+                yield self._wait(attempt, response)
+                attempt += 1
+                continue
+            return response
+
+    def fetch(self, call: Call, *, idempotent: bool = True) -> Op[Any]:
+        """The JSON of a successful answer; an error answer raises its `CanfieldError`."""
+        response = yield from self.request(call, idempotent=idempotent)
+        if response.status_code >= 400:
+            raise errors.error_from(response.status_code, _body(response), response.headers)
+        return _body(response)
+
+    def _game(self, data: Json) -> Game:
+        game = Game.from_json(data)
+        self.moves_seen[game.id] = game.moves
+        return game
+
+    # -- accounts -------------------------------------------------------------------------
+
+    def register(self, username: str, password: str) -> Op[str]:
+        body = {"username": username, "password": password}
+        # Not retried once sent: a lost answer would make the retry find the name taken.
+        data = yield from self.fetch(Call("POST", "auth/register", body), idempotent=False)
+        self.token = str(data["token"])
+        return self.token
+
+    def login(self, username: str, password: str) -> Op[str]:
+        body = {"username": username, "password": password}
+        data = yield from self.fetch(Call("POST", "auth/token", body))
+        self.token = str(data["token"])
+        return self.token
+
+    # -- games ----------------------------------------------------------------------------
+
+    def create(self, body: Json, *, idempotent: bool = False) -> Op[Game]:
+        data = yield from self.fetch(Call("POST", "games", body), idempotent=idempotent)
+        return self._game(data)
+
+    def games(
+        self,
+        page: int,
+        page_size: int | None,
+        status: str | None,
+        daily: bool | None,
+    ) -> Op[Page[Game]]:
+        params = {"page": str(page)}
+        if page_size is not None:
+            params["page_size"] = str(page_size)
+        if status is not None:
+            params["status"] = status
+        if daily is not None:
+            params["daily"] = "true" if daily else "false"
+        data = yield from self.fetch(Call("GET", "games", params=params))
+        results = [Game.from_json(g) for g in data["results"]]
+        return Page(data["count"], data.get("next"), data.get("previous"), results)
+
+    def game(self, game_id: str) -> Op[Game]:
+        data = yield from self.fetch(Call("GET", f"games/{game_id}"))
+        return self._game(data)
+
+    def actions(self, game_id: str) -> Op[list[Action]]:
+        data = yield from self.fetch(Call("GET", f"games/{game_id}/actions"))
+        return [Action.from_json(a) for a in data]
+
+    def legal_actions(self, game_id: str) -> Op[list[Move]]:
+        data = yield from self.fetch(Call("GET", f"games/{game_id}/legal-actions"))
+        return [Move.from_json(a) for a in data]
+
+    def text(self, game_id: str, lang: str) -> Op[str]:
+        data = yield from self.fetch(Call("GET", f"games/{game_id}/text", params={"lang": lang}))
+        return str(data["text"])
+
+    def hint(self, game_id: str) -> Op[Hint]:
+        data = yield from self.fetch(Call("GET", f"games/{game_id}/hint"))
+        action = data.get("action")
+        return Hint(None if action is None else Move.from_json(action), data.get("winnable"))
+
+    def act(self, game: Game | str, move: Move) -> Op[Acted]:
+        """Apply `move` with `expect` set to the `moves` last seen, so that a retry after a
+        lost answer cannot apply it twice: the retry then answers 409, and the game's log
+        tells whether the first attempt was applied (then that is the result) or the game
+        moved on otherwise (then `Stale` is raised, carrying the game as it is now)."""
+        game_id = game if isinstance(game, str) else game.id
+        if isinstance(game, Game):
+            expect = game.moves
+        elif game_id in self.moves_seen:
+            expect = self.moves_seen[game_id]
+        else:
+            expect = (yield from self.game(game_id)).moves
+        call = Call("POST", f"games/{game_id}/actions", {**move.to_json(), "expect": expect})
+        maybe_applied = False
+        attempt = 0
+        while True:
+            try:
+                response = yield from send(call)
+            except httpx.TransportError as exc:
+                if attempt >= self.retries:
+                    raise
+                maybe_applied = maybe_applied or not isinstance(exc, NOT_SENT)
+                yield self._wait(attempt)
+                attempt += 1
+                continue
+            if response.status_code in (502, 503, 504) and attempt < self.retries:
+                # A gateway error may hide an action the server did apply.
+                maybe_applied = maybe_applied or response.status_code != 503
+                yield self._wait(attempt, response)
+                attempt += 1
+                continue
+            break
+        body = _body(response)
+        if response.status_code < 400:
+            return Acted(Action.from_json(body["action"]), self._game(body["game"]))
+        error = errors.error_from(response.status_code, body, response.headers)
+        if not isinstance(error, errors.Stale | errors.GameOver):
+            raise error
+        now = yield from self.game(game_id)
+        if maybe_applied:
+            log = yield from self.actions(game_id)
+            last = log[-1] if log else None
+            moved_on = now.moves == expect + (0 if move.type == "resign" else 1)
+            if last is not None and moved_on and last.matches(move):
+                return Acted(last, now)
+        if isinstance(error, errors.Stale):
+            error.game = now
+        raise error
+
+    # -- daily challenges -----------------------------------------------------------------
+
+    def daily(self, date: dt.date | None) -> Op[Daily]:
+        path = "daily" if date is None else f"daily/{date.isoformat()}"
+        data = yield from self.fetch(Call("GET", path))
+        return Daily.from_json(data)
+
+    def leaderboard(
+        self, date: dt.date, draw: int, page: int, page_size: int | None
+    ) -> Op[Leaderboard]:
+        params = {"draw": str(draw), "page": str(page)}
+        if page_size is not None:
+            params["page_size"] = str(page_size)
+        path = f"daily/{date.isoformat()}/leaderboard"
+        data = yield from self.fetch(Call("GET", path, params=params))
+        return Leaderboard.from_json(data)
+
+    def player(self, username: str) -> Op[Player]:
+        data = yield from self.fetch(Call("GET", f"players/{username}"))
+        return Player.from_json(data)
+
+
+def drive_step(op: Op[T], sent: httpx.Response | BaseException | None) -> tuple[bool, Any]:
+    """Resume `op` with an answer, a failure or nothing (after a Sleep): (True, result) once it
+    returns, else (False, the next Call or Sleep)."""
+    try:
+        if isinstance(sent, BaseException):
+            return False, op.throw(sent)
+        return False, op.send(sent)
+    except StopIteration as stop:
+        return True, stop.value

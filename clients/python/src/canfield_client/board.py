@@ -1,0 +1,148 @@
+"""The live board (`WS /ws/daily/{date}/{draw}/`) as an async iterator of events, reconnecting
+by itself, and `Standings`, the board those events describe."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+from types import TracebackType
+from typing import Self
+from urllib.parse import urlsplit
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.typing import Origin
+
+from canfield_client._core import USER_AGENT, ws_base
+from canfield_client.errors import BoardClosed
+from canfield_client.models import BoardEvent, Entries, Entry, Removed, Snapshot, board_event
+
+# Close codes meaning "this board does not exist": reconnecting cannot help.
+FINAL_CLOSE_CODES = {4400: "bad date or draw", 4404: "no daily challenge on that day"}
+
+
+class LiveBoard:
+    """`async for event in board`: a `Snapshot` on every (re)connection, then `Entries` and
+    `Removed`. A dropped connection is reopened (after `backoff`, doubling) and a new snapshot
+    follows; after `max_failures` failed attempts in a row the iteration raises the failure.
+    A board that does not exist raises `BoardClosed`. Close it with `aclose()` or `async with`.
+    """
+
+    def __init__(
+        self,
+        server: str,
+        date: dt.date,
+        draw: int,
+        *,
+        reconnect: bool = True,
+        backoff: float = 0.5,
+        max_failures: int = 6,
+    ) -> None:
+        self.date = date
+        self.draw = draw
+        self.url = f"{ws_base(server)}/ws/daily/{date.isoformat()}/{draw}/"
+        # The server's own origin, as its pages send: servers that refuse a connection without
+        # an `Origin` (Channels' default validator) accept it, and the others ignore it.
+        parts = urlsplit(server)
+        self.origin = Origin(f"{parts.scheme}://{parts.netloc}")
+        self.reconnect = reconnect
+        self.backoff = backoff
+        self.max_failures = max_failures
+        self.connections = 0  # how many times it connected (1 + reconnections)
+        self._ws: ClientConnection | None = None
+        self._closed = False
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def aclose(self) -> None:
+        self._closed = True
+        if self._ws is not None:
+            await self._ws.close()
+            self._ws = None
+
+    async def _connect(self) -> ClientConnection:
+        failures = 0
+        while True:
+            try:
+                ws = await connect(
+                    self.url, origin=self.origin, user_agent_header=USER_AGENT, open_timeout=10
+                )
+            except (OSError, InvalidHandshake, TimeoutError) as exc:
+                failures += 1
+                refused = isinstance(exc, InvalidStatus) and exc.response.status_code < 500
+                if refused or isinstance(exc, InvalidURI) or failures >= self.max_failures:
+                    raise
+                await asyncio.sleep(self.backoff * 2 ** (failures - 1))
+                continue
+            self.connections += 1
+            return ws
+
+    async def __anext__(self) -> BoardEvent:
+        while True:
+            if self._closed:
+                raise StopAsyncIteration
+            if self._ws is None:
+                self._ws = await self._connect()
+            try:
+                raw = await self._ws.recv()
+            except ConnectionClosed as exc:
+                self._ws = None
+                code = exc.rcvd.code if exc.rcvd is not None else None
+                if code in FINAL_CLOSE_CODES:
+                    reason = (exc.rcvd.reason if exc.rcvd else "") or FINAL_CLOSE_CODES[code]
+                    raise BoardClosed(reason, status=code) from None
+                if self._closed or not self.reconnect:
+                    raise StopAsyncIteration from None
+                await asyncio.sleep(self.backoff)
+                continue
+            try:
+                data = json.loads(raw)
+            except ValueError:
+                continue
+            event = board_event(data) if isinstance(data, dict) else None
+            if event is not None:
+                return event
+
+
+def _ranking(entry: Entry) -> tuple[int, int, float, int]:
+    return (-entry.score, entry.moves, entry.seconds, entry.rank)
+
+
+class Standings:
+    """The top of a board as the events describe it: apply each event, read `top()`."""
+
+    def __init__(self, size: int = 50) -> None:
+        self.size = size
+        self.count = 0
+        self.entries: dict[str, Entry] = {}
+
+    def apply(self, event: BoardEvent) -> None:
+        if isinstance(event, Snapshot):
+            self.count = event.count
+            self.entries = {entry.player: entry for entry in event.results}
+        elif isinstance(event, Entries):
+            for entry in event.entries:
+                if entry.player not in self.entries and event.count is None:
+                    self.count += 1  # a server of per-entry messages sends no count
+                self.entries[entry.player] = entry
+            if event.count is not None:
+                self.count = event.count
+        elif isinstance(event, Removed) and self.entries.pop(event.player, None) is not None:
+            self.count = max(0, self.count - 1)
+
+    def top(self) -> list[Entry]:
+        """The best `size` entries known, best first: in the board's order (score, then
+        moves, then seconds), since a batch only carries the entries whose figures changed and
+        the others' ranks may have shifted since."""
+        ranked = sorted(self.entries.values(), key=_ranking)[: self.size]
+        return ranked

@@ -1,0 +1,369 @@
+"""`Client` (blocking) and `AsyncClient` (asyncio): the same methods, on httpx."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import time
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+import httpx
+
+from canfield_client._core import (
+    DEFAULT_SERVER,
+    Call,
+    Core,
+    Op,
+    api_base,
+    drive_step,
+    headers_for,
+)
+from canfield_client.board import LiveBoard
+from canfield_client.models import (
+    Acted,
+    Action,
+    Card,
+    Daily,
+    Game,
+    Hint,
+    Leaderboard,
+    Move,
+    Page,
+    Pile,
+    Player,
+    RateLimit,
+)
+
+T = TypeVar("T")
+
+
+class _Options:
+    """Constructor arguments and read-only state both clients share."""
+
+    def __init__(
+        self,
+        server: str,
+        token: str | None,
+        language: str | None,
+        retries: int,
+        backoff: float,
+    ) -> None:
+        self.server = server.rstrip("/")
+        self.language = language
+        self._core = Core(token=token, retries=retries, backoff=backoff)
+
+    @property
+    def token(self) -> str | None:
+        """The API token in use (set by `register` and `login`)."""
+        return self._core.token
+
+    @token.setter
+    def token(self, value: str | None) -> None:
+        self._core.token = value
+
+    @property
+    def rate_limit(self) -> RateLimit | None:
+        """The rate-limit headers of the last answer that had them."""
+        return self._core.rate_limit
+
+    def _http_args(self, timeout: float, transport: Any) -> dict[str, Any]:
+        args: dict[str, Any] = {"base_url": api_base(self.server), "timeout": timeout}
+        if transport is not None:
+            args["transport"] = transport
+        return args
+
+    def _request_args(self, call: Call) -> dict[str, Any]:
+        return {
+            "method": call.method,
+            "url": call.path,
+            "json": call.json,
+            "params": call.params or None,
+            "headers": headers_for(self._core.token, self.language),
+        }
+
+
+class Client(_Options):
+    """A blocking client of the Canfield Club API.
+
+    >>> with Client("https://canfield.example", token="...") as client:
+    ...     game = client.daily_game()
+    ...     client.draw(game)
+    """
+
+    def __init__(
+        self,
+        server: str = DEFAULT_SERVER,
+        *,
+        token: str | None = None,
+        language: str | None = None,
+        timeout: float = 10.0,
+        retries: int = 3,
+        backoff: float = 0.25,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        super().__init__(server, token, language, retries, backoff)
+        self._http = httpx.Client(**self._http_args(timeout, transport))
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def _run(self, op: Op[T]) -> T:
+        done, step = drive_step(op, None)
+        while not done:
+            sent: httpx.Response | BaseException | None = None
+            if isinstance(step, Call):
+                try:
+                    sent = self._http.request(**self._request_args(step))
+                    self._core.seen(sent)
+                except httpx.TransportError as exc:
+                    sent = exc
+            else:
+                time.sleep(step.seconds)
+            done, step = drive_step(op, sent)
+        result: T = step
+        return result
+
+    # Accounts
+    def register(self, username: str, password: str) -> str:
+        """Create an account; returns its token, which the client then uses."""
+        return self._run(self._core.register(username, password))
+
+    def login(self, username: str, password: str) -> str:
+        """Get the account's token, which the client then uses."""
+        return self._run(self._core.login(username, password))
+
+    # Games
+    def new_game(self, *, draw: int = 3, ruleset: str = "app") -> Game:
+        """A random deal."""
+        return self._run(self._core.create({"draw": draw, "ruleset": ruleset}))
+
+    def new_game_from_code(self, code: str, *, ruleset: str | None = None) -> Game:
+        """The deal of a code (CF1-/CF2-...): a practice game."""
+        body = {"code": code} if ruleset is None else {"code": code, "ruleset": ruleset}
+        return self._run(self._core.create(body))
+
+    def new_game_from_deck(
+        self, deck: Sequence[Card], *, draw: int = 3, ruleset: str = "app"
+    ) -> Game:
+        """A custom deal of 52 cards d[0]..d[51] (R5): a practice game."""
+        return self._run(self._core.create({"deck": list(deck), "draw": draw, "ruleset": ruleset}))
+
+    def daily_game(self, *, draw: int = 3) -> Game:
+        """The caller's ranked game on today's daily challenge, created or resumed."""
+        return self._run(self._core.create({"daily": True, "draw": draw}, idempotent=True))
+
+    def games(
+        self,
+        *,
+        page: int = 1,
+        page_size: int | None = None,
+        status: str | None = None,
+        daily: bool | None = None,
+    ) -> Page[Game]:
+        """The caller's games, newest first."""
+        return self._run(self._core.games(page, page_size, status, daily))
+
+    def game(self, game_id: str) -> Game:
+        return self._run(self._core.game(game_id))
+
+    def actions(self, game_id: str) -> list[Action]:
+        """The game's action log, oldest first."""
+        return self._run(self._core.actions(game_id))
+
+    def legal_actions(self, game: Game | str) -> list[Move]:
+        return self._run(self._core.legal_actions(_id(game)))
+
+    def text(self, game: Game | str, *, lang: str = "en") -> str:
+        """The table in words (R28)."""
+        return self._run(self._core.text(_id(game), lang))
+
+    def hint(self, game: Game | str) -> Hint:
+        """The next action of a winning line (not for a ranked daily game while its day lasts)."""
+        return self._run(self._core.hint(_id(game)))
+
+    # Actions (each with automatic `expect` and safe retry, see `act`)
+    def act(self, game: Game | str, move: Move) -> Acted:
+        """Apply `move`, expecting the `moves` of `game` (or the last seen for that id)."""
+        return self._run(self._core.act(game, move))
+
+    def move(self, game: Game | str, from_pile: Pile, to: Pile, count: int = 1) -> Acted:
+        return self.act(game, Move("move", from_pile, to, count))
+
+    def tap(
+        self, game: Game | str, from_pile: Pile, count: int = 1, *, columns: bool = True
+    ) -> Acted:
+        """Move to where the server picks (R27); `columns=False`: to a foundation only."""
+        return self.act(game, Move("tap", from_pile, None, count, columns))
+
+    def draw(self, game: Game | str) -> Acted:
+        return self.act(game, Move("draw"))
+
+    def recycle(self, game: Game | str) -> Acted:
+        return self.act(game, Move("recycle"))
+
+    def undo(self, game: Game | str) -> Acted:
+        return self.act(game, Move("undo"))
+
+    def resign(self, game: Game | str) -> Acted:
+        return self.act(game, Move("resign"))
+
+    # Daily challenges, boards, players
+    def daily(self, date: dt.date | None = None) -> Daily:
+        """Today's challenge (or that day's): its boards, and once over their codes and par."""
+        return self._run(self._core.daily(date))
+
+    def leaderboard(
+        self, date: dt.date, *, draw: int = 3, page: int = 1, page_size: int | None = None
+    ) -> Leaderboard:
+        return self._run(self._core.leaderboard(date, draw, page, page_size))
+
+    def player(self, username: str) -> Player:
+        return self._run(self._core.player(username))
+
+
+class AsyncClient(_Options):
+    """The asyncio client: the same methods as `Client`, awaited, plus `board()`."""
+
+    def __init__(
+        self,
+        server: str = DEFAULT_SERVER,
+        *,
+        token: str | None = None,
+        language: str | None = None,
+        timeout: float = 10.0,
+        retries: int = 3,
+        backoff: float = 0.25,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        super().__init__(server, token, language, retries, backoff)
+        self._http = httpx.AsyncClient(**self._http_args(timeout, transport))
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def _run(self, op: Op[T]) -> T:
+        done, step = drive_step(op, None)
+        while not done:
+            sent: httpx.Response | BaseException | None = None
+            if isinstance(step, Call):
+                try:
+                    sent = await self._http.request(**self._request_args(step))
+                    self._core.seen(sent)
+                except httpx.TransportError as exc:
+                    sent = exc
+            else:
+                await asyncio.sleep(step.seconds)
+            done, step = drive_step(op, sent)
+        result: T = step
+        return result
+
+    async def register(self, username: str, password: str) -> str:
+        return await self._run(self._core.register(username, password))
+
+    async def login(self, username: str, password: str) -> str:
+        return await self._run(self._core.login(username, password))
+
+    async def new_game(self, *, draw: int = 3, ruleset: str = "app") -> Game:
+        return await self._run(self._core.create({"draw": draw, "ruleset": ruleset}))
+
+    async def new_game_from_code(self, code: str, *, ruleset: str | None = None) -> Game:
+        body = {"code": code} if ruleset is None else {"code": code, "ruleset": ruleset}
+        return await self._run(self._core.create(body))
+
+    async def new_game_from_deck(
+        self, deck: Sequence[Card], *, draw: int = 3, ruleset: str = "app"
+    ) -> Game:
+        body = {"deck": list(deck), "draw": draw, "ruleset": ruleset}
+        return await self._run(self._core.create(body))
+
+    async def daily_game(self, *, draw: int = 3) -> Game:
+        return await self._run(self._core.create({"daily": True, "draw": draw}, idempotent=True))
+
+    async def games(
+        self,
+        *,
+        page: int = 1,
+        page_size: int | None = None,
+        status: str | None = None,
+        daily: bool | None = None,
+    ) -> Page[Game]:
+        return await self._run(self._core.games(page, page_size, status, daily))
+
+    async def game(self, game_id: str) -> Game:
+        return await self._run(self._core.game(game_id))
+
+    async def actions(self, game_id: str) -> list[Action]:
+        return await self._run(self._core.actions(game_id))
+
+    async def legal_actions(self, game: Game | str) -> list[Move]:
+        return await self._run(self._core.legal_actions(_id(game)))
+
+    async def text(self, game: Game | str, *, lang: str = "en") -> str:
+        return await self._run(self._core.text(_id(game), lang))
+
+    async def hint(self, game: Game | str) -> Hint:
+        return await self._run(self._core.hint(_id(game)))
+
+    async def act(self, game: Game | str, move: Move) -> Acted:
+        return await self._run(self._core.act(game, move))
+
+    async def move(self, game: Game | str, from_pile: Pile, to: Pile, count: int = 1) -> Acted:
+        return await self.act(game, Move("move", from_pile, to, count))
+
+    async def tap(
+        self, game: Game | str, from_pile: Pile, count: int = 1, *, columns: bool = True
+    ) -> Acted:
+        return await self.act(game, Move("tap", from_pile, None, count, columns))
+
+    async def draw(self, game: Game | str) -> Acted:
+        return await self.act(game, Move("draw"))
+
+    async def recycle(self, game: Game | str) -> Acted:
+        return await self.act(game, Move("recycle"))
+
+    async def undo(self, game: Game | str) -> Acted:
+        return await self.act(game, Move("undo"))
+
+    async def resign(self, game: Game | str) -> Acted:
+        return await self.act(game, Move("resign"))
+
+    async def daily(self, date: dt.date | None = None) -> Daily:
+        return await self._run(self._core.daily(date))
+
+    async def leaderboard(
+        self, date: dt.date, *, draw: int = 3, page: int = 1, page_size: int | None = None
+    ) -> Leaderboard:
+        return await self._run(self._core.leaderboard(date, draw, page, page_size))
+
+    async def player(self, username: str) -> Player:
+        return await self._run(self._core.player(username))
+
+    async def board(self, date: dt.date | None = None, *, draw: int = 3) -> LiveBoard:
+        """The live board of that day (default: the server's today) and draw mode, to iterate
+        with `async for`: a `Snapshot` first (and after every reconnection), then `Entries`
+        and `Removed` as they happen."""
+        if date is None:
+            date = (await self.daily()).date
+        return LiveBoard(self.server, date, draw)
+
+
+def _id(game: Game | str) -> str:
+    return game if isinstance(game, str) else game.id

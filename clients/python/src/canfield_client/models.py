@@ -1,0 +1,360 @@
+"""The API's resources as typed, read-only values (field names are those of the API contract,
+`from` spelled `from_pile` since `from` is a Python keyword). Fields the server adds later are
+ignored; a field an older server does not send yet takes its documented default."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeAlias, TypeVar
+
+Json: TypeAlias = dict[str, Any]
+T = TypeVar("T")
+Pile: TypeAlias = str  # "stock", "waste", "reserve", "tableau:1".."tableau:4", "foundation:H"...
+Card: TypeAlias = str  # "10H", "QC"...
+Status: TypeAlias = Literal["playing", "won", "resigned"]
+ActionType: TypeAlias = Literal["move", "tap", "draw", "recycle", "undo", "resign"]
+
+
+def _time(value: str | None) -> dt.datetime | None:
+    return None if value is None else dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+def _date(value: str) -> dt.date:
+    return dt.date.fromisoformat(value)
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimit:
+    """The `RateLimit-*` headers of the last throttled answer: requests allowed per window,
+    requests left in it, seconds until it resets."""
+
+    limit: int
+    remaining: int
+    reset: int
+
+    @classmethod
+    def from_headers(cls, headers: Any) -> RateLimit | None:
+        try:
+            return cls(
+                int(headers["RateLimit-Limit"]),
+                int(headers["RateLimit-Remaining"]),
+                int(headers["RateLimit-Reset"]),
+            )
+        except (KeyError, ValueError):
+            return None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An action to send (or one the server lists as legal, or a hint): `legal_actions()` and
+    `hint()` return these, and `act()` accepts them back unchanged."""
+
+    type: ActionType
+    from_pile: Pile | None = None
+    to: Pile | None = None
+    count: int | None = None
+    columns: bool | None = None  # taps only: False = foundation only
+
+    def to_json(self) -> Json:
+        body: Json = {"type": self.type}
+        for key, value in (
+            ("from", self.from_pile),
+            ("to", self.to),
+            ("count", self.count),
+            ("columns", self.columns),
+        ):
+            if value is not None:
+                body[key] = value
+        return body
+
+    @classmethod
+    def from_json(cls, data: Json) -> Move:
+        return cls(data["type"], data.get("from"), data.get("to"), data.get("count"))
+
+    def __str__(self) -> str:
+        if self.type == "move":
+            count = f" ({self.count} cards)" if self.count and self.count > 1 else ""
+            return f"move {self.from_pile} -> {self.to}{count}"
+        if self.type == "tap":
+            return f"tap {self.from_pile}"
+        return self.type
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One entry of a game's action log."""
+
+    n: int
+    type: str
+    from_pile: Pile | None
+    to: Pile | None
+    count: int | None
+    cards: list[Card] | None
+    score_delta: int
+    auto_fill: Card | None
+    undoes: int | None
+    at: dt.datetime | None
+
+    @classmethod
+    def from_json(cls, data: Json) -> Action:
+        return cls(
+            n=data["n"],
+            type=data["type"],
+            from_pile=data.get("from"),
+            to=data.get("to"),
+            count=data.get("count"),
+            cards=data.get("cards"),
+            score_delta=data.get("score_delta", 0),
+            auto_fill=data.get("auto_fill"),
+            undoes=data.get("undoes"),
+            at=_time(data.get("at")),
+        )
+
+    def matches(self, move: Move) -> bool:
+        """Whether this logged action is what `move` asked for (a tap is logged as the move it
+        became, a move to `foundation` with the foundation's suit)."""
+        if move.type == "tap":
+            return self.type == "move" and self.from_pile == move.from_pile
+        if self.type != move.type:
+            return False
+        if move.type != "move":
+            return True
+        to_matches = self.to == move.to or (
+            move.to == "foundation" and (self.to or "").startswith("foundation:")
+        )
+        return self.from_pile == move.from_pile and to_matches and self.count == (move.count or 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Foundation:
+    suit: str
+    count: int
+    top: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    id: str
+    ruleset: str
+    draw: int
+    code: str | None
+    daily: dt.date | None
+    status: Status
+    score: int
+    moves: int
+    seconds: float
+    created_at: dt.datetime | None
+    finished_at: dt.datetime | None
+    starting_rank: str | None
+    stock_count: int
+    waste_count: int
+    waste_fan: list[Card]
+    reserve_count: int
+    reserve_top: Card | None
+    foundations: list[Foundation]
+    tableau: list[list[Card]]
+    undo_available: int
+    hints: int
+    actions: list[Action] | None  # the replay of a finished game someone else played
+
+    @property
+    def over(self) -> bool:
+        return self.status != "playing"
+
+    @classmethod
+    def from_json(cls, data: Json) -> Game:
+        daily = data.get("daily")
+        actions = data.get("actions")
+        return cls(
+            id=data["id"],
+            ruleset=data["ruleset"],
+            draw=data["draw"],
+            code=data.get("code"),
+            daily=_date(daily["date"]) if daily else None,
+            status=data["status"],
+            score=data["score"],
+            moves=data["moves"],
+            seconds=data.get("seconds", 0.0),
+            created_at=_time(data.get("created_at")),
+            finished_at=_time(data.get("finished_at")),
+            starting_rank=data.get("starting_rank"),
+            stock_count=data["stock"]["count"],
+            waste_count=data["waste"]["count"],
+            waste_fan=list(data["waste"]["fan"]),
+            reserve_count=data["reserve"]["count"],
+            reserve_top=data["reserve"].get("top"),
+            foundations=[
+                Foundation(f["suit"], f["count"], f.get("top")) for f in data["foundations"]
+            ],
+            tableau=[list(column) for column in data["tableau"]],
+            undo_available=data.get("undo_available", 0),
+            hints=data.get("hints", 0),
+            actions=None if actions is None else [Action.from_json(a) for a in actions],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """The answer to an action: the logged action and the game after it."""
+
+    action: Action
+    game: Game
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The next action of a winning line (`action`), or none: `winnable` False when no line
+    wins from here, None when the solver could not decide in its budget."""
+
+    action: Move | None
+    winnable: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    count: int
+    next: str | None
+    previous: str | None
+    results: list[T]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A player's line on a daily board."""
+
+    rank: int
+    player: str
+    score: int
+    moves: int
+    seconds: float
+    status: str
+    game: str | None
+
+    @classmethod
+    def from_json(cls, data: Json) -> Entry:
+        return cls(
+            rank=data["rank"],
+            player=data["player"],
+            score=data["score"],
+            moves=data["moves"],
+            seconds=data["seconds"],
+            status=data["status"],
+            game=data.get("game"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    date: dt.date
+    draw: int
+    count: int
+    next: str | None
+    previous: str | None
+    results: list[Entry]
+
+    @classmethod
+    def from_json(cls, data: Json) -> Leaderboard:
+        return cls(
+            date=_date(data["date"]),
+            draw=data["draw"],
+            count=data["count"],
+            next=data.get("next"),
+            previous=data.get("previous"),
+            results=[Entry.from_json(e) for e in data["results"]],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DailyBoard:
+    draw: int
+    players: int
+    code: str | None  # revealed once the day is over
+    par: int | None  # R31, revealed once the day is over
+
+
+@dataclass(frozen=True, slots=True)
+class Daily:
+    date: dt.date
+    ends_at: dt.datetime | None
+    boards: list[DailyBoard]
+
+    @classmethod
+    def from_json(cls, data: Json) -> Daily:
+        return cls(
+            date=_date(data["date"]),
+            ends_at=_time(data.get("ends_at")),
+            boards=[
+                DailyBoard(b["draw"], b.get("players", 0), b.get("code"), b.get("par"))
+                for b in data["boards"]
+            ],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    username: str
+    games: int
+    wins: int
+    best_score: int | None
+    best_win_seconds: float | None
+    best_win_moves: int | None
+    daily_streak: int
+
+    @classmethod
+    def from_json(cls, data: Json) -> Player:
+        return cls(
+            username=data["username"],
+            games=data.get("games", 0),
+            wins=data.get("wins", 0),
+            best_score=data.get("best_score"),
+            best_win_seconds=data.get("best_win_seconds"),
+            best_win_moves=data.get("best_win_moves"),
+            daily_streak=data.get("daily_streak", 0),
+        )
+
+
+# -- the live board's messages ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The board's first page, sent on every (re)connection."""
+
+    count: int
+    results: list[Entry]
+
+
+@dataclass(frozen=True, slots=True)
+class Entries:
+    """Entries whose figures changed since the last message, each with its current rank."""
+
+    count: int | None  # None from a server that sends one entry per message
+    entries: list[Entry]
+
+
+@dataclass(frozen=True, slots=True)
+class Removed:
+    """A disqualified player's entry left the board."""
+
+    player: str
+
+
+BoardEvent: TypeAlias = Snapshot | Entries | Removed
+
+
+def board_event(data: Json) -> BoardEvent | None:
+    """A live board message as an event; None for a message this client does not know (a
+    newer server's). Servers before the batches sent `{"type": "entry", "entry": ENTRY}` and a
+    snapshot without `count`: both are read as the batch form."""
+    kind = data.get("type")
+    if kind == "snapshot":
+        results = [Entry.from_json(e) for e in data["results"]]
+        return Snapshot(data.get("count", len(results)), results)
+    if kind == "entries":
+        return Entries(data.get("count"), [Entry.from_json(e) for e in data["entries"]])
+    if kind == "entry":
+        return Entries(None, [Entry.from_json(data["entry"])])
+    if kind == "removed":
+        return Removed(data["player"])
+    return None

@@ -1,0 +1,224 @@
+"""The Python client (clients/python) end to end against a real server process."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+
+import httpx
+import pytest
+
+from canfield_client import (
+    AsyncClient,
+    Client,
+    Entries,
+    Forbidden,
+    GameOver,
+    IllegalMove,
+    InvalidCode,
+    InvalidDeck,
+    InvalidRequest,
+    Move,
+    NotAuthenticated,
+    NotFound,
+    Snapshot,
+    Stale,
+    Standings,
+    Throttled,
+)
+from canfield_client.errors import BoardClosed
+from tests.clients.conftest import TOKEN_RATE
+from tests.clients.play import foundation_first
+from tests.web.helpers import PASSWORD, easy_deck, unique_name
+
+
+def test_register_login_and_account_errors(base_url):
+    name = unique_name("acc")
+    with Client(base_url) as client:
+        token = client.register(name, PASSWORD)
+        assert client.token == token and len(token) >= 20
+        with pytest.raises(InvalidRequest) as taken:
+            client.register(name.upper(), PASSWORD)  # unique without regard to case
+        assert taken.value.status == 400
+    with Client(base_url) as other:
+        with pytest.raises(NotAuthenticated) as anonymous:
+            other.new_game()
+        assert anonymous.value.status == 401
+        assert other.login(name, PASSWORD) == token
+        assert other.games().count == 0
+
+
+def test_login_throttled_surfaces_retry_after(base_url):
+    name = unique_name("thr")
+    with Client(base_url) as client:
+        client.register(name, PASSWORD)
+        with pytest.raises(Throttled) as throttled:
+            for _ in range(TOKEN_RATE + 1):
+                with pytest.raises(InvalidRequest):  # wrong password, until the limit
+                    client.login(name, "not-the-password")
+    assert throttled.value.status == 429
+    assert throttled.value.retry_after is not None and 0 <= throttled.value.retry_after <= 60
+
+
+def test_a_whole_game_won_with_legal_actions(player):
+    game = player.new_game_from_deck(easy_deck(), draw=1)
+    assert (game.code, game.daily, game.status, game.moves) == (None, None, "playing", 0)
+    assert [f.top for f in game.foundations if f.top] == ["AH"]
+    while not game.over:
+        acted = player.act(game, foundation_first(player.legal_actions(game)))
+        assert acted.game.moves == game.moves + 1 == acted.action.n
+        game = acted.game
+    assert (game.status, game.score) == ("won", 255)
+    assert player.legal_actions(game) == []
+    assert len(player.actions(game.id)) == game.moves
+    assert player.games(status="won").results[0].id == game.id
+    with pytest.raises(GameOver):
+        player.draw(game)
+
+
+def test_actions_by_name_and_typed_errors(player):
+    game = player.new_game_from_deck(easy_deck(), draw=1)
+    with pytest.raises(IllegalMove) as illegal:
+        player.move(game, "reserve", "tableau:1")  # 10C cannot go on AS
+    assert illegal.value.status == 422 and illegal.value.rule
+    assert player.game(game.id).moves == 0
+    tapped = player.tap(game, "tableau:1")
+    assert (tapped.action.type, tapped.action.to, tapped.action.cards) == (
+        "move",
+        "foundation:S",
+        ["AS"],
+    )
+    assert tapped.action.auto_fill == "10C"  # the reserve's top fills the emptied column (R14)
+    drawn = player.draw(game.id)  # by id: `expect` is the last `moves` the client saw
+    assert drawn.game.moves == 2 and drawn.game.waste_fan == drawn.action.cards
+    assert player.undo(game.id).game.moves == 3
+    assert player.resign(game.id).game.status == "resigned"
+    with pytest.raises(InvalidDeck):
+        player.new_game_from_deck(easy_deck()[:51])
+    with pytest.raises(NotFound):
+        player.game("00000000-0000-0000-0000-000000000000")
+    with pytest.raises(InvalidCode) as bad_code:
+        player.new_game_from_code("CF9-XX")
+    assert bad_code.value.status == 400 and bad_code.value.rule == "R3"
+    text = player.text(game, lang="en")
+    assert text.lower().count("column") == 4 and "clubs" in text
+
+
+def test_stale_expect_reports_the_game_as_it_is_now(base_url, player):
+    game = player.new_game_from_deck(easy_deck(), draw=1)
+    with Client(base_url, token=player.token) as other_tab:
+        other_tab.draw(game.id)
+    with pytest.raises(Stale) as stale:
+        player.draw(game)  # `game` says moves 0: the other tab moved since
+    assert stale.value.status == 409
+    assert stale.value.game is not None and stale.value.game.moves == 1
+    assert len(player.actions(game.id)) == 1
+
+
+class LoseAnswers(httpx.BaseTransport):
+    """The network between client and server losing answers: each POST of an action reaches
+    the server, then its answer is lost (a read timeout) while `lose` says so. `meanwhile` runs
+    after the server has answered, before the client learns of the loss."""
+
+    def __init__(self, lose: int, meanwhile=None) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.lose = lose
+        self.meanwhile = meanwhile
+        self.posts = 0
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        if request.method == "POST" and request.url.path.endswith("/actions"):
+            self.posts += 1
+            if self.lose > 0:
+                self.lose -= 1
+                response.read()
+                if self.meanwhile is not None:
+                    self.meanwhile()
+                raise httpx.ReadTimeout("answer lost", request=request)
+        return response
+
+
+def test_a_retry_after_a_lost_answer_never_applies_twice(base_url, player):
+    game = player.new_game_from_deck(easy_deck(), draw=1)
+    network = LoseAnswers(lose=2)
+    with Client(base_url, token=player.token, transport=network, backoff=0.01) as client:
+        acted = client.draw(game)
+    assert network.posts == 3  # the first applied, its answer lost; two retries found it done
+    assert acted.game.moves == 1 and acted.action.type == "draw" and acted.action.n == 1
+    assert [a.type for a in player.actions(game.id)] == ["draw"]
+
+
+def test_a_lost_answer_then_another_tab_moving_is_stale(base_url, player):
+    game = player.new_game_from_deck(easy_deck(), draw=1)
+    with Client(base_url, token=player.token) as other_tab:
+        network = LoseAnswers(lose=1, meanwhile=lambda: other_tab.undo(game.id))
+        with Client(base_url, token=player.token, transport=network, backoff=0.01) as client:
+            with pytest.raises(Stale) as stale:
+                client.draw(game)
+    # The draw was applied once, then undone by the other tab: the retry did not draw again.
+    assert [a.type for a in player.actions(game.id)] == ["draw", "undo"]
+    assert stale.value.game is not None and stale.value.game.moves == 2
+
+
+def test_a_server_that_cannot_be_reached_raises_after_retries():
+    with Client("http://127.0.0.1:9", retries=2, backoff=0.01) as client:
+        with pytest.raises(httpx.ConnectError):
+            client.daily()
+
+
+def test_daily_game_resumed_and_its_hint_refused(player):
+    game = player.daily_game(draw=1)
+    assert player.daily_game(draw=1).id == game.id  # one per player, day and draw mode
+    assert game.daily is not None and game.code is None
+    daily = player.daily()
+    assert daily.date == game.daily
+    assert sorted(board.draw for board in daily.boards) == [1, 3]
+    with pytest.raises(Forbidden) as refused:
+        player.hint(game)
+    assert refused.value.rule == "R30"
+
+
+def test_hint_leads_to_a_win(player):
+    game = player.new_game_from_deck(easy_deck(), draw=3)
+    for _ in range(200):
+        hint = player.hint(game)
+        assert hint.winnable is True and isinstance(hint.action, Move)
+        game = player.act(game, hint.action).game
+        if game.over:
+            break
+    assert game.status == "won" and game.hints > 0
+
+
+def test_async_client_and_the_live_board_while_another_client_plays(base_url):
+    asyncio.run(_live_board(base_url))
+
+
+async def _live_board(base_url: str) -> None:
+    async with AsyncClient(base_url) as watcher, AsyncClient(base_url) as playing:
+        await watcher.register(unique_name("watch"), PASSWORD)
+        name = unique_name("play")
+        await playing.register(name, PASSWORD)
+        async with await watcher.board(draw=1) as board:
+            first = await asyncio.wait_for(anext(board), 10)
+            assert isinstance(first, Snapshot)
+            standings = Standings()
+            standings.apply(first)
+            game = await playing.daily_game(draw=1)
+            for _ in range(3):
+                legal = await playing.legal_actions(game)
+                game = (await playing.act(game, foundation_first(legal))).game
+            # Batches come at most once a second: wait until the board shows the last figures.
+            while standings.entries.get(name) is None or standings.entries[name].moves < 3:
+                event = await asyncio.wait_for(anext(board), 10)
+                assert isinstance(event, Entries)
+                standings.apply(event)
+        mine = standings.entries[name]
+        assert (mine.score, mine.moves, mine.status) == (game.score, 3, "playing")
+        assert mine in standings.top() and standings.count >= 1
+        leaderboard = await watcher.leaderboard(game.daily or dt.date.today(), draw=1)
+        assert name in [entry.player for entry in leaderboard.results]
+        with pytest.raises(BoardClosed) as closed:
+            async with await watcher.board(dt.date(2000, 1, 1), draw=3) as none:
+                await asyncio.wait_for(anext(none), 10)
+        assert closed.value.status == 4404
