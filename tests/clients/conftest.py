@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from canfield_client import Client
+
 from tests.web.conftest import base_url, run_on_server, server_database  # noqa: F401 (fixtures)
 from tests.web.helpers import PASSWORD, unique_name
 

@@ -7,7 +7,6 @@ import datetime as dt
 
 import httpx
 import pytest
-
 from canfield_client import (
     AsyncClient,
     Client,
@@ -27,6 +26,7 @@ from canfield_client import (
     Throttled,
 )
 from canfield_client.errors import BoardClosed
+
 from tests.clients.conftest import TOKEN_RATE
 from tests.clients.play import foundation_first
 from tests.web.helpers import PASSWORD, easy_deck, unique_name
@@ -153,18 +153,18 @@ def test_a_lost_answer_then_another_tab_moving_is_stale(base_url, player):
     game = player.new_game_from_deck(easy_deck(), draw=1)
     with Client(base_url, token=player.token) as other_tab:
         network = LoseAnswers(lose=1, meanwhile=lambda: other_tab.undo(game.id))
-        with Client(base_url, token=player.token, transport=network, backoff=0.01) as client:
-            with pytest.raises(Stale) as stale:
-                client.draw(game)
+        client = Client(base_url, token=player.token, transport=network, backoff=0.01)
+        with client, pytest.raises(Stale) as stale:
+            client.draw(game)
     # The draw was applied once, then undone by the other tab: the retry did not draw again.
     assert [a.type for a in player.actions(game.id)] == ["draw", "undo"]
     assert stale.value.game is not None and stale.value.game.moves == 2
 
 
 def test_a_server_that_cannot_be_reached_raises_after_retries():
-    with Client("http://127.0.0.1:9", retries=2, backoff=0.01) as client:
-        with pytest.raises(httpx.ConnectError):
-            client.daily()
+    unreachable = Client("http://127.0.0.1:9", retries=2, backoff=0.01)
+    with unreachable, pytest.raises(httpx.ConnectError):
+        unreachable.daily()
 
 
 def test_daily_game_resumed_and_its_hint_refused(player):
