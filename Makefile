@@ -18,7 +18,7 @@ $(BIN)/python:
 $(STAMP): $(INSTALL_INPUTS) | $(BIN)/python
 	$(BIN)/python scripts/lock.py --check
 	$(BIN)/pip install --quiet --require-hashes --no-deps -r requirements-dev.lock
-	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e . -e ./clients/python
 	$(BIN)/pip check
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
@@ -42,7 +42,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: setup lint
-	bash scripts/apt-install.sh chromium nginx gettext
+	bash scripts/apt-install.sh chromium nginx gettext tmux
 	$(BIN)/pytest
 
 # The production HTTP server (chosen by bench/api.py); WebSockets run in a separate ASGI process.

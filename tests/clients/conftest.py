@@ -8,7 +8,12 @@ import os
 import pytest
 from canfield_client import Client
 
-from tests.web.conftest import base_url, run_on_server, server_database  # noqa: F401 (fixtures)
+from tests.web.conftest import (  # noqa: F401 (fixtures)
+    base_url,
+    browser,
+    run_on_server,
+    server_database,
+)
 from tests.web.helpers import PASSWORD, unique_name
 
 # Logins are throttled low so that a test can reach the limit; sign-ups high enough for every

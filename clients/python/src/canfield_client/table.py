@@ -1,0 +1,97 @@
+"""Drawing a game and a board with Rich."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from canfield_client.models import Card, Entry, Game
+
+SUITS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
+RED = {"H", "D"}
+
+
+def card(name: Card | None, *, placeholder: str = "··") -> Text:
+    """A card as people read it: "10♥" in red, "Q♠" in the terminal's colour."""
+    if name is None:
+        return Text(placeholder, style="dim")
+    rank, suit = name[:-1], name[-1]
+    style = "bold red" if suit in RED else "bold"
+    return Text(f"{rank}{SUITS.get(suit, suit)}", style=style)
+
+
+def _cards(names: list[Card]) -> Text:
+    return Text(" ").join(card(name) for name in names) if names else card(None)
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}:{secs:02d}"
+
+
+def game_title(game: Game) -> str:
+    kind = f"Daily {game.daily.isoformat()}" if game.daily else (game.code or "Practice game")
+    return f"{kind} · draw {game.draw} · {game.ruleset} rules · starting rank {game.starting_rank}"
+
+
+def game_status(game: Game) -> Text:
+    status = {"playing": "", "won": "  WON", "resigned": "  resigned"}[game.status]
+    return Text.assemble(
+        f"score {game.score}   moves {game.moves}   time {_clock(game.seconds)}   ",
+        f"undo {game.undo_available}   hints {game.hints}",
+        (status, "bold green" if game.status == "won" else "bold yellow"),
+    )
+
+
+def game_table(game: Game) -> RenderableType:
+    """The table: stock, waste, reserve and foundations on top, the four columns below. Each
+    pile is headed by the name a command uses (s, w, r, f♥.., 1..4)."""
+    top = Table(box=None, padding=(0, 2), show_edge=False)
+    top.add_column(Text("stock [s]"), justify="center")
+    top.add_column(Text("waste [w]"), justify="left", min_width=12)
+    top.add_column(Text("reserve [r]"), justify="center")
+    for foundation in game.foundations:
+        name = f"{SUITS[foundation.suit]} [f{foundation.suit.lower()}]"
+        top.add_column(Text(name), justify="center")
+    top.add_row(
+        Text(f"[{game.stock_count}]" if game.stock_count else "empty", style="cyan"),
+        _cards(game.waste_fan),
+        Text.assemble(card(game.reserve_top, placeholder="empty"), f" ({game.reserve_count})"),
+        *(
+            Text.assemble(card(f.top, placeholder="  "), (f" {f.count}/13", "dim"))
+            for f in game.foundations
+        ),
+    )
+    columns = Table(box=None, padding=(0, 3), show_edge=False)
+    for number in range(1, len(game.tableau) + 1):
+        columns.add_column(Text(f"[{number}]"), justify="left", min_width=4)
+    depth = max((len(column) for column in game.tableau), default=0)
+    for row in range(max(depth, 1)):
+        columns.add_row(
+            *(card(column[row]) if row < len(column) else Text("") for column in game.tableau)
+        )
+    return Group(
+        Text(game_title(game), style="bold"), game_status(game), Text(), top, Text(), columns
+    )
+
+
+def board_table(entries: list[Entry], *, title: str) -> Table:
+    table = Table(title=title, title_justify="left", expand=False)
+    table.add_column("#", justify="right")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    table.add_column("moves", justify="right")
+    table.add_column("time", justify="right")
+    table.add_column("status")
+    for position, entry in enumerate(entries, start=1):
+        status_style = {"won": "green", "resigned": "yellow"}.get(entry.status, "")
+        table.add_row(
+            str(position),
+            entry.player,
+            str(entry.score),
+            str(entry.moves),
+            _clock(entry.seconds),
+            Text(entry.status, style=status_style),
+        )
+    return table
