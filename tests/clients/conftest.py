@@ -16,8 +16,8 @@ from tests.web.conftest import (  # noqa: F401 (fixtures)
 )
 from tests.web.helpers import PASSWORD, unique_name
 
-# Logins are throttled low so that a test can reach the limit; sign-ups high enough for every
-# test's new players (the counters outlive a run when the server's cache is Redis).
+# Logins are throttled low so that a test can reach the limit; sign-ups and hints high enough
+# for every test (the counters outlive a run when the server's cache is Redis).
 TOKEN_RATE = 5
 
 
@@ -30,6 +30,7 @@ def server_env(server_database) -> dict[str, str]:  # noqa: F811
         PYTHONUNBUFFERED="1",
         THROTTLE_REGISTER="1000/minute",
         THROTTLE_TOKEN=f"{TOKEN_RATE}/minute",
+        THROTTLE_HINTS="1000/minute",
     )
 
 
