@@ -24,6 +24,7 @@ from canfield_client import (
     Stale,
     Standings,
     Throttled,
+    Unavailable,
 )
 from canfield_client.errors import BoardClosed
 
@@ -222,3 +223,31 @@ async def _live_board(base_url: str) -> None:
             async with await watcher.board(dt.date(2000, 1, 1), draw=3) as none:
                 await asyncio.wait_for(anext(none), 10)
         assert closed.value.status == 4404
+
+
+class UnavailableOnce(httpx.BaseTransport):
+    """A proxy answering 503 to the first request (the server never saw it), then passing
+    requests through."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.answered_503 = 0
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if not self.answered_503:
+            self.answered_503 += 1
+            body = {"error": {"code": "unavailable", "message": "retry later"}}
+            return httpx.Response(503, json=body, headers={"Retry-After": "0"})
+        return self.inner.handle_request(request)
+
+
+def test_a_503_is_retried(base_url, player):
+    game = player.new_game_from_deck(easy_deck(), draw=1)
+    proxy = UnavailableOnce()
+    with Client(base_url, token=player.token, transport=proxy, backoff=0.01) as client:
+        assert client.draw(game).game.moves == 1
+    assert proxy.answered_503 == 1 and len(player.actions(game.id)) == 1
+    impatient = Client(base_url, transport=UnavailableOnce(), retries=0)
+    with impatient, pytest.raises(Unavailable) as unavailable:
+        impatient.daily()
+    assert unavailable.value.retry_after == 0

@@ -136,6 +136,12 @@ def test_canfield_play_wins_a_daily_while_canfield_board_follows_it(
         terminal.wait_for("board", lambda s: "live" in s)
         terminal.open("play", f"{CANFIELD} play")  # the daily, draw 3: the default
         terminal.wait_for("play", lambda s: "moves 0" in s and "Daily" in s)
+        terminal.type("play", "h")  # no hints in a ranked daily game while its day lasts
+        terminal.wait_for("play", lambda s: "forbidden" in s and "R30" in s)
+        terminal.type("play", "r 1")  # the reserve's 10C cannot go on the ace in column 1
+        terminal.wait_for("play", lambda s: "illegal_move" in s and "moves 0 " in s)
+        terminal.type("play", "?")
+        terminal.wait_for("play", lambda s: "Commands" in s)
         moves = 0
         while True:
             move = foundation_first(api.legal_actions(game.id))
