@@ -24,6 +24,7 @@ import http.client
 import json
 import os
 import random
+import secrets
 import signal
 import statistics
 import subprocess
@@ -189,7 +190,8 @@ def main() -> None:
         **os.environ,
         "DATABASE_URL": fresh_database("canfield_bench"),
         "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": "bench-only",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DAILY_SECRET": secrets.token_urlsafe(50),
         "THROTTLE_REGISTER": "100000/min",
         "THROTTLE_TOKEN": "100000/min",
         "THROTTLE_ACTIONS": "1000000/min",

@@ -12,7 +12,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from canfield_site.checks import refuse_unsafe_secrets  # noqa: E402
 from leaderboard.routing import websocket_urlpatterns  # noqa: E402
+
+refuse_unsafe_secrets()
 
 application = ProtocolTypeRouter(
     {

@@ -1,7 +1,7 @@
 """Settings for Canfield Club: one module, driven by environment variables.
 
 Every variable has a default good for `make run` on a developer machine; production sets
-DJANGO_DEBUG=0, DJANGO_SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL.
+DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DAILY_SECRET, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL.
 """
 
 import os
@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "drf_spectacular_sidecar",
+    "canfield_site",
     "games",
     "leaderboard",
     "web",
@@ -132,9 +133,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 
-# Daily challenges: the deal numbers are keyed by this secret (nobody can compute tomorrow's
-# deal without it), and the day ends at midnight in this time zone.
-DAILY_SECRET = os.environ.get("DAILY_SECRET", "") or SECRET_KEY
+# Daily challenges: the deals are keyed by this secret, used for nothing else (nobody can compute
+# a deal without it, and rotating SECRET_KEY never changes them); required, 50+ random
+# characters, when DEBUG is off (canfield_site/checks.py). The day ends at midnight in this zone.
+DAILY_SECRET = os.environ.get("DAILY_SECRET", "")
+if not DAILY_SECRET and DEBUG:
+    DAILY_SECRET = "dev-only-insecure-daily-secret-do-not-use-in-production"
 DAILY_TIME_ZONE = os.environ.get("DAILY_TIME_ZONE", "UTC")
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

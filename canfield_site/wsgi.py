@@ -7,3 +7,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
 
 application = get_wsgi_application()
+
+from canfield_site.checks import refuse_unsafe_secrets  # noqa: E402 (needs Django set up)
+
+refuse_unsafe_secrets()

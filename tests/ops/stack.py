@@ -147,6 +147,7 @@ class Topology:
             "DATABASE_URL": database_url,
             "REDIS_URL": redis_url,
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "DAILY_SECRET": secrets.token_urlsafe(50),
             "PUBLIC_PORT": str(self.port),
             "RUN_DIR": str(self.dir / "run"),
             "WEB_WORKERS": str(workers),

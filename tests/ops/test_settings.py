@@ -1,9 +1,12 @@
 """Production settings: `check --deploy` is clean with the example env; no key, no start."""
 
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_ENV = ROOT / "deploy" / "production.env.example"
@@ -30,17 +33,85 @@ def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     )
 
 
+def with_secrets(env: dict[str, str]) -> dict[str, str]:
+    """`env` with the example's CHANGE-ME secrets replaced, as its comments ask."""
+    return env | {
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DAILY_SECRET": secrets.token_urlsafe(50),
+    }
+
+
 def test_check_deploy_is_clean_with_the_production_example_env():
-    result = manage("check", "--deploy", "--fail-level", "WARNING", env=example_env())
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env=with_secrets(example_env()))
 
     print(result.stdout, result.stderr)
     assert result.returncode == 0
     assert "no issues" in result.stdout
 
 
+@pytest.mark.parametrize("deploy", [[], ["--deploy"]], ids=["check", "check --deploy"])
+def test_the_example_env_as_it_is_does_not_pass_the_checks(deploy):
+    result = manage("check", *deploy, env=example_env())
+
+    assert result.returncode != 0
+    assert "(canfield.E001) DJANGO_SECRET_KEY looks like a placeholder" in result.stderr
+    assert "(canfield.E002) DAILY_SECRET looks like a placeholder" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"DJANGO_SECRET_KEY": "k" * 20 + "abcdefghij"},
+            "(canfield.E001) DJANGO_SECRET_KEY has 30",
+        ),
+        ({"DJANGO_SECRET_KEY": "ab" * 40}, "(canfield.E001) DJANGO_SECRET_KEY has fewer than 5"),
+        ({"DJANGO_SECRET_KEY": "example-" + "x1y2z3" * 10}, "(canfield.E001)"),
+        ({"DAILY_SECRET": ""}, "(canfield.E002) DAILY_SECRET is not set"),
+        ({"DAILY_SECRET": "short-daily-secret"}, "(canfield.E002) DAILY_SECRET has 18"),
+        ({"DAILY_SECRET": "KEY"}, "(canfield.E002) DAILY_SECRET is the same as DJANGO_SECRET_KEY"),
+    ],
+)
+def test_unsafe_secrets_fail_the_check_with_their_own_ids(change, message):
+    env = with_secrets(example_env())
+    env |= {
+        name: env["DJANGO_SECRET_KEY"] if value == "KEY" else value
+        for name, value in change.items()
+    }
+
+    result = manage("check", env=env)
+
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_development_needs_no_secrets():
+    env = example_env() | {"DJANGO_DEBUG": "1"}
+    del env["DAILY_SECRET"]
+
+    assert manage("check", env=env).returncode == 0
+
+
+@pytest.mark.parametrize("entry", ["canfield_site.wsgi", "canfield_site.asgi"])
+def test_servers_refuse_to_start_with_unsafe_secrets(entry):
+    # gunicorn and daphne import these modules and run no system check themselves
+    start = [sys.executable, "-c", f"import {entry}; print('started')"]
+    env = example_env() | {"DJANGO_SETTINGS_MODULE": "canfield_site.settings"}
+
+    refused = subprocess.run(start, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    started = subprocess.run(
+        start, cwd=ROOT, env=with_secrets(env), capture_output=True, text=True, timeout=60
+    )
+
+    assert refused.returncode != 0 and "started" not in refused.stdout
+    assert "ImproperlyConfigured: canfield.E001" in refused.stderr
+    assert "canfield.E002: DAILY_SECRET" in refused.stderr
+    assert started.returncode == 0 and started.stdout.strip() == "started", started.stderr
+
+
 def test_check_deploy_flags_a_weakened_production_env():
     # given: the example env without HSTS and with debug on
-    env = example_env() | {"SECURE_HSTS_SECONDS": "0", "DJANGO_DEBUG": "1"}
+    env = with_secrets(example_env()) | {"SECURE_HSTS_SECONDS": "0", "DJANGO_DEBUG": "1"}
 
     result = manage("check", "--deploy", "--fail-level", "WARNING", env=env)
 

@@ -3,6 +3,7 @@ manifest storage (hashed names): a page served that way still loads its CSS and 
 modules, the modules' own imports included."""
 
 import re
+import secrets
 import subprocess
 import sys
 
@@ -14,7 +15,8 @@ def test_pages_load_their_css_and_scripts_with_debug_off(server_env, base_url, b
     env = dict(
         server_env,
         DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY="production-static-test-key",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DAILY_SECRET=secrets.token_urlsafe(50),
         DJANGO_SETTINGS_MODULE="tests.web.production_settings",
         STATIC_ROOT=str(tmp_path / "static"),
         SECURE_SSL_REDIRECT="0",
