@@ -28,7 +28,7 @@ from canfield_client import (
 )
 from canfield_client.errors import BoardClosed
 
-from tests.clients.conftest import TOKEN_RATE
+from tests.clients.conftest import HINT_RATE
 from tests.clients.play import foundation_first
 from tests.web.helpers import PASSWORD, easy_deck, unique_name
 
@@ -49,14 +49,12 @@ def test_register_login_and_account_errors(base_url):
         assert other.games().count == 0
 
 
-def test_login_throttled_surfaces_retry_after(base_url):
-    name = unique_name("thr")
-    with Client(base_url) as client:
-        client.register(name, PASSWORD)
-        with pytest.raises(Throttled) as throttled:
-            for _ in range(TOKEN_RATE + 1):
-                with pytest.raises(InvalidRequest):  # wrong password, until the limit
-                    client.login(name, "not-the-password")
+def test_throttled_hints_surface_retry_after(player):
+    game = player.resign(player.new_game_from_deck(easy_deck())).game
+    with pytest.raises(Throttled) as throttled:
+        for _ in range(HINT_RATE + 1):
+            with pytest.raises(GameOver):  # counted all the same, until the limit
+                player.hint(game)
     assert throttled.value.status == 429
     assert throttled.value.retry_after is not None and 0 <= throttled.value.retry_after <= 60
 
@@ -251,3 +249,15 @@ def test_a_503_is_retried(base_url, player):
     with impatient, pytest.raises(Unavailable) as unavailable:
         impatient.daily()
     assert unavailable.value.retry_after == 0
+
+
+def test_a_random_deal_replayed_from_its_code(player):
+    random_game = player.new_game(draw=1)
+    assert random_game.code is None  # R19: not before the game has ended
+    ended = player.resign(random_game).game
+    assert ended.code is not None
+    again = player.new_game_from_code(ended.code)
+    assert again.id != ended.id and again.draw == 1 and again.code == ended.code
+    assert (again.tableau, again.reserve_top) == (random_game.tableau, random_game.reserve_top)
+    listed = player.games()
+    assert [game.id for game in listed.results] == [again.id, random_game.id]  # newest first

@@ -175,3 +175,24 @@ def render_screenshot(screen: str, browser) -> Path:
         page.close()
     assert path.stat().st_size > 10_000
     return path
+
+
+def test_canfield_play_asks_to_log_in_again_when_the_token_is_refused(terminal, base_url):
+    name = unique_name("again")
+    with Client(base_url) as api:
+        api.register(name, PASSWORD)
+    terminal.env["CANFIELD_TOKEN"] = "0" * 40
+    terminal.open("play", f"{CANFIELD} play --random --draw 1")
+    terminal.wait_for("play", lambda s: "token was refused" in s and "username:" in s)
+    terminal.type("play", name)
+    terminal.wait_for("play", lambda s: "password:" in s)
+    terminal.type("play", PASSWORD)
+    terminal.wait_for("play", lambda s: "Practice game" in s and "moves 0 " in s)
+    terminal.type("play", "d")
+    terminal.wait_for("play", lambda s: "moves 1 " in s and "drew" in s)
+    terminal.type("play", "q")
+    terminal.wait_for("play", lambda s: "> q" in s and "moves 1 " in s)
+    with Client(base_url) as api:
+        api.login(name, PASSWORD)
+        [game] = api.games().results
+    assert (game.moves, game.status, game.draw, game.daily) == (1, "playing", 1, None)

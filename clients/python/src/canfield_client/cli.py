@@ -200,7 +200,12 @@ def command_play(session: Session, args: argparse.Namespace) -> int:
     with session.client() as client:
         if client.token is None:
             session.login(client)
-        game = _start(client, args)
+        try:
+            game = _start(client, args)
+        except errors.NotAuthenticated:  # a token the server no longer knows
+            console.print(Text("The saved token was refused.", style="yellow"))
+            session.login(client)
+            game = _start(client, args)
         message = Text("Type ? for help.", style="dim")
         while True:
             console.clear()
