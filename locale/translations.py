@@ -34,6 +34,14 @@ HU = {
     "3 cards (Hard)": "3 lap (Nehéz)",
     "1 card (Easy)": "1 lap (Könnyű)",
     "custom deal": "egyéni leosztás",
+    "random deal": "véletlen leosztás",
+    "practice (not counted)": "gyakorlás (nem számít)",
+    "These figures count random and daily games. Practice games, dealt from a deal code or a "
+    "deck the player chose, never count: their cards are known in advance.": (
+        "Ezek a számok a véletlen és a napi játszmákat számolják. A gyakorló játszmák, amelyeket "
+        "a játékos által választott leosztáskódból vagy pakliból osztottak, sosem számítanak: "
+        "a lapjaik előre ismertek."
+    ),
     "daily": "napi",
     "Picked up: %(card)s. Choose where to put it and press Enter.": (
         "Felvéve: %(card)s. Válaszd ki, hová kerüljön, és nyomj Entert."
@@ -317,6 +325,13 @@ PL = {
     "3 cards (Hard)": "3 karty (Trudny)",
     "1 card (Easy)": "1 karta (Łatwy)",
     "custom deal": "własne rozdanie",
+    "random deal": "losowe rozdanie",
+    "practice (not counted)": "trening (nie liczy się)",
+    "These figures count random and daily games. Practice games, dealt from a deal code or a "
+    "deck the player chose, never count: their cards are known in advance.": (
+        "Te statystyki liczą gry losowe i dzienne. Gry treningowe, rozdane z kodu rozdania lub "
+        "talii wybranej przez gracza, nigdy się nie liczą: ich karty są znane z góry."
+    ),
     "daily": "dzienne",
     "Picked up: %(card)s. Choose where to put it and press Enter.": (
         "Podniesiono: %(card)s. Wybierz, gdzie ją położyć, i naciśnij Enter."

@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 import time_machine
 
+from games.engine import DealCode
+from games.models import Game
+from games.services import game_create
 from tests.web.helpers import easy_deck
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
@@ -152,3 +155,19 @@ def test_todays_board_follows_the_daily_time_zone(client, db, settings):
     # then: the link leads to that zone's date, the same day the API calls today
     assert response.status_code == 302
     assert response["Location"].endswith("/daily/2026-11-30/3/")
+
+
+def test_player_page_says_which_games_count_and_marks_practice_games(client, db, user):
+    # given a finished random game and a finished practice game (from a deal code)
+    random_game = game_create(owner=user)
+    practice_game = game_create(owner=user, code=DealCode.parse("CF1-D3-AAAAACL"))
+    Game.objects.filter(pk__in=[random_game.pk, practice_game.pk]).update(status="resigned")
+
+    page = client.get(f"/players/{user.username}", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    hungarian = client.get(f"/players/{user.username}", HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+
+    assert "These figures count random and daily games" in page
+    assert "a lapjaik előre ismertek" in hungarian
+    rows = re.findall(r"<tr>.*?</tr>", page.split("<tbody>")[1], flags=re.DOTALL)
+    assert len(rows) == 2
+    assert sum("practice (not counted)" in row for row in rows) == 1
