@@ -136,27 +136,39 @@ class Redis:
 class Topology:
     """scripts/serve-topology.sh: migrate, gunicorn (2 workers), daphne and nginx."""
 
-    def __init__(self, *, database_url: str, redis_url: str, workers: int = 2) -> None:
+    def __init__(
+        self,
+        *,
+        database_url: str,
+        redis_url: str,
+        workers: int = 2,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="canfield-topology-"))
         self.port = free_port()
-        self.env = {
-            key: value
-            for key, value in os.environ.items()
-            if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
-        } | {
-            "DATABASE_URL": database_url,
-            "REDIS_URL": redis_url,
-            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-            "DAILY_SECRET": secrets.token_urlsafe(50),
-            "PUBLIC_PORT": str(self.port),
-            "RUN_DIR": str(self.dir / "run"),
-            "WEB_WORKERS": str(workers),
-            "VENV_BIN": str(Path(sys.executable).parent),
-            # Many players register, and play, from one address within seconds.
-            "THROTTLE_REGISTER": "10000/hour",
-            "THROTTLE_TOKEN": "10000/hour",
-            "THROTTLE_ACTIONS": "1000000/minute",
-        }
+        self.env = (
+            {
+                key: value
+                for key, value in os.environ.items()
+                if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+            }
+            | {
+                "DATABASE_URL": database_url,
+                "REDIS_URL": redis_url,
+                "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+                "DAILY_SECRET": secrets.token_urlsafe(50),
+                "PUBLIC_PORT": str(self.port),
+                "RUN_DIR": str(self.dir / "run"),
+                "WEB_WORKERS": str(workers),
+                "VENV_BIN": str(Path(sys.executable).parent),
+                # Many players register, and play, from one address within seconds.
+                "THROTTLE_REGISTER": "10000/hour",
+                "THROTTLE_TOKEN": "10000/hour",
+                "THROTTLE_ACTIONS": "1000000/minute",
+                "SIGNUP_LIMIT": "1000000",
+            }
+            | (env or {})
+        )
         self.log_path = self.dir / "topology.log"
         self.log = open(self.log_path, "wb")  # noqa: SIM115 (open for the topology's life)
         self.process = subprocess.Popen(

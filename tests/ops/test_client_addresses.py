@@ -1,0 +1,99 @@
+"""Client addresses through the production topology (nginx, gunicorn, PostgreSQL, Redis): nginx
+overwrites X-Forwarded-For and the app trusts exactly that one proxy, so a client that forges a
+fresh address on every request still meets the sign-up limit and the token door's lock-out,
+and the request log names the address nginx saw.
+
+Runs in CI's PostgreSQL + Redis pass only (DATABASE_URL set), where the tools exist.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.ops.stack import Postgres, Redis, Topology, tools_missing
+
+missing = tools_missing()
+pytestmark = [
+    pytest.mark.skipif(
+        not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+        reason="topology tests run in the PostgreSQL + Redis pass",
+    ),
+    pytest.mark.skipif(missing is not None, reason=str(missing)),
+]
+
+FAILURES = 5
+SIGNUPS = 3
+PASSWORD = "correct-horse-99"
+
+
+@pytest.fixture(scope="module")
+def topology() -> Iterator[Topology]:
+    postgres, redis_server = Postgres(), Redis()
+    stack = Topology(
+        database_url=postgres.url,
+        redis_url=redis_server.url,
+        env={"LOGIN_FAILURE_LIMIT": str(FAILURES), "SIGNUP_LIMIT": str(SIGNUPS)},
+    )
+    try:
+        yield stack
+    finally:
+        stack.stop()
+        redis_server.stop()
+        postgres.destroy()
+
+
+def forged(i: int) -> dict[str, str]:
+    return {"X-Forwarded-For": f"203.0.113.{i}"}
+
+
+def test_a_fresh_forged_address_per_request_meets_the_sign_up_limit(topology):
+    with httpx.Client(base_url=topology.base_url, timeout=30) as http:
+        codes = [
+            http.post(
+                "/api/v1/auth/register",
+                json={"username": f"player{i}", "password": PASSWORD},
+                headers=forged(i),
+            ).status_code
+            for i in range(SIGNUPS + 2)
+        ]
+
+    assert codes == [201] * SIGNUPS + [429, 429]
+
+
+def test_a_fresh_forged_address_per_request_meets_the_token_lock_out(topology):
+    # given: an account (made by the previous test) and a log position
+    since = topology.log_size()
+
+    with httpx.Client(base_url=topology.base_url, timeout=30) as http:
+        # when: wrong passwords for many names, each request claiming a new address
+        guesses = [
+            http.post(
+                "/api/v1/auth/token",
+                json={"username": f"guess{i}", "password": "wrong"},
+                headers=forged(i),
+            )
+            for i in range(FAILURES + 2)
+        ]
+        right = http.post(
+            "/api/v1/auth/token",
+            json={"username": "player0", "password": PASSWORD},
+            headers=forged(99),
+        )
+
+    # then: the address nginx saw is locked out, the right password included
+    codes = [response.status_code for response in guesses]
+    assert codes == [400] * (FAILURES - 1) + [429] * 3
+    assert right.status_code == 429
+    assert right.json()["error"]["code"] == "throttled"
+    assert int(right.headers["Retry-After"]) > 0
+    logged = [
+        line
+        for line in topology.log_lines(since)
+        if line.get("event") == "request" and line.get("path") == "/api/v1/auth/token"
+    ]
+    assert len(logged) == FAILURES + 3
+    assert {line["client"] for line in logged} == {"127.0.0.1"}
