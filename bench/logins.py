@@ -167,6 +167,7 @@ def main() -> None:
         "DATABASE_URL": fresh_database(args.database),
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DAILY_SECRET": secrets.token_urlsafe(50),
         "DJANGO_SETTINGS_MODULE": "canfield_site.settings",  # the real hasher, PBKDF2
         "LOGIN_FAILURE_LIMIT": args.failure_limit,
         "THROTTLE_TOKEN": "1000000/hour",  # the lock-out alone stops the guessing here
