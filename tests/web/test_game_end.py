@@ -1,5 +1,5 @@
-"""The deal code's copy button, resigning (with its confirmation), and the finished game seen
-afterwards from the player page and its replay."""
+"""Resigning (with its confirmation), the deal code shown once the game has ended and its copy
+button, and the finished game seen afterwards from the player page and its replay."""
 
 from tests.web.conftest import screenshot
 from tests.web.helpers import api, sign_up, unique_name, wait_for_moves
@@ -15,13 +15,8 @@ def test_copy_the_code_resign_then_find_the_game_on_the_player_page_and_replay_i
     page.goto(f"/play/{created['id']}")
     page.wait_for_selector('[data-pile="stock"] .card')
 
-    # when the deal code's copy button is pressed
-    assert page.locator("#deal-code").inner_text() == created["code"]
-    page.click("#copy-code")
-
-    # then the code is on the clipboard and the page says so
-    page.locator("#message").filter(has_text="Copied!").wait_for()
-    assert page.evaluate("() => navigator.clipboard.readText()") == created["code"]
+    # then the random deal's code stays hidden while the game lasts (R19)
+    assert created["code"] is None and page.locator("#deal").is_hidden()
 
     # when the player draws, then presses resign but cancels the confirmation
     page.click('[data-pile="stock"]')
@@ -43,7 +38,14 @@ def test_copy_the_code_resign_then_find_the_game_on_the_player_page_and_replay_i
     assert page.locator("#win-rank").inner_text() == ""  # not a daily game: no board
     page.click("#win-close")
     assert page.locator("#status").inner_text() == "Resigned"
-    assert api(page, "GET", f"games/{created['id']}")["body"]["status"] == "resigned"
+    ended = api(page, "GET", f"games/{created['id']}")["body"]
+    assert ended["status"] == "resigned" and ended["code"].startswith("CF2-D3-")
+
+    # ... its code shows, and its copy button puts it on the clipboard
+    assert page.locator("#deal-code").inner_text() == ended["code"]
+    page.click("#copy-code")
+    page.locator("#message").filter(has_text="Copied!").wait_for()
+    assert page.evaluate("() => navigator.clipboard.readText()") == ended["code"]
 
     # ... and nothing can be played any more: buttons off, the stock does not draw
     assert page.locator("#undo").is_disabled() and page.locator("#resign").is_disabled()
