@@ -112,30 +112,33 @@ class Core:
             seconds = 0.0
         return Sleep(max(seconds, self.backoff * 2**attempt))
 
-    def request(self, call: Call, *, idempotent: bool = True) -> Op[httpx.Response]:
+    def request(self, call: Call, *, idempotent: bool = True) -> Op[tuple[httpx.Response, bool]]:
         """Send `call`, retrying what is safe to retry: a request that never reached the
-        server, a 503, and (`idempotent`) a request whose answer was lost. Error answers are
-        returned, not raised."""
+        server, a 503 (the server did nothing), and, when `idempotent`, a request whose answer
+        was lost (a broken connection, a gateway's 502 or 504). Returns the answer (error
+        answers are not raised) and whether an earlier attempt may have been applied."""
         attempt = 0
+        maybe_applied = False
         while True:
+            response: httpx.Response | None = None
             try:
                 response = yield from send(call)
             except httpx.TransportError as exc:
-                retry = isinstance(exc, NOT_SENT) or idempotent
-                if not retry or attempt >= self.retries:
+                lost = not isinstance(exc, NOT_SENT)
+                if (lost and not idempotent) or attempt >= self.retries:
                     raise
-                yield self._wait(attempt)
-                attempt += 1
-                continue
-            if response.status_code in (502, 503, 504) and attempt < self.retries:
-                yield self._wait(attempt, response)
-                attempt += 1
-                continue
-            return response
+            else:
+                lost = response.status_code in (502, 504)
+                retry = response.status_code == 503 or (lost and idempotent)
+                if not retry or attempt >= self.retries:
+                    return response, maybe_applied
+            maybe_applied = maybe_applied or lost
+            yield self._wait(attempt, response)
+            attempt += 1
 
     def fetch(self, call: Call, *, idempotent: bool = True) -> Op[Any]:
         """The JSON of a successful answer; an error answer raises its `CanfieldError`."""
-        response = yield from self.request(call, idempotent=idempotent)
+        response, _ = yield from self.request(call, idempotent=idempotent)
         if response.status_code >= 400:
             raise errors.error_from(response.status_code, _body(response), response.headers)
         return _body(response)
@@ -218,25 +221,7 @@ class Core:
         else:
             expect = (yield from self.game(game_id)).moves
         call = Call("POST", f"games/{game_id}/actions", {**move.to_json(), "expect": expect})
-        maybe_applied = False
-        attempt = 0
-        while True:
-            try:
-                response = yield from send(call)
-            except httpx.TransportError as exc:
-                if attempt >= self.retries:
-                    raise
-                maybe_applied = maybe_applied or not isinstance(exc, NOT_SENT)
-                yield self._wait(attempt)
-                attempt += 1
-                continue
-            if response.status_code in (502, 503, 504) and attempt < self.retries:
-                # A gateway error may hide an action the server did apply.
-                maybe_applied = maybe_applied or response.status_code != 503
-                yield self._wait(attempt, response)
-                attempt += 1
-                continue
-            break
+        response, maybe_applied = yield from self.request(call)
         body = _body(response)
         if response.status_code < 400:
             return Acted(Action.from_json(body["action"]), self._game(body["game"]))
