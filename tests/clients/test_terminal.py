@@ -128,6 +128,7 @@ def test_canfield_play_wins_a_daily_while_canfield_board_follows_it(
     terminal.wait_for("login", lambda s: f"Logged in as {name}" in s)
     config = json.loads((tmp_path / "config.json").read_text())
     assert config["server"] == base_url and config["username"] == name
+    assert (tmp_path / "config.json").stat().st_mode & 0o777 == 0o600
 
     with Client(base_url, token=config["token"]) as api:
         game = api.daily_game(draw=3)

@@ -73,6 +73,7 @@ def save_config(data: dict[str, Any]) -> None:
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.touch(mode=0o600, exist_ok=True)
+    path.chmod(0o600)  # it holds a token
     path.write_text(json.dumps(data, indent=2) + "\n")
 
 
