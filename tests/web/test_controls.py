@@ -1,0 +1,183 @@
+"""Starting again from the table, quick inputs queued in order, the rules in play shown and
+explained, a finished daily shared as text, and the board of a day without a challenge."""
+
+import json
+import re
+
+import pytest
+
+from tests.web.conftest import screenshot
+from tests.web.helpers import api, easy_deck, game_id_of, sign_up, unique_name, wait_for_moves
+
+
+def test_three_quick_stock_clicks_are_three_draws_sent_in_order_with_expect(new_context):
+    # given a 1-card custom game, and every action the page sends recorded
+    page = new_context().new_page()
+    sign_up(page, unique_name("quick"))
+    game_id = api(page, "POST", "games", {"deck": easy_deck(), "draw": 1})["body"]["id"]
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector('[data-pile="stock"] .card')
+    sent = []
+    page.on(
+        "request",
+        lambda request: (
+            request.url.endswith("/actions")
+            and request.method == "POST"
+            and sent.append(json.loads(request.post_data))
+        ),
+    )
+
+    # when the stock is clicked three times 15 ms apart (faster than the server answers)
+    page.evaluate(
+        """async () => {
+            const stock = document.querySelector('[data-pile="stock"]');
+            for (let i = 0; i < 3; i++) {
+                const options = {bubbles: true, button: 0, pointerId: 1, isPrimary: true};
+                stock.querySelector('.card').dispatchEvent(new PointerEvent("pointerdown", options));
+                await new Promise(resolve => setTimeout(resolve, 15));
+            }
+        }"""
+    )
+
+    # then none is dropped: three draws, each sent after the previous answer with its expect
+    wait_for_moves(page, 3)
+    assert sent == [{"type": "draw", "expect": n} for n in range(3)]
+    game = api(page, "GET", f"games/{game_id}")["body"]
+    assert game["moves"] == 3 and game["waste"]["count"] == 3
+
+
+def test_new_game_restart_and_settings_from_the_table(new_context):
+    # given a practice game dealt from a code, with the cardgames rules and 1-card draw
+    page = new_context().new_page()
+    sign_up(page, unique_name("again"))
+    created = api(page, "POST", "games", {"code": "CF1-D1-AAAAACL", "ruleset": "cardgames"})
+    first = created["body"]["id"]
+    page.goto(f"/play/{first}")
+    page.wait_for_selector('[data-pile="stock"] .card')
+
+    # then the rules in play are named on the table, linked to their page
+    rules = page.locator("#rules-link")
+    assert rules.inner_text() == "Cardgames rules"
+    assert rules.get_attribute("href") == "/rules/cardgames/"
+
+    # when the deal is restarted, a fresh game of the same code and rules starts
+    page.click('[data-pile="stock"]')
+    wait_for_moves(page, 1)
+    page.click("#restart")
+    page.wait_for_url(lambda url: first not in url and "/play/" in url)
+    page.wait_for_selector('[data-pile="stock"] .card')
+    restarted = api(page, "GET", f"games/{game_id_of(page)}")["body"]
+    assert (restarted["code"], restarted["ruleset"], restarted["moves"]) == (
+        "CF1-D1-AAAAACL",
+        "cardgames",
+        0,
+    )
+
+    # when the settings choose the classic rules, the 1-card draw is not offered with them
+    page.click("#settings-open")
+    page.select_option("#new-ruleset", "classic")
+    assert page.locator('#new-draw option[value="1"]').is_disabled()
+    assert page.locator("#new-draw").input_value() == "3"
+    page.click("#settings button[type=submit]")
+
+    # and New game starts a random game with the chosen settings
+    page.click("#new-game")
+    page.wait_for_url(lambda url: restarted["id"] not in url and "/play/" in url)
+    page.wait_for_selector('[data-pile="stock"] .card')
+    fresh = api(page, "GET", f"games/{game_id_of(page)}")["body"]
+    assert (fresh["ruleset"], fresh["draw"], fresh["code"]) == ("classic", 3, None)
+    # a random game in progress is no practice game: no restart (its code is secret)
+    assert page.locator("#restart").is_hidden()
+
+    # and the home form does not offer the 1-card draw with the classic rules either
+    page.goto("/")
+    page.select_option("#ruleset", "classic")
+    assert page.locator('input[name="draw"][value="1"]').is_disabled()
+
+
+@pytest.mark.parametrize(
+    ("lang", "title"),
+    [
+        ("en", "How to play: Classic rules"),
+        ("hu", "Játékszabály: Klasszikus szabályok"),
+        ("pl", "Jak grać: Zasady klasyczne"),
+    ],
+)
+def test_how_to_play_pages_in_three_languages(client, db, lang, title):
+    for ruleset in ("app", "cardgames", "classic"):
+        assert client.get(f"/rules/{ruleset}/", HTTP_ACCEPT_LANGUAGE=lang).status_code == 200
+    body = client.get("/rules/classic/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert title in re.sub(r"\s+", " ", body)
+    assert client.get("/rules/poker/").status_code == 404
+
+
+def test_share_a_finished_daily_and_play_the_other_board(new_context):
+    # given a player who resigned today's 3-card daily
+    page = new_context().new_page()
+    name = unique_name("share")
+    sign_up(page, name)
+    page.click('.play-daily[data-draw="3"]')
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector('[data-pile="stock"] .card')
+    page.click('[data-pile="stock"]')
+    wait_for_moves(page, 1)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.locator("#win").wait_for(state="visible")
+    game = api(page, "GET", f"games/{game_id_of(page)}")["body"]
+
+    # when the result is shared
+    page.click("#win-share")
+
+    # then the text gives the day, the figures and the rank, and no card
+    text = page.locator("#share-text").input_value()
+    assert game["daily"]["date"] in text and "3 cards (Hard)" in text
+    assert "Resigned" in text and "1 move" in text and "Rank " in text
+    assert not re.search(r"\b(10|[2-9AJQK])[HSDC]\b", text)
+    assert "of hearts" not in text and "of spades" not in text
+
+    # when the player goes on to the daily challenge, it is the 1-card board's game
+    page.click("#win-daily")
+    page.wait_for_url(lambda url: game["id"] not in url and "/play/" in url)
+    page.wait_for_selector('[data-pile="stock"] .card')
+    other = api(page, "GET", f"games/{game_id_of(page)}")["body"]
+    assert other["daily"] and other["draw"] == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_a_day_without_a_challenge_says_so_and_stops_reconnecting(new_context, lang):
+    # given the board of a day that never had a challenge
+    page = new_context(locale={"en": "en-US", "pl": "pl-PL"}[lang]).new_page()
+    sockets = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
+
+    # when it is opened
+    page.goto("/daily/2027-01-01/3/")
+
+    # then it says there was no challenge that day (the socket closed with 4404) ...
+    notice = page.locator("#no-challenge")
+    notice.wait_for(state="visible")
+    expected = {"en": "No challenge that day.", "pl": "Tego dnia nie było wyzwania."}[lang]
+    assert notice.inner_text() == expected
+    assert page.locator("#live-status").is_hidden()
+    screenshot(page, f"board-no-challenge-{lang}")
+    # ... and does not try again
+    page.wait_for_timeout(1500)
+    assert len(sockets) == 1
+
+
+def test_reconnect_delays_back_off_exponentially_with_jitter(new_context):
+    page = new_context().new_page()
+    page.goto("/accounts/login/")
+    delays = page.evaluate(
+        """async () => {
+            const {retryDelay} = await import("/static/web/board.js");
+            const top = [0, 1, 2, 3, 4, 8, 12].map(n => retryDelay(n, () => 0.999999));
+            const low = retryDelay(5, () => 0);
+            const spread = new Set(Array.from({length: 20}, () => retryDelay(3))).size;
+            return {top, low, spread};
+        }"""
+    )
+    assert delays["top"] == [500, 1000, 2000, 4000, 8000, 30000, 30000]
+    assert delays["low"] == 0
+    assert delays["spread"] > 5
