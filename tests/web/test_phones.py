@@ -1,0 +1,113 @@
+"""Phones held upright, 320 to 430 px: no page scrolls sideways, every control and card is a
+44 px touch target at least, and the table uses the width of a large screen; with the pages
+in Polish and Hungarian, whose words are the longest."""
+
+import pytest
+
+from tests.web.conftest import screenshot
+from tests.web.helpers import api, easy_deck, sign_up, unique_name
+
+WIDTHS = (320, 360, 390, 430)
+TOUCH = 44
+
+# Every control a finger uses, and the table's cards and piles.
+TARGETS = "button:not([hidden]), a.button, select, .topbar nav a, #table .card, #table .pile"
+
+
+def sideways(page) -> int:
+    return page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+
+
+def small_targets(page) -> list[str]:
+    """Visible touch targets narrower or lower than 44 px (a covered card counts its full size:
+    cards may overlap, the hit area may not shrink)."""
+    return page.evaluate(
+        """([selector, size]) => [...document.querySelectorAll(selector)]
+            .filter(node => node.offsetParent !== null && !node.closest("dialog:not([open])"))
+            .map(node => [node, node.getBoundingClientRect()])
+            .filter(([, box]) => box.width < size - 0.5 || box.height < size - 0.5)
+            .map(([node, box]) => `${node.tagName}#${node.id}.${node.className}`
+                                  + ` ${Math.round(box.width)}x${Math.round(box.height)}`)""",
+        [TARGETS, TOUCH],
+    )
+
+
+@pytest.fixture(scope="module")
+def pages_to_visit(browser, base_url):
+    """A player with a game in progress and a finished one: the paths of every page."""
+    context = browser.new_context(base_url=base_url, reduced_motion="reduce")
+    page = context.new_page()
+    name = unique_name("phones")
+    sign_up(page, name)
+    playing = api(page, "POST", "games", {"deck": easy_deck(), "draw": 3})["body"]["id"]
+    finished = api(page, "POST", "games", {"deck": easy_deck(), "draw": 1})["body"]["id"]
+    api(page, "POST", f"games/{finished}/actions", {"type": "draw"})
+    api(page, "POST", f"games/{finished}/actions", {"type": "resign"})
+    state = context.storage_state()
+    context.close()
+    today = api_today(browser, base_url)
+    return state, [
+        "/",
+        f"/play/{playing}",
+        f"/replay/{finished}",
+        f"/daily/{today}/3/",
+        f"/players/{name}",
+        "/rules/app/",
+        "/accounts/login/",
+        "/accounts/signup/",
+    ]
+
+
+def api_today(browser, base_url) -> str:
+    context = browser.new_context(base_url=base_url)
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    today = api(page, "GET", "daily", None)["body"]["date"]
+    context.close()
+    return today
+
+
+@pytest.mark.parametrize("lang", ["pl", "hu"])
+def test_no_page_scrolls_sideways_and_targets_are_44px(browser, base_url, pages_to_visit, lang):
+    state, paths = pages_to_visit
+    problems = {}
+    for width in WIDTHS:
+        context = browser.new_context(
+            base_url=base_url,
+            storage_state=state,
+            viewport={"width": width, "height": 760},
+            locale={"pl": "pl-PL", "hu": "hu-HU"}[lang],
+            is_mobile=True,
+            has_touch=True,
+            reduced_motion="reduce",
+        )
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        for path in paths:
+            page.goto(path)
+            page.wait_for_load_state("networkidle")
+            if path.startswith("/play/"):
+                page.wait_for_selector('[data-pile="tableau:1"] .card')
+                if width == 360:
+                    screenshot(page, f"table-phone-{lang}")
+            if path.startswith("/daily/") and width == 360:
+                screenshot(page, f"board-phone-{lang}")
+            overflow = sideways(page)
+            small = small_targets(page)
+            if overflow > 0 or small:
+                problems[f"{width} {path}"] = {"sideways": overflow, "small": small[:6]}
+        context.close()
+    assert problems == {}
+
+
+def test_the_table_uses_a_large_screens_width(new_context):
+    page = new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    sign_up(page, unique_name("wide"))
+    game_id = api(page, "POST", "games", {"deck": easy_deck(), "draw": 3})["body"]["id"]
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector('[data-pile="tableau:1"] .card')
+    table = page.locator("#table").bounding_box()
+    card = page.locator('[data-pile="tableau:1"] .card').first.bounding_box()
+    assert table["width"] >= 1000
+    assert card["width"] >= 120
+    screenshot(page, "table-1920")
