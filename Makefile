@@ -43,6 +43,8 @@ lint: setup
 
 test: setup lint
 	bash scripts/apt-install.sh chromium nginx gettext tmux
+	command -v npm >/dev/null || bash scripts/apt-install.sh nodejs npm
+	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core, for test_accessibility.py
 	$(BIN)/pytest
 
 # The production HTTP server (chosen by bench/api.py); WebSockets run in a separate ASGI process.
