@@ -33,7 +33,8 @@ def test_three_quick_stock_clicks_are_three_draws_sent_in_order_with_expect(new_
             const stock = document.querySelector('[data-pile="stock"]');
             for (let i = 0; i < 3; i++) {
                 const options = {bubbles: true, button: 0, pointerId: 1, isPrimary: true};
-                stock.querySelector('.card').dispatchEvent(new PointerEvent("pointerdown", options));
+                const down = new PointerEvent("pointerdown", options);
+                stock.querySelector('.card').dispatchEvent(down);
                 await new Promise(resolve => setTimeout(resolve, 15));
             }
         }"""
