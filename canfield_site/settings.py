@@ -140,6 +140,8 @@ DAILY_SECRET = os.environ.get("DAILY_SECRET", "")
 if not DAILY_SECRET and DEBUG:
     DAILY_SECRET = "dev-only-insecure-daily-secret-do-not-use-in-production"
 DAILY_TIME_ZONE = os.environ.get("DAILY_TIME_ZONE", "UTC")
+# R29: the solver's budget per deal when a daily challenge is created.
+DAILY_SOLVE_SECONDS = float(os.environ.get("DAILY_SOLVE_SECONDS", "10"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

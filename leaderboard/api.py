@@ -21,10 +21,16 @@ from leaderboard.days import DRAWS, day_parse, day_today
 from leaderboard.models import DailyChallenge
 
 
+class ParSerializer(serializers.Serializer):
+    moves = serializers.IntegerField(help_text="the fewest moves of a winning line found (R31)")
+    exact = serializers.BooleanField(help_text='proved the fewest possible; else "<= moves"')
+
+
 class BoardSerializer(serializers.Serializer):
     draw = serializers.IntegerField()
     players = serializers.IntegerField()
     code = serializers.CharField(allow_null=True, help_text="revealed once the day is over")
+    par = ParSerializer(allow_null=True, help_text="R31, once the day is over")
 
 
 class DailyOutSerializer(serializers.Serializer):
@@ -46,6 +52,7 @@ class EntrySerializer(serializers.Serializer):
 class LeaderboardOutSerializer(serializers.Serializer):
     date = serializers.DateField()
     draw = serializers.IntegerField()
+    par = ParSerializer(allow_null=True, help_text="R31, once the day is over")
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
@@ -166,6 +173,7 @@ class LeaderboardApi(APIView):
         body: dict[str, Any] = {
             "date": day.isoformat(),
             "draw": draw,
+            "par": selectors.challenge_par(challenge, timezone.now()),
             "count": count,
             "next": replace_query_param(url, "page", page + 1) if page < pages else None,
             "previous": None,

@@ -17,6 +17,13 @@ class DailyChallenge(models.Model):
     # The end of the day in DAILY_TIME_ZONE, fixed when the challenge is created: the code is
     # revealed and the board's figures freeze at this moment.
     ends_at = models.DateTimeField()
+    # R29/R31: the winning line the solver found for the deal (engine actions, replayed through
+    # the engine before it was stored) and its length in moves (R25), the day's par; null for
+    # challenges created before the solver. `par_exact`: the line is proved to be the shortest
+    # (otherwise par is shown as "<= N").
+    line = models.JSONField(null=True, blank=True)
+    par = models.PositiveIntegerField(null=True, blank=True)
+    par_exact = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

@@ -232,10 +232,20 @@ def daily_info(*, date: dt.date, now: dt.datetime) -> dict[str, Any]:
                 "draw": challenge.draw,
                 "players": challenge.players,  # type: ignore[attr-defined]
                 "code": _revealed_code(challenge, now),
+                "par": challenge_par(challenge, now),
             }
             for challenge in challenges
         ],
     }
+
+
+def challenge_par(challenge: DailyChallenge, now: dt.datetime) -> dict[str, Any] | None:
+    """R31 once the day is over: `moves`, the fewest of any winning line the solver found,
+    and `exact`, whether that is proved to be the fewest possible (else shown "<= moves").
+    None before, and for challenges created before the solver."""
+    if challenge.par is None or not challenge_is_over(challenge, now):
+        return None
+    return {"moves": challenge.par, "exact": challenge.par_exact}
 
 
 def _revealed_code(challenge: DailyChallenge, now: dt.datetime) -> str | None:

@@ -11,13 +11,16 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from canfield_site.logs import WarnEvery
 from games import services as game_services
 from games.engine import DealCode
+from games.engine import Game as EngineGame
 from games.models import Game
+from games.solver import Solution, solve
 from leaderboard import selectors
 from leaderboard.days import day_deal, day_ends_at, day_today
 from leaderboard.models import BoardScore, DailyChallenge, Entry
@@ -26,32 +29,70 @@ logger = logging.getLogger(__name__)
 
 # A live board is a nicety: an action never waits longer than this for the channel layer.
 PUBLISH_TIMEOUT = 0.5
+# R29: deals tried per day and draw mode before giving up (about 1 in 10 deals is skipped).
+DAILY_ATTEMPTS = 100
 
 
-def challenge_get_or_create(*, date: dt.date, draw: int, attempt: int = 0) -> DailyChallenge:
-    """The challenge of that day and draw mode, created with the deal of `attempt` if there is
-    none yet (leaderboard.days.day_deal); of two concurrent first requests, one creates it and
-    the other reads it (the unique constraint settles the race). An existing challenge keeps
-    its deal and attempt."""
+def challenge_deal_solve(
+    *, date: dt.date, draw: int, seconds: float | None = None
+) -> tuple[int, DealCode, Solution]:
+    """R29: the first of attempts 0, 1, 2, ... of the day's deal (leaderboard.days.day_deal)
+    for which the solver finds a winning line within `seconds` (DAILY_SOLVE_SECONDS): the
+    attempt, its code and the solution. Unwinnable and undecided deals are skipped."""
+    budget = settings.DAILY_SOLVE_SECONDS if seconds is None else seconds
+    for attempt in range(DAILY_ATTEMPTS):
+        code = day_deal(date, draw, attempt)
+        game = EngineGame.deal(code.number, ruleset="app", draw=draw, version=code.version)
+        solution = solve(game, seconds=budget)
+        if solution.verdict == "won":
+            return attempt, code, solution
+        logger.info(
+            "daily %s draw %d: attempt %d skipped (%s%s)",
+            date, draw, attempt, solution.verdict, f", {solution.limit}" if solution.limit else "",
+        )  # fmt: skip
+    raise RuntimeError(
+        f"no winning line for the {date} draw {draw} daily in {DAILY_ATTEMPTS} deals"
+    )
+
+
+def challenge_get_or_create(*, date: dt.date, draw: int) -> DailyChallenge:
+    """The challenge of that day and draw mode. A missing one is created with the first deal
+    the solver wins (R29), with its line and par (R31): the scheduler creates them ahead
+    (manage.py create_daily_challenges), so a request seldom pays for the search. Of two
+    concurrent creations, the unique constraint keeps one."""
+    challenge = DailyChallenge.objects.filter(date=date, draw=draw).first()
+    if challenge is not None:
+        return challenge
+    attempt, code, solution = challenge_deal_solve(date=date, draw=draw)
     challenge, _ = DailyChallenge.objects.get_or_create(
         date=date,
         draw=draw,
         defaults={
-            "deal_code": str(day_deal(date, draw, attempt)),
+            "deal_code": str(code),
             "attempt": attempt,
             "ends_at": day_ends_at(date),
+            "line": [action.as_dict() for action in solution.line],
+            "par": len(solution.line),
+            "par_exact": False,
         },
     )
     return challenge
 
 
 def challenges_create(*, start: dt.date, days: int, draws: tuple[int, ...]) -> int:
-    """Pre-create the challenges of `days` days from `start`; returns how many were new."""
-    before = DailyChallenge.objects.count()
-    for offset in range(days):
+    """Create the missing challenges of `days` days from `start` (one query when none is
+    missing); returns how many were new."""
+    dates = [start + dt.timedelta(days=offset) for offset in range(days)]
+    existing = set(
+        DailyChallenge.objects.filter(date__in=dates, draw__in=draws).values_list("date", "draw")
+    )
+    created = 0
+    for date in dates:
         for draw in draws:
-            challenge_get_or_create(date=start + dt.timedelta(days=offset), draw=draw)
-    return DailyChallenge.objects.count() - before
+            if (date, draw) not in existing:
+                challenge_get_or_create(date=date, draw=draw)
+                created += 1
+    return created
 
 
 def daily_game_get_or_create(

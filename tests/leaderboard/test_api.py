@@ -45,7 +45,7 @@ def test_daily_game_is_created_once_then_returned(noon, auth_client, user):
     assert game["daily"] == {"date": TODAY} and game["code"] is None
     assert game["ruleset"] == "app" and game["draw"] == 3 and one_card.json()["draw"] == 1
     stored = Game.objects.get(pk=game["id"])
-    assert stored.deal_code == str(day_deal(dt.date(2026, 11, 29), 3))
+    assert stored.deal_code == str(day_deal(dt.date(2026, 11, 29), 3, stored.challenge.attempt))
     assert stored.deal_code.startswith("CF2-D3-") and not stored.practice
     assert Entry.objects.filter(player=user).count() == 2
 
@@ -111,17 +111,18 @@ def test_daily_info_reveals_the_codes_only_after_the_day(noon, auth_client, api_
         "date": TODAY,
         "ends_at": "2026-11-30T00:00:00Z",
         "boards": [
-            {"draw": 3, "players": 1, "code": None},
-            {"draw": 1, "players": 0, "code": None},
+            {"draw": 3, "players": 1, "code": None, "par": None},
+            {"draw": 1, "players": 0, "code": None, "par": None},
         ],
     }
 
     noon.move_to(NEXT_DAY)
     past = api_client.get(f"/api/v1/daily/{TODAY}").json()
     day = dt.date(2026, 11, 29)
+    attempts = dict(DailyChallenge.objects.filter(date=day).values_list("draw", "attempt"))
     assert [board["code"] for board in past["boards"]] == [
-        str(day_deal(day, 3)),
-        str(day_deal(day, 1)),
+        str(day_deal(day, 3, attempts[3])),
+        str(day_deal(day, 1, attempts[1])),
     ]
     assert api_client.get("/api/v1/daily").json()["date"] == "2026-11-30"
 

@@ -1,4 +1,8 @@
-"""Pre-create daily challenges: `manage.py create_daily_challenges --start 2026-12-01 --days 31`."""
+"""Pre-create daily challenges: `manage.py create_daily_challenges --start 2026-12-01 --days 31`.
+
+Each missing challenge gets the first deal the solver wins (R29), its line and par (R31): up to
+DAILY_SOLVE_SECONDS per deal tried. Days that exist already cost one query in all, so the
+scheduler runs it often (`--days 8`: today and a week ahead)."""
 
 from __future__ import annotations
 
@@ -16,7 +20,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--start", help="first day, YYYY-MM-DD (default: today)")
-        parser.add_argument("--days", type=int, default=1, help="how many days (default 1)")
+        parser.add_argument(
+            "--days", type=int, default=1, help="how many days from --start (default 1)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         start = day_today() if options["start"] is None else day_parse(options["start"])
