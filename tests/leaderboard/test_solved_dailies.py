@@ -13,8 +13,9 @@ from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge
 
 DAY = dt.date(2026, 11, 29)
-# Under the test settings' DAILY_SECRET, attempt 0 of this day's draw-3 deal is unwinnable.
-SKIPPED_DAY = dt.date(2027, 1, 23)
+# Under this DAILY_SECRET, attempts 0 and 1 of this day's draw-3 deal are unwinnable.
+SECRET = "solver-test-secret"
+SKIPPED_DAY = dt.date(2027, 1, 3)
 
 
 def replayed(challenge: DailyChallenge) -> Game:
@@ -36,12 +37,15 @@ def test_a_challenge_is_a_deal_the_solver_won_with_its_line_and_par(draw):
 
 
 @pytest.mark.django_db
-def test_attempts_skip_a_deal_without_a_winning_line():
-    first = day_deal(SKIPPED_DAY, 3, 0)
-    assert solve(Game.deal(first.number, draw=3, version=2), seconds=3).verdict == "unwinnable"
+def test_attempts_skip_deals_without_a_winning_line(settings):
+    settings.DAILY_SECRET = SECRET
     challenge = services.challenge_get_or_create(date=SKIPPED_DAY, draw=3)
-    assert challenge.attempt == 1
-    assert challenge.deal_code == str(day_deal(SKIPPED_DAY, 3, 1))
+    assert challenge.attempt >= 2
+    for attempt in range(challenge.attempt):
+        skipped = day_deal(SKIPPED_DAY, 3, attempt)
+        game = Game.deal(skipped.number, draw=3, version=2)
+        assert solve(game, seconds=3).verdict != "won"
+    assert challenge.deal_code == str(day_deal(SKIPPED_DAY, 3, challenge.attempt))
     assert replayed(challenge).status == "won"
 
 
