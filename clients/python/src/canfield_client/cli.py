@@ -16,6 +16,7 @@ import contextlib
 import datetime as dt
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from canfield_client import errors
 from canfield_client._core import DEFAULT_SERVER
 from canfield_client.board import Standings
 from canfield_client.client import AsyncClient, Client
-from canfield_client.models import Acted, Game, Move
+from canfield_client.models import Acted, ActionType, Game, Move
 from canfield_client.table import board_table, game_table
 
 HELP = """\
@@ -51,6 +52,14 @@ PILES = {
     **{str(n): f"tableau:{n}" for n in range(1, 5)},
     **{f"t{n}": f"tableau:{n}" for n in range(1, 5)},
     **{f"f{suit.lower()}": f"foundation:{suit}" for suit in "HSDC"},
+}
+
+
+ACTIONS: dict[str, ActionType] = {
+    "recycle": "recycle",
+    "u": "undo",
+    "undo": "undo",
+    "resign": "resign",
 }
 
 
@@ -78,13 +87,14 @@ def save_config(data: dict[str, Any]) -> None:
 
 
 def parse_pile(word: str) -> str:
+    """A pile as typed: a short name (`w`, `3`, `fh`) or the API's (`tableau:3`)."""
     word = word.lower()
     if word in PILES:
         return PILES[word]
-    if word in {"stock", "waste", "reserve", "foundation"} or word.startswith(
-        ("tableau:", "foundation:")
-    ):
-        return word if ":" not in word else word.split(":")[0] + ":" + word.split(":")[1].upper()
+    if word in {"stock", "waste", "reserve", "foundation"} or re.fullmatch(r"tableau:[1-4]", word):
+        return word
+    if re.fullmatch(r"foundation:[hsdc]", word):
+        return "foundation:" + word[-1].upper()
     raise ValueError(f"unknown pile {word!r}: type ? for the pile names")
 
 
@@ -101,8 +111,8 @@ def parse_command(line: str, game: Game) -> Move | str:
         return local[word]
     if word in {"d", "draw"} and len(words) == 1:
         return Move("draw" if game.stock_count or not game.waste_count else "recycle")
-    if word in {"recycle", "u", "undo", "resign"} and len(words) == 1:
-        return Move({"u": "undo"}.get(word, word))  # type: ignore[arg-type]
+    if word in ACTIONS and len(words) == 1:
+        return Move(ACTIONS[word])
     if len(words) == 1:
         return Move("tap", parse_pile(word))
     if len(words) in (2, 3):
