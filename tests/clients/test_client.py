@@ -261,3 +261,19 @@ def test_a_random_deal_replayed_from_its_code(player):
     assert (again.tableau, again.reserve_top) == (random_game.tableau, random_game.reserve_top)
     listed = player.games()
     assert [game.id for game in listed.results] == [again.id, random_game.id]  # newest first
+
+
+def test_a_past_day_reveals_its_codes_and_par(player, run_on_server):
+    yesterday = player.daily().date - dt.timedelta(days=1)
+    run_on_server(
+        "from django.core.management import call_command\n"
+        f"call_command('create_daily_challenges', start='{yesterday.isoformat()}')\n"
+    )
+    past = player.daily(yesterday)
+    assert past.date == yesterday and sorted(board.draw for board in past.boards) == [1, 3]
+    board = next(board for board in past.boards if board.draw == 3)
+    assert board.code is not None and board.code.startswith("CF2-D3-")
+    assert board.par is not None and board.par.moves > 0
+    assert player.leaderboard(yesterday, draw=3).par == board.par
+    practice = player.new_game_from_code(board.code)  # the day's deal, as a practice game
+    assert practice.daily is None and practice.code == board.code

@@ -245,9 +245,23 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
+class Par:
+    """R31, once the day is over: the fewest moves of a winning line the solver found; `exact`
+    when proved the fewest possible (else read it as "at most `moves`")."""
+
+    moves: int
+    exact: bool
+
+    @classmethod
+    def from_json(cls, data: Json | None) -> Par | None:
+        return None if data is None else cls(data["moves"], data.get("exact", False))
+
+
+@dataclass(frozen=True, slots=True)
 class Leaderboard:
     date: dt.date
     draw: int
+    par: Par | None
     count: int
     next: str | None
     previous: str | None
@@ -258,6 +272,7 @@ class Leaderboard:
         return cls(
             date=_date(data["date"]),
             draw=data["draw"],
+            par=Par.from_json(data.get("par")),
             count=data["count"],
             next=data.get("next"),
             previous=data.get("previous"),
@@ -270,7 +285,7 @@ class DailyBoard:
     draw: int
     players: int
     code: str | None  # revealed once the day is over
-    par: int | None  # R31, revealed once the day is over
+    par: Par | None  # revealed once the day is over
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +300,7 @@ class Daily:
             date=_date(data["date"]),
             ends_at=_time(data.get("ends_at")),
             boards=[
-                DailyBoard(b["draw"], b.get("players", 0), b.get("code"), b.get("par"))
+                DailyBoard(b["draw"], b["players"], b.get("code"), Par.from_json(b.get("par")))
                 for b in data["boards"]
             ],
         )
