@@ -121,13 +121,30 @@ TEMPLATES = [
 WSGI_APPLICATION = "canfield_site.wsgi.application"
 ASGI_APPLICATION = "canfield_site.asgi.application"
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
-}
+# DATABASE_URL, else PostgreSQL from POSTGRES_HOST and its parts (docker-compose.yml: the password
+# is never pasted into a URL, so any character in it is safe), else SQLite in the project dir.
+conn_max_age = int(os.environ.get("CONN_MAX_AGE", "60"))
+if not os.environ.get("DATABASE_URL") and os.environ.get("POSTGRES_HOST"):
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.postgresql",
+            "HOST": os.environ["POSTGRES_HOST"],
+            "PORT": os.environ.get("POSTGRES_PORT", "5432"),
+            "NAME": os.environ.get("POSTGRES_DB", "canfield"),
+            "USER": os.environ.get("POSTGRES_USER", "canfield"),
+            "PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
+            "CONN_MAX_AGE": conn_max_age,
+            "CONN_HEALTH_CHECKS": True,
+        }
+    }
+else:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+            conn_max_age=conn_max_age,
+            conn_health_checks=True,
+        )
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite: no persistent connections (threads in tests), wait on locks instead of failing.
     DATABASES["default"]["CONN_MAX_AGE"] = 0

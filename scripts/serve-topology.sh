@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
 # The production topology of docker-compose.yml without Docker, on this machine's PostgreSQL
-# and Redis: a one-shot migrate (+ collectstatic), the HTTP server (gunicorn, scripts/serve-http.sh),
-# the ASGI process(es) for WebSockets (daphne) and nginx in front, all on loopback.
+# and Redis: a one-shot migrate (+ collectstatic), then under supervisord (which restarts any of
+# them that dies) the HTTP server (gunicorn, scripts/serve-http.sh), the ASGI process(es) for
+# WebSockets (daphne), the scheduler (scripts/scheduler.sh) and nginx in front, all on loopback.
 #
 #   DATABASE_URL   default postgres://postgres@127.0.0.1:5432/canfield
 #   REDIS_URL      default redis://127.0.0.1:6379/0
 #   PUBLIC_PORT    the one public port (nginx), default 8080
 #   WEB_WORKERS    gunicorn workers, default 2;  WS_PROCESSES  daphne processes, default 1
-#   RUN_DIR        pid files, nginx config and temp files, default a new temp directory
+#   RUN_DIR        supervisord's config and socket, nginx config and temp files, default a new
+#                  temp directory
 #   DJANGO_SECRET_KEY  default: a random one for this run (sessions end with it)
 #   DAILY_SECRET       default: a random one for this run (days created in it keep their deals)
 #
 # Runs in the foreground until interrupted; stops every process it started. Prints
-# "topology ready on http://127.0.0.1:PORT" once the proxy answers /readyz.
+# "topology ready on http://127.0.0.1:PORT" once the proxy answers /readyz (from gunicorn) and
+# /ws/readyz (from daphne). The programs are web, ws-1..ws-N, scheduler and proxy:
+#   supervisorctl -c "$RUN_DIR/supervisord.conf" status   (or pid web, restart ws-1, ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT="$PWD"
 BIN="${VENV_BIN:-$PWD/.venv/bin}"
 export PATH="$BIN:$PATH:/usr/sbin"
+export VENV_BIN="$BIN"
 
 export DJANGO_DEBUG=0
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/canfield}"
@@ -39,10 +45,11 @@ free_port() {
     python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-pids=()
+supervisor_pid=""
 stop_all() {
     trap - EXIT INT TERM
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    # supervisord stops its programs (each one's whole process group) before it exits.
+    [ -n "$supervisor_pid" ] && kill -TERM "$supervisor_pid" 2>/dev/null
     wait 2>/dev/null || true
 }
 trap stop_all EXIT
@@ -52,21 +59,57 @@ trap 'exit 143' INT TERM
 python manage.py migrate --noinput
 python manage.py collectstatic --noinput --verbosity 0
 
+conf="$RUN_DIR/supervisord.conf"
+cat >"$conf" <<EOF
+[supervisord]
+nodaemon=true
+logfile=$RUN_DIR/supervisord.log
+pidfile=$RUN_DIR/supervisord.pid
+childlogdir=$RUN_DIR
+
+[unix_http_server]
+file=$RUN_DIR/supervisor.sock
+
+[supervisorctl]
+serverurl=unix://$RUN_DIR/supervisor.sock
+
+[rpcinterface:supervisor]
+supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface
+EOF
+
+# A program supervisord restarts whenever it exits, its output on this script's stdout.
+program() {
+    local name="$1" command="$2"
+    cat >>"$conf" <<EOF
+
+[program:$name]
+command=$command
+directory=$ROOT
+autorestart=true
+startsecs=1
+startretries=1000
+stopasgroup=true
+killasgroup=true
+stopwaitsecs=20
+redirect_stderr=true
+stdout_logfile=/dev/stdout
+stdout_logfile_maxbytes=0
+EOF
+}
+
 web_port="$(free_port)"
-HTTP_BIND="127.0.0.1:$web_port" bash scripts/serve-http.sh &
-pids+=("$!")
-echo "$!" >"$RUN_DIR/web.pid"
+program web "bash scripts/serve-http.sh"
+echo "environment=HTTP_BIND=\"127.0.0.1:$web_port\"" >>"$conf"
 web_servers="server 127.0.0.1:$web_port;"
 
 ws_servers=""
-: >"$RUN_DIR/ws.pids"
-for _ in $(seq "$WS_PROCESSES"); do
+for n in $(seq "$WS_PROCESSES"); do
     ws_port="$(free_port)"
-    daphne --bind 127.0.0.1 --port "$ws_port" canfield_site.asgi:application &
-    pids+=("$!")
-    echo "$!" >>"$RUN_DIR/ws.pids"
+    program "ws-$n" "$BIN/daphne --bind 127.0.0.1 --port $ws_port canfield_site.asgi:application"
     ws_servers="$ws_servers server 127.0.0.1:$ws_port;"
 done
+
+program scheduler "bash scripts/scheduler.sh"
 
 LISTEN="127.0.0.1:$PUBLIC_PORT" WEB_SERVERS="$web_servers" WS_SERVERS="$ws_servers" \
     RUN_DIR="$RUN_DIR" python - deploy/nginx.conf.template >"$RUN_DIR/nginx.conf" <<'PY'
@@ -76,17 +119,23 @@ names = ("LISTEN", "WEB_SERVERS", "WS_SERVERS", "RUN_DIR")
 template = string.Template(open(sys.argv[1]).read())
 print(template.safe_substitute({name: os.environ[name] for name in names}))
 PY
-nginx -e stderr -c "$RUN_DIR/nginx.conf" -g "daemon off;" &
-pids+=("$!")
-echo "$!" >"$RUN_DIR/nginx.pid.launcher"
+program proxy "$(command -v nginx) -e stderr -c $RUN_DIR/nginx.conf -g \"daemon off;\""
 
+supervisord -c "$conf" &
+supervisor_pid=$!
+
+answers() {
+    python -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)" "$1" \
+        2>/dev/null
+}
 ready=0
 for _ in $(seq 120); do
-    if python -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)" \
-        "http://127.0.0.1:$PUBLIC_PORT/readyz" 2>/dev/null; then
+    if answers "http://127.0.0.1:$PUBLIC_PORT/readyz" \
+        && answers "http://127.0.0.1:$PUBLIC_PORT/ws/readyz"; then
         ready=1
         break
     fi
+    kill -0 "$supervisor_pid" 2>/dev/null || break
     sleep 0.5
 done
 if [ "$ready" != 1 ]; then
@@ -95,5 +144,4 @@ if [ "$ready" != 1 ]; then
 fi
 echo "topology ready on http://127.0.0.1:$PUBLIC_PORT (run dir $RUN_DIR)"
 
-# Stay up while the proxy runs; a dead app process is the supervisor's (gunicorn's) business.
-wait "${pids[-1]}"
+wait "$supervisor_pid"

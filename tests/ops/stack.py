@@ -134,7 +134,8 @@ class Redis:
 
 
 class Topology:
-    """scripts/serve-topology.sh: migrate, gunicorn (2 workers), daphne and nginx."""
+    """scripts/serve-topology.sh: migrate, then supervisord running gunicorn (2 workers), daphne,
+    the scheduler and nginx."""
 
     def __init__(
         self,
@@ -170,7 +171,8 @@ class Topology:
             | (env or {})
         )
         self.log_path = self.dir / "topology.log"
-        self.log = open(self.log_path, "wb")  # noqa: SIM115 (open for the topology's life)
+        # Appending: supervisord opens /dev/stdout anew, and its lines must not overwrite ours.
+        self.log = open(self.log_path, "ab")  # noqa: SIM115 (open for the topology's life)
         self.process = subprocess.Popen(
             ["bash", "scripts/serve-topology.sh"],
             cwd=ROOT,
@@ -190,8 +192,21 @@ class Topology:
             raise AssertionError(f"topology exited:\n{self.log_path.read_text()[-4000:]}")
         return b"topology ready" in self.log_path.read_bytes()
 
+    def pid(self, program: str) -> int:
+        """The pid of a supervised program (web, ws-1, scheduler, proxy); 0 when not running."""
+        return int(self.supervisorctl("pid", program).stdout.strip() or 0)
+
+    def supervisorctl(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(Path(sys.executable).parent / "supervisorctl"),
+             "-c", str(self.dir / "run" / "supervisord.conf"), *args],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )  # fmt: skip
+
     def web_master(self) -> int:
-        return int((self.dir / "run" / "web.pid").read_text())
+        return self.pid("web")
 
     def web_workers(self) -> list[int]:
         return sorted(children_of(self.web_master()))

@@ -1,10 +1,14 @@
-"""docker-compose.yml and the no-Docker script describe the same topology, and the proxy config
-they share is valid nginx (no Docker engine runs here, so this checks the files themselves)."""
+"""docker-compose.yml and the no-Docker script describe the same topology, the proxy config they
+share is valid nginx, and compose hands every setting of `.env` to the app containers. No Docker
+engine runs here: Debian's docker-compose renders the configuration (`config` needs no daemon),
+and the rendered environment of `web` runs the settings."""
 
+import os
 import re
 import shutil
 import string
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,10 +19,16 @@ COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
 TEMPLATE = ROOT / "deploy" / "nginx.conf.template"
 SCRIPT = (ROOT / "scripts" / "serve-topology.sh").read_text()
+SETTINGS = (ROOT / "canfield_site" / "settings.py").read_text()
+APP_SERVICES = ("migrate", "web", "ws", "scheduler")
+DOCKER_COMPOSE = shutil.which("docker-compose")
+needs_docker_compose = pytest.mark.skipif(
+    DOCKER_COMPOSE is None, reason="no docker-compose (Debian package docker-compose)"
+)
 
 
 def test_compose_runs_the_whole_topology():
-    assert set(SERVICES) == {"migrate", "web", "ws", "proxy", "postgres", "redis"}
+    assert set(SERVICES) == {"migrate", "web", "ws", "scheduler", "proxy", "postgres", "redis"}
 
 
 def test_postgres_keeps_its_data_in_a_volume_and_reports_health():
@@ -35,7 +45,7 @@ def test_migrate_runs_once_before_the_app_processes():
     assert migrate["command"] == ["python", "manage.py", "migrate", "--noinput"]
     assert migrate["restart"] == "no"
     assert migrate["depends_on"]["postgres"]["condition"] == "service_healthy"
-    for name in ("web", "ws"):
+    for name in ("web", "ws", "scheduler"):
         depends = SERVICES[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully"
         assert depends["redis"]["condition"] == "service_healthy"
@@ -49,12 +59,20 @@ def test_app_processes_are_those_the_script_starts():
     assert ws[0] == "daphne" and ws[-1] == "canfield_site.asgi:application"
     assert re.search(r"daphne .*canfield_site\.asgi:application", SCRIPT)
     assert "manage.py migrate --noinput" in SCRIPT
+    # The scheduler, which creates the daily challenges.
+    assert SERVICES["scheduler"]["command"] == ["bash", "scripts/scheduler.sh"]
+    assert 'program scheduler "bash scripts/scheduler.sh"' in SCRIPT
+    assert "create_daily_challenges" in (ROOT / "scripts" / "scheduler.sh").read_text()
 
 
-def test_app_processes_are_probed_for_readiness():
+def test_app_processes_are_probed_for_readiness_and_the_proxy_through_both():
     for name in ("web", "ws"):
         probe = " ".join(SERVICES[name]["healthcheck"]["test"])
         assert "/readyz" in probe
+    proxy_probe = " ".join(SERVICES["proxy"]["healthcheck"]["test"])
+    assert "/readyz" in proxy_probe and "/ws/readyz" in proxy_probe
+    assert "location = /ws/readyz" in TEMPLATE.read_text()
+    assert "/ws/readyz" in SCRIPT
 
 
 def test_only_the_proxy_is_published_and_it_routes_to_web_and_ws():
@@ -67,17 +85,6 @@ def test_only_the_proxy_is_published_and_it_routes_to_web_and_ws():
     assert SERVICES["web"]["environment"]["HTTP_BIND"] == "0.0.0.0:8000"
     assert "8001" in SERVICES["ws"]["command"]
     assert any(v.startswith("./deploy/nginx.conf.template:") for v in proxy["volumes"])
-
-
-def test_production_settings_come_from_the_environment():
-    env = SERVICES["web"]["environment"]
-
-    assert env["DJANGO_DEBUG"] == "0"
-    assert env["DJANGO_SECRET_KEY"].startswith("${DJANGO_SECRET_KEY:?")
-    assert (
-        env["DATABASE_URL"].startswith("postgres://") and "@postgres:5432/" in env["DATABASE_URL"]
-    )
-    assert env["REDIS_URL"] == "redis://redis:6379/0"
 
 
 def test_every_template_placeholder_is_filled_by_compose_and_by_the_script():
@@ -112,3 +119,168 @@ def test_the_proxy_config_is_valid_nginx(tmp_path):
     print(result.stderr)
     assert result.returncode == 0
     assert "syntax is ok" in result.stderr
+
+
+def settings_variables() -> set[str]:
+    """Every environment variable canfield_site/settings.py reads."""
+    reads = (
+        r"(?:os\.environ\.get\(|os\.getenv\(|os\.environ\[|env_\w+\()\s*[\"']([A-Z][A-Z0-9_]*)[\"']"
+    )
+    return set(re.findall(reads, SETTINGS))
+
+
+def render(tmp_path: Path, dotenv: str) -> subprocess.CompletedProcess[str]:
+    """`docker-compose config` of our docker-compose.yml beside this `.env`, in a clean
+    environment (no variable of this shell may stand in for the file)."""
+    shutil.copy(ROOT / "docker-compose.yml", tmp_path / "docker-compose.yml")
+    (tmp_path / ".env").write_text(dotenv)
+    return subprocess.run(
+        [DOCKER_COMPOSE, "--project-directory", str(tmp_path), "-f",
+         str(tmp_path / "docker-compose.yml"), "config"],
+        env={"PATH": os.environ["PATH"]},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )  # fmt: skip
+
+
+def rendered_services(tmp_path: Path, dotenv: str) -> dict:
+    result = render(tmp_path, dotenv)
+    assert result.returncode == 0, result.stderr
+    return yaml.safe_load(result.stdout)["services"]
+
+
+def test_settings_read_the_variables_the_readme_documents():
+    variables = settings_variables()
+
+    # The parse finds what the settings read (a regex that found nothing would prove nothing).
+    assert {
+        "DJANGO_SECRET_KEY",
+        "DATABASE_URL",
+        "POSTGRES_PASSWORD",
+        "DAILY_TIME_ZONE",
+    } <= variables
+    assert {
+        "THROTTLE_ACTIONS",
+        "REQUEST_LOG_LEVEL",
+        "CONN_MAX_AGE",
+        "SECURE_HSTS_PRELOAD",
+    } <= variables
+    readme = (ROOT / "README.md").read_text()
+    undocumented = {name for name in variables if f"`{name}`" not in readme}
+    assert undocumented == set(), "add them to README.md's configuration table"
+
+
+@needs_docker_compose
+def test_every_variable_the_settings_read_reaches_the_app_containers(tmp_path):
+    # given: a .env that sets every variable the settings read, each to a value of its own
+    # (characters that would break a URL or a shell line included)
+    values = {name: f"{name.lower()}-value@a:b/c" for name in settings_variables()}
+    dotenv = "".join(f"{name}={value}\n" for name, value in sorted(values.items()))
+
+    services = rendered_services(tmp_path, dotenv)
+
+    # then: each app service gets exactly those values
+    for name in APP_SERVICES:
+        environment = services[name]["environment"]
+        wrong = {k: environment.get(k) for k, v in values.items() if environment.get(k) != v}
+        assert wrong == {}, f"{name}: .env values lost or overridden"
+    # and the postgres service has the same account as the app
+    postgres = services["postgres"]["environment"]
+    for name in ("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB"):
+        assert postgres[name] == values[name]
+
+
+@needs_docker_compose
+def test_there_is_no_default_database_password(tmp_path):
+    dotenv = (ROOT / "deploy" / "production.env.example").read_text()
+    dotenv = re.sub(r"(?m)^POSTGRES_PASSWORD=.*\n", "", dotenv)
+
+    result = render(tmp_path, dotenv)
+
+    assert result.returncode != 0
+    assert "set POSTGRES_PASSWORD in .env" in result.stderr
+
+
+def ping_as_the_container(environment: dict[str, str], host: str) -> tuple[int, str]:
+    """GET /api/v1/ping with this Host through the production settings, in the environment the
+    rendered compose config gives `web` (Redis left out: no `redis` host here)."""
+    env = {k: str(v) for k, v in environment.items() if k != "REDIS_URL"}
+    env |= {"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "canfield_site.settings"}
+    code = (
+        "from django.test import Client; "
+        f"r = Client().get('/api/v1/ping', HTTP_HOST={host!r}); "
+        "print(r.status_code, r.headers.get('Location', ''))"
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    status, _, location = result.stdout.splitlines()[-1].partition(" ")
+    return int(status), location
+
+
+def make_env(tmp_path: Path, *args: str) -> str:
+    """The `.env` that `make env` writes (scripts/make-env.py), as text."""
+    output = tmp_path / "made.env"
+    subprocess.run(
+        [sys.executable, "scripts/make-env.py", "--output", str(output), *args],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )
+    return output.read_text()
+
+
+def test_make_env_generates_the_secrets_and_never_overwrites(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = make_env(tmp_path / "a"), make_env(tmp_path / "b")
+
+    for name in ("DJANGO_SECRET_KEY", "DAILY_SECRET", "POSTGRES_PASSWORD"):
+        values = [re.search(rf"(?m)^{name}=(.*)$", text).group(1) for text in (first, second)]
+        assert values[0] != values[1] and len(values[0]) >= 50
+        assert "CHANGE" not in values[0]
+    again = subprocess.run(
+        [sys.executable, "scripts/make-env.py", "--output", str(tmp_path / "b" / "made.env")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert again.returncode == 1 and "not overwritten" in again.stderr
+    assert (tmp_path / "b" / "made.env").read_text() == second
+
+
+@needs_docker_compose
+def test_make_env_as_it_is_serves_plain_http_on_localhost(tmp_path):
+    # given: `make env`, as the README says, and nothing else
+    web = rendered_services(tmp_path, make_env(tmp_path))["web"]["environment"]
+
+    # then: http://localhost:8080 answers (no 400 for the host, no redirect to HTTPS), with the
+    # secrets the production checks accept
+    assert web["DJANGO_DEBUG"] == "0"
+    assert "localhost" in web["ALLOWED_HOSTS"].split(",")
+    assert ping_as_the_container(web, "localhost:8080") == (200, "")
+
+
+@needs_docker_compose
+def test_make_env_for_a_public_host_redirects_to_https(tmp_path):
+    # given: `make env PUBLIC_HOST=play.example.com` (the example's `# public:` values;
+    # tests/ops/test_settings.py checks that `check --deploy` is clean with them)
+    dotenv = make_env(tmp_path, "--public", "play.example.com")
+
+    web = rendered_services(tmp_path, dotenv)["web"]["environment"]
+
+    assert web["SECURE_SSL_REDIRECT"] == "1"
+    assert web["ALLOWED_HOSTS"] == "play.example.com"
+    status, location = ping_as_the_container(web, "play.example.com")
+    assert status == 301
+    assert location == "https://play.example.com/api/v1/ping"
+    assert ping_as_the_container(web, "localhost:8080")[0] == 400

@@ -258,6 +258,49 @@ def test_redis_stop_keeps_actions_working_and_live_updates_come_back(topology, r
     check_verify_games(topology)
 
 
+def test_a_killed_daphne_is_restarted_and_readiness_tells_while_it_is_down(topology):
+    # given: a player on today's daily challenge, its live board through the proxy
+    player = new_players(topology, 1, daily=True, draw=3)[0]
+    date = player.game["daily"]["date"]
+    ws_url = f"ws://127.0.0.1:{topology.port}/ws/daily/{date}/3/"
+    ws_ready = f"{topology.base_url}/ws/readyz"
+
+    def ws_readiness() -> int:
+        return httpx.get(ws_ready, timeout=5).status_code
+
+    assert ws_readiness() == 200
+
+    # when: the WebSocket process is stopped
+    stopped = topology.supervisorctl("stop", "ws-1")
+    down = httpx.get(ws_ready, timeout=5)
+
+    # then: readiness through the proxy tells, in the API's shape, while the HTTP side is fine
+    print(f"{stopped.stdout.strip()}; /ws/readyz: {down.status_code} {down.text[:80]}")
+    assert down.status_code == 503
+    assert down.json()["error"]["code"] == "unavailable"
+    assert httpx.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200
+    topology.supervisorctl("start", "ws-1")
+    wait_for(lambda: ws_readiness() == 200, 30, "daphne to start again")
+
+    # when: daphne is killed with SIGKILL
+    victim = topology.pid("ws-1")
+    os.kill(victim, signal.SIGKILL)
+
+    # then: supervisord starts a new daphne, and live boards work again through the proxy
+    wait_for(lambda: topology.pid("ws-1") not in {0, victim}, 30, "supervisord to restart it")
+    wait_for(lambda: ws_readiness() == 200, 30, "the new daphne to answer")
+
+    def entry_seen(messages: list[dict]) -> bool:
+        if len(messages) == 1:
+            player.act()  # after the snapshot: the change must arrive live
+        return any(m["type"] == "entry" and m["entry"]["player"] == player.name for m in messages)
+
+    messages = board_messages(ws_url, topology.base_url, entry_seen, timeout=10)
+    assert messages[0]["type"] == "snapshot"
+    print(f"killed daphne {victim}; supervisord started {topology.pid('ws-1')}; a live board got "
+          f"its snapshot and a live entry through the proxy")  # fmt: skip
+
+
 def raw_request(port: int, request: bytes, *, reset: bool) -> None:
     """Send bytes and hang up without reading the answer (with a TCP reset if `reset`)."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=5)

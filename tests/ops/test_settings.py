@@ -1,5 +1,7 @@
-"""Production settings: `check --deploy` is clean with the example env; no key, no start."""
+"""Production settings: `check --deploy` is clean with the example env set for a public host; no
+key, no start; the database from DATABASE_URL or from POSTGRES_* parts."""
 
+import json
 import os
 import secrets
 import subprocess
@@ -12,14 +14,26 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_ENV = ROOT / "deploy" / "production.env.example"
 
 
-def example_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+def example_values(*, public: bool) -> dict[str, str]:
+    """The example's variables as they are (localhost), or as its `# public:` lines say to set
+    them for a public host."""
+    values: dict[str, str] = {}
     for line in EXAMPLE_ENV.read_text().splitlines():
         line = line.strip()
-        if line and not line.startswith("#"):
+        if line.startswith("# public: ") and public:
+            name, value = line.removeprefix("# public: ").split("=", 1)
+            values[name] = value
+        elif line and not line.startswith("#"):
             name, value = line.split("=", 1)
-            env[name] = value
-    return env
+            values.setdefault(name, value)
+    return values
+
+
+def example_env(*, public: bool = True) -> dict[str, str]:
+    """This process's environment with the example's values, on the embedded defaults."""
+    drop = {"DATABASE_URL", "REDIS_URL", "POSTGRES_HOST"}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    return env | {k: v for k, v in example_values(public=public).items() if k not in drop}
 
 
 def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -41,7 +55,7 @@ def with_secrets(env: dict[str, str]) -> dict[str, str]:
     }
 
 
-def test_check_deploy_is_clean_with_the_production_example_env():
+def test_check_deploy_is_clean_with_the_example_env_set_for_a_public_host():
     result = manage("check", "--deploy", "--fail-level", "WARNING", env=with_secrets(example_env()))
 
     print(result.stdout, result.stderr)
@@ -142,3 +156,51 @@ def test_production_settings_hash_passwords_with_pbkdf2_and_tests_with_md5():
 
     assert production.stdout.split()[-1] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
     assert suite.stdout.split()[-1] == "django.contrib.auth.hashers.MD5PasswordHasher"
+
+
+def database_settings(env: dict[str, str]) -> dict[str, object]:
+    code = (
+        "import json; from django.conf import settings; "
+        "print(json.dumps(settings.DATABASES['default'], default=str))"
+    )
+    result = manage("shell", "-c", code, env=env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def test_the_database_comes_from_postgres_parts_with_any_password():
+    # given: the parts docker-compose.yml passes, a password that would break a URL
+    password = "p@ss:w/rd%2F?#x"
+    env = example_env() | {
+        "POSTGRES_HOST": "postgres",
+        "POSTGRES_PORT": "5433",
+        "POSTGRES_DB": "club",
+        "POSTGRES_USER": "dealer",
+        "POSTGRES_PASSWORD": password,
+    }
+
+    database = database_settings(env)
+
+    assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert (database["HOST"], database["PORT"]) == ("postgres", "5433")
+    assert (database["NAME"], database["USER"], database["PASSWORD"]) == (
+        "club",
+        "dealer",
+        password,
+    )
+    assert database["CONN_HEALTH_CHECKS"] is True
+
+
+def test_database_url_takes_precedence_over_the_parts():
+    env = example_env() | {
+        "POSTGRES_HOST": "postgres",
+        "DATABASE_URL": "postgres://dealer:p%40ss@db.example.org:5432/club",
+    }
+
+    database = database_settings(env)
+
+    assert (database["HOST"], database["NAME"], database["PASSWORD"]) == (
+        "db.example.org",
+        "club",
+        "p@ss",
+    )
