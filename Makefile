@@ -42,7 +42,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: setup lint
-	bash scripts/apt-install.sh chromium nginx gettext tmux
+	bash scripts/apt-install.sh chromium nginx gettext tmux docker-compose
 	command -v npm >/dev/null || bash scripts/apt-install.sh nodejs npm
 	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core, for test_accessibility.py
 	$(BIN)/pytest

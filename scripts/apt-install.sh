@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages named as arguments that are missing, when we may (root).
-# `make test` needs chromium (browser tests), nginx (the production topology's proxy) and
-# gettext (msgfmt, for editing translations; the compiled .mo files are committed).
+# `make test` needs chromium (browser tests), nginx (the production topology's proxy), gettext
+# (msgfmt, for editing translations; the compiled .mo files are committed) and docker-compose
+# (renders docker-compose.yml in tests/ops/test_compose.py).
 # Without root, a missing package is reported and the tests that need it skip.
 set -euo pipefail
 missing=()
@@ -16,5 +17,6 @@ if [ "$(id -u)" != "0" ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-# The nginx package's own service may not start here, and we do not want it to.
-apt-get install -y -qq "${missing[@]}" >/dev/null
+# The nginx package's own service may not start here, and we do not want it to. docker-compose
+# only renders the compose file in the tests: without the Docker engine it recommends.
+apt-get install -y -qq -o APT::Install-Recommends=false "${missing[@]}" >/dev/null
