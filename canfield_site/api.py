@@ -1,11 +1,20 @@
+"""Pieces every part of the API shares: the ping floor, pages, and the schema's final touches."""
+
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
+
+from games.errors import InvalidRequest, NotFound
+
+MAX_PAGE_SIZE = 100
+MAX_PAGE = 10**9 - 1
 
 
 class PingApi(APIView):
@@ -22,3 +31,106 @@ class PingApi(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response({"pong": True})
+
+
+# ---- pages: every list answers {"count", "next", "previous", "results"} the same way ----------
+
+
+class PageQuerySerializer(serializers.Serializer):
+    """The query of every list (documentation; page_params parses it)."""
+
+    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, required=False, default=1)
+    page_size = serializers.IntegerField(
+        min_value=1, max_value=MAX_PAGE_SIZE, required=False, help_text="default: see the list"
+    )
+
+
+def _whole(text: str, name: str, highest: int) -> int:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= highest:
+        raise InvalidRequest(
+            _("%(name)s must be a whole number from 1 to %(highest)s.")
+            % {"name": name, "highest": highest}
+        )
+    return int(text)
+
+
+def page_params(request: Request, *, default_size: int) -> tuple[int, int]:
+    """`page` and `page_size` of a list request; 400 invalid_request unless whole numbers in
+    range (a page past the last is page_links' 404)."""
+    page = request.query_params.get("page")
+    size = request.query_params.get("page_size")
+    return (
+        1 if page is None else _whole(page[:12], "page", MAX_PAGE),
+        default_size if size is None else _whole(size[:12], "page_size", MAX_PAGE_SIZE),
+    )
+
+
+def page_links(request: Request, *, page: int, size: int, count: int) -> dict[str, Any]:
+    """`count`, `next` and `previous` of a page; 404 not_found past the last page (page 1 of
+    an empty list is an empty page)."""
+    pages = max(1, -(-count // size))
+    if page > pages:
+        raise NotFound(
+            _("Page %(page)s is past the last page (%(pages)s).") % {"page": page, "pages": pages}
+        )
+    url = request.build_absolute_uri()
+    previous = None
+    if page == 2:
+        previous = remove_query_param(url, "page")
+    elif page > 2:
+        previous = replace_query_param(url, "page", page - 1)
+    return {
+        "count": count,
+        "next": replace_query_param(url, "page", page + 1) if page < pages else None,
+        "previous": previous,
+    }
+
+
+# ---- the schema's final touches (a drf-spectacular postprocessing hook) -----------------------
+
+# OpenAPI links: from a game's answer to the operations on that game (`$response.body#/id`).
+GAME_LINKS = {
+    "games_get": "the game",
+    "games_actions_create": "play an action",
+    "games_actions_list": "the action log",
+    "games_legal_actions": "the legal actions now",
+    "games_text": "the table in words",
+    "games_hint": "a hint",
+}
+
+
+def schema_finish(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Request bodies take no field they do not list (the views reject unknown fields), and the
+    answers that carry a game link to the operations on it."""
+    for name, component in result["components"]["schemas"].items():
+        if name.endswith("Request") and component.get("type") == "object":
+            component["additionalProperties"] = False
+    operations = {
+        operation["operationId"]
+        for path in result["paths"].values()
+        for operation in path.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    }
+    links = {
+        operation_id: {
+            "operationId": operation_id,
+            "parameters": {"game_id": "$response.body#/id"},
+            "description": description,
+        }
+        for operation_id, description in GAME_LINKS.items()
+        if operation_id in operations
+    }
+    acted = {
+        name: {**link, "parameters": {"game_id": "$response.body#/game/id"}}
+        for name, link in links.items()
+    }
+    for path in result["paths"].values():
+        for operation in path.values():
+            if not isinstance(operation, dict):
+                continue
+            if operation.get("operationId") == "games_create":
+                for status in ("200", "201"):
+                    operation["responses"][status]["links"] = links
+            if operation.get("operationId") == "games_actions_create":
+                operation["responses"]["200"]["links"] = acted
+    return result

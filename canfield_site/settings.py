@@ -35,7 +35,13 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
-CORS_EXPOSE_HEADERS = ["Retry-After", "X-Request-ID"]
+CORS_EXPOSE_HEADERS = [
+    "Retry-After",
+    "X-Request-ID",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+]
 
 # HTTPS hardening, on by default when DEBUG is off. The reverse proxy (deploy/nginx.conf.template)
 # always overwrites X-Forwarded-Proto, which makes trusting it safe; the app servers are never
@@ -90,6 +96,8 @@ MIDDLEWARE = [
     # browser's Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    # RateLimit-* headers on throttled answers (CORS_EXPOSE_HEADERS shows them to browsers).
+    "games.throttling.RateLimitHeadersMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -294,6 +302,21 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One enum per set of values, shared by what the server answers and what it accepts.
+    "ENUM_NAME_OVERRIDES": {
+        "ErrorCodeEnum": "games.errors.CODES",
+        "ActionTypeEnum": "games.engine.actions.ACTION_TYPES",
+        "PileEnum": "games.engine.actions.PILE_NAMES",
+        "ConcretePileEnum": "games.api.CONCRETE_PILES",
+        "RulesetEnum": "games.engine.rulesets.RULESETS",
+        "DrawEnum": "games.api.DRAW_CHOICES",
+        "GameStatusEnum": "games.models.Game.Status",
+        "LangEnum": "games.api.LANGUAGES",
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "canfield_site.api.schema_finish",
+    ],
 }
 
 # One JSON object per line on stdout: a line per request and per rejected action

@@ -1,8 +1,9 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from canfield_site.api import PingApi
+from games.errors import api_not_found
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -12,6 +13,8 @@ urlpatterns = [
     path("api/v1/ping", PingApi.as_view(), name="ping"),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("leaderboard.urls")),
+    # Last of /api/: any other path there (a trailing slash too) is the API's JSON 404.
+    re_path(r"^api/", api_not_found),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("web.urls")),
 ]

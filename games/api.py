@@ -11,29 +11,40 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import Throttled
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from canfield_site.api import PageQuerySerializer, page_links, page_params
 from canfield_site.clients import client_address_hash
 from games import accounts, selectors, services
 from games.authentication import game_read_for
 from games.engine import RULESETS, DealCode, describe
 from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
-from games.errors import InvalidRequest
+from games.errors import CODES, InvalidRequest, error_body
 from games.models import Action, Game
 from games.throttling import FixedWindowScopedThrottle
 from leaderboard import selectors as leaderboard_selectors
 from leaderboard import services as leaderboard_services
 
 LANGUAGES = ("hu", "en", "pl")
+CONCRETE_PILES = [pile for pile in PILE_NAMES if pile != "foundation"]
+DRAW_CHOICES = [(3, "3"), (1, "1")]
+GAMES_PAGE_SIZE = 20
 
 # ---- output shapes ----------------------------------------------------------------------------
 
@@ -93,21 +104,78 @@ def game_payload(
 
 
 class ErrorDetailSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    rule = serializers.CharField(required=False)
+    code = serializers.ChoiceField(choices=list(CODES), help_text="stable; never translated")
+    message = serializers.CharField(help_text="in the language of Accept-Language (en, hu, pl)")
+    rule = serializers.RegexField(
+        r"^R[0-9]+[a-z]?$", required=False, help_text="the rule broken (RULES.md), if any"
+    )
+    params = serializers.DictField(
+        required=False,
+        help_text=(
+            "illegal_move and no_destination: `reason` and its cards/piles/numbers, for "
+            "clients that word the message themselves (docs/api.md lists them)"
+        ),
+    )
 
 
 class ErrorSerializer(serializers.Serializer):
     error = ErrorDetailSerializer()
 
 
+ERROR_EXAMPLE = OpenApiExample(
+    "illegal_move",
+    value=error_body(
+        "illegal_move",
+        "The ten of hearts cannot go on the nine of diamonds: they are the same colour.",
+        "R12",
+        {"reason": "same_colour", "card": "10H", "onto": "9D"},
+    ),
+    response_only=True,
+    status_codes=["422"],
+)
+
+# What each error status means, for the schema's descriptions.
+ERROR_STATUSES = {
+    400: "invalid_request, invalid_code or invalid_deck",
+    401: "not_authenticated: no valid token (or session)",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable: the API answers application/json only",
+    409: "stale or game_over",
+    415: "unsupported_media_type: send application/json",
+    422: "illegal_move or no_destination",
+    429: "throttled; Retry-After says when to retry",
+    503: "unavailable; Retry-After says when to retry",
+}
+
+
+def answers(ok: dict[int, Any], *statuses: int, body: bool = False) -> dict[int, Any]:
+    """An operation's responses: `ok`, the error `statuses` it can answer, and those every
+    operation can (405, 406, 503; 415 with a request `body`), each in the one error shape."""
+    always = {405, 406, 503} | ({415} if body else set())
+    errors = {
+        status: OpenApiResponse(
+            ErrorSerializer,
+            description=ERROR_STATUSES[status],
+            examples=[ERROR_EXAMPLE] if status == 422 else None,
+        )
+        for status in sorted(set(statuses) | always)
+    }
+    return {**ok, **errors}
+
+
+GAME_ID = OpenApiParameter(
+    "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="the game's `id`"
+)
+
+
 class ActionOutSerializer(serializers.Serializer):
-    n = serializers.IntegerField()
-    type = serializers.CharField()
+    n = serializers.IntegerField(min_value=1)
+    type = serializers.ChoiceField(choices=list(ACTION_TYPES))
     # `from` is a Python keyword: the field is renamed in __init__.
-    from_ = serializers.CharField(allow_null=True)
-    to = serializers.CharField(allow_null=True)
+    from_ = serializers.ChoiceField(choices=CONCRETE_PILES, allow_null=True)
+    to = serializers.ChoiceField(choices=CONCRETE_PILES, allow_null=True)
     count = serializers.IntegerField(allow_null=True)
     cards = serializers.ListField(child=serializers.CharField(), allow_null=True)
     score_delta = serializers.IntegerField()
@@ -150,7 +218,7 @@ class FoundationSerializer(serializers.Serializer):
 class GameOutSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     ruleset = serializers.ChoiceField(choices=list(RULESETS))
-    draw = serializers.IntegerField()
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES)
     code = serializers.CharField(
         allow_null=True,
         help_text="the deal code (R3, R4a); null for a custom deck, for a random game until it "
@@ -161,7 +229,7 @@ class GameOutSerializer(serializers.Serializer):
         "player statistics (R19)"
     )
     daily = DailySerializer(allow_null=True)
-    status = serializers.ChoiceField(choices=Game.Status.values)
+    status = serializers.ChoiceField(choices=Game.Status.choices)
     score = serializers.IntegerField()
     moves = serializers.IntegerField()
     seconds = serializers.FloatField()
@@ -191,21 +259,14 @@ class ActedSerializer(serializers.Serializer):
 
 
 class LegalActionSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["move", "draw", "recycle", "undo"])
-    from_ = serializers.CharField(required=False)
-    to = serializers.CharField(required=False)
-    count = serializers.IntegerField(required=False)
+    """A legal action, in ActionIn's terms: it can be sent back as it is."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["from"] = self.fields.pop("from_")
-
-
-class HintActionSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["move", "draw", "recycle"])
-    from_ = serializers.CharField(required=False)
-    to = serializers.CharField(required=False)
-    count = serializers.IntegerField(required=False)
+    type = serializers.ChoiceField(
+        choices=list(ACTION_TYPES), help_text="move, draw, recycle or undo (never tap, resign)"
+    )
+    from_ = serializers.ChoiceField(choices=CONCRETE_PILES, required=False)
+    to = serializers.ChoiceField(choices=list(PILE_NAMES), required=False)
+    count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT, required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -213,7 +274,7 @@ class HintActionSerializer(serializers.Serializer):
 
 
 class HintSerializer(serializers.Serializer):
-    action = HintActionSerializer(allow_null=True, help_text="the next action of a winning line")
+    action = LegalActionSerializer(allow_null=True, help_text="the next action of a winning line")
     winnable = serializers.BooleanField(
         allow_null=True, help_text="false: no winning line exists; null: undecided in time"
     )
@@ -241,22 +302,52 @@ class TokenOutSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
-class GameCreateSerializer(serializers.Serializer):
-    draw = serializers.ChoiceField(choices=[1, 3], required=False)
-    ruleset = serializers.ChoiceField(choices=list(RULESETS), required=False)
+class RandomGameSerializer(serializers.Serializer):
+    """A random deal."""
+
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+    ruleset = serializers.ChoiceField(choices=list(RULESETS), required=False, default="app")
+
+
+class CodeGameSerializer(serializers.Serializer):
+    """The deal of a deal code (a practice game)."""
+
     code = serializers.CharField(
-        required=False,
-        help_text="a deal code: CF1-D3-AAAAACL (R3) or CF2-D3- and 26 characters (R4a)",
+        help_text="a deal code: CF1-D3-AAAAACL (R3) or CF2-D3- and 26 characters (R4a)"
     )
-    deck = serializers.ListField(
-        child=serializers.CharField(), min_length=52, max_length=52, required=False
+    draw = serializers.ChoiceField(
+        choices=DRAW_CHOICES, required=False, help_text="if sent, the code's draw"
     )
-    daily = serializers.BooleanField(required=False)
+    ruleset = serializers.ChoiceField(choices=list(RULESETS), required=False, default="app")
+
+
+class DeckGameSerializer(serializers.Serializer):
+    """A custom deck d[0]..d[51] dealt by R5 (a practice game)."""
+
+    deck = serializers.ListField(child=serializers.CharField(), min_length=52, max_length=52)
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+    ruleset = serializers.ChoiceField(choices=list(RULESETS), required=False, default="app")
+
+
+class DailyGameSerializer(serializers.Serializer):
+    """The caller's ranked game on today's daily challenge (200 if it exists already)."""
+
+    daily = serializers.ChoiceField(choices=[True])
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+
+
+GAME_CREATE = PolymorphicProxySerializer(
+    component_name="GameCreate",
+    serializers=[
+        RandomGameSerializer, CodeGameSerializer, DeckGameSerializer, DailyGameSerializer,
+    ],
+    resource_type_field_name=None,
+)  # fmt: skip
 
 
 class ActionInSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=list(ACTION_TYPES))
-    from_ = serializers.ChoiceField(choices=[p for p in PILE_NAMES if p != "foundation"])
+    from_ = serializers.ChoiceField(choices=CONCRETE_PILES)
     to = serializers.ChoiceField(choices=list(PILE_NAMES), required=False)
     count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT, required=False)
     columns = serializers.BooleanField(required=False)
@@ -269,14 +360,10 @@ class ActionInSerializer(serializers.Serializer):
         self.fields["from"] = field
 
 
-def _errors(*codes: int) -> dict[int, type[serializers.Serializer]]:
-    return dict.fromkeys(codes, ErrorSerializer)
-
-
 def _body(request: Request) -> dict[str, Any]:
     data = request.data
     if not isinstance(data, dict):
-        raise InvalidRequest("the body must be a JSON object")
+        raise InvalidRequest(_("The body must be a JSON object."))
     return data
 
 
@@ -313,7 +400,7 @@ class RegisterApi(APIView):
 
     @extend_schema(
         request=CredentialsSerializer,
-        responses={201: RegisteredSerializer, **_errors(400, 429)},
+        responses=answers({201: RegisteredSerializer}, 400, 429, body=True),
         summary="Create an account and its API token",
         operation_id="auth_register",
         auth=[],
@@ -334,7 +421,7 @@ class RegisterApi(APIView):
                 user = user_model.objects.create_user(username=username, password=password)
                 token = Token.objects.create(user=user)
         except IntegrityError:
-            raise InvalidRequest("that username is taken") from None
+            raise InvalidRequest(_("That username is taken.")) from None
         return Response({"username": user.username, "token": token.key}, status=201)
 
 
@@ -346,7 +433,7 @@ class TokenApi(APIView):
 
     @extend_schema(
         request=CredentialsSerializer,
-        responses={200: TokenOutSerializer, **_errors(400, 429)},
+        responses=answers({200: TokenOutSerializer}, 400, 429, body=True),
         summary="Get the API token of an account",
         operation_id="auth_token",
         auth=[],
@@ -357,16 +444,12 @@ class TokenApi(APIView):
         # its 429 comes from games.accounts.lockout_response.
         user = authenticate(request._request, username=username, password=password)
         if user is None:
-            raise InvalidRequest("wrong username or password")
-        token, _ = Token.objects.get_or_create(user=user)
+            raise InvalidRequest(_("Wrong username or password."))
+        token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
 
 # ---- games -------------------------------------------------------------------------------------
-
-
-class GamePagination(PageNumberPagination):
-    page_size = 20
 
 
 def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
@@ -396,25 +479,64 @@ def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
     return {"ruleset": ruleset, "draw": draw or 3, "deck": data.get("deck")}
 
 
+class GameListQuerySerializer(PageQuerySerializer):
+    status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
+    daily = serializers.BooleanField(required=False, help_text="true: ranked daily games only")
+
+
+def _game_filters(request: Request) -> dict[str, Any]:
+    filters: dict[str, Any] = {}
+    status = request.query_params.get("status")
+    if status is not None:
+        if status not in Game.Status.values:
+            raise InvalidRequest(_("status must be one of: %s.") % ", ".join(Game.Status.values))
+        filters["status"] = status
+    daily = request.query_params.get("daily")
+    if daily is not None:
+        if daily not in ("true", "false"):
+            raise InvalidRequest(_("daily must be true or false."))
+        filters["daily"] = daily == "true"
+    return filters
+
+
+def _created(description: str) -> OpenApiResponse:
+    return OpenApiResponse(GameOutSerializer, description=description)
+
+
 class GameListCreateApi(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("page", int, required=False)],
-        responses={200: GamePageSerializer, **_errors(401, 404, 429)},
-        summary="The caller's games, newest first",
+        parameters=[GameListQuerySerializer],
+        responses=answers({200: GamePageSerializer}, 400, 401, 404),
+        summary=f"The caller's games, newest first ({GAMES_PAGE_SIZE} a page by default)",
         operation_id="games_list",
     )
     def get(self, request: Request) -> Response:
-        paginator = GamePagination()
-        page = paginator.paginate_queryset(
-            selectors.game_list_for(user=request.user), request, self
-        )
-        return paginator.get_paginated_response([game_payload(game) for game in page or []])
+        filters = _game_filters(request)
+        page, size = page_params(request, default_size=GAMES_PAGE_SIZE)
+        games = selectors.game_list_for(user=request.user, **filters)
+        body = page_links(request, page=page, size=size, count=games.count())
+        body["results"] = [game_payload(game) for game in games[(page - 1) * size : page * size]]
+        return Response(body)
 
     @extend_schema(
-        request=GameCreateSerializer,
-        responses={201: GameOutSerializer, **_errors(400, 401, 429)},
-        summary="Deal a new game: random, by deal code, or a custom deck",
+        request=GAME_CREATE,
+        responses=answers(
+            {
+                201: _created("the new game"),
+                200: _created('{"daily": true}: the caller\'s game of the day, which existed'),
+            },
+            400,
+            401,
+            403,
+            body=True,
+        ),  # fmt: skip
+        summary="Deal a new game: random, by deal code, a custom deck, or today's daily",
         operation_id="games_create",
+        examples=[
+            OpenApiExample("random", value={"draw": 3, "ruleset": "app"}, request_only=True),
+            OpenApiExample("by code", value={"code": "CF1-D3-AAAAACL"}, request_only=True),
+            OpenApiExample("daily", value={"daily": True, "draw": 1}, request_only=True),
+        ],
     )
     def post(self, request: Request) -> Response:
         options = parse_game_create(_body(request))
@@ -433,7 +555,8 @@ class GameDetailApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: GameOutSerializer, **_errors(404, 429)},
+        parameters=[GAME_ID],
+        responses=answers({200: GameOutSerializer}, 401, 404),
         summary="A game (a finished public game with its action log)",
         operation_id="games_get",
     )
@@ -453,7 +576,8 @@ class GameActionsApi(APIView):
         return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
-        responses={200: ActionOutSerializer(many=True), **_errors(404, 429)},
+        parameters=[GAME_ID],
+        responses=answers({200: ActionOutSerializer(many=True)}, 401, 404),
         summary="The game's action log, oldest first",
         operation_id="games_actions_list",
     )
@@ -462,8 +586,18 @@ class GameActionsApi(APIView):
         return Response([action_payload(row) for row in selectors.action_list_for(game=game)])
 
     @extend_schema(
+        parameters=[GAME_ID],
         request=ActionInSerializer,
-        responses={200: ActedSerializer, **_errors(400, 401, 403, 404, 409, 422, 429)},
+        responses=answers({200: ActedSerializer}, 400, 401, 403, 404, 409, 422, 429, body=True),
+        examples=[
+            OpenApiExample(
+                "move",
+                value={"type": "move", "from": "tableau:2", "to": "foundation", "expect": 3},
+                request_only=True,
+            ),
+            OpenApiExample("draw", value={"type": "draw"}, request_only=True),
+            OpenApiExample("tap", value={"type": "tap", "from": "waste"}, request_only=True),
+        ],
         summary="Apply one action (optionally only if `moves` still equals `expect`)",
         operation_id="games_actions_create",
     )
@@ -484,7 +618,8 @@ class GameLegalActionsApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: LegalActionSerializer(many=True), **_errors(404, 429)},
+        parameters=[GAME_ID],
+        responses=answers({200: LegalActionSerializer(many=True)}, 401, 404),
         summary="Every legal action now (empty once the game is over)",
         operation_id="games_legal_actions",
     )
@@ -497,8 +632,11 @@ class GameTextApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("lang", str, enum=list(LANGUAGES), required=False)],
-        responses={200: TextSerializer, **_errors(400, 404, 429)},
+        parameters=[
+            GAME_ID,
+            OpenApiParameter("lang", str, enum=list(LANGUAGES), required=False, default="en"),
+        ],
+        responses=answers({200: TextSerializer}, 400, 401, 404),
         summary="The table in words (R28)",
         operation_id="games_text",
     )
@@ -515,7 +653,8 @@ class GameHintApi(APIView):
     throttle_scope = "hints"
 
     @extend_schema(
-        responses={200: HintSerializer, **_errors(401, 403, 404, 409, 429)},
+        parameters=[GAME_ID],
+        responses=answers({200: HintSerializer}, 401, 403, 404, 409, 429),
         summary="The next action of a winning line, if the solver finds one in time (R30)",
         operation_id="games_hint",
     )

@@ -1,30 +1,51 @@
-"""The API's one error shape, `{"error": {"code", "message", "rule"?}}`, for every failure."""
+"""The API's one error shape, `{"error": {"code", "message", "rule"?, "params"?}}`, for every
+failure, with the message in the caller's language (Accept-Language: en, hu, pl).
+
+The engine reports a stable `reason` and its `params` (cards and piles as the API spells them);
+the message is worded here, with cards named as people say them ("the ten of hearts").
+docs/api.md lists every reason and its params for clients that word messages themselves.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
-from django.http import Http404
+from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from games.engine import EngineError
 
-ENGINE_STATUS = {
+# Every error code and its HTTP status: the contract's list (docs/api.md), and the schema's enum.
+CODES = {
     "invalid_request": 400,
     "invalid_code": 400,
     "invalid_deck": 400,
+    "not_authenticated": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "not_acceptable": 406,
+    "stale": 409,
+    "game_over": 409,
+    "unsupported_media_type": 415,
     "illegal_move": 422,
     "no_destination": 422,
-    "game_over": 409,
+    "throttled": 429,
+    "unavailable": 503,
 }
 
 
 class ApiError(Exception):
-    """A failure the service layer reports in the API's terms."""
+    """A failure the service layer reports in the API's terms (`message` already translated)."""
 
     status_code = 400
     code = "invalid_request"
@@ -59,10 +80,148 @@ class GameFinished(ApiError):
     code = "game_over"
 
 
-def error_body(code: str, message: str, rule: str | None = None) -> dict[str, Any]:
+# ---- the engine's reasons in words -------------------------------------------------------------
+
+RANK_WORDS = (
+    gettext_lazy("ace"), gettext_lazy("two"), gettext_lazy("three"), gettext_lazy("four"),
+    gettext_lazy("five"), gettext_lazy("six"), gettext_lazy("seven"), gettext_lazy("eight"),
+    gettext_lazy("nine"), gettext_lazy("ten"), gettext_lazy("jack"), gettext_lazy("queen"),
+    gettext_lazy("king"),
+)  # fmt: skip
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUIT_WORDS = {
+    "H": gettext_lazy("hearts"),
+    "S": gettext_lazy("spades"),
+    "D": gettext_lazy("diamonds"),
+    "C": gettext_lazy("clubs"),
+}
+FOUNDATION_WORDS = {
+    "H": gettext_lazy("hearts foundation"),
+    "S": gettext_lazy("spades foundation"),
+    "D": gettext_lazy("diamonds foundation"),
+    "C": gettext_lazy("clubs foundation"),
+}
+PILE_WORDS = {
+    "stock": gettext_lazy("stock"),
+    "waste": gettext_lazy("waste"),
+    "reserve": gettext_lazy("reserve"),
+}
+
+# reason -> message; %(card)s, %(onto)s, %(next)s are cards, %(pile)s and %(foundation)s piles.
+# `column_too_short` is worded with ngettext below (its count decides the plural form).
+REASONS: dict[str, Any] = {
+    "same_colour": gettext_lazy(
+        "The %(card)s cannot go on the %(onto)s: they are the same colour."
+    ),
+    "not_one_lower": gettext_lazy(
+        "The %(card)s cannot go on the %(onto)s: only a card one rank lower goes there."
+    ),
+    "not_a_sequence": gettext_lazy(
+        "The %(card)s does not follow the %(onto)s: only a run in order moves together."
+    ),
+    "wrong_suit": gettext_lazy(
+        "The %(card)s cannot go on the %(foundation)s: each foundation holds one suit."
+    ),
+    "foundation_complete": gettext_lazy("The %(foundation)s is complete."),
+    "foundation_start": gettext_lazy(
+        "The %(card)s cannot start the %(foundation)s: it starts with the %(next)s."
+    ),
+    "foundation_next": gettext_lazy(
+        "The %(card)s cannot go on the %(onto)s: the next card there is the %(next)s."
+    ),
+    "pile_empty": gettext_lazy("The %(pile)s is empty."),
+    "top_card_only": gettext_lazy("Only the top card of the %(pile)s can move."),
+    "stock_draws_only": gettext_lazy("Cards leave the stock only by drawing."),
+    "same_pile": gettext_lazy("A card cannot move onto its own pile."),
+    "takes_nothing": gettext_lazy("Nothing can be put on the %(pile)s."),
+    "foundation_keeps_cards": gettext_lazy("In the classic rules cards never leave a foundation."),
+    "foundation_to_column_only": gettext_lazy(
+        "A foundation's top card can only go back to a column."
+    ),
+    "one_card_to_foundation": gettext_lazy("Only one card at a time goes to a foundation."),
+    "whole_column_only": gettext_lazy("In the classic rules only a whole column moves."),
+    "filled_from_reserve": gettext_lazy("An empty column is filled from the reserve."),
+    "empty_column_waste_only": gettext_lazy(
+        "In the classic rules an empty column takes only the top card of the waste."
+    ),
+    "stock_tap": gettext_lazy("Tap the waste, the reserve or a card in a column, not the stock."),
+    "stock_empty": gettext_lazy("The stock is empty: turn the waste over to draw again."),
+    "stock_not_empty": gettext_lazy("The waste can be turned over only when the stock is empty."),
+    "nothing_to_recycle": gettext_lazy("The waste is empty: there is nothing to turn over."),
+    "nothing_to_undo": gettext_lazy("There is nothing to undo."),
+    "foundation_tap": gettext_lazy("A card on a foundation cannot be tapped."),
+    "no_destination": gettext_lazy("The %(card)s has nowhere to go."),
+    "game_over": gettext_lazy("This game is over."),
+    "invalid_value": gettext_lazy("Invalid value for %(field)s; allowed: %(allowed)s."),
+    "unknown_fields": gettext_lazy("Unknown field(s): %(fields)s."),
+    "not_an_object": gettext_lazy("The body must be a JSON object."),
+    "invalid_code": gettext_lazy("That is not a valid deal code (like CF1-D3-AAAAACL)."),
+    "invalid_deck": gettext_lazy("The deck must list the 52 cards, each once."),
+    "deck_size": gettext_lazy("The deck must list the 52 cards, each once."),
+    "deck_card": gettext_lazy("Entry %(index)s of the deck is not a card."),
+    "deck_repeats": gettext_lazy("The deck repeats: %(cards)s."),
+}
+CARD_PARAMS = ("card", "onto", "next")
+PILE_PARAMS = ("pile", "foundation")
+
+
+def card_words(name: str) -> str:
+    """'10H' -> 'ten of hearts' in the active language."""
+    rank, suit = name[:-1], name[-1]
+    return _("%(rank)s of %(suit)s") % {
+        "rank": RANK_WORDS[RANKS.index(rank)],
+        "suit": SUIT_WORDS[suit],
+    }
+
+
+def pile_words(name: str) -> str:
+    """'tableau:2' -> 'column 2', 'foundation:H' -> 'hearts foundation', in the active language."""
+    if name.startswith("tableau:"):
+        return _("column %(n)s") % {"n": name.split(":")[1]}
+    if name.startswith("foundation:"):
+        return str(FOUNDATION_WORDS[name.split(":")[1]])
+    return str(PILE_WORDS[name])
+
+
+def reason_message(reason: str, params: Mapping[str, str | int]) -> str | None:
+    """The message for an engine `reason` in the active language; None for a reason without
+    one (the engine's own message is used)."""
+    words: dict[str, Any] = dict(params)
+    try:
+        for key in CARD_PARAMS:
+            if key in words:
+                words[key] = card_words(str(words[key]))
+        for key in PILE_PARAMS:
+            if key in words:
+                words[key] = pile_words(str(words[key]))
+        if reason == "column_too_short":
+            holds = int(params["holds"])
+            template = ngettext(
+                "%(pile)s holds only %(holds)s card.", "%(pile)s holds only %(holds)s cards.", holds
+            )
+        elif reason in REASONS:
+            template = str(REASONS[reason])
+        else:
+            return None
+        return capfirst(template % words)
+    except (KeyError, ValueError, IndexError):  # params the reason does not expect
+        return None
+
+
+# ---- the error shape ---------------------------------------------------------------------------
+
+
+def error_body(
+    code: str,
+    message: str,
+    rule: str | None = None,
+    params: Mapping[str, str | int] | None = None,
+) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": message}
     if rule:
         error["rule"] = rule
+    if params is not None:
+        error["params"] = dict(params)
     return {"error": error}
 
 
@@ -75,22 +234,28 @@ def _drf_message(detail: Any) -> str:
     return str(detail)
 
 
+def engine_error_body(exc: EngineError) -> dict[str, Any]:
+    message = reason_message(exc.reason, exc.params) or exc.message
+    params = exc.params if exc.code in ("illegal_move", "no_destination") else None
+    if params is not None:
+        params = {"reason": exc.reason, **params}
+    return error_body(exc.code, message, exc.rule, params)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, EngineError):
-        return Response(
-            error_body(exc.code, exc.message, exc.rule), ENGINE_STATUS.get(exc.code, 400)
-        )
+        return Response(engine_error_body(exc), CODES.get(exc.code, 400))
     if isinstance(exc, ApiError):
         return Response(error_body(exc.code, exc.message, exc.rule), exc.status_code)
     if isinstance(exc, OperationalError | InterfaceError):
         # The database is down or unreachable: say so plainly instead of a 500.
         return Response(
-            error_body("unavailable", "the service is temporarily unavailable, retry later"),
+            error_body("unavailable", _("The service is temporarily unavailable: retry later.")),
             status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": "5"},
         )
     if isinstance(exc, Http404 | exceptions.NotFound):
-        return Response(error_body("not_found", "not found"), status.HTTP_404_NOT_FOUND)
+        return Response(error_body("not_found", _("Not found.")), status.HTTP_404_NOT_FOUND)
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         response = Response(error_body("not_authenticated", str(exc.detail)), 401)
         authenticator = context["request"].authenticators
@@ -98,14 +263,26 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             response["WWW-Authenticate"] = authenticator[0].authenticate_header(context["request"])
         return response
     if isinstance(exc, exceptions.PermissionDenied | DjangoPermissionDenied):
-        detail = getattr(exc, "detail", "forbidden")
+        detail = getattr(exc, "detail", _("You may not do this."))
         return Response(error_body("forbidden", str(detail)), status.HTTP_403_FORBIDDEN)
     if isinstance(exc, exceptions.Throttled):
-        headers = {"Retry-After": str(int(exc.wait))} if exc.wait is not None else {}
+        headers = {"Retry-After": str(max(1, round(exc.wait)))} if exc.wait is not None else {}
         return Response(error_body("throttled", str(exc.detail)), 429, headers=headers)
     if isinstance(exc, RequestDataTooBig):
-        return Response(error_body("invalid_request", "the request body is too large"), 400)
+        return Response(error_body("invalid_request", _("The request body is too large.")), 400)
+    if isinstance(exc, exceptions.MethodNotAllowed):
+        return Response(error_body("method_not_allowed", str(exc.detail)), 405)
+    if isinstance(exc, exceptions.NotAcceptable):
+        return Response(error_body("not_acceptable", str(exc.detail)), 406)
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        return Response(error_body("unsupported_media_type", str(exc.detail)), 415)
     if isinstance(exc, exceptions.APIException):
-        # Parse errors, validation errors, unsupported media type, method not allowed...
+        # Parse errors, validation errors...
         return Response(error_body("invalid_request", _drf_message(exc.detail)), exc.status_code)
     return None
+
+
+@csrf_exempt
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any /api/ path that names nothing (a trailing slash too): the JSON 404."""
+    return JsonResponse(error_body("not_found", _("There is no such API path.")), status=404)

@@ -18,6 +18,7 @@ from django.db import (
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from games.errors import NotFound
@@ -44,7 +45,7 @@ def game_code_shown(game: Game) -> str | None:
 def game_visible_to(game: Game | None, *, user: Any) -> Game:
     """`game` if `user` may see it, else NotFound (never tells a hidden game exists)."""
     if game is None or (game_is_private(game) and game.owner_id != getattr(user, "pk", None)):
-        raise NotFound("no such game")
+        raise NotFound(_("No such game."))
     return game
 
 
@@ -147,9 +148,17 @@ def token_user_and_game(*, key: str, game_id: Any) -> tuple[Any, Game | None] | 
     return _instance(db, user_model, row[:split]), game
 
 
-def game_list_for(*, user: Any) -> QuerySet[Game]:
-    """The user's own games, newest first."""
-    return Game.objects.select_related("challenge").filter(owner=user).order_by("-created_at")
+def game_list_for(
+    *, user: Any, status: str | None = None, daily: bool | None = None
+) -> QuerySet[Game]:
+    """The user's own games, newest first; only those of `status`, and only ranked daily games
+    (daily=True) or only the others (daily=False), if given."""
+    games = Game.objects.select_related("challenge").filter(owner=user)
+    if status is not None:
+        games = games.filter(status=status)
+    if daily is not None:
+        games = games.filter(challenge__isnull=not daily)
+    return games.order_by("-created_at")
 
 
 def action_list_for(*, game: Game) -> QuerySet[Action]:

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine import Action as EngineAction
 from games.engine import DealCode
@@ -96,11 +97,14 @@ def game_act(
         if attempt:  # another action won the race: start again from what it left
             game = game_get_for(game_id=game.pk, user=user)
         if game.owner_id != user.pk:
-            raise Forbidden("only the game's owner may play it")
+            raise Forbidden(_("Only the game's owner may play it."))
         if game.status != Game.Status.PLAYING:
-            raise GameFinished(f"the game is over ({game.status})")
+            raise GameFinished(_("This game is over."))
         if expect is not None and expect != game.moves:
-            raise Stale(f"the game has moved on: moves is {game.moves}, not {expect}")
+            raise Stale(
+                _("The game has moved on: moves is %(moves)s, not %(expect)s.")
+                % {"moves": game.moves, "expect": expect}
+            )
         engine = EngineGame.from_dict(game.state)
         result = engine.apply(parsed).as_dict()
         now = timezone.now()
@@ -139,8 +143,8 @@ def game_act(
         if written:
             return row, game, engine
         if expect is not None:
-            raise Stale("the game has moved on: another action was applied first")
-    raise Stale("the game is busy with other actions: retry")
+            raise Stale(_("The game has moved on: another action was applied first."))
+    raise Stale(_("The game is busy with other actions: retry."))
 
 
 def _write(*, game: Game, version: int, row: Action) -> bool:

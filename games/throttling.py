@@ -8,6 +8,8 @@ window answers the same question with one atomic increment.
 from __future__ import annotations
 
 import functools
+import math
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -68,10 +70,37 @@ class FixedWindowScopedThrottle(ScopedRateThrottle):
             return True
         now = self.timer()
         window = int(now // self.duration)
-        if _count_hit(f"{key}:{window}", self.duration + 1) <= self.num_requests:
-            return True
+        count = _count_hit(f"{key}:{window}", self.duration + 1)
         self.wait_seconds = (window + 1) * self.duration - now
-        return False
+        _note_limit(request, self.num_requests, self.num_requests - count, self.wait_seconds)
+        return count <= self.num_requests
 
     def wait(self) -> float:
         return self.wait_seconds
+
+
+def _note_limit(request: Any, limit: int, remaining: int, reset: float) -> None:
+    """Remember the request's tightest limit for RateLimitHeadersMiddleware."""
+    http_request = getattr(request, "_request", request)
+    noted = getattr(http_request, "rate_limit", None)
+    if noted is None or remaining < noted[1]:
+        http_request.rate_limit = (limit, max(0, remaining), max(1, math.ceil(reset)))
+
+
+class RateLimitHeadersMiddleware:
+    """`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds until the window
+    ends) on every answer of a throttled endpoint, as docs/api.md says (the 429's `Retry-After`
+    is the exception handler's)."""
+
+    def __init__(self, get_response: Callable[[Any], Any]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: Any) -> Any:
+        response = self.get_response(request)
+        noted = getattr(request, "rate_limit", None)
+        if noted is not None:
+            limit, remaining, reset = noted
+            response["RateLimit-Limit"] = str(limit)
+            response["RateLimit-Remaining"] = str(remaining)
+            response["RateLimit-Reset"] = str(reset)
+        return response

@@ -4,18 +4,21 @@ challenges and leaderboards"): thin views over leaderboard.services and selector
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
+from canfield_site.api import PageQuerySerializer, page_links, page_params
+from games.api import DRAW_CHOICES, answers
 from games.errors import InvalidRequest, NotFound
+from games.models import Game
 from leaderboard import selectors, services
 from leaderboard.days import DRAWS, day_parse, day_today
 from leaderboard.models import DailyChallenge
@@ -27,7 +30,7 @@ class ParSerializer(serializers.Serializer):
 
 
 class BoardSerializer(serializers.Serializer):
-    draw = serializers.IntegerField()
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES)
     players = serializers.IntegerField()
     code = serializers.CharField(allow_null=True, help_text="revealed once the day is over")
     par = ParSerializer(allow_null=True, help_text="R31, once the day is over")
@@ -45,13 +48,13 @@ class EntrySerializer(serializers.Serializer):
     score = serializers.IntegerField()
     moves = serializers.IntegerField()
     seconds = serializers.FloatField()
-    status = serializers.ChoiceField(choices=["playing", "won", "resigned"])
+    status = serializers.ChoiceField(choices=Game.Status.choices)
     game = serializers.UUIDField()
 
 
 class LeaderboardOutSerializer(serializers.Serializer):
     date = serializers.DateField()
-    draw = serializers.IntegerField()
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES)
     par = ParSerializer(allow_null=True, help_text="R31, once the day is over")
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
@@ -69,18 +72,17 @@ class PlayerOutSerializer(serializers.Serializer):
     daily_streak = serializers.IntegerField()
 
 
-class ErrorOutSerializer(serializers.Serializer):
-    error = serializers.DictField()
+DATE = OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="YYYY-MM-DD")
 
 
-def _errors(*codes: int) -> dict[int, type[serializers.Serializer]]:
-    return dict.fromkeys(codes, ErrorOutSerializer)
+class BoardQuerySerializer(PageQuerySerializer):
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
 
 
 def parse_date(text: str) -> dt.date:
     day = day_parse(text)
     if day is None:
-        raise InvalidRequest(f"{text[:20]!r} is not a date: expected YYYY-MM-DD")
+        raise InvalidRequest(_("%s is not a date: expected YYYY-MM-DD.") % repr(text[:20]))
     return day
 
 
@@ -88,15 +90,7 @@ def parse_draw(text: str | None) -> int:
     if text is None:
         return 3
     if text not in {str(draw) for draw in DRAWS}:
-        raise InvalidRequest("draw must be 3 or 1")
-    return int(text)
-
-
-def parse_page(text: str | None) -> int:
-    if text is None:
-        return 1
-    if not text.isascii() or not text.isdigit() or int(text) < 1 or len(text) > 9:
-        raise InvalidRequest("page must be a whole number, 1 or more")
+        raise InvalidRequest(_("draw must be 3 or 1."))
     return int(text)
 
 
@@ -121,7 +115,7 @@ class DailyTodayApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: DailyOutSerializer, **_errors(429)},
+        responses=answers({200: DailyOutSerializer}, 401),
         summary="Today's daily challenge: its boards (codes revealed after the day)",
         operation_id="daily_today",
     )
@@ -135,7 +129,8 @@ class DailyDayApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: DailyOutSerializer, **_errors(400, 404, 429)},
+        parameters=[DATE],
+        responses=answers({200: DailyOutSerializer}, 400, 401, 404),
         summary="One day's daily challenge",
         operation_id="daily_get",
     )
@@ -151,46 +146,36 @@ class LeaderboardApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("draw", int, enum=[3, 1], required=False),
-            OpenApiParameter("page", int, required=False),
-        ],
-        responses={200: LeaderboardOutSerializer, **_errors(400, 404, 429)},
-        summary="A day's board: score desc, moves, seconds, then who got there first; live",
+        parameters=[DATE, BoardQuerySerializer],
+        responses=answers({200: LeaderboardOutSerializer}, 400, 401, 404),
+        summary=(
+            f"A day's board ({selectors.PAGE_SIZE} a page by default): score desc, moves, "
+            "seconds, then who got there first; live"
+        ),
         operation_id="daily_leaderboard",
     )
     def get(self, request: Request, date: str) -> Response:
         day = parse_date(date)
         draw = parse_draw(request.query_params.get("draw"))
-        page = parse_page(request.query_params.get("page"))
+        page, size = page_params(request, default_size=selectors.PAGE_SIZE)
         challenge = challenge_for(day, draw)
-        count = selectors.board_count(challenge=challenge)
-        pages = max(1, -(-count // selectors.PAGE_SIZE))
-        if page > pages:
-            raise NotFound(f"page {page} is past the last page ({pages})")
-        results = selectors.board_page(challenge=challenge, page=page, now=timezone.now())
-        url = request.build_absolute_uri()
-        body: dict[str, Any] = {
-            "date": day.isoformat(),
-            "draw": draw,
-            "par": selectors.challenge_par(challenge, timezone.now()),
-            "count": count,
-            "next": replace_query_param(url, "page", page + 1) if page < pages else None,
-            "previous": None,
-            "results": results,
-        }
-        if page == 2:
-            body["previous"] = remove_query_param(url, "page")
-        elif page > 2:
-            body["previous"] = replace_query_param(url, "page", page - 1)
-        return Response(body)
+        links = page_links(
+            request, page=page, size=size, count=selectors.board_count(challenge=challenge)
+        )
+        results = selectors.board_page(
+            challenge=challenge, page=page, size=size, now=timezone.now()
+        )
+        par = selectors.challenge_par(challenge, timezone.now())
+        return Response(
+            {"date": day.isoformat(), "draw": draw, "par": par, **links, "results": results}
+        )
 
 
 class PlayerApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: PlayerOutSerializer, **_errors(404, 429)},
+        responses=answers({200: PlayerOutSerializer}, 401, 404),
         summary="A player's figures and current daily streak",
         operation_id="players_get",
     )

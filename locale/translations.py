@@ -298,6 +298,111 @@ HU = {
     "top: %(card)s": "felül: %(card)s",
     "Rank %(rank)s of %(count)s": "Helyezés: %(rank)s. / %(count)s",
     "No challenge that day.": "Azon a napon nem volt kihívás.",
+    # API error messages (games/errors.py): cards as "<suit> <rank>", piles as in the table.
+    "two": "kettes",
+    "three": "hármas",
+    "four": "négyes",
+    "five": "ötös",
+    "six": "hatos",
+    "seven": "hetes",
+    "eight": "nyolcas",
+    "nine": "kilences",
+    "ten": "tízes",
+    "The %(card)s cannot go on the %(onto)s: they are the same colour.": (
+        "A %(card)s nem kerülhet erre a lapra: %(onto)s – azonos a színük."
+    ),
+    "The %(card)s cannot go on the %(onto)s: only a card one rank lower goes there.": (
+        "A %(card)s nem kerülhet erre a lapra: %(onto)s – csak egy ranggal kisebb lap kerülhet rá."
+    ),
+    "The %(card)s does not follow the %(onto)s: only a run in order moves together.": (
+        "A %(card)s nem követi ezt a lapot: %(onto)s – csak szabályos sor mozoghat együtt."
+    ),
+    "The %(card)s cannot go on the %(foundation)s: each foundation holds one suit.": (
+        "A %(card)s nem kerülhet ide: %(foundation)s – minden alapon csak egy szín lehet."
+    ),
+    "The %(foundation)s is complete.": "%(foundation)s már teljes.",
+    "The %(card)s cannot start the %(foundation)s: it starts with the %(next)s.": (
+        "A %(card)s nem kezdheti ezt: %(foundation)s – ez ezzel kezdődik: %(next)s."
+    ),
+    "The %(card)s cannot go on the %(onto)s: the next card there is the %(next)s.": (
+        "A %(card)s nem kerülhet erre a lapra: %(onto)s – oda ez jön: %(next)s."
+    ),
+    "The %(pile)s is empty.": "%(pile)s üres.",
+    "Only the top card of the %(pile)s can move.": "Csak a felső lap mozdítható innen: %(pile)s.",
+    "Cards leave the stock only by drawing.": "A húzópakliból csak húzással lehet lapot venni.",
+    "A card cannot move onto its own pile.": "Lap nem tehető a saját helyére.",
+    "Nothing can be put on the %(pile)s.": "Ide nem tehető lap: %(pile)s.",
+    "In the classic rules cards never leave a foundation.": (
+        "A klasszikus szabályokban lap nem kerülhet le az alapról."
+    ),
+    "A foundation's top card can only go back to a column.": (
+        "Az alap felső lapja csak oszlopba kerülhet vissza."
+    ),
+    "Only one card at a time goes to a foundation.": "Az alapra egyszerre csak egy lap kerülhet.",
+    "In the classic rules only a whole column moves.": (
+        "A klasszikus szabályokban csak egész oszlop mozoghat."
+    ),
+    "An empty column is filled from the reserve.": "Az üres oszlop a tartalékból telik fel.",
+    "In the classic rules an empty column takes only the top card of the waste.": (
+        "A klasszikus szabályokban üres oszlopba csak a dobópakli felső lapja kerülhet."
+    ),
+    "Tap the waste, the reserve or a card in a column, not the stock.": (
+        "A dobópaklira, a tartalékra vagy egy oszlop lapjára koppints, ne a húzópaklira."
+    ),
+    "The stock is empty: turn the waste over to draw again.": (
+        "A húzópakli üres: fordítsd vissza a dobópaklit."
+    ),
+    "The waste can be turned over only when the stock is empty.": (
+        "A dobópakli csak üres húzópaklinál fordítható vissza."
+    ),
+    "The waste is empty: there is nothing to turn over.": (
+        "A dobópakli üres: nincs mit visszafordítani."
+    ),
+    "There is nothing to undo.": "Nincs mit visszavonni.",
+    "A card on a foundation cannot be tapped.": "Az alapon lévő lapra nem lehet koppintani.",
+    "The %(card)s has nowhere to go.": "A %(card)s nem tehető sehova.",
+    "Invalid value for %(field)s; allowed: %(allowed)s.": (
+        "Érvénytelen érték itt: %(field)s; lehetséges: %(allowed)s."
+    ),
+    "Unknown field(s): %(fields)s.": "Ismeretlen mező(k): %(fields)s.",
+    "The body must be a JSON object.": "A kérés törzsének JSON-objektumnak kell lennie.",
+    "That is not a valid deal code (like CF1-D3-AAAAACL).": (
+        "Ez nem érvényes leosztáskód (például CF1-D3-AAAAACL)."
+    ),
+    "The deck must list the 52 cards, each once.": (
+        "A pakliban mind az 52 lapnak pontosan egyszer kell szerepelnie."
+    ),
+    "Entry %(index)s of the deck is not a card.": "A pakli %(index)s. eleme nem lap.",
+    "The deck repeats: %(cards)s.": "Ezek többször szerepelnek a pakliban: %(cards)s.",
+    "The service is temporarily unavailable: retry later.": (
+        "A szolgáltatás átmenetileg nem érhető el: próbáld újra később."
+    ),
+    "Not found.": "Nem található.",
+    "You may not do this.": "Ezt nem teheted meg.",
+    "The request body is too large.": "A kérés törzse túl nagy.",
+    "There is no such API path.": "Nincs ilyen API-útvonal.",
+    "%(name)s must be a whole number from 1 to %(highest)s.": (
+        "%(name)s: 1 és %(highest)s közötti egész szám kell."
+    ),
+    "Page %(page)s is past the last page (%(pages)s).": (
+        "A(z) %(page)s. oldal az utolsó (%(pages)s.) után van."
+    ),
+    "status must be one of: %s.": "status értéke ezek egyike lehet: %s.",
+    "daily must be true or false.": "daily értéke true vagy false lehet.",
+    "%s is not a date: expected YYYY-MM-DD.": "%s nem dátum: ÉÉÉÉ-HH-NN alakban kell.",
+    "draw must be 3 or 1.": "draw értéke 3 vagy 1 lehet.",
+    "Wrong username or password.": "Hibás felhasználónév vagy jelszó.",
+    "Only the game's owner may play it.": "Csak a játszma gazdája játszhat vele.",
+    "The game has moved on: moves is %(moves)s, not %(expect)s.": (
+        "A játszma továbbhaladt: a lépésszám %(moves)s, nem %(expect)s."
+    ),
+    "The game has moved on: another action was applied first.": (
+        "A játszma továbbhaladt: egy másik lépés előbb érkezett."
+    ),
+    "The game is busy with other actions: retry.": (
+        "A játszmán éppen más lépések futnak: próbáld újra."
+    ),
+    "No such game.": "Nincs ilyen játszma.",
 }
 
 PL = {
@@ -589,12 +694,119 @@ PL = {
     "top: %(card)s": "na wierzchu: %(card)s",
     "Rank %(rank)s of %(count)s": "Miejsce %(rank)s z %(count)s",
     "No challenge that day.": "Tego dnia nie było wyzwania.",
+    # API error messages (games/errors.py): cards as "<rank> <suit>" in the nominative; a
+    # card the sentence needs in another case is named after a colon.
+    "two": "dwójka",
+    "three": "trójka",
+    "four": "czwórka",
+    "five": "piątka",
+    "six": "szóstka",
+    "seven": "siódemka",
+    "eight": "ósemka",
+    "nine": "dziewiątka",
+    "ten": "dziesiątka",
+    "The %(card)s cannot go on the %(onto)s: they are the same colour.": (
+        "%(card)s nie może leżeć na tej karcie: %(onto)s – mają ten sam kolor."
+    ),
+    "The %(card)s cannot go on the %(onto)s: only a card one rank lower goes there.": (
+        "%(card)s nie może leżeć na tej karcie: %(onto)s – kładzie się tylko kartę o jeden niższą."
+    ),
+    "The %(card)s does not follow the %(onto)s: only a run in order moves together.": (
+        "%(card)s nie pasuje pod tę kartę: %(onto)s – razem przenosi się tylko poprawny ciąg."
+    ),
+    "The %(card)s cannot go on the %(foundation)s: each foundation holds one suit.": (
+        "%(card)s nie może trafić tutaj: %(foundation)s – każda baza zbiera jeden kolor."
+    ),
+    "The %(foundation)s is complete.": "%(foundation)s jest już pełna.",
+    "The %(card)s cannot start the %(foundation)s: it starts with the %(next)s.": (
+        "%(card)s nie może zacząć tej bazy: %(foundation)s – zaczyna ją %(next)s."
+    ),
+    "The %(card)s cannot go on the %(onto)s: the next card there is the %(next)s.": (
+        "%(card)s nie może leżeć na tej karcie: %(onto)s – następna jest tam %(next)s."
+    ),
+    "The %(pile)s is empty.": "%(pile)s: pusto.",
+    "Only the top card of the %(pile)s can move.": (
+        "Przenieść można tylko wierzchnią kartę: %(pile)s."
+    ),
+    "Cards leave the stock only by drawing.": "Karty opuszczają zapas tylko przez dobieranie.",
+    "A card cannot move onto its own pile.": "Karty nie można położyć na jej własnym stosie.",
+    "Nothing can be put on the %(pile)s.": "Tu nie kładzie się kart: %(pile)s.",
+    "In the classic rules cards never leave a foundation.": (
+        "W zasadach klasycznych karty nigdy nie schodzą z bazy."
+    ),
+    "A foundation's top card can only go back to a column.": (
+        "Wierzchnia karta bazy może wrócić tylko do kolumny."
+    ),
+    "Only one card at a time goes to a foundation.": "Na bazę kładzie się naraz tylko jedną kartę.",
+    "In the classic rules only a whole column moves.": (
+        "W zasadach klasycznych przenosi się tylko całą kolumnę."
+    ),
+    "An empty column is filled from the reserve.": "Pustą kolumnę wypełnia się z rezerwy.",
+    "In the classic rules an empty column takes only the top card of the waste.": (
+        "W zasadach klasycznych pusta kolumna przyjmuje tylko wierzchnią kartę z odrzutów."
+    ),
+    "Tap the waste, the reserve or a card in a column, not the stock.": (
+        "Stuknij odrzuty, rezerwę lub kartę w kolumnie, nie zapas."
+    ),
+    "The stock is empty: turn the waste over to draw again.": (
+        "Zapas jest pusty: odwróć odrzuty, aby dobierać dalej."
+    ),
+    "The waste can be turned over only when the stock is empty.": (
+        "Odrzuty można odwrócić tylko przy pustym zapasie."
+    ),
+    "The waste is empty: there is nothing to turn over.": (
+        "Odrzuty są puste: nie ma czego odwracać."
+    ),
+    "There is nothing to undo.": "Nie ma czego cofnąć.",
+    "A card on a foundation cannot be tapped.": "Karty na bazie nie można stuknąć.",
+    "The %(card)s has nowhere to go.": "%(card)s nie ma dokąd pójść.",
+    "Invalid value for %(field)s; allowed: %(allowed)s.": (
+        "Nieprawidłowa wartość pola %(field)s; dozwolone: %(allowed)s."
+    ),
+    "Unknown field(s): %(fields)s.": "Nieznane pola: %(fields)s.",
+    "The body must be a JSON object.": "Treść żądania musi być obiektem JSON.",
+    "That is not a valid deal code (like CF1-D3-AAAAACL).": (
+        "To nie jest poprawny kod rozdania (np. CF1-D3-AAAAACL)."
+    ),
+    "The deck must list the 52 cards, each once.": (
+        "Talia musi zawierać wszystkie 52 karty, każdą jeden raz."
+    ),
+    "Entry %(index)s of the deck is not a card.": "Pozycja %(index)s talii nie jest kartą.",
+    "The deck repeats: %(cards)s.": "Te karty powtarzają się w talii: %(cards)s.",
+    "The service is temporarily unavailable: retry later.": (
+        "Usługa jest chwilowo niedostępna: spróbuj ponownie później."
+    ),
+    "Not found.": "Nie znaleziono.",
+    "You may not do this.": "Nie możesz tego zrobić.",
+    "The request body is too large.": "Treść żądania jest za duża.",
+    "There is no such API path.": "Nie ma takiej ścieżki API.",
+    "%(name)s must be a whole number from 1 to %(highest)s.": (
+        "%(name)s musi być liczbą całkowitą od 1 do %(highest)s."
+    ),
+    "Page %(page)s is past the last page (%(pages)s).": (
+        "Strona %(page)s jest za ostatnią stroną (%(pages)s)."
+    ),
+    "status must be one of: %s.": "status musi być jednym z: %s.",
+    "daily must be true or false.": "daily musi być true lub false.",
+    "%s is not a date: expected YYYY-MM-DD.": "%s nie jest datą: oczekiwano RRRR-MM-DD.",
+    "draw must be 3 or 1.": "draw musi być 3 lub 1.",
+    "Wrong username or password.": "Błędna nazwa użytkownika lub hasło.",
+    "Only the game's owner may play it.": "Grać może tylko właściciel gry.",
+    "The game has moved on: moves is %(moves)s, not %(expect)s.": (
+        "Gra poszła dalej: liczba ruchów to %(moves)s, nie %(expect)s."
+    ),
+    "The game has moved on: another action was applied first.": (
+        "Gra poszła dalej: inna akcja została wykonana wcześniej."
+    ),
+    "The game is busy with other actions: retry.": "Gra wykonuje inne akcje: spróbuj ponownie.",
+    "No such game.": "Nie ma takiej gry.",
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {
     "%(count)s card": ("%(count)s lap", "%(count)s lap"),
     "%(count)s player": ("%(count)s játékos", "%(count)s játékos"),
     "%(count)s move": ("%(count)s lépés", "%(count)s lépés"),
+    "%(pile)s holds only %(holds)s card.": ("%(pile)s csak %(holds)s lapot tartalmaz.",) * 2,
 }
 # Polish forms: one, few (2-4, 22-24...), many (5-21, 25...), fractions.
 PL_PLURALS: dict[str, tuple[str, ...]] = {
@@ -606,6 +818,12 @@ PL_PLURALS: dict[str, tuple[str, ...]] = {
         "%(count)s gracza",
     ),
     "%(count)s move": ("%(count)s ruch", "%(count)s ruchy", "%(count)s ruchów", "%(count)s ruchu"),
+    "%(pile)s holds only %(holds)s card.": (
+        "%(pile)s ma tylko %(holds)s kartę.",
+        "%(pile)s ma tylko %(holds)s karty.",
+        "%(pile)s ma tylko %(holds)s kart.",
+        "%(pile)s ma tylko %(holds)s karty.",
+    ),
 }
 
 ENTRY = re.compile(r'(msgid (?:"(?:[^"\\]|\\.)*"\n)+)(msgstr (?:"(?:[^"\\]|\\.)*"\n)+)')

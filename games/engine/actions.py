@@ -41,7 +41,10 @@ def pile_name(value: object, *, what: str) -> str:
     """`value` if it names a pile, else InvalidAction."""
     if not isinstance(value, str) or value not in PILES:
         known = ", ".join(PILE_NAMES)
-        raise InvalidAction(f"{what} must be one of {known}; got {_shown(value)}")
+        raise InvalidAction(
+            f"{what} must be one of {known}; got {_shown(value)}",
+            reason="invalid_value", params={"field": what, "allowed": known},
+        )  # fmt: skip
     return value
 
 
@@ -64,26 +67,42 @@ class Action:
     def from_dict(cls, data: object) -> Action:
         """Parse the API's action object; InvalidAction names what is wrong."""
         if not isinstance(data, dict):
-            raise InvalidAction("an action must be a JSON object")
+            raise InvalidAction("an action must be a JSON object", reason="not_an_object")
         kind = data.get("type")
         if not isinstance(kind, str) or kind not in _FIELDS:
             known = ", ".join(ACTION_TYPES)
-            raise InvalidAction(f"type must be one of {known}; got {_shown(kind)}")
+            raise InvalidAction(
+                f"type must be one of {known}; got {_shown(kind)}",
+                reason="invalid_value", params={"field": "type", "allowed": known},
+            )  # fmt: skip
         unknown = sorted(str(key) for key in data if key not in _FIELDS[kind])
         if unknown:
-            raise InvalidAction(f"unknown field(s) for a {kind}: {', '.join(unknown)}")
+            raise InvalidAction(
+                f"unknown field(s) for a {kind}: {', '.join(unknown)}",
+                reason="unknown_fields", params={"fields": ", ".join(unknown)[:200]},
+            )  # fmt: skip
         if kind not in ("move", "tap"):
             return cls(kind)
         src = pile_name(data.get("from"), what="from")
         if src == "foundation":
-            raise InvalidAction("from must name one pile: foundation:H, foundation:S, ...")
+            raise InvalidAction(
+                "from must name one pile: foundation:H, foundation:S, ...",
+                reason="invalid_value",
+                params={"field": "from", "allowed": ", ".join(p for p in PILE_NAMES if p != src)},
+            )
         count = data.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-            raise InvalidAction(f"count must be a whole number from 1 to 52; got {_shown(count)}")
+            raise InvalidAction(
+                f"count must be a whole number from 1 to 52; got {_shown(count)}",
+                reason="invalid_value", params={"field": "count", "allowed": "1-52"},
+            )  # fmt: skip
         if kind == "tap":
             columns = data.get("columns", True)
             if not isinstance(columns, bool):
-                raise InvalidAction(f"columns must be true or false; got {_shown(columns)}")
+                raise InvalidAction(
+                    f"columns must be true or false; got {_shown(columns)}",
+                    reason="invalid_value", params={"field": "columns", "allowed": "true, false"},
+                )  # fmt: skip
             return cls(kind, src, None, count, columns)
         return cls(kind, src, pile_name(data.get("to"), what="to"), count)
 

@@ -28,7 +28,14 @@ from games.engine.actions import (
 )
 from games.engine.cards import NAMES, RANKS, SUITS, fits_on, parse_card
 from games.engine.deal import DealCode, shuffled_order
-from games.engine.errors import GameOver, IllegalMove, InvalidAction, InvalidDeck, NoDestination
+from games.engine.errors import (
+    GameOver,
+    IllegalMove,
+    InvalidAction,
+    InvalidDeck,
+    NoDestination,
+    Params,
+)
 from games.engine.rulesets import RULESETS, RuleSet
 
 POINTS = 5  # R22
@@ -49,13 +56,32 @@ def _decode(text: str) -> list[int]:
     return list(text.encode("ascii").translate(_FROM_LETTERS))
 
 
+# Why a pile gives no cards: (English message, reason, params); the caller adds the rule.
+_Why = tuple[str, str, Params]
+
+
+def _illegal(message: str, rule: str, reason: str, **params: str | int) -> IllegalMove:
+    return IllegalMove(message, rule, reason=reason, params=params)
+
+
+def _top_only(pile: str) -> _Why:
+    where = "a foundation" if pile.startswith("foundation") else f"the {pile}"
+    return f"only {where}'s top card can move", "top_card_only", {"pile": pile}
+
+
 def _rules(ruleset: object, draw: object) -> RuleSet:
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
-        raise InvalidAction(f"ruleset must be one of {', '.join(RULESETS)}; got {ruleset!r:.40}")
+        raise InvalidAction(
+            f"ruleset must be one of {', '.join(RULESETS)}; got {ruleset!r:.40}",
+            reason="invalid_value", params={"field": "ruleset", "allowed": ", ".join(RULESETS)},
+        )  # fmt: skip
     rules = RULESETS[ruleset]
     if type(draw) is not int or draw not in rules.draws:  # 3.0 and True are not draw modes
         allowed = " or ".join(map(str, rules.draws))
-        raise InvalidAction(f"draw must be {allowed} in the {ruleset} rules; got {draw!r:.40}")
+        raise InvalidAction(
+            f"draw must be {allowed} in the {ruleset} rules; got {draw!r:.40}",
+            reason="invalid_value", params={"field": "draw", "allowed": allowed},
+        )  # fmt: skip
     return rules
 
 
@@ -98,16 +124,22 @@ class Game:
         """The game dealt by R5 from `deck` = d[0..51], 52 distinct card names."""
         rules = _rules(ruleset, draw)
         if not isinstance(deck, list | tuple) or len(deck) != 52:
-            raise InvalidDeck("deck must be a list of the 52 cards, each once")
+            raise InvalidDeck("deck must be a list of the 52 cards, each once", reason="deck_size")
         cards = []
         for i, name in enumerate(deck):
             try:
                 cards.append(parse_card(name))
             except (KeyError, AttributeError, TypeError):
-                raise InvalidDeck(f"deck[{i}] is not a card: {name!r:.20}") from None
+                raise InvalidDeck(
+                    f"deck[{i}] is not a card: {name!r:.20}", reason="deck_card",
+                    params={"index": i},
+                ) from None  # fmt: skip
         if len(set(cards)) != 52:
             twice = sorted(NAMES[card] for card, n in Counter(cards).items() if n > 1)
-            raise InvalidDeck(f"deck must hold each card once; repeated: {', '.join(twice)}")
+            raise InvalidDeck(
+                f"deck must hold each card once; repeated: {', '.join(twice)}",
+                reason="deck_repeats", params={"cards": ", ".join(twice)},
+            )  # fmt: skip
         return cls._dealt(cards, rules, draw)
 
     @classmethod
@@ -151,122 +183,172 @@ class Game:
 
     # -- checking ---------------------------------------------------------------------------
 
-    def _moving(self, src: int, count: int) -> list[int] | str:
+    def _moving(self, src: int, count: int) -> list[int] | _Why:
         """The cards a move of `count` from `src` takes, or why it takes none."""
+        pile = PILE_NAMES[src]
         if src == WASTE:
             if not self.waste:
-                return "the waste is empty"
-            return self.waste[-1:] if count == 1 else "only the waste's top card can move"
+                return "the waste is empty", "pile_empty", {"pile": pile}
+            return self.waste[-1:] if count == 1 else _top_only(pile)
         if src == RESERVE:
             if not self.reserve:
-                return "the reserve is empty"
-            return self.reserve[-1:] if count == 1 else "only the reserve's top card can move"
+                return "the reserve is empty", "pile_empty", {"pile": pile}
+            return self.reserve[-1:] if count == 1 else _top_only(pile)
         if src in TABLEAU:
             column = self.tableau[src - 3]
             if count > len(column):
-                return f"{PILE_NAMES[src]} holds {len(column)} card(s), not {count}"
+                return (
+                    f"{pile} holds {len(column)} card(s), not {count}",
+                    "column_too_short",
+                    {"pile": pile, "holds": len(column), "count": count},
+                )
             return column[-count:]
         if src in FOUNDATION:
             top = self.foundation_top(src - 7)
             if top is None:
-                return f"the {SUIT_WORDS[src - 7]} foundation is empty"
-            return [top] if count == 1 else "only a foundation's top card can move"
-        return "cards leave the stock only by drawing"
+                return (
+                    f"the {SUIT_WORDS[src - 7]} foundation is empty",
+                    "pile_empty",
+                    {"pile": pile},
+                )
+            return [top] if count == 1 else _top_only(pile)
+        return "cards leave the stock only by drawing", "stock_draws_only", {}
 
-    def _problem(self, src: int, dst: int, count: int) -> tuple[str, str] | None:
-        """Why moving `count` cards from `src` to `dst` is illegal, with the rule; None if legal."""
+    def _problem(self, src: int, dst: int, count: int) -> IllegalMove | None:
+        """Why moving `count` cards from `src` to `dst` is illegal (the error, not raised); None
+        if legal."""
         if src == STOCK:
-            return "cards leave the stock only by drawing", "R17"
+            return _illegal("cards leave the stock only by drawing", "R17", "stock_draws_only")
         moving = self._moving(src, count)
-        if isinstance(moving, str):
+        if not isinstance(moving, list):
             rule = {WASTE: "R17", RESERVE: "R16"}.get(src, "R10" if src in FOUNDATION else "R13")
-            return moving, rule
+            message, reason, params = moving
+            return _illegal(message, rule, reason, **params)
         head = moving[0]
+        card = NAMES[head]
         if dst == src or (dst == ANY_FOUNDATION and src in FOUNDATION):
-            return "a card cannot move onto its own pile", "R9"
+            return _illegal("a card cannot move onto its own pile", "R9", "same_pile")
         if dst in (STOCK, WASTE):
-            return f"nothing is placed on the {PILE_NAMES[dst]}", "R17"
+            return _illegal(
+                f"nothing is placed on the {PILE_NAMES[dst]}", "R17", "takes_nothing",
+                pile=PILE_NAMES[dst],
+            )  # fmt: skip
         if dst == RESERVE:
-            return "nothing is ever placed on the reserve", "R16"
+            return _illegal(
+                "nothing is ever placed on the reserve", "R16", "takes_nothing", pile="reserve"
+            )
         if src in FOUNDATION:
             if not self.rules.foundation_to_tableau:
-                return "cards never leave a foundation in the classic rules", "R10"
+                return _illegal(
+                    "cards never leave a foundation in the classic rules", "R10",
+                    "foundation_keeps_cards",
+                )  # fmt: skip
             if dst not in TABLEAU:
-                return "a foundation's top card can only go back to a column", "R10"
+                return _illegal(
+                    "a foundation's top card can only go back to a column", "R10",
+                    "foundation_to_column_only",
+                )  # fmt: skip
         if dst in FOUNDATION or dst == ANY_FOUNDATION:
             if count != 1:
-                return "only single cards go to a foundation", "R9"
+                return _illegal(
+                    "only single cards go to a foundation", "R9", "one_card_to_foundation",
+                    count=count,
+                )  # fmt: skip
             suit = head // 13
             if dst != ANY_FOUNDATION and dst - 7 != suit:
-                return (
-                    f"{NAMES[head]} cannot go on the {SUIT_WORDS[dst - 7]} foundation: "
+                return _illegal(
+                    f"{card} cannot go on the {SUIT_WORDS[dst - 7]} foundation: "
                     "each foundation holds one suit",
-                    "R7",
-                )
+                    "R7", "wrong_suit", card=card, foundation=PILE_NAMES[dst],
+                )  # fmt: skip
+            foundation = PILE_NAMES[FOUNDATION[suit]]
             wanted = self.foundation_next(suit)
             if wanted == head:
                 return None
             if wanted is None:
-                return f"the {SUIT_WORDS[suit]} foundation is complete", "R8"
+                return _illegal(
+                    f"the {SUIT_WORDS[suit]} foundation is complete", "R8",
+                    "foundation_complete", card=card, foundation=foundation,
+                )  # fmt: skip
             top = self.foundation_top(suit)
             if top is None:
-                return (
-                    f"{NAMES[head]} cannot start the {SUIT_WORDS[suit]} foundation: "
+                return _illegal(
+                    f"{card} cannot start the {SUIT_WORDS[suit]} foundation: "
                     f"it starts with {NAMES[wanted]} (starting rank {RANKS[self.start_rank]})",
-                    "R8",
-                )
-            return f"{NAMES[head]} cannot go on {NAMES[top]}: next is {NAMES[wanted]}", "R8"
+                    "R8", "foundation_start", card=card, foundation=foundation,
+                    next=NAMES[wanted],
+                )  # fmt: skip
+            return _illegal(
+                f"{card} cannot go on {NAMES[top]}: next is {NAMES[wanted]}", "R8",
+                "foundation_next", card=card, onto=NAMES[top], next=NAMES[wanted],
+            )  # fmt: skip
         # dst is a column
         if src in TABLEAU:
             problem = self._tail_problem(moving)
             if problem is not None:
                 return problem
             if not self.rules.any_tail and count != len(self.tableau[src - 3]):
-                return "only a whole column moves in the classic rules", "R13"
+                return _illegal(
+                    "only a whole column moves in the classic rules", "R13", "whole_column_only"
+                )
         column = self.tableau[dst - 3]
         if not column:
             if self.reserve:
-                return "an empty column is filled from the reserve", "R14"
+                return _illegal(
+                    "an empty column is filled from the reserve", "R14", "filled_from_reserve"
+                )
             if not self.rules.empty_takes_any and src != WASTE:
-                return "an empty column takes only the waste's top card in the classic rules", "R15"
+                return _illegal(
+                    "an empty column takes only the waste's top card in the classic rules",
+                    "R15", "empty_column_waste_only",
+                )  # fmt: skip
             return None
         below = column[-1]
         if fits_on(head, below):
             return None
-        same_colour = (head // 13 - below // 13) % 2 == 0
-        why = "same colour" if same_colour else "it must be one rank lower"
-        return f"{NAMES[head]} cannot go on {NAMES[below]}: {why}", "R12"
+        if (head // 13 - below // 13) % 2 == 0:
+            return _illegal(
+                f"{card} cannot go on {NAMES[below]}: same colour", "R12", "same_colour",
+                card=card, onto=NAMES[below],
+            )  # fmt: skip
+        return _illegal(
+            f"{card} cannot go on {NAMES[below]}: it must be one rank lower", "R12",
+            "not_one_lower", card=card, onto=NAMES[below],
+        )  # fmt: skip
 
     @staticmethod
-    def _tail_problem(cards: list[int]) -> tuple[str, str] | None:
+    def _tail_problem(cards: list[int]) -> IllegalMove | None:
         """R13: each card one rank lower than, and of the other colour from, the one above."""
         for upper, lower in zip(cards, cards[1:], strict=False):
             if not fits_on(lower, upper):
-                return (
+                return _illegal(
                     f"{NAMES[lower]} does not follow {NAMES[upper]}: only a valid sequence "
                     "moves as a unit",
-                    "R13",
-                )
+                    "R13", "not_a_sequence", card=NAMES[lower], onto=NAMES[upper],
+                )  # fmt: skip
         return None
 
     def _check(self, src: int, dst: int, count: int) -> None:
         problem = self._problem(src, dst, count)
         if problem is not None:
-            raise IllegalMove(*problem)
+            raise problem
 
     # -- applying ---------------------------------------------------------------------------
 
     def apply(self, action: Action) -> ActionResult:
         """Check and apply one action. Raises an EngineError and changes nothing if illegal."""
         if self.status != "playing":
-            raise GameOver(f"the game is over ({self.status})")
+            raise GameOver(f"the game is over ({self.status})", params={"status": self.status})
         kind = action.type
         if kind in ("move", "tap") and not (
             action.src in PILES
             and (kind == "tap" or action.dst in PILES)
             and 1 <= action.count <= MAX_COUNT
         ):
-            raise InvalidAction(f"malformed {kind}: use Action.from_dict to parse API input")
+            raise InvalidAction(
+                f"malformed {kind}: use Action.from_dict to parse API input",
+                reason="invalid_value", params={"field": "type"},
+            )  # fmt: skip
         if kind == "move":
             src, dst = PILES[action.src or ""], PILES[action.dst or ""]
             self._check(src, dst, action.count)
@@ -285,7 +367,9 @@ class Game:
             self.n += 1
             self.status = "resigned"
             return ActionResult(self.n, "resign")
-        raise InvalidAction(f"unknown action type {kind!r:.40}")
+        raise InvalidAction(
+            f"unknown action type {kind!r:.40}", reason="invalid_value", params={"field": "type"}
+        )
 
     def _remember(self) -> None:
         """Push the state before an undoable action (R24)."""
@@ -372,15 +456,20 @@ class Game:
     def _tap_target(self, src: int, count: int, columns: bool) -> int:
         """R27: the foundation if the single card fits, else the longest accepting column."""
         if src in FOUNDATION:
-            raise NoDestination("a foundation card cannot be tapped", "R27")
+            raise NoDestination(
+                "a foundation card cannot be tapped", "R27", reason="foundation_tap"
+            )
         if src == STOCK:
-            raise IllegalMove("tap the waste, the reserve or a column card, not the stock", "R27")
+            raise _illegal(
+                "tap the waste, the reserve or a column card, not the stock", "R27", "stock_tap"
+            )
         moving = self._moving(src, count)
-        if isinstance(moving, str):
-            raise IllegalMove(moving, "R27")
+        if not isinstance(moving, list):
+            message, reason, params = moving
+            raise _illegal(message, "R27", reason, **params)
         problem = self._tail_problem(moving)
         if problem is not None:
-            raise IllegalMove(*problem)
+            raise problem
         if count == 1 and self._problem(src, ANY_FOUNDATION, 1) is None:
             return ANY_FOUNDATION
         if columns:
@@ -390,11 +479,12 @@ class Game:
                 return max(filled, key=lambda d: (len(self.tableau[d - 3]), -d))
             if fitting:
                 return fitting[0]
-        raise NoDestination(f"{NAMES[moving[0]]} has nowhere to go", "R27")
+        card = NAMES[moving[0]]
+        raise NoDestination(f"{card} has nowhere to go", "R27", params={"card": card})
 
     def _draw(self) -> ActionResult:
         if not self.stock:
-            raise IllegalMove("the stock is empty: recycle the waste", "R18")
+            raise _illegal("the stock is empty: recycle the waste", "R18", "stock_empty")
         self._remember()
         drawn = [self.stock.pop() for _ in range(min(self.draw, len(self.stock)))]
         self.waste.extend(drawn)
@@ -405,9 +495,9 @@ class Game:
 
     def _recycle(self) -> ActionResult:
         if self.stock:
-            raise IllegalMove("recycle only when the stock is empty", "R18")
+            raise _illegal("recycle only when the stock is empty", "R18", "stock_not_empty")
         if not self.waste:
-            raise IllegalMove("the waste is empty: nothing to recycle", "R18")
+            raise _illegal("the waste is empty: nothing to recycle", "R18", "nothing_to_recycle")
         self._remember()
         self.stock = self.waste[::-1]
         self.waste = []
@@ -418,7 +508,7 @@ class Game:
 
     def _undo(self) -> ActionResult:
         if not self.history:
-            raise IllegalMove("nothing to undo", "R24")
+            raise _illegal("nothing to undo", "R24", "nothing_to_undo")
         before = self.score
         undone = self._restore(self.history.pop())
         self.moves += 1
@@ -513,7 +603,7 @@ class Game:
         legal: list[dict[str, Any]] = []
         for src, count in sources:
             moving = self._moving(src, count)
-            if isinstance(moving, str):
+            if not isinstance(moving, list):
                 continue
             for dst in (ANY_FOUNDATION, *TABLEAU):
                 if self._problem(src, dst, count) is None:

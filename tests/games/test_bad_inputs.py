@@ -5,6 +5,7 @@ import uuid
 import pytest
 
 from games.models import Action, Game
+from leaderboard.days import day_today
 from tests.games.helpers import easy_deck
 
 MB = 1024 * 1024
@@ -86,7 +87,7 @@ def test_wrong_content_type_is_4xx(auth_client, game):
     )
 
     assert response.status_code == 415
-    assert response.json()["error"]["code"] == "invalid_request"
+    assert response.json()["error"]["code"] == "unsupported_media_type"
     assert snapshot(game.pk) == before
 
 
@@ -150,9 +151,27 @@ def test_bad_text_queries(auth_client, game, query):
     assert response.json()["error"]["code"] == "invalid_request"
 
 
-@pytest.mark.parametrize("page", ["0", "-1", "abc", "%00", "99999999999999999999"])
-def test_bad_pages(auth_client, game, page):
-    response = auth_client.get(f"/api/v1/games?page={page}")
+LISTS = ["/api/v1/games", "/api/v1/daily/{today}/leaderboard"]
+
+
+@pytest.mark.parametrize("query", ["page=0", "page=-1", "page=abc", "page=%00", "page=1.5",
+                                   "page=99999999999999999999", "page_size=0", "page_size=101",
+                                   "page_size=x"])  # fmt: skip
+@pytest.mark.parametrize("path", LISTS)
+def test_bad_pages_are_the_same_400_on_every_list(auth_client, game, path, query):
+    url = path.format(today=day_today().isoformat())
+
+    response = auth_client.get(f"{url}?{query}")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize("path", LISTS)
+def test_a_page_past_the_last_is_the_same_404_on_every_list(auth_client, game, path):
+    url = path.format(today=day_today().isoformat())
+
+    response = auth_client.get(f"{url}?page=2")
 
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
