@@ -19,7 +19,9 @@
  *      draws/recycles can bring to the waste's top, and the key ignores the waste count inside
  *      the draw cycle;
  *   R5 a take-back (R10) must be followed at once by a move that uses the column it went to,
- *      its foundation, or by another take-back (any winning line can be reordered so).
+ *      its foundation, or by another take-back (any winning line can be reordered so);
+ *   R6 without take-backs (classic): a reserve top or column end that a foundation takes, and
+ *      on which no card can ever be placed again, goes up as the only move searched.
  * Statuses: 0 won, 1 unwinnable (search exhausted), 2 time, 3 nodes, 4 memory.
  */
 #define PY_SSIZE_T_CLEAN
@@ -146,6 +148,15 @@ static void apply(const Rules *r, const State *from, const Move *m, State *s) {
 
 /* -- generating ---------------------------------------------------------------------------- */
 
+/* R6 (only without take-backs): nothing can ever be placed on `c` again, since both cards
+ * that fit on it (one rank lower, the other colour) are on foundations, which they never leave. */
+static int safe_up(const Rules *r, const State *s, int c) {
+    int below = (c % 13 + 12) % 13, at = (below - r->start + 13) % 13;
+    for (int suit = (suit_of(c) + 1) % 2; suit < 4; suit += 2)
+        if (s->found[suit] <= at) return 0;
+    return 1;
+}
+
 /* Destinations of `n` cards headed by `head` from `src`: foundation first, then columns. */
 static int targets(const Rules *r, const State *s, int src, int head, int n, Move *out) {
     int k = 0, first_empty_done = 0;
@@ -186,6 +197,17 @@ static int generate(const Rules *r, const State *s, Move *out) {
         qs[nq++] = s->wp;
     }
     Move tmp[8];
+    if (r->reduce && !r->f2t) { /* R6: a safe foundation move is the only one searched */
+        for (int i = -1; i < 4; i++) {
+            int c = i < 0 ? (s->rc ? r->reserve[s->rc - 1] : -1)
+                          : (s->len[i] ? s->col[i][s->len[i] - 1] : -1);
+            if (c >= 0 && found_next(r, s, suit_of(c)) == c && safe_up(r, s, c)) {
+                out[0] = (Move){K_MOVE, (uint8_t)(i < 0 ? RESERVE : T0 + i),
+                                (uint8_t)(F0 + suit_of(c)), 1, 0};
+                return 1;
+            }
+        }
+    }
     /* to the foundations */
     if (s->rc) {
         int c = r->reserve[s->rc - 1];
