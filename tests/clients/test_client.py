@@ -212,6 +212,13 @@ async def _live_board(base_url: str) -> None:
                 event = await asyncio.wait_for(anext(board), 10)
                 assert isinstance(event, Entries)
                 standings.apply(event)
+            # The network drops the connection: the board reconnects and starts over.
+            assert board._ws is not None and board.connections == 1
+            board._ws.transport.abort()
+            again = await asyncio.wait_for(anext(board), 10)
+            assert isinstance(again, Snapshot) and board.connections == 2
+            [seen] = [(e.moves, e.score, e.status) for e in again.results if e.player == name]
+            assert seen == (3, game.score, "playing")
         mine = standings.entries[name]
         assert (mine.score, mine.moves, mine.status) == (game.score, 3, "playing")
         assert mine in standings.top() and standings.count >= 1
