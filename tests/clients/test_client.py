@@ -199,7 +199,7 @@ async def _live_board(base_url: str) -> None:
         name = unique_name("play")
         await playing.register(name, PASSWORD)
         async with await watcher.board(draw=1) as board:
-            first = await asyncio.wait_for(anext(board), 10)
+            first = await asyncio.wait_for(anext(board), 30)
             assert isinstance(first, Snapshot)
             standings = Standings()
             standings.apply(first)
@@ -209,13 +209,13 @@ async def _live_board(base_url: str) -> None:
                 game = (await playing.act(game, foundation_first(legal))).game
             # Batches come at most once a second: wait until the board shows the last figures.
             while standings.entries.get(name) is None or standings.entries[name].moves < 3:
-                event = await asyncio.wait_for(anext(board), 10)
+                event = await asyncio.wait_for(anext(board), 30)
                 assert isinstance(event, Entries)
                 standings.apply(event)
             # The network drops the connection: the board reconnects and starts over.
             assert board._ws is not None and board.connections == 1
             board._ws.transport.abort()
-            again = await asyncio.wait_for(anext(board), 10)
+            again = await asyncio.wait_for(anext(board), 30)
             assert isinstance(again, Snapshot) and board.connections == 2
             [seen] = [(e.moves, e.score, e.status) for e in again.results if e.player == name]
             assert seen == (3, game.score, "playing")
@@ -226,7 +226,7 @@ async def _live_board(base_url: str) -> None:
         assert name in [entry.player for entry in leaderboard.results]
         with pytest.raises(BoardClosed) as closed:
             async with await watcher.board(dt.date(2000, 1, 1), draw=3) as none:
-                await asyncio.wait_for(anext(none), 10)
+                await asyncio.wait_for(anext(none), 30)
         assert closed.value.status == 4404
 
 

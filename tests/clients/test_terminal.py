@@ -56,7 +56,7 @@ class Terminal:
     def screen(self, window: str, *, ansi: bool = False) -> str:
         return self.tmux("capture-pane", "-p", *(["-e"] if ansi else []), "-t", f"t:{window}")
 
-    def wait_for(self, window: str, seen: Callable[[str], bool], timeout: float = 15) -> str:
+    def wait_for(self, window: str, seen: Callable[[str], bool], timeout: float = 30) -> str:
         deadline = time.monotonic() + timeout
         while True:
             screen = self.screen(window)
