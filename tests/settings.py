@@ -16,3 +16,8 @@ SIGNUP_LIMIT = 10_000
 
 # R29: the solver budget per deal tried when a test creates a daily challenge.
 DAILY_SOLVE_SECONDS = 3.0
+
+# Tests collect no static files into the project: whitenoise serves none from STATIC_ROOT (it
+# warned "No directory at" on every request otherwise); the one test of collected files
+# (tests/web/test_production_static.py) sets its own.
+STATIC_ROOT = None
