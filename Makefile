@@ -9,7 +9,7 @@ UV_VERSION := 0.13.9
 INSTALL_INPUTS := pyproject.toml requirements-dev.lock $(wildcard games/*/*.c games/*/*.h)
 STAMP := $(VENV)/.installed-$(shell cat $(INSTALL_INPUTS) | sha1sum | cut -c1-12)
 
-.PHONY: run test setup lint lock env serve-prod serve-topology
+.PHONY: run test setup lint lock env bench serve-prod serve-topology
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,10 @@ test: setup lint
 	command -v npm >/dev/null || bash scripts/apt-install.sh nodejs npm
 	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core, for test_accessibility.py
 	$(BIN)/pytest
+
+# Every benchmark in bench/ with its --quick settings, then one table (README, Benchmarks).
+bench: setup
+	$(BIN)/python bench/run.py
 
 # `.env` for docker-compose.yml from deploy/production.env.example with new random secrets;
 # PUBLIC_HOST=canfield.example.org for a public host (TLS in front), else plain HTTP on localhost.

@@ -184,7 +184,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="alternations of the two phases")
     parser.add_argument("--workers", type=int, default=0, help="default: the server's script")
     parser.add_argument("--server", choices=["gunicorn", "uvicorn", "daphne"], default="gunicorn")
+    parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
+    if args.quick:
+        args.seconds, args.rounds, args.players = 3, 1, 10
 
     env = {
         **os.environ,

@@ -72,18 +72,22 @@ def deal_time(rng: random.Random, version: int, count: int) -> float:
 
 
 def main() -> None:
+    # --quick (make bench): a quarter of the games and deals.
+    scale = 4 if "--quick" in sys.argv[1:] else 1
     rng = random.Random(2026)
-    pairs = recorded_play(rng, 40)
+    pairs = recorded_play(rng, 40 // scale)
     rate = request_path(pairs)
     print(
         f"request path (load, check+apply, dump): {rate:,.0f} actions/s ({1e6 / rate:.1f} us each)"
     )
     rate = legal_actions_rate(pairs)
     print(f"legal_actions: {rate:,.0f} calls/s ({1e6 / rate:.1f} us each)")
-    rate = playouts_rate(rng, 40)
+    rate = playouts_rate(rng, 40 // scale)
     print(f"random playouts ({PLAYOUT_ACTIONS} legal actions each): {rate:,.1f} playouts/s")
     for version in (1, 2):
-        print(f"deal a CF{version} game: {deal_time(rng, version, 5000) * 1e6:.0f} us each")
+        print(
+            f"deal a CF{version} game: {deal_time(rng, version, 5000 // scale) * 1e6:.0f} us each"
+        )
 
 
 if __name__ == "__main__":

@@ -101,7 +101,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--database", default="canfield_lb_bench")
+    parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.runs = 5_000, 100
 
     sys.path.insert(0, str(ROOT))
     os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{args.database}"

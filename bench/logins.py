@@ -160,7 +160,10 @@ def main() -> None:
     parser.add_argument(
         "--failure-limit", default="10", help="LOGIN_FAILURE_LIMIT; a huge one shows no lock-out"
     )
+    parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
+    if args.quick:
+        args.seconds = 5
 
     env = {
         **os.environ,

@@ -77,7 +77,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
+    if args.quick:
+        args.seconds, args.workers = 3, [2]
     for workers in args.workers:
         print(measure(workers, args.players, args.seconds), flush=True)
 

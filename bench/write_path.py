@@ -110,7 +110,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
+    if args.quick:
+        args.seconds = 1
     call_command("migrate", verbosity=0)
     owner = get_user_model().objects.create_user("bench", password="bench-pass-99")
     games = [services.game_create(owner=owner) for _ in range(args.threads)]
