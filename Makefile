@@ -9,7 +9,7 @@ UV_VERSION := 0.13.9
 INSTALL_INPUTS := pyproject.toml requirements-dev.lock $(wildcard games/*/*.c games/*/*.h)
 STAMP := $(VENV)/.installed-$(shell cat $(INSTALL_INPUTS) | sha1sum | cut -c1-12)
 
-.PHONY: run test setup lint lock env bench serve-prod serve-topology
+.PHONY: run test test-tools setup lint lock env bench serve-prod serve-topology
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,11 +41,14 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: setup lint
+test: setup lint test-tools
+	$(BIN)/pytest
+
+# What the suite needs beside the venv: Debian packages (when root) and axe-core from npm.
+test-tools:
 	bash scripts/apt-install.sh chromium nginx gettext tmux docker-compose
 	command -v npm >/dev/null || bash scripts/apt-install.sh nodejs npm
 	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core, for test_accessibility.py
-	$(BIN)/pytest
 
 # Every benchmark in bench/ with its --quick settings, then one table (README, Benchmarks).
 bench: setup
