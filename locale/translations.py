@@ -403,6 +403,18 @@ HU = {
         "A játszmán éppen más lépések futnak: próbáld újra."
     ),
     "No such game.": "Nincs ilyen játszma.",
+    "Look": "Megjelenés",
+    "Table": "Asztal",
+    "Dark green felt": "Sötétzöld posztó",
+    "Light felt": "Világos posztó",
+    "Card back": "Lap hátoldala",
+    "Blue stripes": "Kék csíkos",
+    "Red dots": "Piros pöttyös",
+    "draw": "húzás",
+    "Hint": "Tipp",
+    "Hint: %(action)s": "Tipp: %(action)s",
+    "No winning line from here.": "Innen nincs nyerő folytatás.",
+    "No hint: the solver could not decide in time.": "Nincs tipp: a megoldó nem döntött időben.",
 }
 
 PL = {
@@ -800,6 +812,18 @@ PL = {
     ),
     "The game is busy with other actions: retry.": "Gra wykonuje inne akcje: spróbuj ponownie.",
     "No such game.": "Nie ma takiej gry.",
+    "Look": "Wygląd",
+    "Table": "Stół",
+    "Dark green felt": "Ciemnozielone sukno",
+    "Light felt": "Jasne sukno",
+    "Card back": "Rewers kart",
+    "Blue stripes": "Niebieskie paski",
+    "Red dots": "Czerwone kropki",
+    "draw": "dobranie",
+    "Hint": "Podpowiedź",
+    "Hint: %(action)s": "Podpowiedź: %(action)s",
+    "No winning line from here.": "Stąd nie ma wygrywającej drogi.",
+    "No hint: the solver could not decide in time.": "Brak podpowiedzi: solver nie zdążył rozstrzygnąć.",
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {

@@ -182,3 +182,29 @@ def test_reconnect_delays_back_off_exponentially_with_jitter(new_context):
     assert delays["top"] == [500, 1000, 2000, 4000, 8000, 30000, 30000]
     assert delays["low"] == 0
     assert delays["spread"] > 5
+
+
+def test_a_hint_shows_the_next_move_and_none_in_a_daily(new_context):
+    # given a practice game
+    page = new_context().new_page()
+    sign_up(page, unique_name("hint"))
+    game_id = api(page, "POST", "games", {"deck": easy_deck(), "draw": 1})["body"]["id"]
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector('[data-pile="tableau:1"] [data-card="AS"]')
+
+    # when the player asks for a hint
+    page.click("#hint")
+
+    # then the hinted move is named and its piles are marked; the game counts the hint
+    page.wait_for_function(
+        "() => document.getElementById('message').textContent.startsWith('Hint: ')"
+    )
+    assert page.locator(".pile.hinted").count() >= 1
+    assert api(page, "GET", f"games/{game_id}")["body"]["hints"] == 1
+
+    # and a ranked daily game offers no hint button (R30)
+    page.goto("/")
+    page.click('.play-daily[data-draw="3"]')
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector('[data-pile="stock"] .card')
+    assert page.locator("#hint").is_hidden()

@@ -77,7 +77,7 @@ export function actionText(action, game) {
       );
     }
   } else if (action.type === "draw") {
-    parts.push(format(gettext("drew %(cards)s"), { cards: cardList(action.cards) }));
+    parts.push(action.cards ? format(gettext("drew %(cards)s"), { cards: cardList(action.cards) }) : gettext("draw"));
   } else if (action.type === "recycle") {
     parts.push(gettext("waste back to the stock"));
   } else if (action.type === "undo") {

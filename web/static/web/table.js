@@ -7,6 +7,7 @@ import { animateChanges, animateDeal, animateRecycle, celebrate, measure, moveOr
 import { cardWords } from "./cards.js";
 import { actionText, errorText } from "./messages.js";
 import { renderTable } from "./render.js";
+import { applyLook } from "./site.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -27,6 +28,13 @@ doubleClick.checked = localStorage.getItem("doubleClick") !== "off";
 doubleClick.addEventListener("change", () => {
   localStorage.setItem("doubleClick", doubleClick.checked ? "on" : "off");
 });
+for (const select of document.querySelectorAll("[data-look]")) {
+  select.value = document.body.dataset[select.dataset.look] || select.value;
+  select.addEventListener("change", () => {
+    localStorage.setItem(select.dataset.look, select.value);
+    applyLook();
+  });
+}
 const settingsDialog = document.getElementById("settings");
 document.getElementById("settings-open").addEventListener("click", () => settingsDialog.showModal());
 
@@ -163,6 +171,8 @@ function renderHud() {
   undo.disabled = game.undo_available === 0 || game.status !== "playing";
   document.getElementById("resign").disabled = game.status !== "playing";
   document.getElementById("restart").hidden = !restartable();
+  // No hints in a ranked daily game (R30): the button is not offered there.
+  document.getElementById("hint").hidden = Boolean(game.daily) || game.status !== "playing";
   const deal = document.getElementById("deal");
   // A daily game in progress has no code (API.md): the box stays hidden.
   deal.hidden = !game.code;
@@ -187,6 +197,7 @@ function render(action = null, first = false) {
   for (const [name, rect] of droppedAt) moveOrigin(before, name, rect);
   droppedAt = new Map();
   renderTable(table, game);
+  for (const node of table.querySelectorAll(".hinted")) node.classList.remove("hinted");
   renderHud();
   markKeyboardChoice();
   if (first && game.moves === 0) animateDeal(table);
@@ -306,6 +317,51 @@ for (const [id, handler] of [
   document.getElementById(id).addEventListener("click", handler);
 }
 
+// ---- hints (R30) ----------------------------------------------------------------------------
+
+// The cards a move would take from a pile of the state shown.
+function cardsOf(pile, count) {
+  const [kind, which] = pile.split(":");
+  if (kind === "tableau") return game.tableau[Number(which) - 1].slice(-count);
+  if (kind === "waste") return game.waste.fan.slice(-1);
+  if (kind === "reserve") return game.reserve.top ? [game.reserve.top] : [];
+  const foundation = game.foundations.find((f) => f.suit === which);
+  return foundation && foundation.top ? [foundation.top] : [];
+}
+
+function showHint(action) {
+  for (const node of table.querySelectorAll(".hinted")) node.classList.remove("hinted");
+  const piles = action.type === "move" ? [action.from, action.to] : ["stock"];
+  for (const pile of piles) {
+    const node = table.querySelector(`[data-pile="${pile}"]`);
+    if (node) node.classList.add("hinted");
+  }
+}
+
+async function askHint() {
+  let hint;
+  try {
+    hint = await api("GET", `games/${gameId}/hint`);
+  } catch (error) {
+    say(errorText(error), "error");
+    return;
+  }
+  let text;
+  if (hint.action) {
+    showHint(hint.action);
+    const what = hint.action.type === "move"
+      ? actionText({ ...hint.action, cards: cardsOf(hint.action.from, hint.action.count || 1), auto_fill: null }, game)
+      : actionText(hint.action, game);
+    text = format(gettext("Hint: %(action)s"), { action: what.charAt(0).toLowerCase() + what.slice(1) });
+  } else if (hint.winnable === false) {
+    text = gettext("No winning line from here.");
+  } else {
+    text = gettext("No hint: the solver could not decide in time.");
+  }
+  say(text);
+  announce(text);
+}
+
 // ---- buttons --------------------------------------------------------------------------------
 
 async function copyText(text) {
@@ -318,6 +374,7 @@ async function copyText(text) {
 }
 
 document.getElementById("undo").addEventListener("click", () => act({ type: "undo" }));
+document.getElementById("hint").addEventListener("click", askHint);
 document.getElementById("resign").addEventListener("click", () => {
   if (confirm(gettext("Resign this game? It ends with its current score."))) act({ type: "resign" });
 });
