@@ -823,7 +823,9 @@ PL = {
     "Hint": "Podpowiedź",
     "Hint: %(action)s": "Podpowiedź: %(action)s",
     "No winning line from here.": "Stąd nie ma wygrywającej drogi.",
-    "No hint: the solver could not decide in time.": "Brak podpowiedzi: solver nie zdążył rozstrzygnąć.",
+    "No hint: the solver could not decide in time.": (
+        "Brak podpowiedzi: solver nie zdążył rozstrzygnąć."
+    ),
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {

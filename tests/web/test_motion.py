@@ -86,9 +86,11 @@ def test_cards_travel_and_frames_stay_smooth(new_context):
     page.wait_for_function(f"() => ({RUNNING})() === 0")
     page.tap('[data-pile="stock"]')
     page.wait_for_function(f"() => ({RUNNING})() >= 1")
-    assert page.evaluate(
-        "() => document.getAnimations().map(a => a.effect.target.closest('[data-pile]').dataset.pile)"
-    ) == ["waste"]
+    piles = page.evaluate(
+        "() => document.getAnimations()"
+        ".map(a => a.effect.target.closest('[data-pile]').dataset.pile)"
+    )
+    assert piles == ["waste"]
 
 
 def play_to_one_card_from_the_win(page, game_id: str) -> None:
