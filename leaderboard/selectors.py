@@ -256,14 +256,14 @@ def _revealed_code(challenge: DailyChallenge, now: dt.datetime) -> str | None:
 
 
 def player_stats(*, username: str, now: dt.datetime) -> dict[str, Any]:
-    """API.md's player figures, of the games that count: practice games (dealt from a code or a
-    deck the player chose, R19) are left out, since their cards are known in advance. Random
-    games and daily games count."""
+    """API.md's player figures, of the games that count: random and daily games played without
+    a hint. Practice games (dealt from a code or a deck the player chose, R19) are left out,
+    since their cards are known in advance, and so are games that asked the solver (R30)."""
     player = get_user_model().objects.filter(username=username).first()
     if player is None:
         raise NotFound("no such player")
     won = Q(status=Game.Status.WON)
-    figures = Game.objects.filter(owner=player, practice=False).aggregate(
+    figures = Game.objects.filter(owner=player, practice=False, hints=0).aggregate(
         games=Count("id"),
         wins=Count("id", filter=won),
         best_score=Max("score"),

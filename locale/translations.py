@@ -35,10 +35,12 @@ HU = {
     "1 card (Easy)": "1 lap (Könnyű)",
     "custom deal": "egyéni leosztás",
     "random deal": "véletlen leosztás",
-    "practice (not counted)": "gyakorlás (nem számít)",
-    "These figures count random and daily games. Practice games, dealt from a deal code or a "
-    "deck the player chose, never count: their cards are known in advance.": (
-        "Ezek a számok a véletlen és a napi játszmákat számolják. A gyakorló játszmák, amelyeket "
+    "not counted": "nem számít",
+    "These figures count random and daily games played without hints. Practice games, dealt "
+    "from a deal code or a deck the player chose, never count: their cards are known in "
+    "advance.": (
+        "Ezek a számok a tipp nélkül játszott véletlen és napi játszmákat számolják. A gyakorló "
+        "játszmák, amelyeket "
         "a játékos által választott leosztáskódból vagy pakliból osztottak, sosem számítanak: "
         "a lapjaik előre ismertek."
     ),
@@ -443,10 +445,12 @@ PL = {
     "1 card (Easy)": "1 karta (Łatwy)",
     "custom deal": "własne rozdanie",
     "random deal": "losowe rozdanie",
-    "practice (not counted)": "trening (nie liczy się)",
-    "These figures count random and daily games. Practice games, dealt from a deal code or a "
-    "deck the player chose, never count: their cards are known in advance.": (
-        "Te statystyki liczą gry losowe i dzienne. Gry treningowe, rozdane z kodu rozdania lub "
+    "not counted": "nie liczy się",
+    "These figures count random and daily games played without hints. Practice games, dealt "
+    "from a deal code or a deck the player chose, never count: their cards are known in "
+    "advance.": (
+        "Te statystyki liczą gry losowe i dzienne rozegrane bez podpowiedzi. Gry treningowe, "
+        "rozdane z kodu rozdania lub "
         "talii wybranej przez gracza, nigdy się nie liczą: ich karty są znane z góry."
     ),
     "daily": "dzienne",

@@ -219,6 +219,10 @@ def test_player_figures_count_random_and_daily_games_never_practice_games(
     deck_game = game_create(owner=user, deck=shuffled_deck(9))
     finished(deck_game, status="won", score=255, moves=52, seconds=1)
     game_create(owner=user, code=DealCode.parse("CF2-D1-AAAAAAAAAAAAAAAAAAAADVXTIV"))
+    # ...and a random game won with the solver's hints (R30)
+    hinted = game_create(owner=user)
+    finished(hinted, status="won", score=255, moves=70, seconds=40)
+    Game.objects.filter(pk=hinted.pk).update(hints=70)
 
     stats = api_client.get(f"/api/v1/players/{user.username}").json()
 
