@@ -833,6 +833,8 @@ PL = {
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {
+    "Par: %(count)s move": ("Par: %(count)s lépés", "Par: %(count)s lépés"),
+    "Par: at most %(count)s move": ("Par: legfeljebb %(count)s lépés",) * 2,
     "%(count)s card": ("%(count)s lap", "%(count)s lap"),
     "%(count)s player": ("%(count)s játékos", "%(count)s játékos"),
     "%(count)s move": ("%(count)s lépés", "%(count)s lépés"),
@@ -840,6 +842,18 @@ HU_PLURALS: dict[str, tuple[str, ...]] = {
 }
 # Polish forms: one, few (2-4, 22-24...), many (5-21, 25...), fractions.
 PL_PLURALS: dict[str, tuple[str, ...]] = {
+    "Par: %(count)s move": (
+        "Par: %(count)s ruch",
+        "Par: %(count)s ruchy",
+        "Par: %(count)s ruchów",
+        "Par: %(count)s ruchu",
+    ),
+    "Par: at most %(count)s move": (
+        "Par: najwyżej %(count)s ruch",
+        "Par: najwyżej %(count)s ruchy",
+        "Par: najwyżej %(count)s ruchów",
+        "Par: najwyżej %(count)s ruchu",
+    ),
     "%(count)s card": ("%(count)s karta", "%(count)s karty", "%(count)s kart", "%(count)s karty"),
     "%(count)s player": (
         "%(count)s gracz",

@@ -3,6 +3,7 @@ explained, a finished daily shared as text, and the board of a day without a cha
 
 import json
 import re
+import secrets
 
 import pytest
 
@@ -208,3 +209,27 @@ def test_a_hint_shows_the_next_move_and_none_in_a_daily(new_context):
     page.wait_for_url("**/play/**")
     page.wait_for_selector('[data-pile="stock"] .card')
     assert page.locator("#hint").is_hidden()
+
+
+PAST_CHALLENGE = """
+import datetime as dt
+from leaderboard.models import DailyChallenge
+DailyChallenge.objects.create(
+    date=dt.date.fromisoformat("{day}"), draw=3, deal_code="CF1-D3-AAAAACL",
+    ends_at=dt.datetime.fromisoformat("{day}T23:59:59+00:00"), par=87, par_exact=False)
+"""
+
+
+def test_a_past_boards_par_is_shown_beside_its_code(new_context, run_on_server):
+    # given a day that is over, whose deal the solver won in 87 moves (not proved shortest)
+    day = f"2001-{secrets.randbelow(12) + 1:02d}-{secrets.randbelow(28) + 1:02d}"
+    run_on_server(PAST_CHALLENGE.format(day=day))
+    page = new_context(locale="pl-PL").new_page()
+
+    # when its board is opened, in Polish
+    page.goto(f"/daily/{day}/3/")
+
+    # then the code and the par are shown, the par with its plural form
+    page.locator("#past-deal").wait_for(state="visible")
+    assert page.locator("#past-code").inner_text() == "CF1-D3-AAAAACL"
+    assert page.locator("#par").inner_text() == "Par: najwyżej 87 ruchów"

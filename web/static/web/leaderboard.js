@@ -2,6 +2,7 @@
 // page follows the snapshot and every change; later pages update the rows they show).
 import { api, currentUser, el, formatSeconds } from "./api.js";
 import { byStanding, watchBoard } from "./board.js";
+import { parText } from "./messages.js";
 
 const page = document.getElementById("board-page");
 const day = page.dataset.day;
@@ -76,6 +77,7 @@ async function showPastDeal() {
   const board = info.boards.find((b) => b.draw === draw);
   if (!board || !board.code) return;
   document.getElementById("past-code").textContent = board.code;
+  document.getElementById("par").textContent = parText(board.par);
   document.getElementById("past-deal").hidden = false;
   const practice = document.getElementById("practice");
   if (practice) {

@@ -89,3 +89,13 @@ export function actionText(action, game) {
   const sentence = parts.join("; ");
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
+
+// Par (R31), once the day is over: the fewest moves of a winning line the solver found ("at
+// most" where its search was not exhaustive).
+export function parText(par) {
+  if (!par) return "";
+  const template = par.exact
+    ? ngettext("Par: %(count)s move", "Par: %(count)s moves", par.moves)
+    : ngettext("Par: at most %(count)s move", "Par: at most %(count)s moves", par.moves);
+  return format(template, { count: par.moves });
+}

@@ -5,7 +5,7 @@
 import { api, ApiError, counted, el, format, formatSeconds, pageLang } from "./api.js";
 import { animateChanges, animateDeal, animateRecycle, celebrate, measure, moveOrigin } from "./motion.js";
 import { cardWords } from "./cards.js";
-import { actionText, errorText } from "./messages.js";
+import { actionText, errorText, parText } from "./messages.js";
 import { renderTable } from "./render.js";
 import { applyLook } from "./site.js";
 
@@ -248,11 +248,24 @@ function showEnd() {
       rankLine.textContent = format(gettext("Your rank on today's board: %(rank)s of %(count)s"), { rank: game.daily.rank, count: game.daily.players });
     }
   }
+  document.getElementById("win-par").textContent = "";
+  if (game.daily) showPar(game.daily.date, game.draw);
   celebrate(game).finally(() => {
     if (!dialog.open) dialog.showModal();
   });
 }
 document.getElementById("win-close").addEventListener("click", () => document.getElementById("win").close());
+
+// The day's par (R31) beside the result, once the day is over and the solver's figure is out.
+async function showPar(date, draw) {
+  try {
+    const day = await api("GET", `daily/${date}`);
+    const board = day.boards.find((b) => b.draw === draw);
+    document.getElementById("win-par").textContent = parText(board && board.par);
+  } catch (error) {
+    // No par to show: the line stays empty.
+  }
+}
 
 // ---- starting again -------------------------------------------------------------------------
 
