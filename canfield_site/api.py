@@ -3,7 +3,12 @@
 from typing import Any
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -11,10 +16,78 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from games.errors import InvalidRequest, NotFound
+from games.errors import CODES, InvalidRequest, NotFound, error_body
 
 MAX_PAGE_SIZE = 100
 MAX_PAGE = 10**9 - 1
+
+
+# ---- the one error shape in the schema ----------------------------------------------------------
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.ChoiceField(choices=list(CODES), help_text="stable; never translated")
+    message = serializers.CharField(help_text="in the language of Accept-Language (en, hu, pl)")
+    rule = serializers.RegexField(
+        r"^R[0-9]+[a-z]?$", required=False, help_text="the rule broken (RULES.md), if any"
+    )
+    params = serializers.DictField(
+        required=False,
+        help_text=(
+            "illegal_move and no_destination: `reason` and its cards/piles/numbers, for "
+            "clients that word the message themselves (docs/api.md lists them)"
+        ),
+    )
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+ERROR_EXAMPLE = OpenApiExample(
+    "illegal_move",
+    value=error_body(
+        "illegal_move",
+        "The ten of hearts cannot go on the nine of diamonds: they are the same colour.",
+        "R12",
+        {"reason": "same_colour", "card": "10H", "onto": "9D"},
+    ),
+    response_only=True,
+    status_codes=["422"],
+)
+
+# What each error status means, for the schema's descriptions.
+ERROR_STATUSES = {
+    400: "invalid_request, invalid_code or invalid_deck",
+    401: "not_authenticated: no valid token (or session)",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable: the API answers application/json only",
+    409: "stale or game_over",
+    415: "unsupported_media_type: send application/json",
+    422: "illegal_move or no_destination",
+    429: "throttled; Retry-After says when to retry",
+    503: "unavailable; Retry-After says when to retry",
+}
+
+
+def answers(
+    ok: dict[int, Any], *statuses: int, body: bool = False, database: bool = True
+) -> dict[int, Any]:
+    """An operation's responses: `ok`, the error `statuses` it can answer, and those every
+    operation can (405, 406; 415 with a request `body`; 503 if it reads the `database`), each
+    in the one error shape."""
+    always = {405, 406} | ({415} if body else set()) | ({503} if database else set())
+    errors = {
+        status: OpenApiResponse(
+            ErrorSerializer,
+            description=ERROR_STATUSES[status],
+            examples=[ERROR_EXAMPLE] if status == 422 else None,
+        )
+        for status in sorted(set(statuses) | always)
+    }
+    return {**ok, **errors}
 
 
 class PingApi(APIView):
@@ -24,7 +97,9 @@ class PingApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: inline_serializer("Pong", {"pong": serializers.BooleanField()})},
+        responses=answers(
+            {200: inline_serializer("Pong", {"pong": serializers.BooleanField()})}, database=False
+        ),
         summary="Answers without touching the database",
         operation_id="ping",
         auth=[],

@@ -28,14 +28,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import PageQuerySerializer, page_links, page_params
+from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
 from canfield_site.clients import client_address_hash
 from games import accounts, selectors, services
 from games.authentication import game_read_for
 from games.engine import RULESETS, DealCode, describe
 from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
-from games.errors import CODES, InvalidRequest, error_body
+from games.errors import InvalidRequest
 from games.models import Action, Game
 from games.throttling import FixedWindowScopedThrottle
 from leaderboard import selectors as leaderboard_selectors
@@ -101,68 +101,6 @@ def game_payload(
     if with_log and not private:
         payload["actions"] = [action_payload(row) for row in selectors.action_list_for(game=game)]
     return payload
-
-
-class ErrorDetailSerializer(serializers.Serializer):
-    code = serializers.ChoiceField(choices=list(CODES), help_text="stable; never translated")
-    message = serializers.CharField(help_text="in the language of Accept-Language (en, hu, pl)")
-    rule = serializers.RegexField(
-        r"^R[0-9]+[a-z]?$", required=False, help_text="the rule broken (RULES.md), if any"
-    )
-    params = serializers.DictField(
-        required=False,
-        help_text=(
-            "illegal_move and no_destination: `reason` and its cards/piles/numbers, for "
-            "clients that word the message themselves (docs/api.md lists them)"
-        ),
-    )
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = ErrorDetailSerializer()
-
-
-ERROR_EXAMPLE = OpenApiExample(
-    "illegal_move",
-    value=error_body(
-        "illegal_move",
-        "The ten of hearts cannot go on the nine of diamonds: they are the same colour.",
-        "R12",
-        {"reason": "same_colour", "card": "10H", "onto": "9D"},
-    ),
-    response_only=True,
-    status_codes=["422"],
-)
-
-# What each error status means, for the schema's descriptions.
-ERROR_STATUSES = {
-    400: "invalid_request, invalid_code or invalid_deck",
-    401: "not_authenticated: no valid token (or session)",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    406: "not_acceptable: the API answers application/json only",
-    409: "stale or game_over",
-    415: "unsupported_media_type: send application/json",
-    422: "illegal_move or no_destination",
-    429: "throttled; Retry-After says when to retry",
-    503: "unavailable; Retry-After says when to retry",
-}
-
-
-def answers(ok: dict[int, Any], *statuses: int, body: bool = False) -> dict[int, Any]:
-    """An operation's responses: `ok`, the error `statuses` it can answer, and those every
-    operation can (405, 406, 503; 415 with a request `body`), each in the one error shape."""
-    always = {405, 406, 503} | ({415} if body else set())
-    errors = {
-        status: OpenApiResponse(
-            ErrorSerializer,
-            description=ERROR_STATUSES[status],
-            examples=[ERROR_EXAMPLE] if status == 422 else None,
-        )
-        for status in sorted(set(statuses) | always)
-    }
-    return {**ok, **errors}
 
 
 GAME_ID = OpenApiParameter(

@@ -245,11 +245,11 @@ def game_hint(*, game: Game, user: Any) -> dict[str, Any]:
     within its budget (games.solver.HINT_SECONDS). Counts the hint on the game. Raises
     Forbidden (not the owner, or a ranked daily game while its day lasts) or GameFinished."""
     if game.owner_id != user.pk:
-        raise Forbidden("only the game's owner may ask for a hint")
+        raise Forbidden(_("Only the game's owner may ask for a hint."))
     if game.status != Game.Status.PLAYING:
-        raise GameFinished(f"the game is over ({game.status})")
+        raise GameFinished(_("This game is over."))
     if game.challenge_id is not None and timezone.now() < game.challenge.ends_at:
-        raise Forbidden("no hints in a ranked daily game while its day lasts", "R30")
+        raise Forbidden(_("No hints in a ranked daily game while its day lasts."), "R30")
     action, winnable = hint(EngineGame.from_dict(game.state))
     Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
     game.hints += 1

@@ -15,8 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import PageQuerySerializer, page_links, page_params
-from games.api import DRAW_CHOICES, answers
+from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
+from games.api import DRAW_CHOICES
 from games.errors import InvalidRequest, NotFound
 from games.models import Game
 from leaderboard import selectors, services

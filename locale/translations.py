@@ -417,6 +417,10 @@ HU = {
     "Hint: %(action)s": "Tipp: %(action)s",
     "No winning line from here.": "Innen nincs nyerő folytatás.",
     "No hint: the solver could not decide in time.": "Nincs tipp: a megoldó nem döntött időben.",
+    "Only the game's owner may ask for a hint.": "Csak a játszma gazdája kérhet tippet.",
+    "No hints in a ranked daily game while its day lasts.": (
+        "Rangsorolt napi játszmában nincs tipp, amíg tart a nap."
+    ),
 }
 
 PL = {
@@ -829,6 +833,10 @@ PL = {
     "No winning line from here.": "Stąd nie ma wygrywającej drogi.",
     "No hint: the solver could not decide in time.": (
         "Brak podpowiedzi: solver nie zdążył rozstrzygnąć."
+    ),
+    "Only the game's owner may ask for a hint.": "O podpowiedź może prosić tylko właściciel gry.",
+    "No hints in a ranked daily game while its day lasts.": (
+        "W rankingowej grze dnia nie ma podpowiedzi, dopóki dzień trwa."
     ),
 }
 

@@ -82,7 +82,7 @@ def test_hint_refused_in_a_ranked_daily_game_while_its_day_lasts(auth_client, us
         assert response.status_code == 403
         assert response.json()["error"] == {
             "code": "forbidden",
-            "message": "no hints in a ranked daily game while its day lasts",
+            "message": "No hints in a ranked daily game while its day lasts.",
             "rule": "R30",
         }
         assert Game.objects.get(pk=game.pk).hints == 0
