@@ -20,6 +20,7 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 HAS_NUMBER = re.compile(r"\d")
+QUICK_FLAG = re.compile(r"[\"']--quick[\"']")
 
 
 def benchmarks(names: list[str]) -> list[Path]:
@@ -31,7 +32,7 @@ def benchmarks(names: list[str]) -> list[Path]:
 
 def run(path: Path, timeout: float) -> tuple[str, float, list[str]]:
     """(status, seconds, figure lines) of one benchmark."""
-    if '"--quick"' not in path.read_text():
+    if not QUICK_FLAG.search(path.read_text()):
         return "skipped: no --quick flag", 0.0, []
     began = time.monotonic()
     try:
