@@ -57,6 +57,26 @@ def test_throttled_hints_surface_retry_after(player):
                 player.hint(game)
     assert throttled.value.status == 429
     assert throttled.value.retry_after is not None and 0 <= throttled.value.retry_after <= 60
+    limit = throttled.value.rate_limit
+    assert limit is not None and (limit.limit, limit.remaining) == (HINT_RATE, 0)
+    assert 0 <= limit.reset <= 60
+
+
+def test_rate_limit_headers_and_errors_in_the_callers_language(base_url, player):
+    game = player.new_game_from_deck(easy_deck(), draw=1)
+    player.draw(game)
+    rate_limit = player.rate_limit  # actions are throttled: their answers carry the headers
+    assert rate_limit is not None and 0 <= rate_limit.remaining < rate_limit.limit
+    messages = {}
+    for language in ("en", "hu", "pl"):
+        client = Client(base_url, token=player.token, language=language)
+        with client, pytest.raises(IllegalMove) as illegal:
+            client.move(game.id, "reserve", "tableau:1")  # 10C onto the ace of spades
+        error = illegal.value
+        assert (error.code, error.status, error.params.get("card")) == ("illegal_move", 422, "10C")
+        assert error.rule and error.rule.startswith("R")
+        messages[language] = error.message
+    assert len(set(messages.values())) == 3, messages
 
 
 def test_a_whole_game_won_with_legal_actions(player):
@@ -268,6 +288,11 @@ def test_a_random_deal_replayed_from_its_code(player):
     assert (again.tableau, again.reserve_top) == (random_game.tableau, random_game.reserve_top)
     listed = player.games()
     assert [game.id for game in listed.results] == [again.id, random_game.id]  # newest first
+    first = player.games(page_size=1)
+    assert (first.count, [g.id for g in first.results], first.previous) == (2, [again.id], None)
+    assert first.next is not None
+    assert [g.id for g in player.games(status="resigned").results] == [random_game.id]
+    assert player.games(daily=True).count == 0
 
 
 def test_a_past_day_reveals_its_codes_and_par(player, run_on_server):
