@@ -26,11 +26,18 @@ from canfield_client import (
     Throttled,
     Unavailable,
 )
-from canfield_client.errors import BoardClosed
+from canfield_client.errors import ERRORS, BoardClosed
 
 from tests.clients.conftest import HINT_RATE
 from tests.clients.play import foundation_first
 from tests.web.helpers import PASSWORD, easy_deck, unique_name
+
+
+def test_an_exception_for_every_error_code_of_the_schema(base_url):
+    schema = httpx.get(f"{base_url}/api/v1/schema/", headers={"Accept": "application/json"})
+    codes = schema.json()["components"]["schemas"]["ErrorCodeEnum"]["enum"]
+    assert sorted(codes) == sorted(ERRORS)
+    assert all(ERRORS[code].code == code for code in codes)
 
 
 def test_register_login_and_account_errors(base_url):

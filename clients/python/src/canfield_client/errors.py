@@ -61,6 +61,10 @@ class NoDestination(CanfieldError):
     code = "no_destination"
 
 
+class NotAcceptable(CanfieldError):
+    code = "not_acceptable"
+
+
 class Stale(CanfieldError):
     """The game moved on since the `moves` the action expected; nothing changed. `game` is the
     game as it is now (the client re-read it)."""
@@ -126,6 +130,7 @@ ERRORS: dict[str, type[CanfieldError]] = {
         Forbidden,
         NotFound,
         MethodNotAllowed,
+        NotAcceptable,
         UnsupportedMediaType,
         Throttled,
         Unavailable,
@@ -161,6 +166,7 @@ def _code_by_status(status: int) -> str:
         403: "forbidden",
         404: "not_found",
         405: "method_not_allowed",
+        406: "not_acceptable",
         409: "stale",
         415: "unsupported_media_type",
         429: "throttled",
