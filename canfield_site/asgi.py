@@ -10,18 +10,29 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import OriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from canfield_site.checks import refuse_unsafe_secrets  # noqa: E402
 from leaderboard.routing import websocket_urlpatterns  # noqa: E402
 
 refuse_unsafe_secrets()
 
+
+class BrowserOriginValidator(OriginValidator):
+    """A browser (it always sends `Origin`) must come from one of ALLOWED_HOSTS, so that no
+    foreign page opens sockets with its visitors' cookies; a client that sends no `Origin` (a
+    bot, a command-line client) may listen: the live boards are public data."""
+
+    def valid_origin(self, parsed_origin: object) -> bool:
+        return parsed_origin is None or bool(super().valid_origin(parsed_origin))
+
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": BrowserOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns)), settings.ALLOWED_HOSTS
         ),
     }
 )

@@ -173,7 +173,14 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                # The layer waits on Redis in blocking reads of 5 s: a socket timeout at or
+                # under that ends every idle read in an error (and, once, every idle live
+                # board with it). Longer than the read, a dead Redis is still noticed.
+                "hosts": [
+                    {"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 2}
+                ],
+            },
         }
     }
     CACHES = {

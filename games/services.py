@@ -3,6 +3,9 @@
 An action is served from the stored engine state (never by replaying the log) and written with
 an optimistic version check: the game row is updated only if no other action landed since it
 was read, together with its `Action` row, in one transaction.
+
+A ranked game's change is announced to whoever subscribed (`ranked_game_subscribe`: the daily
+boards, from their app's `ready`): `games` never imports what listens to it.
 """
 
 from __future__ import annotations
@@ -10,6 +13,9 @@ from __future__ import annotations
 import datetime
 import json
 import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -26,10 +32,38 @@ from games.errors import Forbidden, GameFinished, Stale
 from games.models import Action, Game
 from games.selectors import game_get_for
 from games.solver import hint
-from leaderboard import services as leaderboard_services
 
 # Retries when another request on the same game won the race and the client sent no `expect`.
 ACT_ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class RankedGameListener:
+    """What a listener runs when a ranked game (one on a daily challenge) changes, given the game
+    and the moment of the change: `in_transaction` inside the write's transaction (what it
+    writes commits or rolls back with the game), `after_commit` once that has committed."""
+
+    in_transaction: Callable[[Game, datetime.datetime], None]
+    after_commit: Callable[[Game, datetime.datetime], None]
+
+
+# A plain list rather than Django signals: who listens is explicit (one call in an AppConfig),
+# the order is the registration order, and an error in a listener is the write's error.
+_ranked_game_listeners: list[RankedGameListener] = []
+
+
+def ranked_game_subscribe(listener: RankedGameListener) -> None:
+    """Hear of every change of a ranked game (called once, from an AppConfig's `ready`)."""
+    if listener not in _ranked_game_listeners:
+        _ranked_game_listeners.append(listener)
+
+
+def ranked_game_announce(*, game: Game, at: datetime.datetime) -> None:
+    """Inside the transaction that changed a ranked game: tell its listeners, now and after
+    the commit."""
+    for listener in _ranked_game_listeners:
+        listener.in_transaction(game, at)
+        transaction.on_commit(partial(listener.after_commit, game, at))
 
 
 def engine_game_new(*, ruleset: str, code: DealCode | None, deck: Any, draw: int) -> EngineGame:
@@ -137,9 +171,9 @@ def game_act(
             with transaction.atomic():
                 written = write(game=game, version=version, row=row)
                 if written:
-                    # The board entry moves with the game in this transaction; its live board
-                    # hears of it only after the commit.
-                    leaderboard_services.entry_record(game=game, at=now)
+                    # What listens to ranked games (the boards) moves with the game in this
+                    # transaction, and hears of the commit after it.
+                    ranked_game_announce(game=game, at=now)
         if written:
             return row, game, engine
         if expect is not None:

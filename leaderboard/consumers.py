@@ -1,25 +1,180 @@
-"""Live boards over WebSockets: a thin consumer that joins its board's group, sends a snapshot,
-then forwards the entries the write path publishes. It never writes."""
+"""Live boards over WebSockets.
+
+Each ASGI process keeps one hub per board that has listeners in it. The hub joins the board's
+channel-layer group once (so a batch is one channel message per process, not one per listener),
+tries to claim the board's tick every second (one process in all wins it and publishes the
+batch: leaderboard.services.board_tick), keeps the board's latest snapshot for new listeners,
+and hands each batch to its listeners' outboxes. A listener whose outbox is full, or that
+missed a batch, has fallen behind: it is closed with 4408 and reconnects for a fresh snapshot.
+
+Close codes (4000-4999 are the application's): 4400 the path names no board (bad date or draw),
+4404 no board there (no challenge that day, or a path that routes nowhere), 4408 the listener
+fell behind. Frames from the client are ignored. The servers' WebSocket pings (daphne every 20
+s) keep idle sockets up through proxies and close those whose client stopped answering.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
-from typing import Any
+import logging
+import time
+import weakref
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.utils import timezone
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 
-from leaderboard import selectors
+from canfield_site.logs import WarnEvery
+from leaderboard import selectors, services
 from leaderboard.days import DRAWS, day_parse, day_today
+from leaderboard.models import DailyChallenge
 
-# Close codes (4000-4999 are the application's): the request named no board.
+logger = logging.getLogger(__name__)
+
 CLOSE_BAD_REQUEST = 4400
 CLOSE_NOT_FOUND = 4404
+CLOSE_FELL_BEHIND = 4408
+# Batches waiting for one listener's socket: a listener this far behind is dropped.
+OUTBOX = 30
+# A batch at most this often per board.
+TICK_SECONDS = 1.0
+PUBLISH_TIMEOUT = 2.0
+
+_warn = WarnEvery(logger, seconds=30.0)
 
 
-class BoardConsumer(AsyncJsonWebsocketConsumer):
-    group: str | None = None
+class BoardHub:
+    """One board's live feed in this process (see the module's docstring)."""
+
+    def __init__(self, challenge: DailyChallenge) -> None:
+        self.challenge = challenge
+        self.group = selectors.board_group(challenge.date, challenge.draw)
+        self.listeners: set[BoardConsumer] = set()
+        self.latest: tuple[int, str] | None = None
+        self.layer = get_channel_layer()
+        self.channel = ""
+        self.tasks: list[asyncio.Task[None]] = []
+        self.snapshot_lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        assert self.layer is not None
+        self.channel = await self.layer.new_channel()
+        await self.layer.group_add(self.group, self.channel)
+        self.tasks = [asyncio.create_task(self._receive()), asyncio.create_task(self._tick())]
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        try:
+            await self.layer.group_discard(self.group, self.channel)
+        except Exception as error:  # Redis down: the membership expires on its own
+            _warn("live_board_leave_failed", {"board": self.group, "error": repr(error)})
+
+    def _keep(self, seq: int, snapshot: str) -> None:
+        if self.latest is None or seq > self.latest[0]:
+            self.latest = (seq, snapshot)
+
+    async def snapshot(self) -> tuple[int, str]:
+        """(number of the last batch, the board's snapshot after it): kept from the batches
+        this hub heard, read from the board's cache once when it has heard none."""
+        async with self.snapshot_lock:
+            if self.latest is None:
+                read = database_sync_to_async(services.board_snapshot)
+                self._keep(*await read(challenge=self.challenge))
+        assert self.latest is not None
+        return self.latest
+
+    async def _receive(self) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # Redis down: listen again once it is back
+                _warn("live_board_receive_failed", {"board": self.group, "error": repr(error)})
+                await asyncio.sleep(TICK_SECONDS)
+                continue
+            self._keep(message["seq"], message["snapshot"])
+            for listener in list(self.listeners):
+                listener.deliver(message["seq"], message["messages"])
+
+    async def _tick(self) -> None:
+        tick_batch = database_sync_to_async(services.board_tick)
+        while True:
+            await asyncio.sleep(TICK_SECONDS - time.time() % TICK_SECONDS)
+            # Every process names the same tick, so that exactly one of them claims it.
+            tick = round(time.time() / TICK_SECONDS)
+            try:
+                batch = await tick_batch(challenge=self.challenge, tick=tick)
+                if batch is None:
+                    continue
+                seq, messages, snapshot = batch
+                message = {"type": "board.batch", "seq": seq, "messages": messages}
+                message["snapshot"] = snapshot
+                await asyncio.wait_for(
+                    self.layer.group_send(self.group, message), timeout=PUBLISH_TIMEOUT
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # Redis or the database down: the next tick tries again
+                _warn("live_board_tick_failed", {"board": self.group, "error": repr(error)})
+
+
+# Hubs of each event loop (tests run several loops in one process), by challenge id.
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Task[BoardHub]]]
+_hubs = weakref.WeakKeyDictionary()
+
+
+async def _hub_start(challenge: DailyChallenge) -> BoardHub:
+    hub = BoardHub(challenge)
+    await hub.start()
+    return hub
+
+
+async def hub_join(challenge: DailyChallenge, listener: BoardConsumer) -> BoardHub:
+    hubs = _hubs.setdefault(asyncio.get_running_loop(), {})
+    if challenge.pk not in hubs:
+        hubs[challenge.pk] = asyncio.create_task(_hub_start(challenge))
+    try:
+        hub = await asyncio.shield(hubs[challenge.pk])
+    except Exception:
+        hubs.pop(challenge.pk, None)
+        raise
+    hub.listeners.add(listener)
+    return hub
+
+
+async def hub_leave(hub: BoardHub, listener: BoardConsumer) -> None:
+    hub.listeners.discard(listener)
+    hubs = _hubs.get(asyncio.get_running_loop(), {})
+    started = hubs.get(hub.challenge.pk)
+    if not hub.listeners and started is not None and started.done():
+        del hubs[hub.challenge.pk]
+        await hub.stop()
+
+
+_challenges: dict[tuple[dt.date, int], DailyChallenge] = {}
+
+
+@database_sync_to_async
+def _challenge(day: dt.date, draw: int) -> DailyChallenge | None:
+    """The board's challenge (kept once found: a challenge never changes). Today's board
+    exists before anyone plays it, as the daily info's; other days only once created."""
+    found = _challenges.get((day, draw))
+    if found is None:
+        if day == day_today():
+            found = services.challenge_get_or_create(date=day, draw=draw)
+        else:
+            found = selectors.challenge_find(date=day, draw=draw)
+        if found is not None:
+            _challenges[(day, draw)] = found
+    return found
+
+
+class BoardConsumer(AsyncWebsocketConsumer):
+    hub: BoardHub | None = None
+    sender: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
@@ -30,32 +185,58 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         if day is None or draw not in {str(d) for d in DRAWS}:
             await self.close(code=CLOSE_BAD_REQUEST, reason="expected /ws/daily/YYYY-MM-DD/3|1/")
             return
-        if not await self._board_exists(day, int(draw)):
+        challenge = await _challenge(day, int(draw))
+        if challenge is None:
             await self.close(code=CLOSE_NOT_FOUND, reason="no daily challenge on that day")
             return
-        self.group = selectors.board_group(day, int(draw))
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        # Joined before reading: an entry that changes meanwhile is sent, not missed.
-        await self.send_json({"type": "snapshot", "results": await self._snapshot(day, int(draw))})
+        self.outbox: asyncio.Queue[tuple[int, list[str]]] = asyncio.Queue(maxsize=OUTBOX)
+        # Joined before the snapshot is read: a batch published meanwhile waits in the outbox.
+        self.hub = await hub_join(challenge, self)
+        seq, snapshot = await self.hub.snapshot()
+        await self.send(text_data=snapshot)
+        self.sender = asyncio.create_task(self._send_batches(seq))
 
-    @database_sync_to_async
-    def _board_exists(self, day: dt.date, draw: int) -> bool:
-        # Today's board exists before anyone plays it; other days only once created.
-        return day == day_today() or selectors.challenge_find(date=day, draw=draw) is not None
+    def deliver(self, seq: int, messages: list[str]) -> None:
+        """A batch from the hub: queued for this socket, unless it has fallen behind."""
+        try:
+            self.outbox.put_nowait((seq, messages))
+        except asyncio.QueueFull:
+            self.outbox = asyncio.Queue(maxsize=1)
+            self.outbox.put_nowait((-1, []))  # tells the sender to close
 
-    @database_sync_to_async
-    def _snapshot(self, day: dt.date, draw: int) -> list[dict[str, Any]]:
-        challenge = selectors.challenge_find(date=day, draw=draw)
-        if challenge is None:
-            return []
-        return selectors.board_page(challenge=challenge, page=1, now=timezone.now())
+    async def _send_batches(self, seq: int) -> None:
+        while True:
+            batch_seq, messages = await self.outbox.get()
+            if 0 <= batch_seq <= seq:  # already in the snapshot
+                continue
+            if batch_seq != seq + 1:
+                await self.close(code=CLOSE_FELL_BEHIND, reason="fell behind: reconnect")
+                await self._leave()
+                return
+            for message in messages:
+                await self.send(text_data=message)
+            seq = batch_seq
+
+    async def _leave(self) -> None:
+        if self.hub is not None:
+            hub, self.hub = self.hub, None
+            await hub_leave(hub, self)
 
     async def disconnect(self, code: int) -> None:
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.sender is not None and self.sender is not asyncio.current_task():
+            self.sender.cancel()
+        await self._leave()
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Listeners only listen: anything they send is ignored."""
 
-    async def entry_changed(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "entry", "entry": event["entry"]})
+
+class NoRouteConsumer(AsyncWebsocketConsumer):
+    """A WebSocket path that names nothing: closed with 4404, as a missing board."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_NOT_FOUND, reason="no such WebSocket path")
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Ignored, as on a board."""

@@ -46,7 +46,7 @@ class Entry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="daily_entries"
     )
     # Ranked history stays: deleting a player or a game with a board entry is refused (the
-    # board's score counters would drift); take entries off the boards with "disqualify".
+    # board's ranking would drift); take entries off the boards with "disqualify".
     game = models.OneToOneField("games.Game", on_delete=models.PROTECT, related_name="entry")
     status = models.CharField(max_length=16, default="playing")
     score = models.IntegerField(default=0)
@@ -78,27 +78,3 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} on {self.challenge_id}: {self.score}/{self.moves}"
-
-
-class BoardScore(models.Model):
-    """How many ranked (not disqualified) entries of a board have one score.
-
-    A score is a multiple of 5 from 0 to 255, so a board has at most 52 of these rows: the board's
-    size and "how many rank above a score" are sums over them instead of counts over the board.
-    Kept in step by the services that create an entry, change its score or disqualify it, inside
-    the same transaction.
-    """
-
-    challenge = models.ForeignKey(
-        DailyChallenge, on_delete=models.CASCADE, related_name="score_counts"
-    )
-    score = models.IntegerField()
-    entries = models.IntegerField(default=0)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["challenge", "score"], name="boardscore_unique_score")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.challenge_id} score {self.score}: {self.entries}"

@@ -2,9 +2,11 @@
 
 from django.urls import re_path
 
-from leaderboard.consumers import BoardConsumer
+from leaderboard.consumers import BoardConsumer, NoRouteConsumer
 
-# Any segments reach the consumer, so that a bad date or draw gets a clear close code.
 websocket_urlpatterns = [
+    # Any segments reach the consumer, so that a bad date or draw gets a clear close code.
     re_path(r"^ws/daily/(?P<date>[^/]+)/(?P<draw>[^/]+)/$", BoardConsumer.as_asgi()),
+    # Last: a path that routes nowhere is closed with 4404 (the router would answer a 500).
+    re_path(r"", NoRouteConsumer.as_asgi()),
 ]

@@ -1,17 +1,21 @@
 """Reads of the daily challenges: boards in rank order, a player's rank, daily info, stats.
 
-Ranking stays in the database. The order is score (desc), moves, seconds, then who reached
-the figures first. Seconds are live for a game in progress (up to the end of its day), so
-the index covers (score, moves) and the few rows of a (score, moves) group are sorted by
-time on the fly. Counting never walks the board: the per-score counters (BoardScore) give the
-board's size and how many entries have a better score, so a deep page or one player's rank
-counts along the index only within one score.
+The order is score (desc), moves, seconds, then who reached the figures first. Seconds are live
+for a game in progress (up to the end of its day), so the order by (score, moves) is kept
+(indexed in PostgreSQL, and as the board's ranking in Redis: leaderboard.boards) and the few rows
+of one (score, moves) group are sorted by time on the fly. Counting never walks the board when
+the ranking is in Redis: how many entries rank ahead of a (score, moves), the board's size, and
+the (score, moves) at a page's first row are O(log n) there. Without it (the embedded mode, or
+while Redis is unreachable) the same counts are index-only counts in the database.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from bisect import bisect_left
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db.models import (
@@ -27,15 +31,15 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
-    Sum,
     Value,
 )
 from django.db.models.functions import Coalesce
 
 from games.errors import NotFound
 from games.models import Game
+from leaderboard import boards
 from leaderboard.days import day_today
-from leaderboard.models import BoardScore, DailyChallenge, Entry
+from leaderboard.models import DailyChallenge, Entry
 
 PAGE_SIZE = 50
 BOARD_ORDER = ("-score", "moves", "span", "reached_at", "id")
@@ -93,35 +97,40 @@ def _ranked(challenge: DailyChallenge) -> QuerySet[Entry]:
     return Entry.objects.filter(challenge=challenge, disqualified=False)
 
 
-def _score_counts(challenge: DailyChallenge) -> list[tuple[int, int]]:
-    """(score, ranked entries) of the board, best score first: at most 52 rows."""
-    return list(
-        BoardScore.objects.filter(challenge=challenge)
-        .order_by("-score")
-        .values_list("score", "entries")
-    )
+T = TypeVar("T")
 
 
-def _score_at(challenge: DailyChallenge, offset: int) -> tuple[int, int, int] | None:
-    """(score, entries with a better score, entries with this score) of the entry `offset`
-    rows down the board."""
-    better = 0
-    for score, entries in _score_counts(challenge):
-        if better + entries > offset:
-            return score, better, entries
-        better += entries
-    return None
+def _from_ranking(challenge: DailyChallenge, read: Callable[[], T | None]) -> T | None:
+    """A read of the board's ranking in Redis, built first if Redis has none; None where there
+    is none to read (the embedded mode, Redis unreachable, a build under way elsewhere)."""
+    try:
+        return read()
+    except boards.NotReady:
+        if not boards.ranking_rebuild(challenge):
+            return None
+    try:
+        return read()
+    except boards.NotReady:
+        return None
 
 
-def board_scores_recounted(*, challenge: DailyChallenge) -> dict[int, int]:
-    """What the board's counters should hold, counted over its entries: {score: entries}."""
-    counted = _ranked(challenge).values("score").annotate(entries=Count("id"))
-    return {group["score"]: group["entries"] for group in counted.order_by()}
+def _ahead(challenge: DailyChallenge, figures: list[tuple[int, int]]) -> list[int]:
+    """For each (score, moves): how many ranked entries have a better score, or the same score
+    and fewer moves."""
+    keys = [boards.rank_key(score, moves) for score, moves in figures]
+    counted = _from_ranking(challenge, lambda: boards.store().ranked_before(challenge.pk, keys))
+    if counted is not None:
+        return counted
+    ranked = _ranked(challenge)
+    return [
+        ranked.filter(score__gt=score).count() + ranked.filter(score=score, moves__lt=moves).count()
+        for score, moves in figures
+    ]
 
 
 def board_count(*, challenge: DailyChallenge) -> int:
-    total = BoardScore.objects.filter(challenge=challenge).aggregate(total=Sum("entries"))
-    return total["total"] or 0
+    counted = _from_ranking(challenge, lambda: boards.store().ranked_count(challenge.pk))
+    return _ranked(challenge).count() if counted is None else counted
 
 
 def board_page(
@@ -130,28 +139,20 @@ def board_page(
     """The entries ranked (page - 1) * size + 1 onwards, as API.md's ENTRY."""
     offset = (page - 1) * size
     board = _board(challenge, now).order_by(*BOARD_ORDER).values_list(*ENTRY_FIELDS)
-    if offset == 0:
-        rows = list(board[:size])
+    found = None
+    if offset:
+        found = _from_ranking(challenge, lambda: boards.store().ranked_at(challenge.pk, offset))
+    if found is None:
+        # Page 1, or no ranking to count with: the database skips `offset` rows along the index.
+        rows = list(board[offset : offset + size])
+    elif not found:
+        return []
     else:
-        # The counters name the score holding the page's first row; along the index within
-        # that score, find its (score, moves) group, then sort only from that group on.
-        found = _score_at(challenge, offset)
-        if found is None:
-            return []
-        score, better, entries = found
-        within = offset - better
-        same_score = _ranked(challenge).filter(score=score).values_list("moves", flat=True)
-        # Walk the index from the nearer end of the score: at most half of it is read.
-        from_top = within < entries // 2
-        at = within if from_top else entries - 1 - within
-        moves = same_score.order_by("moves" if from_top else "-moves")[at : at + 1].first()
-        if moves is None:  # the counters ran ahead of this read by a concurrent commit
-            return []
-        if from_top:
-            fewer_moves = same_score.filter(moves__lt=moves).count()
-        else:
-            fewer_moves = entries - same_score.filter(moves__gte=moves).count()
-        skip = within - fewer_moves
+        # The ranking names the (score, moves) group of the page's first row and how many rank
+        # ahead of that group; the page is the rest of that group (sorted by time), then on.
+        key, ahead = found
+        score, moves = boards.key_figures(key)
+        skip = offset - ahead
         # Two index ranges, the rest of this score and then the lower scores (one query with
         # an OR would read the skipped part of the score too).
         rows = list(board.filter(score=score, moves__gte=moves)[skip : skip + size])
@@ -168,12 +169,9 @@ def _span_of(entry: Entry, now: dt.datetime) -> dt.timedelta:
 def entry_rank(*, entry: Entry, now: dt.datetime) -> int:
     """The entry's position on its whole board (1 = first), ties broken as the board does."""
     challenge = entry.challenge
-    better_score = BoardScore.objects.filter(challenge=challenge, score__gt=entry.score).aggregate(
-        total=Sum("entries")
-    )["total"]
+    ahead = _ahead(challenge, [(entry.score, entry.moves)])[0]
     span = _span_of(entry, now)
-    # Fewer moves: an index-only count. Same moves: the group's few rows, by time and arrival.
-    fewer_moves = _ranked(challenge).filter(score=entry.score, moves__lt=entry.moves).count()
+    # Within its (score, moves) group: the group's few rows, by time and arrival.
     ahead_in_group = (
         _board(challenge, now)
         .filter(score=entry.score, moves=entry.moves)
@@ -184,7 +182,7 @@ def entry_rank(*, entry: Entry, now: dt.datetime) -> int:
         )
         .count()
     )
-    return (better_score or 0) + fewer_moves + ahead_in_group + 1
+    return ahead + ahead_in_group + 1
 
 
 def game_standing(*, game: Game, now: dt.datetime) -> dict[str, int] | None:
@@ -201,13 +199,51 @@ def game_standing(*, game: Game, now: dt.datetime) -> dict[str, int] | None:
     }
 
 
-def entry_payload(*, entry: Entry, now: dt.datetime) -> dict[str, Any]:
-    """API.md's ENTRY for one entry (the live board's `entry` message)."""
-    rank = entry_rank(entry=entry, now=now)
-    span = _span_of(entry, now)
-    return _entry_dict(
-        rank, entry.player.username, entry.score, entry.moves, span, entry.status, entry.game_id
-    )
+def board_changes(
+    *, challenge: DailyChallenge, games: list[str], now: dt.datetime
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """A live batch: (ENTRY of each of these games still on the board, by rank; the players of
+    those disqualified). A handful of queries whatever the number of games: one for the games'
+    entries, one count per (score, moves) in Redis (or the database), one for their groups."""
+    rows = list(
+        Entry.objects.filter(challenge=challenge, game_id__in=games)
+        .annotate(span=_span(challenge, now))
+        .values_list(
+            "id", "player__username", "score", "moves", "span", "status", "game_id",
+            "reached_at", "disqualified",
+        )
+    )  # fmt: skip
+    removed = [row[1] for row in rows if row[-1]]
+    ranked = [row for row in rows if not row[-1]]
+    groups = sorted({(row[2], row[3]) for row in ranked})
+    if not groups:
+        return [], removed
+    ahead = dict(zip(groups, _ahead(challenge, groups), strict=True))
+    in_group = Q()
+    for score, moves in groups:
+        in_group |= Q(score=score, moves=moves)
+    members: dict[tuple[int, int], list[tuple[dt.timedelta, dt.datetime, int]]] = defaultdict(list)
+    for pk, score, moves, span, reached in (
+        _board(challenge, now)
+        .filter(in_group)
+        .values_list("id", "score", "moves", "span", "reached_at")
+    ):
+        members[(score, moves)].append((span, reached, pk))
+    for group in members.values():
+        group.sort()
+    entries = [
+        _entry_dict(
+            ahead[(score, moves)] + bisect_left(members[(score, moves)], (span, reached, pk)) + 1,
+            name,
+            score,
+            moves,
+            span,
+            status,
+            game,
+        )  # fmt: skip
+        for pk, name, score, moves, span, status, game, reached, _ in ranked
+    ]
+    return sorted(entries, key=lambda entry: entry["rank"]), removed
 
 
 def challenge_find(*, date: dt.date, draw: int) -> DailyChallenge | None:
@@ -216,11 +252,7 @@ def challenge_find(*, date: dt.date, draw: int) -> DailyChallenge | None:
 
 def daily_info(*, date: dt.date, now: dt.datetime) -> dict[str, Any]:
     """API.md's daily info: the day's boards, their player counts, and the codes once over."""
-    challenges = list(
-        DailyChallenge.objects.filter(date=date)
-        .annotate(players=Coalesce(Sum("score_counts__entries"), 0))
-        .order_by("-draw")
-    )
+    challenges = list(DailyChallenge.objects.filter(date=date).order_by("-draw"))
     if not challenges:
         raise NotFound(f"there is no daily challenge on {date.isoformat()}")
     ends_at = challenges[0].ends_at
@@ -230,7 +262,7 @@ def daily_info(*, date: dt.date, now: dt.datetime) -> dict[str, Any]:
         "boards": [
             {
                 "draw": challenge.draw,
-                "players": challenge.players,  # type: ignore[attr-defined]
+                "players": board_count(challenge=challenge),
                 "code": _revealed_code(challenge, now),
                 "par": challenge_par(challenge, now),
             }

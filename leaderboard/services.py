@@ -1,34 +1,34 @@
 """Writes of the daily challenges: creating challenges and ranked games, keeping the board's
-entries in step with the games, and publishing their changes to the live boards."""
+entries in step with the games, and the live boards' batches.
+
+An action on a ranked game touches only its own entry row (in the game's transaction: no row
+that every player of the board shares), then, after the commit, tells the board's state in
+Redis (leaderboard.boards: the ranking and the set of changed entries) in one round trip. Once a
+second, one process per board turns the changed entries into one live batch.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
+import json
 import logging
-from collections import Counter
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from canfield_site.logs import WarnEvery
 from games import services as game_services
 from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.models import Game
 from games.solver import Solution, solve
-from leaderboard import selectors
+from leaderboard import boards, selectors
 from leaderboard.days import day_deal, day_ends_at, day_today
-from leaderboard.models import BoardScore, DailyChallenge, Entry
+from leaderboard.models import DailyChallenge, Entry
 
 logger = logging.getLogger(__name__)
 
-# A live board is a nicety: an action never waits longer than this for the channel layer.
-PUBLISH_TIMEOUT = 0.5
 # R29: deals tried per day and draw mode before giving up (about 1 in 10 deals is skipped).
 DAILY_ATTEMPTS = 100
 
@@ -127,8 +127,7 @@ def daily_game_get_or_create(
                 started_at=game.created_at,
                 reached_at=game.created_at,
             )
-            _board_scores_shift({(challenge.pk, game.score): 1})
-            transaction.on_commit(lambda: entry_publish(game_id=game.pk))
+            transaction.on_commit(lambda: entry_committed(game, game.created_at))
     except IntegrityError:
         game = _entry_game(challenge=challenge, player=player)
         if game is None:
@@ -146,107 +145,82 @@ def _entry_game(*, challenge: DailyChallenge, player: Any) -> Game | None:
     return None if entry is None else entry.game
 
 
-def entry_record(*, game: Game, at: dt.datetime) -> None:
-    """Inside an action's transaction: copy the game's new figures to its board entry.
+def entry_record(game: Game, at: dt.datetime) -> None:
+    """Inside a ranked game's action transaction: copy the game's new figures to its entry.
 
-    After the day ends the entry keeps the figures of that moment, so nothing changes. The
-    change is published only once the transaction commits: a rolled-back action never shows.
+    After the day ends the entry keeps the figures of that moment, so nothing changes. A
+    disqualified entry stays off the boards: it is not updated.
     """
     assert game.challenge is not None
     if at >= game.challenge.ends_at:
         return
     finished = game.status != Game.Status.PLAYING
-    # Locked so that the score it leaves is the one its counter holds. A disqualified entry
-    # stays off the boards: it is neither updated nor published.
-    entry = (
-        Entry.objects.select_for_update()
-        .filter(game=game, disqualified=False)
-        .values_list("pk", "score")
-        .first()
-    )
-    if entry is None:
-        return
-    entry_id, score_before = entry
-    Entry.objects.filter(pk=entry_id).update(
+    Entry.objects.filter(game=game, disqualified=False).update(
         status=game.status,
         score=game.score,
         moves=game.moves,
         ended_at=game.finished_at if finished else None,
         reached_at=at,
     )
-    if game.score != score_before:
-        # Last in the action's transaction: the counter rows every player shares stay locked
-        # only until the commit that follows.
-        _board_scores_shift(
-            {(game.challenge_id, score_before): -1, (game.challenge_id, game.score): 1}
-        )
-    game_id = game.pk
-    transaction.on_commit(lambda: entry_publish(game_id=game_id))
 
 
-_BOARD_SCORE = BoardScore._meta.db_table
-# Adds to a counter, creating its row the first time an entry reaches that score.
-_SHIFT_SQL = """
-INSERT INTO {table} (challenge_id, score, entries) VALUES {values}
-ON CONFLICT (challenge_id, score) DO UPDATE SET entries = {table}.entries + EXCLUDED.entries
-"""
-
-
-def _board_scores_shift(deltas: dict[tuple[Any, int], int]) -> None:
-    """Add each delta to the counter of its (challenge id, score), in one statement.
-
-    The rows are written in (challenge, score) order, so two transactions that move entries
-    between the same scores in opposite directions lock the counters in the same order and
-    never deadlock.
-    """
-    rows = sorted((key, delta) for key, delta in deltas.items() if delta)
-    if not rows:
+def entry_committed(game: Game, at: dt.datetime) -> None:
+    """After a ranked game's change committed: move it in its board's ranking and mark it for
+    the next live batch (a disqualified entry's version keeps it off: leaderboard.boards)."""
+    challenge = game.challenge
+    assert challenge is not None
+    if at >= challenge.ends_at:
         return
-    values = ", ".join(["(%s, %s, %s)"] * len(rows))
-    params = [
-        value for (challenge_id, score), delta in rows for value in (challenge_id, score, delta)
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(_SHIFT_SQL.format(table=_BOARD_SCORE, values=values), params)
+    key = boards.rank_key(game.score, game.moves)
+    change = (str(game.pk), game.actions_count, key)
+    boards.store().entries_changed(challenge.pk, challenge.ends_at, [change])
 
 
-def board_scores_recount(*, challenge: DailyChallenge) -> None:
-    """Set the board's score counters to a recount of its entries: for entries written in bulk
-    around the services (the benchmark's fill, test fixtures)."""
-    with transaction.atomic():
-        BoardScore.objects.filter(challenge=challenge).delete()
-        BoardScore.objects.bulk_create(
-            BoardScore(challenge=challenge, score=score, entries=entries)
-            for score, entries in selectors.board_scores_recounted(challenge=challenge).items()
-        )
+def board_tick(*, challenge: DailyChallenge, tick: int) -> tuple[int, list[str], str] | None:
+    """The board's live batch for this tick (a wall-clock second), made by whichever process
+    claims the tick first, exactly once: (its number, its messages, the board's snapshot after
+    it), each message JSON text. None when another process claimed the tick or nothing changed:
+    batches stop while the board is still."""
+    store = boards.store()
+    games = store.changed_take(challenge.pk, tick)
+    if not games:
+        return None
+    now = timezone.now()
+    entries, removed = selectors.board_changes(challenge=challenge, games=games, now=now)
+    snapshot = board_snapshot_text(challenge=challenge, now=now)
+    count = json.loads(snapshot)["count"]
+    messages = [json.dumps({"type": "removed", "player": player}) for player in removed]
+    if entries:
+        messages.append(json.dumps({"type": "entries", "count": count, "entries": entries}))
+    seq = store.batch_save(challenge.pk, challenge.ends_at, snapshot)
+    if seq is None:  # Redis went away: the listeners will reconnect once it is back
+        return None
+    return seq, messages, snapshot
 
 
-def entry_publish(*, game_id: Any) -> None:
-    """Send the entry's current figures and rank to its live board's listeners.
-
-    Runs after commit, on the write path. A failure (Redis down, slow) is logged and
-    swallowed: the action has been applied and must still succeed.
-    """
-    try:
-        entry = Entry.objects.select_related("challenge", "player").get(game_id=game_id)
-        payload = selectors.entry_payload(entry=entry, now=timezone.now())
-        message = {"type": "entry.changed", "entry": payload}
-        group = selectors.board_group(entry.challenge.date, entry.challenge.draw)
-        async_to_sync(_group_send)(group, message)
-    except Exception as error:
-        fields = {"game": str(game_id), "error": repr(error)}
-        _publish_failed("live_updates_paused: the channel layer (Redis) is unreachable", fields)
+def board_snapshot_text(*, challenge: DailyChallenge, now: dt.datetime) -> str:
+    return json.dumps(
+        {
+            "type": "snapshot",
+            "count": selectors.board_count(challenge=challenge),
+            "results": selectors.board_page(challenge=challenge, page=1, now=now),
+        }
+    )
 
 
-# While Redis is down every action fails to publish: one warning per interval is enough.
-_publish_failed = WarnEvery(logger, seconds=30.0)
-
-
-async def _group_send(group: str, message: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    await asyncio.wait_for(layer.group_send(group, message), timeout=PUBLISH_TIMEOUT)
+def board_snapshot(*, challenge: DailyChallenge) -> tuple[int, str]:
+    """(the number of the board's last batch, its snapshot since): from the board's cache, read
+    from the database only when the cache has none for the current batch."""
+    store = boards.store()
+    cached = store.snapshot_get(challenge.pk)
+    seq = 0 if cached is None else cached[0]
+    if cached is not None and cached[1] is not None:
+        return seq, cached[1]
+    # Read after the batch number: what changed since is in this snapshot and in a later batch.
+    snapshot = board_snapshot_text(challenge=challenge, now=timezone.now())
+    if cached is not None:
+        store.snapshot_put(challenge.pk, seq, snapshot)
+    return seq, snapshot
 
 
 def entries_disqualify(*, entries: Any, by: Any) -> list[Entry]:
@@ -255,10 +229,17 @@ def entries_disqualify(*, entries: Any, by: Any) -> list[Entry]:
     The audit trail is the caller's: the admin records who did it, when and to which entries.
     """
     with transaction.atomic():
-        changed = list(entries.select_for_update().filter(disqualified=False).order_by("pk"))
+        changed = list(
+            entries.select_for_update()
+            .filter(disqualified=False)
+            .select_related("challenge")
+            .order_by("pk")
+        )
         Entry.objects.filter(pk__in=[entry.pk for entry in changed]).update(disqualified=True)
-        taken_off = Counter((entry.challenge_id, entry.score) for entry in changed)
-        _board_scores_shift({key: -count for key, count in taken_off.items()})
+    for entry in changed:
+        # Off the ranking, and a `removed` message in the board's next live batch.
+        change = (str(entry.game_id), boards.REMOVED, None)
+        boards.store().entries_changed(entry.challenge_id, entry.challenge.ends_at, [change])
     for entry in changed:
         entry.disqualified = True
         logger.warning(

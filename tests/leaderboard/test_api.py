@@ -2,13 +2,12 @@ import datetime as dt
 
 import pytest
 import time_machine
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.core.management import call_command
 
 from games.engine import DealCode, shuffled_deck
 from games.models import Game
 from games.services import game_create
+from leaderboard import boards
 from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge, Entry
 from leaderboard.services import entries_disqualify
@@ -265,24 +264,23 @@ def test_daily_streak_counts_consecutive_days_back_from_today(auth_client, user,
 # ---- live publishing ---------------------------------------------------------------------------
 
 
-def test_an_action_publishes_its_entry_after_commit(
+def test_an_action_marks_its_entry_for_the_next_live_batch_after_commit(
     noon, auth_client, django_capture_on_commit_callbacks
 ):
     game = daily(auth_client).json()
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(f"daily.{TODAY}.3", channel)
+    store = boards.store()
+    challenge = DailyChallenge.objects.get(draw=3)
+    store.changed_take(challenge.pk, tick=1)  # the game's creation
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         act(auth_client, game["id"], {"type": "draw"})
-    # nothing is sent before the commit
+    # nothing is marked before the commit
+    assert store.changed_take(challenge.pk, tick=2) == []
     assert len(callbacks) == 1
     callbacks[0]()
 
-    message = async_to_sync(layer.receive)(channel)
-    assert message["type"] == "entry.changed"
-    assert message["entry"]["game"] == game["id"]
-    assert (message["entry"]["rank"], message["entry"]["moves"]) == (1, 1)
+    assert store.changed_take(challenge.pk, tick=3) == [game["id"]]
+    assert store.changed_take(challenge.pk, tick=4) == []
 
 
 def test_a_rejected_action_publishes_nothing(noon, auth_client, django_capture_on_commit_callbacks):

@@ -1,45 +1,155 @@
-"""The live board's consumer in process (any channel layer): snapshot, entries, close codes."""
+"""The live board's consumer in process (any channel layer): snapshot, batches once a second
+while the board changes and none while it is still, removed entries, close codes, origins."""
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from canfield_site.asgi import application
+from games import services as game_services
 from leaderboard import services
 from leaderboard.days import day_today
+from leaderboard.models import Entry
 
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
 
 
-async def open_socket(path: str):
-    socket = WebsocketCommunicator(application, path, headers=ORIGIN)
+async def open_socket(path: str, headers=ORIGIN):
+    socket = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await socket.connect()
     assert connected
     return socket
 
 
+@database_sync_to_async
+def draw(player, game_id) -> None:
+    game = game_services.game_get_for(game_id=game_id, user=player)
+    game_services.game_act(game=game, user=player, action={"type": "draw"}, expect=None)
+
+
+async def next_message(socket, timeout: float = 3.0) -> dict:
+    return await socket.receive_json_from(timeout=timeout)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_snapshot_then_entries_as_players_act(make_user):
+def test_batches_come_while_the_board_changes_stop_when_it_is_still_and_resume(make_user):
+    # given: alice and bob on today's board, and a listener
+    today = day_today().isoformat()
+    alice, bob = make_user("alice"), make_user("bob")
+    alice_game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+    bob_game, _ = services.daily_game_get_or_create(player=bob, draw=3)
+
+    async def scenario():
+        socket = await open_socket(f"/ws/daily/{today}/3/")
+        snapshot = await next_message(socket)
+        # when: both draw (bob twice); one batch carries both with current ranks
+        await draw(bob, bob_game.pk)
+        await draw(bob, bob_game.pk)
+        await draw(alice, alice_game.pk)
+        first = await next_message(socket)
+        while sum(e["moves"] for e in first["entries"]) < 3:  # split by a tick boundary
+            first = await next_message(socket)
+        # then: nothing while nobody acts (more than two ticks)
+        still = await socket.receive_nothing(timeout=2.5, interval=0.05)
+        # when: bob draws again: batches resume, with only what changed
+        await draw(bob, bob_game.pk)
+        resumed = await next_message(socket)
+        await socket.disconnect()
+        return snapshot, first, still, resumed
+
+    snapshot, first, still, resumed = async_to_sync(scenario)()
+
+    assert snapshot["type"] == "snapshot" and snapshot["count"] == 2
+    assert {e["player"] for e in snapshot["results"]} == {"alice", "bob"}
+    assert first["type"] == "entries" and first["count"] == 2
+    assert [(e["player"], e["moves"], e["rank"]) for e in first["entries"]] == [
+        ("alice", 1, 1),
+        ("bob", 2, 2),
+    ]
+    assert still is True
+    assert resumed["type"] == "entries"
+    assert [(e["player"], e["moves"], e["rank"]) for e in resumed["entries"]] == [("bob", 3, 2)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_disqualified_entry_is_removed_from_the_live_board(make_user):
     today = day_today().isoformat()
     alice = make_user("alice")
     game, _ = services.daily_game_get_or_create(player=alice, draw=3)
 
     async def scenario():
         socket = await open_socket(f"/ws/daily/{today}/3/")
-        snapshot = await socket.receive_json_from(timeout=2)
-        # as the write path does after a commit
-        await database_sync_to_async(services.entry_publish)(game_id=game.pk)
-        entry = await socket.receive_json_from(timeout=2)
+        await next_message(socket)
+        await database_sync_to_async(services.entries_disqualify)(
+            entries=Entry.objects.filter(game=game), by=None
+        )
+        removed = await next_message(socket)
         await socket.disconnect()
-        return snapshot, entry
+        return removed
 
-    snapshot, entry = async_to_sync(scenario)()
+    assert async_to_sync(scenario)() == {"type": "removed", "player": "alice"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_client_frames_are_ignored_and_a_client_without_origin_may_listen(make_user):
+    today = day_today().isoformat()
+    alice = make_user("alice")
+    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+
+    async def scenario():
+        socket = await open_socket(f"/ws/daily/{today}/3/", headers=[])
+        snapshot = await next_message(socket)
+        await socket.send_to(text_data="not json {")
+        await socket.send_to(bytes_data=b"\x00\xff")
+        await socket.send_json_to({"type": "subscribe"})
+        await draw(alice, game.pk)
+        batch = await next_message(socket)
+        await socket.disconnect()
+        return snapshot, batch
+
+    snapshot, batch = async_to_sync(scenario)()
 
     assert snapshot["type"] == "snapshot"
-    assert [e["player"] for e in snapshot["results"]] == ["alice"]
-    assert entry["type"] == "entry"
-    assert entry["entry"]["game"] == str(game.pk) and entry["entry"]["rank"] == 1
+    assert batch["type"] == "entries" and batch["entries"][0]["moves"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_foreign_browser_origin_is_refused():
+    async def scenario():
+        headers = [(b"origin", b"https://evil.example")]
+        socket = WebsocketCommunicator(application, f"/ws/daily/{day_today()}/3/", headers)
+        connected, _ = await socket.connect()
+        return connected
+
+    # the handshake is refused (a real server answers it with 403: test_live_servers.py)
+    assert async_to_sync(scenario)() is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_listener_that_missed_a_batch_is_closed_with_4408(make_user):
+    today = day_today()
+    alice = make_user("alice")
+    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+
+    async def scenario():
+        socket = await open_socket(f"/ws/daily/{today.isoformat()}/3/")
+        await next_message(socket)
+        await draw(alice, game.pk)
+        batch = await next_message(socket)
+        # when: the channel layer lost a batch on its way to this process (next one is 2 on)
+        seq = await database_sync_to_async(services.board_snapshot)(challenge=game.challenge)
+        message = {"type": "board.batch", "seq": seq[0] + 2, "messages": [], "snapshot": "{}"}
+        await get_channel_layer().group_send(f"daily.{today.isoformat()}.3", message)
+        closed = await socket.receive_output(timeout=3)
+        await socket.wait()
+        return batch, closed
+
+    batch, closed = async_to_sync(scenario)()
+
+    assert batch["type"] == "entries"
+    assert closed == {"type": "websocket.close", "code": 4408, "reason": "fell behind: reconnect"}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -52,9 +162,12 @@ def test_snapshot_then_entries_as_players_act(make_user):
         ("/ws/daily/{today}/x/", 4400),
         ("/ws/daily/2001-01-01/3/", 4404),
         ("/ws/daily/{tomorrow}/3/", 4404),
+        ("/ws/nothing/here/", 4404),
+        ("/ws/daily/{today}/3", 4404),
+        ("/", 4404),
     ],
 )
-def test_bad_date_or_draw_closes_with_a_clear_code(path, code):
+def test_bad_paths_close_with_a_clear_code(path, code):
     today = day_today()
     tomorrow = today.fromordinal(today.toordinal() + 1)
     path = path.format(today=today.isoformat(), tomorrow=tomorrow.isoformat())

@@ -1,8 +1,6 @@
 import datetime as dt
 
-from django.utils import timezone
-
-from leaderboard import selectors
+from leaderboard import selectors, services
 from leaderboard.models import Entry
 from tests.leaderboard.conftest import NOON
 
@@ -90,11 +88,19 @@ def test_a_game_left_unfinished_keeps_its_time_at_the_end_of_the_day(noon, playe
     assert later[0]["status"] == "playing"
 
 
-def test_entry_payload_is_the_board_entry(noon, player_entry):
-    player_entry("a", score=30, moves=10)
-    entry = player_entry("b", score=20, moves=10)
+def test_a_live_batch_carries_the_board_entries_of_the_changed_games(noon, player_entry):
+    # given: three entries, b and c tied on every figure (c joined later), a disqualified
+    a = player_entry("a", score=30, moves=10)
+    b = player_entry("b", score=20, moves=10)
+    c = player_entry("c", score=20, moves=10)
+    services.entries_disqualify(entries=Entry.objects.filter(pk=a.pk), by=None)
+    changed = [str(entry.game_id) for entry in (c, a, b)]
 
-    payload = selectors.entry_payload(entry=entry, now=timezone.now())
+    # when
+    entries, removed = selectors.board_changes(challenge=b.challenge, games=changed, now=NOON)
 
-    board = selectors.board_page(challenge=entry.challenge, page=1, now=timezone.now())
-    assert payload == board[1]
+    # then: the batch's entries are the board's, ranks included, and a is named as removed
+    board = selectors.board_page(challenge=b.challenge, page=1, now=NOON)
+    assert entries == board
+    assert [(e["player"], e["rank"]) for e in entries] == [("b", 1), ("c", 2)]
+    assert removed == ["a"]

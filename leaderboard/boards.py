@@ -1,0 +1,354 @@
+"""Each daily board's live state beside PostgreSQL (the source of truth): its ranking by
+(score, moves), the entries changed since its last live batch, the number of that batch and
+the snapshot a new listener gets.
+
+With REDIS_URL the state lives in Redis, shared by every process, under `board:{db}:{id}:`:
+- `ranking`, a sorted set (member: game id, value: `rank_key(score, moves)`): how many entries
+  rank ahead of a (score, moves), and which (score, moves) sits at an offset, in O(log n);
+- `versions`, a hash (game id -> the game's action count when its entry changed, or REMOVED):
+  a change is applied only if it is newer, so that writers racing after their commits, and a
+  rebuild racing with actions, leave the newest figures;
+- `ready`, set once the ranking has been rebuilt from PostgreSQL: until then (a new or flushed
+  Redis, a write this process could not make) reads answer NotReady;
+- `changed`, a set of game ids, drained by the one process that claims a tick (`tick:{n}`);
+- `seq` and `snapshot:{seq}`: the last batch's number and the board's first page after it.
+Without Redis (the embedded mode: one process serves HTTP and WebSockets) the changed sets, the
+batch numbers and the snapshots live in this process, and the ranking is counted in the database.
+
+A failing Redis never fails the caller: a write is skipped (and the board rebuilt once Redis
+answers this process again), a read answers None and the caller counts in the database.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+from collections import defaultdict
+from collections.abc import Iterable
+from itertools import islice
+from typing import Any
+
+import redis
+from django.conf import settings
+from django.utils import timezone
+
+from canfield_site.logs import WarnEvery
+from leaderboard.models import DailyChallenge, Entry
+
+logger = logging.getLogger(__name__)
+
+# The version of a disqualified entry: no later change puts it back on the board.
+REMOVED = 2**52
+# A board's keys outlive its day by this much (its past board is read rarely; a read after they
+# expired rebuilds them).
+KEPT = dt.timedelta(days=2)
+SNAPSHOT_SECONDS = 3600
+REDIS_TIMEOUT = 0.5
+BUILD_CHUNK = 5000
+
+# A change: (game id, version, rank_key or None when the entry left the board).
+Change = tuple[str, int, int | None]
+
+
+class NotReady(Exception):
+    """The board's ranking is not built in Redis (yet): count in the database."""
+
+
+def rank_key(score: int, moves: int) -> int:
+    """One number ordering (score desc, moves asc), exact in a double: lower ranks first."""
+    return -score * 2**32 + moves
+
+
+def key_figures(key: int) -> tuple[int, int]:
+    """(score, moves) of a `rank_key`."""
+    high = key // 2**32
+    return -high, key - high * 2**32
+
+
+_MERGE = """
+local applied = 0
+for i = 3, #ARGV, 3 do
+    local member, version, key = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2]
+    if version > tonumber(redis.call('HGET', KEYS[2], member) or '-1') then
+        redis.call('HSET', KEYS[2], member, ARGV[i + 1])
+        if key == '' then
+            redis.call('ZREM', KEYS[1], member)
+        else
+            redis.call('ZADD', KEYS[1], key, member)
+        end
+        if ARGV[2] == '1' then redis.call('SADD', KEYS[3], member) end
+        applied = applied + 1
+    end
+end
+for i = 1, 3 do redis.call('EXPIREAT', KEYS[i], ARGV[1]) end
+return applied
+"""
+_TAKE = """
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', 10) then return false end
+local members = redis.call('SMEMBERS', KEYS[2])
+redis.call('DEL', KEYS[2])
+return members
+"""
+_BEFORE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local counts = {}
+for i, key in ipairs(ARGV) do counts[i] = redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. key) end
+return counts
+"""
+_COUNT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+return redis.call('ZCARD', KEYS[2])
+"""
+_AT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local found = redis.call('ZRANGE', KEYS[2], ARGV[1], ARGV[1], 'WITHSCORES')
+if #found == 0 then return {} end
+return {found[2], redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. found[2])}
+"""
+_BATCH = """
+local seq = redis.call('INCR', KEYS[1])
+redis.call('SET', KEYS[2] .. seq, ARGV[1], 'EX', ARGV[2])
+redis.call('EXPIREAT', KEYS[1], ARGV[3])
+return seq
+"""
+_SNAPSHOT_GET = """
+local seq = redis.call('GET', KEYS[1]) or '0'
+return {seq, redis.call('GET', KEYS[2] .. seq)}
+"""
+_SNAPSHOT_PUT = """
+if (redis.call('GET', KEYS[1]) or '0') == ARGV[1] then
+    redis.call('SET', KEYS[2] .. ARGV[1], ARGV[2], 'EX', ARGV[3])
+end
+"""
+
+
+def _expire_at(ends_at: dt.datetime) -> int:
+    return int(max(ends_at, timezone.now()).timestamp() + KEPT.total_seconds())
+
+
+class RedisBoards:
+    def __init__(self, url: str) -> None:
+        self.client = redis.Redis.from_url(
+            url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT
+        )
+        database = settings.DATABASES["default"]["NAME"]
+        self.namespace = f"board:{database}"
+        self.scripts = {
+            name: self.client.register_script(source)
+            for name, source in (
+                ("merge", _MERGE), ("take", _TAKE), ("before", _BEFORE), ("count", _COUNT),
+                ("at", _AT), ("batch", _BATCH), ("snapshot_get", _SNAPSHOT_GET),
+                ("snapshot_put", _SNAPSHOT_PUT),
+            )
+        }  # fmt: skip
+        # Boards whose writes failed here: rebuilt once Redis answers this process again.
+        self.missed: set[int] = set()
+        self.lock = threading.Lock()
+
+    def _key(self, board: int, part: str) -> str:
+        return f"{self.namespace}:{board}:{part}"
+
+    def _run(self, name: str, board: int, parts: tuple[str, ...], args: list[Any]) -> Any:
+        return self.scripts[name](keys=[self._key(board, part) for part in parts], args=args)
+
+    def _repair_missed(self) -> None:
+        with self.lock:
+            missed, self.missed = self.missed, set()
+        for board in missed:
+            seq = self.client.get(self._key(board, "seq")) or b"0"
+            self.client.delete(
+                self._key(board, "ready"), self._key(board, f"snapshot:{seq.decode()}")
+            )
+
+    def _write(self, board: int, action: str, write: Any) -> Any:
+        try:
+            if self.missed:
+                self._repair_missed()
+            return write()
+        except redis.RedisError as error:
+            with self.lock:
+                self.missed.add(board)
+            _unavailable(action, board, error)
+            return None
+
+    def _read(self, board: int, action: str, read: Any) -> Any:
+        try:
+            return read()
+        except redis.RedisError as error:
+            _unavailable(action, board, error)
+            return None
+
+    def entries_changed(self, board: int, ends_at: dt.datetime, changes: list[Change]) -> None:
+        args: list[Any] = [_expire_at(ends_at), 1]
+        for game, version, key in changes:
+            args += [game, version, "" if key is None else key]
+        parts = ("ranking", "versions", "changed")
+        self._write(board, "entries_changed", lambda: self._run("merge", board, parts, args))
+
+    def changed_take(self, board: int, tick: int) -> list[str] | None:
+        parts = (f"tick:{tick}", "changed")
+        taken = self._write(board, "changed_take", lambda: self._run("take", board, parts, []))
+        return None if taken is None else [game.decode() for game in taken]
+
+    def _ranking_read(self, board: int, name: str, args: list[Any]) -> Any:
+        found = self._read(board, name, lambda: self._run(name, board, ("ready", "ranking"), args))
+        if found is False:
+            raise NotReady(board)
+        return found
+
+    def ranked_before(self, board: int, keys: list[int]) -> list[int] | None:
+        return self._ranking_read(board, "before", list(keys)) if keys else []
+
+    def ranked_count(self, board: int) -> int | None:
+        return self._ranking_read(board, "count", [])
+
+    def ranked_at(self, board: int, offset: int) -> tuple[int, int] | tuple[()] | None:
+        """(rank_key of the entry `offset` rows down, entries ranked ahead of that key); `()`
+        past the end."""
+        found = self._ranking_read(board, "at", [offset])
+        if not found:
+            return found  # type: ignore[no-any-return]
+        return int(float(found[0])), int(found[1])
+
+    def ranking_build(self, board: int, ends_at: dt.datetime, rows: Iterable[Change]) -> bool:
+        """Merge the board's entries into the ranking, then mark it ready; False if another
+        process is building it or Redis is unreachable."""
+
+        def build() -> bool:
+            building = self._key(board, "building")
+            if not self.client.set(building, "1", nx=True, ex=300):
+                return False
+            parts = ("ranking", "versions", "changed")
+            expire_at = _expire_at(ends_at)
+            changes = iter(rows)
+            while chunk := list(islice(changes, BUILD_CHUNK)):
+                args: list[Any] = [expire_at, 0]
+                for game, version, key in chunk:
+                    args += [game, version, "" if key is None else key]
+                self._run("merge", board, parts, args)
+            self.client.set(self._key(board, "ready"), "1", exat=expire_at)
+            self.client.delete(building)
+            return True
+
+        return bool(self._write(board, "ranking_build", build))
+
+    def ranking_forget(self, board: int) -> None:
+        """Drop the board's ranking: the next read rebuilds it from the database."""
+        parts = ("ranking", "versions", "ready")
+        keys = [self._key(board, part) for part in parts]
+        self._write(board, "ranking_forget", lambda: self.client.delete(*keys))
+
+    def batch_save(self, board: int, ends_at: dt.datetime, snapshot: str) -> int | None:
+        args = [snapshot, SNAPSHOT_SECONDS, _expire_at(ends_at)]
+        parts = ("seq", "snapshot:")
+        return self._write(board, "batch_save", lambda: self._run("batch", board, parts, args))
+
+    def snapshot_get(self, board: int) -> tuple[int, str | None] | None:
+        parts = ("seq", "snapshot:")
+        found = self._read(
+            board, "snapshot_get", lambda: self._run("snapshot_get", board, parts, [])
+        )
+        if found is None:
+            return None
+        seq, snapshot = found
+        return int(seq), None if snapshot is None else snapshot.decode()
+
+    def snapshot_put(self, board: int, seq: int, snapshot: str) -> None:
+        parts = ("seq", "snapshot:")
+        args = [seq, snapshot, SNAPSHOT_SECONDS]
+        self._read(board, "snapshot_put", lambda: self._run("snapshot_put", board, parts, args))
+
+
+class LocalBoards:
+    """The embedded mode's boards, in this process: no shared ranking (reads count in the
+    database), one tick claimer (this process)."""
+
+    def __init__(self) -> None:
+        self.changed: dict[int, set[str]] = defaultdict(set)
+        self.ticks: dict[int, int] = {}
+        self.seqs: dict[int, int] = defaultdict(int)
+        self.snapshots: dict[int, tuple[int, str]] = {}
+        self.lock = threading.Lock()
+
+    def entries_changed(self, board: int, ends_at: dt.datetime, changes: list[Change]) -> None:
+        with self.lock:
+            self.changed[board].update(game for game, _, _ in changes)
+
+    def changed_take(self, board: int, tick: int) -> list[str] | None:
+        with self.lock:
+            if self.ticks.get(board) == tick:
+                return None
+            self.ticks[board] = tick
+            return list(self.changed.pop(board, ()))
+
+    def ranked_before(self, board: int, keys: list[int]) -> list[int] | None:
+        return None
+
+    def ranked_count(self, board: int) -> int | None:
+        return None
+
+    def ranked_at(self, board: int, offset: int) -> tuple[int, int] | tuple[()] | None:
+        return None
+
+    def ranking_build(self, board: int, ends_at: dt.datetime, rows: Iterable[Change]) -> bool:
+        return False
+
+    def ranking_forget(self, board: int) -> None:
+        pass
+
+    def batch_save(self, board: int, ends_at: dt.datetime, snapshot: str) -> int | None:
+        with self.lock:
+            self.seqs[board] += 1
+            self.snapshots[board] = (self.seqs[board], snapshot)
+            return self.seqs[board]
+
+    def snapshot_get(self, board: int) -> tuple[int, str | None] | None:
+        with self.lock:
+            seq = self.seqs[board]
+            saved = self.snapshots.get(board)
+            return seq, saved[1] if saved is not None and saved[0] == seq else None
+
+    def snapshot_put(self, board: int, seq: int, snapshot: str) -> None:
+        with self.lock:
+            if self.seqs[board] == seq:
+                self.snapshots[board] = (seq, snapshot)
+
+
+# While Redis is down every action meets the same failure: one warning per interval is enough.
+_warn = WarnEvery(logger, seconds=30.0)
+
+
+def _unavailable(action: str, board: int, error: Exception) -> None:
+    fields = {
+        "operation": f"boards.{action}",
+        "board": board,
+        "error": f"{type(error).__name__}: {error}",
+    }
+    _warn("live_boards_degraded: Redis is unreachable, boards count in the database", fields)
+
+
+_store: RedisBoards | LocalBoards | None = None
+
+
+def store() -> RedisBoards | LocalBoards:
+    """The process's board state: Redis when REDIS_URL is set, else this process's memory."""
+    global _store
+    if _store is None:
+        _store = RedisBoards(settings.REDIS_URL) if settings.REDIS_URL else LocalBoards()
+    return _store
+
+
+def ranking_rebuild(challenge: DailyChallenge) -> bool:
+    """Build the board's ranking in Redis from its entries in PostgreSQL (after Redis lost it or
+    missed a change); False where there is none to build or another process builds it."""
+    rows = (
+        Entry.objects.filter(challenge=challenge)
+        .values_list("game_id", "game__actions_count", "score", "moves", "disqualified")
+        .iterator(chunk_size=BUILD_CHUNK)
+    )
+    changes = (
+        (str(game), REMOVED, None) if disqualified else (str(game), version, rank_key(score, moves))
+        for game, version, score, moves, disqualified in rows
+    )
+    return store().ranking_build(challenge.pk, challenge.ends_at, changes)
