@@ -1,11 +1,15 @@
 """Leaderboard reads on a big board: p50/p99 of page 1, deep pages, and players' ranks.
 
     .venv/bin/python bench/leaderboard.py [--games 100000] [--runs 1000] [--database NAME]
+        [--redis redis://127.0.0.1:6379/3]
 
 Creates a fresh PostgreSQL database (default `canfield_lb_bench`, 127.0.0.1, user postgres),
 fills one day's 3-card board with `--games` ranked games (a spread of scores and moves, a
-fifth still in progress), recounts its score counters, runs VACUUM ANALYZE, then times what
-the API does for each read, with the ORM, in process, after a warm-up: the count and page 1;
+fifth still in progress), runs VACUUM ANALYZE, then times what the API does for each read,
+with the ORM, in process, after a warm-up, twice: counting in the database (the embedded
+mode's way, and the fallback while Redis is unreachable), then, with `--redis`, through the
+board's ranking in that Redis (built once from the database first, timed). The reads: the
+count and page 1;
 the count and page `--games / 100` (halfway down); the count and the page where the crowd
 of winners (score 255) ends, the most skipping within one score; the count and the last
 page; the rank of a random player and of the last-ranked player (what each live `entry`
@@ -81,7 +85,6 @@ def fill(games: int) -> None:
                 )
             )  # fmt: skip
         Entry.objects.bulk_create(entries)
-    services.board_scores_recount(challenge=challenge)
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
 
@@ -102,12 +105,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--database", default="canfield_lb_bench")
     parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
+    parser.add_argument("--redis", default="", help="a Redis URL: also time the Redis ranking")
     args = parser.parse_args()
     if args.quick:
         args.games, args.runs = 5_000, 100
 
     sys.path.insert(0, str(ROOT))
     os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{args.database}"
+    os.environ["REDIS_URL"] = args.redis
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
     import django
 
@@ -115,7 +120,7 @@ def main() -> None:
     django.setup()
     from django.utils import timezone
 
-    from leaderboard import selectors
+    from leaderboard import boards, selectors
     from leaderboard.models import DailyChallenge, Entry
 
     began = time.perf_counter()
@@ -145,18 +150,32 @@ def main() -> None:
 
         return read
 
-    for name, read in (
+    reads = (
         ("page 1", page(1)),
         (f"page {deep} (rank {(deep - 1) * selectors.PAGE_SIZE + 1})", page(deep)),
         (f"page {crowded} (end of score 255)", page(crowded)),
         (f"page {last} (the last)", page(last)),
         ("a random player's rank", rank_of(lambda: random.choice(players))),
         ("the last player's rank", rank_of(lambda: last_ranked)),
-    ):
-        for _ in range(20):  # warm the connection and the caches
-            read()
-        p50, p99 = timed(args.runs, read)
-        print(f"{name:<28} p50 {p50:6.2f} ms   p99 {p99:6.2f} ms", flush=True)
+    )
+    # Counting in the database walks the index: fewer runs, or a big board takes minutes.
+    modes = [("counting in PostgreSQL", boards.LocalBoards(), max(20, args.runs // 10))]
+    if args.redis:
+        redis_boards = boards.RedisBoards(args.redis)
+        redis_boards.ranking_forget(challenge.pk)
+        modes.append(("the ranking in Redis", redis_boards, args.runs))
+    for mode, store, runs in modes:
+        boards._store = store
+        began = time.perf_counter()
+        selectors.board_count(challenge=challenge)  # builds the Redis ranking, once
+        print(f"-- {mode}: first read {time.perf_counter() - began:.2f} s, {runs} runs each")
+        for name, read in reads:
+            for _ in range(5):  # warm the connection and the caches
+                read()
+            p50, p99 = timed(runs, read)
+            print(f"{name:<28} p50 {p50:6.2f} ms   p99 {p99:6.2f} ms", flush=True)
+    if args.redis:
+        redis_boards.ranking_forget(challenge.pk)
 
 
 if __name__ == "__main__":

@@ -235,7 +235,7 @@ class RedisBoards:
 
     def ranking_forget(self, board: int) -> None:
         """Drop the board's ranking: the next read rebuilds it from the database."""
-        parts = ("ranking", "versions", "ready")
+        parts = ("ranking", "versions", "ready", "building")
         keys = [self._key(board, part) for part in parts]
         self._write(board, "ranking_forget", lambda: self.client.delete(*keys))
 
