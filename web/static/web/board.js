@@ -1,5 +1,6 @@
-// Live daily leaderboard over the WebSocket of API.md: a snapshot on connect, then one entry
-// per change; reconnects (and so gets a fresh snapshot) when the connection drops, waiting
+// Live daily leaderboard over the WebSocket of API.md: a snapshot on connect, then at most once
+// a second a batch of the entries that changed (`onEntry` for each) and `removed` for a
+// disqualified player (`onRemoved`); reconnects (and so gets a fresh snapshot) when the connection drops, waiting
 // longer after each failure (exponential back-off with full jitter, so that a server restart
 // does not bring every page back at the same instant). A socket closed with 4400 or 4404 (a bad
 // board, a day without a challenge) is final: no retry, `onMissing` says so.
@@ -11,7 +12,7 @@ export function retryDelay(failures, random = Math.random) {
   return Math.round(random() * Math.min(RETRY_MAX, RETRY_FIRST * 2 ** failures));
 }
 
-export function watchBoard(date, draw, { onSnapshot, onEntry, onStatus = () => {}, onMissing = () => {} }) {
+export function watchBoard(date, draw, { onSnapshot, onEntry, onRemoved = () => {}, onStatus = () => {}, onMissing = () => {} }) {
   let socket = null;
   let closed = false;
   let failures = 0;
@@ -27,7 +28,8 @@ export function watchBoard(date, draw, { onSnapshot, onEntry, onStatus = () => {
         failures = 0;
         onStatus(true);
         onSnapshot(message.results);
-      } else if (message.type === "entry") onEntry(message.entry);
+      } else if (message.type === "entries") message.entries.forEach(onEntry);
+      else if (message.type === "removed") onRemoved(message.player);
     });
     socket.addEventListener("close", (event) => {
       if (CLOSE_FINAL.has(event.code)) {
@@ -65,6 +67,10 @@ export class LiveBoard {
 
   update(entry) {
     this.entries.set(entry.player, entry);
+  }
+
+  remove(player) {
+    this.entries.delete(player);
   }
 
   list() {

@@ -41,6 +41,10 @@ async function showDaily() {
         live.update(entry);
         render();
       },
+      onRemoved: (player) => {
+        live.remove(player);
+        render();
+      },
     });
   }
 }

@@ -122,6 +122,9 @@ loadPage()
           render();
         }
       },
+      onRemoved: (player) => {
+        if (entries.delete(player)) render();
+      },
       onStatus: setLive,
       onMissing: showNoChallenge,
     });
