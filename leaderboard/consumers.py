@@ -40,6 +40,7 @@ OUTBOX = 30
 # A batch at most this often per board.
 TICK_SECONDS = 1.0
 PUBLISH_TIMEOUT = 2.0
+REJOIN_TICKS = 600
 
 _warn = WarnEvery(logger, seconds=30.0)
 
@@ -106,6 +107,8 @@ class BoardHub:
             # Every process names the same tick, so that exactly one of them claims it.
             tick = round(time.time() / TICK_SECONDS)
             try:
+                if tick % REJOIN_TICKS == 0:  # the layer forgets a group member after a day
+                    await self.layer.group_add(self.group, self.channel)
                 batch = await tick_batch(challenge=self.challenge, tick=tick)
                 if batch is None:
                     continue

@@ -29,7 +29,7 @@ def draw(player, game_id) -> None:
     game_services.game_act(game=game, user=player, action={"type": "draw"}, expect=None)
 
 
-async def next_message(socket, timeout: float = 3.0) -> dict:
+async def next_message(socket, timeout: float = 5.0) -> dict:
     return await socket.receive_json_from(timeout=timeout)
 
 

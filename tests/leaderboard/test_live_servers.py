@@ -60,7 +60,12 @@ def servers(transactional_db, settings):
     yield [base for _, base in started]
     for process, _ in started:
         process.terminate()
-        process.wait(timeout=10)
+    for process, _ in started:
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:  # a loaded machine: do not leave it behind
+            process.kill()
+            process.wait(timeout=10)
 
 
 def register(base: str, name: str) -> httpx.Client:
