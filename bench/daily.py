@@ -1,7 +1,7 @@
 """Ranked daily actions against practice actions, on the production topology, in one run.
 
     .venv/bin/python bench/daily.py [--seconds 4] [--rounds 2] [--players 20 100]
-                                    [--board 10 100 1000] [--acting 20]
+                                    [--board 10 100 1000] [--acting 20] [--quick]
 
 Starts scripts/serve-topology.sh (nginx, gunicorn with 2 workers, daphne) on a fresh PostgreSQL
 database `canfield_daily_bench` (127.0.0.1:5432) and Redis db 3, makes the players' accounts and
@@ -164,7 +164,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[20, 100])
     parser.add_argument("--board", type=int, nargs="+", default=[10, 100, 1000])
     parser.add_argument("--acting", type=int, default=20)
+    parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
+    if args.quick:
+        args.seconds, args.rounds, args.players, args.board = 2.0, 1, [20], [10, 100]
 
     fresh_database()
     topology = Topology(database_url=DATABASE_URL, redis_url=REDIS_URL)

@@ -1,7 +1,7 @@
 """Live boards under load: listeners on one daily board while its players act at full speed.
 
     .venv/bin/python bench/live.py [--listeners 2000] [--players 20] [--seconds 8]
-                                   [--one-process 0]
+                                   [--one-process 0] [--quick]
 
 Starts scripts/serve-topology.sh with two daphne processes (WS_PROCESSES=2) on a fresh
 PostgreSQL database `canfield_live_bench` (127.0.0.1:5432) and Redis db 3, puts `--players`
@@ -181,7 +181,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--one-process", type=int, default=0)
+    parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
+    if args.quick:
+        args.listeners, args.players, args.seconds = 200, 10, 3.0
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
