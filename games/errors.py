@@ -156,6 +156,15 @@ REASONS: dict[str, Any] = {
     "unknown_fields": gettext_lazy("Unknown field(s): %(fields)s."),
     "not_an_object": gettext_lazy("The body must be a JSON object."),
     "invalid_code": gettext_lazy("That is not a valid deal code (like CF1-D3-AAAAACL)."),
+    "code_characters": gettext_lazy(
+        "A deal code uses only the letters A-Z and the digits 2-7, not %(characters)s."
+    ),
+    "code_length": gettext_lazy(
+        "A %(format)s code has %(length)s characters after its draw mode, not %(got)s."
+    ),
+    "code_range": gettext_lazy(
+        "A CF2 code starts with a letter A-H after its draw mode (its number is below 2^128)."
+    ),
     "invalid_deck": gettext_lazy("The deck must list the 52 cards, each once."),
     "deck_size": gettext_lazy("The deck must list the 52 cards, each once."),
     "deck_card": gettext_lazy("Entry %(index)s of the deck is not a card."),

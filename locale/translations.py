@@ -371,6 +371,16 @@ HU = {
     "That is not a valid deal code (like CF1-D3-AAAAACL).": (
         "Ez nem érvényes leosztáskód (például CF1-D3-AAAAACL)."
     ),
+    "A deal code uses only the letters A-Z and the digits 2-7, not %(characters)s.": (
+        "A leosztáskód csak az A-Z betűket és a 2-7 számjegyeket használja, ezeket nem: "
+        "%(characters)s."
+    ),
+    "A %(format)s code has %(length)s characters after its draw mode, not %(got)s.": (
+        "A %(format)s kódban a húzási mód után %(length)s karakter áll, nem %(got)s."
+    ),
+    "A CF2 code starts with a letter A-H after its draw mode (its number is below 2^128).": (
+        "A CF2 kód a húzási mód után A-H betűvel kezdődik (a száma 2^128 alatti)."
+    ),
     "The deck must list the 52 cards, each once.": (
         "A pakliban mind az 52 lapnak pontosan egyszer kell szerepelnie."
     ),
@@ -787,6 +797,15 @@ PL = {
     "The body must be a JSON object.": "Treść żądania musi być obiektem JSON.",
     "That is not a valid deal code (like CF1-D3-AAAAACL).": (
         "To nie jest poprawny kod rozdania (np. CF1-D3-AAAAACL)."
+    ),
+    "A deal code uses only the letters A-Z and the digits 2-7, not %(characters)s.": (
+        "Kod rozdania składa się tylko z liter A-Z i cyfr 2-7, nie z: %(characters)s."
+    ),
+    "A %(format)s code has %(length)s characters after its draw mode, not %(got)s.": (
+        "Kod %(format)s ma po trybie dobierania %(length)s znaków, a nie %(got)s."
+    ),
+    "A CF2 code starts with a letter A-H after its draw mode (its number is below 2^128).": (
+        "Kod CF2 po trybie dobierania zaczyna się literą A-H (jego liczba jest mniejsza niż 2^128)."
     ),
     "The deck must list the 52 cards, each once.": (
         "Talia musi zawierać wszystkie 52 karty, każdą jeden raz."

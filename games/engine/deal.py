@@ -126,12 +126,16 @@ class DealCode:
             raise InvalidCode(
                 f"{shown} is not a deal code: {listed} not in the code alphabet A-Z, 2-7 ({like})",
                 rule,
+                reason="code_characters",
+                params={"characters": listed},
             )
         if len(digits) != length:
             raise InvalidCode(
                 f"{shown} is not a deal code: a CF{version} code has {length} characters after "
                 f"CF{version}-D{draw}-, not {len(digits)} ({like})",
                 rule,
+                reason="code_length",
+                params={"format": f"CF{version}", "length": length, "got": len(digits)},
             )
         number = 0
         for char in digits:
@@ -141,6 +145,7 @@ class DealCode:
                 f"{shown} is not a deal code: a CF2 code starts with A-H after CF2-D{draw}- "
                 f"(its number is below 2^128), {like}",
                 rule,
+                reason="code_range",
             )
         return cls(number, draw, version)
 
