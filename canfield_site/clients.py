@@ -17,21 +17,30 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
 
+# What stands for a peer without an IP address (a Unix socket, a test transport): all such
+# clients share one address, as they share one door.
+UNKNOWN = "0.0.0.0"
+
+
+def _address(value: str) -> str | None:
+    try:
+        return str(ipaddress.ip_address(value.strip()))
+    except ValueError:
+        return None
+
 
 def client_address(request: HttpRequest) -> str:
-    """The client's address as the outermost trusted proxy saw it (or the peer's address)."""
-    peer = request.META.get("REMOTE_ADDR") or "unknown"
+    """The client's address as the outermost trusted proxy saw it (or the peer's address):
+    always a valid IP address."""
+    peer = _address(request.META.get("REMOTE_ADDR") or "") or UNKNOWN
     count = settings.PROXY_COUNT
     if count <= 0:
         return peer
-    entries = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
-    if len(entries) < count or not entries[-count]:
+    entries = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+    if len(entries) < count:
         # Not through the proxies (a probe on the app's own port): the peer is all we know.
         return peer
-    try:
-        return str(ipaddress.ip_address(entries[-count]))
-    except ValueError:
-        return peer
+    return _address(entries[-count]) or peer
 
 
 def client_address_hash(request: HttpRequest) -> str:

@@ -75,6 +75,19 @@ def test_the_client_address_is_the_one_the_trusted_proxy_saw(
     assert client_address(request) == expected
 
 
+@pytest.mark.parametrize("peer", ["", "unix:/run/app.sock"])
+def test_a_peer_without_an_ip_address_is_one_valid_address(api_client, db, peer, limit):
+    # given: no usable REMOTE_ADDR (a Unix socket, a test transport)
+    request = RequestFactory().get("/", REMOTE_ADDR=peer)
+    assert client_address(request) == "0.0.0.0"
+
+    # when: wrong passwords from there (the lock-out stores the address in the database)
+    codes = [token(api_client, "nobody", "x", peer).status_code for _ in range(limit)]
+
+    # then
+    assert codes == [400] * (limit - 1) + [429]
+
+
 def test_a_forged_forwarded_for_does_not_move_the_token_limit(api_client, db, monkeypatch):
     # given: development settings (no proxy trusted) and a rate of 3 an hour
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"token": "3/hour"})

@@ -33,7 +33,7 @@ pytestmark = [
 
 PLAYERS = 20
 # Pages and API reads beside the players' actions, fetched while the database is down.
-PAGES = ("/", "/admin/login/", "/api/v1/daily", "/api/v1/players/p0")
+PAGES = ("/", "/admin/login/", "/api/v1/daily", "/api/v1/players/player0")
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +62,7 @@ _names = iter(range(10**6))
 
 
 def new_players(topology: Topology, count: int, **game: object) -> list[Player]:
-    players = [Player(topology.base_url, f"p{next(_names)}") for _ in range(count)]
+    players = [Player(topology.base_url, f"player{next(_names)}") for _ in range(count)]
     for player in players:
         player.new_game(**game)
     return players
