@@ -5,6 +5,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 UV_VERSION := 0.13.9
+# uv pip acts on .venv, the virtualenv in this directory.
+UV := $(BIN)/uv pip
 # Reinstalls only when the lock, pyproject.toml or a C source changes.
 INSTALL_INPUTS := pyproject.toml requirements-dev.lock $(wildcard games/*/*.c games/*/*.h)
 STAMP := $(VENV)/.installed-$(shell cat $(INSTALL_INPUTS) | sha1sum | cut -c1-12)
@@ -15,11 +17,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # Exactly the locked versions (hashes checked), then the project itself without dependencies.
+# uv installs (in parallel, from its cache: seconds instead of minutes); pip works the same:
+# pip install --require-hashes --no-deps -r requirements-dev.lock, then pip install --no-deps
+# --no-build-isolation -e . -e ./clients/python.
 $(STAMP): $(INSTALL_INPUTS) | $(BIN)/python
 	$(BIN)/python scripts/lock.py --check
-	$(BIN)/pip install --quiet --require-hashes --no-deps -r requirements-dev.lock
-	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e . -e ./clients/python
-	$(BIN)/pip check
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(UV) install --quiet --require-hashes --no-deps -r requirements-dev.lock
+	$(UV) install --quiet --no-deps --no-build-isolation -e . -e ./clients/python
+	$(UV) check
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
