@@ -8,11 +8,9 @@ import datetime as dt
 import json
 from types import TracebackType
 from typing import Self
-from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
-from websockets.typing import Origin
 
 from canfield_client._core import USER_AGENT, ws_base
 from canfield_client.errors import BoardClosed
@@ -42,10 +40,6 @@ class LiveBoard:
         self.date = date
         self.draw = draw
         self.url = f"{ws_base(server)}/ws/daily/{date.isoformat()}/{draw}/"
-        # The server's own origin, as its pages send: servers that refuse a connection without
-        # an `Origin` (Channels' default validator) accept it, and the others ignore it.
-        parts = urlsplit(server)
-        self.origin = Origin(f"{parts.scheme}://{parts.netloc}")
         self.reconnect = reconnect
         self.backoff = backoff
         self.max_failures = max_failures
@@ -74,9 +68,7 @@ class LiveBoard:
         failures = 0
         while True:
             try:
-                ws = await connect(
-                    self.url, origin=self.origin, user_agent_header=USER_AGENT, open_timeout=10
-                )
+                ws = await connect(self.url, user_agent_header=USER_AGENT, open_timeout=10)
             except (OSError, InvalidHandshake, TimeoutError) as exc:
                 failures += 1
                 refused = isinstance(exc, InvalidStatus) and exc.response.status_code < 500
