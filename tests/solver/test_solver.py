@@ -80,17 +80,18 @@ def test_oracle_copy_matches_shared_file():
 
 def test_oracle_verdicts_agree():
     """Every `won` and `unwinnable` of the independent solver (CF1 0-199, draw 3, app): ours
-    never contradicts one, and decides most of them within a short budget (the benchmark
-    decides them with the full 10 s)."""
+    never contradicts one, and decides most of them within a node cap (the same on a busy
+    machine; the benchmark decides them with the full 10 s)."""
     decided = 0
     deals = oracle()
     for deal in deals:
         game = Game.deal(deal["deal_number"], ruleset="app", draw=3)
-        solution = solve(game, seconds=5 if FULL else 0.3)
+        limits = {"seconds": 5} if FULL else {"seconds": 300, "max_nodes": 100_000}
+        solution = solve(game, **limits)
         if solution.verdict != "unknown":
             assert solution.verdict == deal["verdict"], deal["code"]
             decided += 1
-    assert decided >= len(deals) * (0.97 if FULL else 0.85)
+    assert decided >= len(deals) * (0.97 if FULL else 0.83)
 
 
 def test_won_lines_win_when_replayed():
@@ -138,8 +139,8 @@ def test_reductions_on_and_off_give_the_same_verdicts(ruleset, draw):
         game = _near_end(number, ruleset, draw, 80)
         if game.is_over:
             continue
-        on = solve(game, seconds=2, max_nodes=300_000)
-        off = solve(game, seconds=2, max_nodes=300_000, reduce=False)
+        on = solve(game, seconds=300, max_nodes=300_000)
+        off = solve(game, seconds=300, max_nodes=300_000, reduce=False)
         if "unknown" not in (on.verdict, off.verdict):
             assert on.verdict == off.verdict, number
             both += 1
