@@ -1,0 +1,51 @@
+"""The live board's messages are those docs/asyncapi.yaml describes (its payload schemas)."""
+
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from canfield_site.asgi import application
+from games import services as game_services
+from leaderboard import services
+from leaderboard.days import day_today
+
+ASYNCAPI = yaml.safe_load(
+    (Path(__file__).resolve().parents[2] / "docs" / "asyncapi.yaml").read_text(encoding="utf-8")
+)
+
+
+def validate(message: dict, name: str) -> None:
+    resolver = jsonschema.validators.RefResolver.from_schema(ASYNCAPI)
+    schema = ASYNCAPI["components"]["schemas"][name]
+    jsonschema.Draft7Validator(schema, resolver=resolver).validate(message)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_snapshot_and_the_entries_are_as_documented(make_user):
+    alice = make_user("alice")
+    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+
+    @database_sync_to_async
+    def draw():
+        game_services.game_act(game=game, user=alice, action={"type": "draw"}, expect=None)
+
+    async def scenario():
+        socket = WebsocketCommunicator(application, f"/ws/daily/{day_today().isoformat()}/3/")
+        assert (await socket.connect())[0]
+        snapshot = await socket.receive_json_from(timeout=5)
+        await draw()
+        entries = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        return snapshot, entries
+
+    snapshot, entries = async_to_sync(scenario)()
+
+    validate(snapshot, "Snapshot")
+    validate(entries, "Entries")
+    assert snapshot["count"] == 1 and snapshot["results"][0]["player"] == "alice"
+    assert entries["entries"][0]["player"] == "alice" and entries["entries"][0]["moves"] == 1
