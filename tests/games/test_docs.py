@@ -186,7 +186,8 @@ def test_game_creation_answers_200_and_201_with_links_to_the_games_operations(sc
 SAMPLE_PARAMS = {
     "card": "10H", "onto": "JS", "next": "QH", "pile": "tableau:2", "foundation": "foundation:D",
     "holds": 2, "count": 3, "index": 7, "field": "type", "allowed": "move, draw",
-    "fields": "colour", "cards": "AH, 2H", "status": "won",
+    "fields": "colour", "cards": "AH, 2H", "status": "won", "characters": "0, 1",
+    "format": "CF1", "length": 7, "got": 6,
 }  # fmt: skip
 
 
