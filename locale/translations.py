@@ -860,6 +860,10 @@ PL = {
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {
+    "%(count)s card played up to the foundations": (
+        "%(count)s lap az alapokra került",
+        "%(count)s lap az alapokra került",
+    ),
     "Par: %(count)s move": ("Par: %(count)s lépés", "Par: %(count)s lépés"),
     "Par: at most %(count)s move": ("Par: legfeljebb %(count)s lépés",) * 2,
     "%(count)s card": ("%(count)s lap", "%(count)s lap"),
@@ -869,6 +873,12 @@ HU_PLURALS: dict[str, tuple[str, ...]] = {
 }
 # Polish forms: one, few (2-4, 22-24...), many (5-21, 25...), fractions.
 PL_PLURALS: dict[str, tuple[str, ...]] = {
+    "%(count)s card played up to the foundations": (
+        "%(count)s karta poszła na bazy",
+        "%(count)s karty poszły na bazy",
+        "%(count)s kart poszło na bazy",
+        "%(count)s karty poszło na bazy",
+    ),
     "Par: %(count)s move": (
         "Par: %(count)s ruch",
         "Par: %(count)s ruchy",

@@ -30,12 +30,16 @@ RECORD = """() => { window.frameTimes = new Promise(resolve => {
 }); }"""
 
 
-# Every Web Animation the page starts, by the card it moves (kept in window.animatedCards).
+# Every Web Animation the page starts: the card it moves, whether it is a card flying to a
+# foundation (auto-finish) and its delay (kept in window.animatedCards).
 WATCH = """(() => {
     window.animatedCards = [];
     const animate = Element.prototype.animate;
     Element.prototype.animate = function (...args) {
-        window.animatedCards.push(this.dataset ? this.dataset.card : null);
+        const timing = args[1] || {};
+        window.animatedCards.push({card: this.dataset ? this.dataset.card : null,
+                                   flying: this.classList.contains("flying"),
+                                   delay: timing.delay || 0});
         return animate.apply(this, args);
     };
 })()"""
@@ -60,7 +64,7 @@ def test_cards_travel_and_frames_stay_smooth(new_context):
     page, _game_id = open_table(new_context, "no-preference", {"width": 390, "height": 844})
 
     # then the deal played: every face-up card came out of the stock
-    dealt = page.evaluate("() => window.animatedCards")
+    dealt = page.evaluate("() => window.animatedCards.map(a => a.card)")
     assert set(dealt) == {"AH", "AS", "AD", "AC", "2H", "10C"}
     page.wait_for_function(f"() => ({RUNNING})() === 0")
 
@@ -176,3 +180,48 @@ def test_reduced_motion_plays_nothing(new_context):
     wait_for_moves(page, 2)
     assert page.evaluate("() => document.getAnimations().length") == 0
     assert page.evaluate("() => window.animatedCards") == []
+
+
+def winning_actions(page, game_id: str) -> list[dict]:
+    """Plays a game through the API, a foundation move whenever there is one, until an action
+    finishes it; the actions sent, the last one being the one that auto-finished."""
+    sent = []
+    while True:
+        legal = api(page, "GET", f"games/{game_id}/legal-actions")["body"]
+        up = [a for a in legal if a["type"] == "move" and a["to"].startswith("foundation")]
+        action = up[0] if up else next(a for a in legal if a["type"] in ("draw", "recycle"))
+        answer = api(page, "POST", f"games/{game_id}/actions", action)["body"]
+        sent.append(action)
+        if answer["action"]["auto_finish"]:
+            return sent
+
+
+def test_auto_finish_plays_the_cards_up_one_after_another(new_context):
+    # given two games of the same deal under the cardgames rules (which finish themselves), the
+    # first played through to learn which action auto-finishes, the second up to that action
+    context = new_context(reduced_motion="no-preference")
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    sign_up(page, unique_name("finish"))
+    body = {"deck": easy_deck(), "draw": 1, "ruleset": "cardgames"}
+    rehearsal = api(page, "POST", "games", body)["body"]["id"]
+    actions = winning_actions(page, rehearsal)
+    game_id = api(page, "POST", "games", body)["body"]["id"]
+    for action in actions[:-1]:
+        assert api(page, "POST", f"games/{game_id}/actions", action)["status"] == 200
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector("#table .card.face")
+    page.evaluate("() => { window.animatedCards = []; }")
+
+    # when the player makes that last move
+    last = actions[-1]
+    page.click(f'[data-pile="{last["from"]}"] .card.face >> nth=-1')
+
+    # then the cards the server played up fly to the foundations, one after another
+    page.wait_for_selector(".card.flying")
+    flights = page.evaluate("() => window.animatedCards.filter(a => a.flying)")
+    delays = [flight["delay"] for flight in flights]
+    assert len(delays) >= 2 and delays == sorted(delays) and len(set(delays)) == len(delays)
+    assert all(flight["card"] for flight in flights)
+    assert "played up to the foundations" in page.locator("#announce").inner_text()
+    page.locator("#win").wait_for(state="visible", timeout=15_000)

@@ -171,3 +171,17 @@ def test_player_page_says_which_games_count_and_marks_practice_games(client, db,
     rows = re.findall(r"<tr>.*?</tr>", page.split("<tbody>")[1], flags=re.DOTALL)
     assert len(rows) == 2
     assert sum("not counted" in row for row in rows) == 1
+
+
+def test_favicon_and_web_app_manifest(client, db):
+    # the icon the browsers ask for by name leads to the SVG icon
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"].endswith("web/icon.svg")
+
+    # the manifest installs the table on a phone's home screen, in the page's language
+    manifest = client.get("/manifest.webmanifest", HTTP_ACCEPT_LANGUAGE="hu")
+    assert manifest["Content-Type"] == "application/manifest+json"
+    data = manifest.json()
+    assert data["display"] == "standalone" and data["start_url"] == "/" and data["lang"] == "hu"
+    assert {icon["sizes"] for icon in data["icons"]} >= {"192x192", "512x512"}
+    assert "pasziánsz" in data["description"]

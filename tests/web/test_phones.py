@@ -71,7 +71,8 @@ def api_today(browser, base_url) -> str:
 def test_no_page_scrolls_sideways_and_targets_are_44px(browser, base_url, pages_to_visit, lang):
     state, paths = pages_to_visit
     problems = {}
-    for width in WIDTHS:
+    # Polish at every width; Hungarian at the two narrowest (the browser time stays moderate)
+    for width in WIDTHS if lang == "pl" else WIDTHS[:2]:
         context = browser.new_context(
             base_url=base_url,
             storage_state=state,

@@ -85,6 +85,12 @@ export function actionText(action, game) {
   } else if (action.type === "resign") {
     parts.push(gettext("game resigned"));
   }
+  if (action.auto_finish && action.auto_finish.length) {
+    const count = action.auto_finish.length;
+    parts.push(
+      format(ngettext("%(count)s card played up to the foundations", "%(count)s cards played up to the foundations", count), { count }),
+    );
+  }
   if (game.status === "won") parts.push(gettext("You won!"));
   const sentence = parts.join("; ");
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);

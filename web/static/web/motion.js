@@ -4,6 +4,8 @@
 // animation: no layout is read or written per frame. Everything here is skipped when the
 // player asks for reduced motion.
 
+import { cardElement } from "./cards.js";
+
 const reduced = matchMedia("(prefers-reduced-motion: reduce)");
 const EASE = "cubic-bezier(.2,.7,.3,1)";
 
@@ -62,6 +64,33 @@ export function animateChanges(table, before) {
       if (onFoundation) toFoundation += 1;
     }
   }
+  return played;
+}
+
+// Auto-finish (the cardgames rules): the cards the server played up fly to their foundations
+// one after another, in the order it played them, from where each was on the table.
+export function animateAutoFinish(table, before, cards) {
+  if (!motionAllowed() || !cards || !cards.length) return [];
+  const played = [];
+  cards.forEach((name, index) => {
+    const from = before.rects.get(name) || before.stock;
+    const foundation = table.querySelector(`[data-pile="foundation:${name.slice(-1)}"]`);
+    if (!from || !foundation) return;
+    const to = foundation.getBoundingClientRect();
+    const flying = cardElement(name);
+    flying.classList.add("flying");
+    flying.setAttribute("aria-hidden", "true");
+    flying.style.left = `${to.left}px`;
+    flying.style.top = `${to.top}px`;
+    document.body.append(flying);
+    const animation = travel(flying, from, to, 110 * index, 260);
+    if (!animation) {
+      flying.remove();
+      return;
+    }
+    animation.finished.finally(() => flying.remove());
+    played.push(animation);
+  });
   return played;
 }
 

@@ -3,7 +3,15 @@
 // returns; a refused action leaves the table as it was and says why in the page's language.
 // Quick inputs queue: each action goes out once the previous one is answered, in order.
 import { api, ApiError, counted, el, format, formatSeconds, pageLang } from "./api.js";
-import { animateChanges, animateDeal, animateRecycle, celebrate, measure, moveOrigin } from "./motion.js";
+import {
+  animateAutoFinish,
+  animateChanges,
+  animateDeal,
+  animateRecycle,
+  celebrate,
+  measure,
+  moveOrigin,
+} from "./motion.js";
 import { cardWords } from "./cards.js";
 import { actionText, errorText, parText } from "./messages.js";
 import { renderTable } from "./render.js";
@@ -86,14 +94,14 @@ function accept(next, action = null) {
   render(action, first);
   refreshText();
   if (first) loadNewSettings(game);
-  if (wasPlaying && game.status !== "playing") showEnd();
+  if (wasPlaying && game.status !== "playing") showEnd(true);
 }
 
 async function load() {
   try {
     const first = game === null;
     accept(await api("GET", `games/${gameId}`));
-    if (first && game.status !== "playing") showEnd();
+    if (first && game.status !== "playing") showEnd(false);
   } catch (error) {
     say(errorText(error), "error");
   }
@@ -202,7 +210,10 @@ function render(action = null, first = false) {
   markKeyboardChoice();
   if (first && game.moves === 0) animateDeal(table);
   else if (action && action.type === "recycle") animateRecycle(table, before);
-  else if (action) animateChanges(table, before);
+  else if (action) {
+    animateChanges(table, before);
+    animateAutoFinish(table, before, action.auto_finish);
+  }
 }
 
 function tickClock() {
@@ -229,7 +240,8 @@ function shareText() {
   return lines.join("\n");
 }
 
-function showEnd() {
+// `justEnded`: the game ended in this page just now (a win then cascades first).
+function showEnd(justEnded) {
   const dialog = document.getElementById("win");
   document.getElementById("win-title").textContent = game.status === "won" ? gettext("You won!") : gettext("Game over");
   document.getElementById("win-score").textContent = game.score;
@@ -250,7 +262,7 @@ function showEnd() {
   }
   document.getElementById("win-par").textContent = "";
   if (game.daily) showPar(game.daily.date, game.draw);
-  celebrate(game).finally(() => {
+  (justEnded ? celebrate(game) : Promise.resolve()).finally(() => {
     if (!dialog.open) dialog.showModal();
   });
 }
