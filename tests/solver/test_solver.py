@@ -4,6 +4,8 @@ import contextlib
 import json
 import logging
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -178,3 +180,23 @@ def test_a_won_game_and_an_almost_won_one():
     resigned.apply(Action("resign"))
     with pytest.raises(ValueError):
         solve(resigned)
+
+
+def test_the_search_releases_the_gil():
+    """Python threads run while a search does (a web worker's other threads are not held up)."""
+    ticks = 0
+    done = threading.Event()
+
+    def search() -> None:
+        solve(Game.deal(1), seconds=1.0)  # deal 1: undecided within a second
+        done.set()
+
+    thread = threading.Thread(target=search)
+    started = time.monotonic()
+    thread.start()
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0.001)
+    thread.join()
+    assert time.monotonic() - started >= 0.9
+    assert ticks >= 100  # with the GIL held, this loop would not run until the search ends
