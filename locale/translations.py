@@ -17,7 +17,6 @@ HU = {
     "Replay": "Visszajátszás",
     "No games yet.": "Még nincs játszma.",
     "Nobody has played yet.": "Még senki sem játszott.",
-    "players": "játékos",
     "Copied!": "Másolva!",
     "Something went wrong. Please try again.": "Hiba történt. Próbáld újra.",
     "The game moved on in another tab; here is its current state.": (
@@ -30,7 +29,6 @@ HU = {
         "Helyezésed a mai táblán: %(rank)s. / %(count)s"
     ),
     "empty": "üres",
-    "cards": "lap",
     "3 cards (Hard)": "3 lap (Nehéz)",
     "1 card (Easy)": "1 lap (Könnyű)",
     "custom deal": "egyéni leosztás",
@@ -48,11 +46,6 @@ HU = {
     "Picked up: %(card)s. Choose where to put it and press Enter.": (
         "Felvéve: %(card)s. Válaszd ki, hová kerüljön, és nyomj Entert."
     ),
-    "Stock": "Húzópakli",
-    "Waste": "Dobópakli",
-    "Reserve": "Tartalék",
-    "Foundation": "Alap",
-    "Column %(n)s": "%(n)s. oszlop",
     "You won!": "Nyertél!",
     "Game over": "Vége a játszmának",
     "live": "élő",
@@ -109,11 +102,6 @@ HU = {
     "Settings": "Beállítások",
     "Deal code": "Játszmakód",
     "Copy": "Másolás",
-    "Keys: arrows choose a pile (up/down a card in a column), Enter picks up and puts down, "
-    "T taps, Space or D draws, Z undoes, Esc cancels.": (
-        "Billentyűk: a nyilak választanak kupacot (fel/le egy lapot az oszlopban), az Enter "
-        "felvesz és letesz, T megérint, Szóköz vagy D húz, Z visszavon, Esc mégse."
-    ),
     "Table description": "Az asztal leírása",
     "Double click": "Dupla kattintás",
     "When on, a tapped card that cannot go to a foundation goes to the longest column that "
@@ -441,7 +429,6 @@ PL = {
     "Replay": "Powtórka",
     "No games yet.": "Jeszcze brak gier.",
     "Nobody has played yet.": "Nikt jeszcze nie grał.",
-    "players": "graczy",
     "Copied!": "Skopiowano!",
     "Something went wrong. Please try again.": "Coś poszło nie tak. Spróbuj ponownie.",
     "The game moved on in another tab; here is its current state.": (
@@ -454,7 +441,6 @@ PL = {
         "Twoje miejsce w dzisiejszym rankingu: %(rank)s z %(count)s"
     ),
     "empty": "pusty",
-    "cards": "kart",
     "3 cards (Hard)": "3 karty (Trudny)",
     "1 card (Easy)": "1 karta (Łatwy)",
     "custom deal": "własne rozdanie",
@@ -471,11 +457,6 @@ PL = {
     "Picked up: %(card)s. Choose where to put it and press Enter.": (
         "Podniesiono: %(card)s. Wybierz, gdzie ją położyć, i naciśnij Enter."
     ),
-    "Stock": "Zapas",
-    "Waste": "Odrzuty",
-    "Reserve": "Rezerwa",
-    "Foundation": "Baza",
-    "Column %(n)s": "Kolumna %(n)s",
     "You won!": "Wygrana!",
     "Game over": "Koniec gry",
     "live": "na żywo",
@@ -532,11 +513,6 @@ PL = {
     "Settings": "Opcje",
     "Deal code": "Kod rozdania",
     "Copy": "Kopiuj",
-    "Keys: arrows choose a pile (up/down a card in a column), Enter picks up and puts down, "
-    "T taps, Space or D draws, Z undoes, Esc cancels.": (
-        "Klawisze: strzałki wybierają stos (góra/dół kartę w kolumnie), Enter podnosi i "
-        "kładzie, T stuka, Spacja lub D dobiera, Z cofa, Esc anuluje."
-    ),
     "Table description": "Opis stołu",
     "Double click": "Podwójne kliknięcie",
     "When on, a tapped card that cannot go to a foundation goes to the longest column that "
