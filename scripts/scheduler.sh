@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The scheduler of the production topology (docker-compose.yml's `scheduler`, a supervised
 # program of scripts/serve-topology.sh): creates today's and tomorrow's daily challenges when
-# missing, at start and then every SCHEDULE_SECONDS (default 3600). Creating is idempotent, so
-# several schedulers or a restart do no harm; a failed run (database down) is retried next time.
+# missing, and empties the address hashes older than ADDRESS_HASH_DAYS (fair-play review), at
+# start and then every SCHEDULE_SECONDS (default 3600). Both are idempotent, so several
+# schedulers or a restart do no harm; a failed run (database down) is retried next time.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN="${VENV_BIN:-.venv/bin}"
@@ -12,6 +13,8 @@ trap 'kill $sleeper 2>/dev/null; exit 0' INT TERM
 while true; do
     "$BIN/python" manage.py create_daily_challenges --days 2 \
         || echo "create_daily_challenges failed; next try in ${SCHEDULE_SECONDS:-3600} s" >&2
+    "$BIN/python" manage.py forget_addresses \
+        || echo "forget_addresses failed; next try in ${SCHEDULE_SECONDS:-3600} s" >&2
     # In the background, so that a stop signal ends the wait at once.
     sleep "${SCHEDULE_SECONDS:-3600}" &
     sleeper=$!
