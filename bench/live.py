@@ -64,11 +64,13 @@ def listen(urls: list[str], seconds: float, ready: Any, results: Any) -> None:
         tasks = []
         for url, event, log in zip(urls, events, logs, strict=True):
             tasks.append(asyncio.create_task(one(url, event, log)))
-            await asyncio.sleep(0.002)  # no thundering herd of handshakes
-        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), timeout=120)
+            await asyncio.sleep(0.01)  # no thundering herd of handshakes
+        # Sockets refused or dropped at the handshake count as failed, not as a hang.
+        waits = [asyncio.create_task(e.wait()) for e in events]
+        await asyncio.wait([*waits], timeout=120)
         ready.put(len(urls))
         await asyncio.sleep(seconds)
-        failed = [t for t in tasks if t.done() and t.exception() is not None]
+        failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception()]
         for task in tasks:
             task.cancel()
         results.put((len(urls) - len(failed), [[m for m in log] for log in logs]))
