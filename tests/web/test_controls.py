@@ -233,3 +233,38 @@ def test_a_past_boards_par_is_shown_beside_its_code(new_context, run_on_server):
     page.locator("#past-deal").wait_for(state="visible")
     assert page.locator("#past-code").inner_text() == "CF1-D3-AAAAACL"
     assert page.locator("#par").inner_text() == "Par: najwyżej 87 ruchów"
+
+
+def test_court_figures_a_second_back_and_a_light_table(new_context):
+    # given a table whose reserve shows a jack (the easy deck, after the first tap)
+    page = new_context().new_page()
+    sign_up(page, unique_name("look"))
+    game_id = api(page, "POST", "games", {"deck": easy_deck(), "draw": 1})["body"]["id"]
+    page.goto(f"/play/{game_id}")
+    page.click('[data-pile="tableau:1"] [data-card="AS"]')
+    wait_for_moves(page, 1)
+
+    # then the court card carries a drawn figure, a number card its pip
+    assert page.locator('[data-pile="reserve"] [data-card="JH"] svg.court').count() == 1
+    assert page.locator('[data-pile="tableau:1"] [data-card="10C"] svg.court').count() == 0
+
+    # when the settings choose the light felt and the red back
+    page.click("#settings-open")
+    page.select_option("#look-felt", "light")
+    page.select_option("#look-back", "red")
+    page.click("#settings button[type=submit]")
+
+    # then the table and the stock's back change, and the choice stays after a reload
+    def looks():
+        return page.evaluate(
+            """() => [document.body.dataset.felt, document.body.dataset.back,
+                      getComputedStyle(document.getElementById('table')).backgroundImage,
+                      getComputedStyle(document.querySelector('.card.back')).backgroundImage]"""
+        )
+
+    felt, back, table, card_back = looks()
+    assert (felt, back) == ("light", "red")
+    assert "233, 241, 234" in table and "200, 16, 46" in card_back
+    page.reload()
+    page.wait_for_selector('[data-pile="stock"] .card.back')
+    assert looks()[:2] == ["light", "red"]
