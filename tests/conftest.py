@@ -1,4 +1,6 @@
 import os
+import shutil
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -55,3 +57,30 @@ def client_for():
 @pytest.fixture
 def auth_client(user, client_for) -> APIClient:
     return client_for(user)
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+# One browser for the whole run, here at the root: Playwright's sync API allows one instance per
+# thread, so a second session fixture (another folder's copy) would fail to start.
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        yield browser
+        browser.close()

@@ -10,7 +10,6 @@ from canfield_client import Client
 
 from tests.web.conftest import (  # noqa: F401 (fixtures)
     base_url,
-    browser,
     run_on_server,
     server_database,
 )

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
 import socket
 import subprocess
 import sys
@@ -20,15 +19,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def _free_port() -> int:
@@ -127,20 +117,6 @@ def base_url(server_env, tmp_path_factory) -> Iterator[str]:
     )
     with daphne_server(server_env, tmp_path_factory.mktemp("web-log") / "daphne.log") as url:
         yield url
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-        )
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
