@@ -293,7 +293,10 @@ def test_a_killed_daphne_is_restarted_and_readiness_tells_while_it_is_down(topol
     def entry_seen(messages: list[dict]) -> bool:
         if len(messages) == 1:
             player.act()  # after the snapshot: the change must arrive live
-        return any(m["type"] == "entry" and m["entry"]["player"] == player.name for m in messages)
+        return any(
+            m["type"] == "entries" and any(e["player"] == player.name for e in m["entries"])
+            for m in messages
+        )
 
     messages = board_messages(ws_url, topology.base_url, entry_seen, timeout=10)
     assert messages[0]["type"] == "snapshot"
