@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.db import InterfaceError, OperationalError
+from django.db import DataError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -262,6 +262,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             error_body("unavailable", _("The service is temporarily unavailable: retry later.")),
             status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": "5"},
+        )
+    if isinstance(exc, DataError):
+        # A value the database cannot hold (PostgreSQL refuses NUL characters in text), in a
+        # path or a field no validator reads: the request is at fault, not the server.
+        return Response(
+            error_body("invalid_request", _("The request holds a value that cannot be stored.")),
+            status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, Http404 | exceptions.NotFound):
         return Response(error_body("not_found", _("Not found.")), status.HTTP_404_NOT_FOUND)

@@ -377,6 +377,9 @@ HU = {
     "The service is temporarily unavailable: retry later.": (
         "A szolgáltatás átmenetileg nem érhető el: próbáld újra később."
     ),
+    "The request holds a value that cannot be stored.": (
+        "A kérés olyan értéket tartalmaz, amely nem tárolható."
+    ),
     "Not found.": "Nem található.",
     "You may not do this.": "Ezt nem teheted meg.",
     "The request body is too large.": "A kérés törzse túl nagy.",
@@ -790,6 +793,9 @@ PL = {
     "The deck repeats: %(cards)s.": "Te karty powtarzają się w talii: %(cards)s.",
     "The service is temporarily unavailable: retry later.": (
         "Usługa jest chwilowo niedostępna: spróbuj ponownie później."
+    ),
+    "The request holds a value that cannot be stored.": (
+        "Żądanie zawiera wartość, której nie można zapisać."
     ),
     "Not found.": "Nie znaleziono.",
     "You may not do this.": "Nie możesz tego zrobić.",

@@ -121,7 +121,8 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    if not get_user_model().objects.filter(username=username).exists():
+    # PostgreSQL refuses NUL in text: no such name can exist.
+    if "\x00" in username or not get_user_model().objects.filter(username=username).exists():
         raise Http404("no such player")
     return render(
         request,

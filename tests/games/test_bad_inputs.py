@@ -175,3 +175,33 @@ def test_a_page_past_the_last_is_the_same_404_on_every_list(auth_client, game, p
 
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/players/a%00b", "/api/v1/daily/2026-11-30%00/leaderboard"]
+)
+def test_a_nul_character_in_a_path_is_a_4xx_on_every_database(api_client, db, path):
+    # PostgreSQL refuses NUL in text: a lookup with one must not reach it as a 500
+    response = api_client.get(path)
+
+    assert 400 <= response.status_code < 500
+    assert response.json()["error"]["code"] in {"invalid_request", "not_found"}
+
+
+def test_a_nul_character_in_a_password_is_a_4xx(api_client, db, make_user):
+    # given
+    make_user("nulpass")
+
+    # when
+    response = api_client.post(
+        "/api/v1/auth/token", {"username": "nulpass", "password": "x\x00y"}, format="json"
+    )
+
+    # then
+    assert 400 <= response.status_code < 500
+
+
+def test_the_player_page_of_a_name_with_nul_is_a_404(client, db):
+    response = client.get("/players/a%00b")
+
+    assert response.status_code == 404
