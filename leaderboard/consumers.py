@@ -24,6 +24,7 @@ import weakref
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+from django.utils import timezone
 
 from canfield_site.logs import WarnEvery
 from leaderboard import selectors, services
@@ -41,6 +42,9 @@ OUTBOX = 30
 TICK_SECONDS = 1.0
 PUBLISH_TIMEOUT = 2.0
 REJOIN_TICKS = 600
+# A snapshot kept this long without a batch is read again for the next listener: batches tell
+# a hub only of what a process announced (in the embedded mode, not another process's writes).
+SNAPSHOT_MAX_AGE = 5.0
 
 _warn = WarnEvery(logger, seconds=30.0)
 
@@ -53,6 +57,7 @@ class BoardHub:
         self.group = selectors.board_group(challenge.date, challenge.draw)
         self.listeners: set[BoardConsumer] = set()
         self.latest: tuple[int, str] | None = None
+        self.latest_at = 0.0
         self.layer = get_channel_layer()
         self.channel = ""
         self.tasks: list[asyncio.Task[None]] = []
@@ -75,6 +80,7 @@ class BoardHub:
     def _keep(self, seq: int, snapshot: str) -> None:
         if self.latest is None or seq > self.latest[0]:
             self.latest = (seq, snapshot)
+            self.latest_at = time.monotonic()
 
     async def snapshot(self) -> tuple[int, str]:
         """(number of the last batch, the board's snapshot after it): kept from the batches
@@ -83,6 +89,12 @@ class BoardHub:
             if self.latest is None:
                 read = database_sync_to_async(services.board_snapshot)
                 self._keep(*await read(challenge=self.challenge))
+            elif time.monotonic() - self.latest_at > SNAPSHOT_MAX_AGE:
+                # At most one read per board per interval, however many listeners connect.
+                read_text = database_sync_to_async(services.board_snapshot_text)
+                text = await read_text(challenge=self.challenge, now=timezone.now())
+                self.latest = (self.latest[0], text)
+                self.latest_at = time.monotonic()
         assert self.latest is not None
         return self.latest
 

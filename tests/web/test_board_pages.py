@@ -47,9 +47,18 @@ def test_board_page_two_and_the_daily_end_screens_rank(new_context, run_on_serve
 
     # when the player opens the board and goes to its second page
     game_url = page.url
+    # The bulk players were written by another process: a live board already open in the
+    # embedded mode's server learns of them from the next batch, which this move's tick brings
+    # (at most a second later) with a fresh snapshot.
+    page.wait_for_timeout(2500)
     page.goto(f"/daily/{today}/1/")
-    page.wait_for_function("() => document.querySelectorAll('#board-rows tr').length === 50")
-    first_ranks = page.locator("#board-rows tr td:first-child").all_inner_texts()
+    first_ranks = page.wait_for_function(
+        """() => {
+            const cells = document.querySelectorAll('#board-rows tr td:first-child');
+            const live = document.querySelector('#live-status .live-dot.on');
+            return live && cells.length === 50 ? [...cells].map((cell) => cell.innerText) : null;
+        }"""
+    ).json_value()
     page.click("#next-page")
     page.locator(f'#board-rows tr[data-player="{name}"]').wait_for()
 
