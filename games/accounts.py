@@ -19,6 +19,8 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.contrib.auth.models import User
+from django.db import connection, transaction
 from django.db.models import Max, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -46,6 +48,25 @@ def username_validate(username: str) -> None:
         raise ValidationError(message, code="invalid")
     if get_user_model().objects.filter(username__iexact=username).exists():
         raise ValidationError(_("That username is taken."), code="taken")
+
+
+def account_create(username: str, password: str) -> User:
+    """Creates an account whose name passed `username_validate`, inside the caller's
+    transaction or its own. Two sign-ups racing for one name in different cases cannot both
+    win: on PostgreSQL a transaction-scoped advisory lock on the case-folded name makes the
+    second wait for the first, then see its row; SQLite runs one write at a time anyway.
+    Raises ValidationError (code "taken") for the loser."""
+    user_model = get_user_model()
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"username:{username.lower()}"]
+                )
+        if user_model.objects.filter(username__iexact=username).exists():
+            raise ValidationError(_("That username is taken."), code="taken")
+        user: User = user_model.objects.create_user(username=username, password=password)
+        return user
 
 
 def signup_slot_take(request: HttpRequest) -> float | None:

@@ -356,9 +356,9 @@ class RegisterApi(APIView):
             raise Throttled(wait, "too many accounts created from this address")
         try:
             with transaction.atomic():
-                user = user_model.objects.create_user(username=username, password=password)
+                user = accounts.account_create(username, password)
                 token = Token.objects.create(user=user)
-        except IntegrityError:
+        except (DjangoValidationError, IntegrityError):
             raise InvalidRequest(_("That username is taken.")) from None
         return Response({"username": user.username, "token": token.key}, status=201)
 

@@ -8,6 +8,7 @@ import math
 
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -15,7 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import selectors as game_selectors
-from games.accounts import signup_slot_take
+from games.accounts import account_create, signup_slot_take
 from games.engine import RULESETS
 from games.errors import NotFound
 from leaderboard.days import day_today
@@ -147,7 +148,11 @@ def signup(request: HttpRequest) -> HttpResponse:
             )
             response["Retry-After"] = str(math.ceil(wait))
             return response
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("home")
+        try:
+            user = account_create(form.cleaned_data["username"], form.cleaned_data["password1"])
+        except ValidationError as taken:
+            form.add_error("username", taken)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("home")
     return render(request, "registration/signup.html", {"form": form})

@@ -1,6 +1,13 @@
+import threading
+
 import pytest
+from django.contrib.auth.models import User
+from django.db import connection
 from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
+
+from tests.conftest import requires_postgres
 
 REGISTER = "/api/v1/auth/register"
 TOKEN = "/api/v1/auth/token"
@@ -127,3 +134,35 @@ def test_a_token_authenticates_its_own_user(make_user, client_for):
 
     assert client_for(alice).get("/api/v1/games").json()["count"] == 1
     assert client_for(bob).get("/api/v1/games").json()["count"] == 0
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_signups_for_one_name_in_other_cases_make_one_account():
+    # given: eight clients that register the same name, each in its own case, at once
+    names = ["racer", "Racer", "RACER", "rAcer", "raCer", "racEr", "raceR", "RaCeR"]
+    start = threading.Barrier(len(names))
+    answers: list[tuple[int, dict]] = []
+
+    def register(name: str) -> None:
+        client = APIClient()
+        start.wait()
+        response = client.post(
+            REGISTER, {"username": name, "password": "correct-horse-99"}, format="json"
+        )
+        answers.append((response.status_code, response.json()))
+        connection.close()
+
+    # when
+    threads = [threading.Thread(target=register, args=(name,)) for name in names]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    # then: one account; every other client was told the name is taken
+    assert User.objects.filter(username__iexact="racer").count() == 1
+    assert sorted(status for status, _ in answers) == [201] + [400] * 7
+    refused = [body["error"] for status, body in answers if status == 400]
+    assert all(error["code"] == "invalid_request" for error in refused)
+    assert all("taken" in error["message"] for error in refused)
