@@ -18,8 +18,8 @@ from axes.helpers import get_cool_off
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Max, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
