@@ -1,9 +1,24 @@
-"""Admin for games and their action logs. The log is evidence: it is read-only here."""
+"""Admin for games and their action logs. The log is evidence: it is read-only here.
+
+Fair play holds for staff too: while a ranked daily's day lasts, its games' deal code, deck,
+state and the cards in their logs are hidden here (another player's log shows the cards drawn
+from the same stock), as they are everywhere else. They show once the day has ended.
+"""
+
+from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils import timezone
 
 from games.models import Action, Game
+
+HIDDEN = "(hidden until the daily's day ends)"
+
+
+def secret_now(game: Game) -> bool:
+    """True while the game is on a daily challenge whose day has not ended."""
+    return game.challenge_id is not None and game.challenge.ends_at > timezone.now()
 
 
 class ReadOnlyMixin:
@@ -19,9 +34,23 @@ class ReadOnlyMixin:
         return False
 
 
-class ActionInline(ReadOnlyMixin, admin.TabularInline):
+class ActionCardsMixin(ReadOnlyMixin):
+    """The cards an action moved, hidden while its game's daily lasts (see the module doc)."""
+
+    @admin.display(description="cards")
+    def cards_shown(self, action: Action) -> Any:
+        return HIDDEN if secret_now(action.game) else action.cards
+
+    @admin.display(description="auto finish")
+    def auto_finish_shown(self, action: Action) -> Any:
+        return HIDDEN if secret_now(action.game) else action.auto_finish
+
+
+class ActionInline(ActionCardsMixin, admin.TabularInline):
     model = Action
-    fields = ("n", "type", "from_pile", "to_pile", "count", "cards", "score_delta", "undoes", "at")
+    fields = (
+        "n", "type", "from_pile", "to_pile", "count", "cards_shown", "score_delta", "undoes", "at",
+    )  # fmt: skip
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -36,19 +65,38 @@ class GameAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     raw_id_fields = ("owner", "challenge")
     # A game's figures and state follow from its log: editing them would break verify_games.
-    readonly_fields = (
-        "id", "owner", "ruleset", "draw", "deal_code", "deck", "practice", "challenge", "status",
-        "score", "moves", "actions_count", "state", "created_at", "finished_at",
+    fields = readonly_fields = (
+        "id", "owner", "ruleset", "draw", "deal_code_shown", "deck_shown", "practice", "challenge",
+        "status", "score", "moves", "actions_count", "state_shown", "created_at", "finished_at",
     )  # fmt: skip
     inlines = (ActionInline,)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("challenge")
+
+    @admin.display(description="deal code")
+    def deal_code_shown(self, game: Game) -> Any:
+        return HIDDEN if secret_now(game) else game.deal_code
+
+    @admin.display(description="deck")
+    def deck_shown(self, game: Game) -> Any:
+        return HIDDEN if secret_now(game) else game.deck
+
+    @admin.display(description="state")
+    def state_shown(self, game: Game) -> Any:
+        return HIDDEN if secret_now(game) else game.state
+
 
 @admin.register(Action)
-class ActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class ActionAdmin(ActionCardsMixin, admin.ModelAdmin):
     list_display = ("game", "n", "type", "from_pile", "to_pile", "count", "score_delta", "at")
     list_filter = ("type",)
     search_fields = ("=game__id", "game__owner__username")
-    list_select_related = ("game",)
+    list_select_related = ("game", "game__challenge")
+    fields = readonly_fields = (
+        "game", "n", "type", "from_pile", "to_pile", "count", "cards_shown", "score_delta",
+        "auto_fill", "undoes", "auto_finish_shown", "at",
+    )  # fmt: skip

@@ -1,8 +1,11 @@
 """Django admin: games, read-only actions, players and daily challenges with search, and the
 audited "disqualify" action that takes entries off the leaderboards."""
 
+import datetime as dt
+
 import pytest
 from django.contrib.admin.models import LogEntry
+from django.utils import timezone
 
 from games.models import Action
 from leaderboard.admin import AUDIT_MESSAGE
@@ -100,3 +103,54 @@ def test_disqualifying_a_player_takes_all_their_entries_off(
     assert set(Entry.objects.filter(player=alice).values_list("disqualified", flat=True)) == {True}
     assert LogEntry.objects.filter(change_message=AUDIT_MESSAGE).count() == 2
     assert [row["player"] for row in board(api_client, game)["results"]] == ["bob"]
+
+
+def shown(value: str, page: str) -> bool:
+    """Whether the value is on an admin page as a value: alone in an element, or quoted in a
+    list or JSON as the admin renders them (escaped)."""
+    forms = (f">{value}<", f"&#x27;{value}&#x27;", f"&quot;{value}&quot;", f'"{value}"')
+    return any(form in page for form in forms)
+
+
+def test_a_daily_s_secrets_are_hidden_from_staff_until_its_day_ends(admin_client, two_on_the_board):
+    # given: alice has drawn from today's daily stock; its code and line exist on the server
+    _, game, _ = two_on_the_board[0]
+    challenge = game.challenge
+    drawn = Action.objects.get(game=game, type="draw")
+    secrets = [challenge.deal_code, *drawn.cards]
+    pages = [
+        f"/admin/games/game/{game.id}/change/",
+        f"/admin/games/action/{drawn.pk}/change/",
+        "/admin/leaderboard/dailychallenge/",
+        f"/admin/leaderboard/dailychallenge/{challenge.pk}/change/",
+    ]
+
+    # then: none of them appears on any admin page while the day lasts
+    for page in pages:
+        response = admin_client.get(page)
+        assert response.status_code == 200, page
+        text = response.content.decode()
+        assert "hidden until the daily" in text, page
+        for secret in secrets:
+            assert not shown(secret, text), (page, secret)
+
+    # when the day is over, everything shows
+    challenge.ends_at = timezone.now() - dt.timedelta(seconds=1)
+    challenge.save(update_fields=["ends_at"])
+    game_page = admin_client.get(pages[0]).content.decode()
+    assert challenge.deal_code in game_page
+    assert all(shown(card, admin_client.get(pages[1]).content.decode()) for card in drawn.cards)
+    assert challenge.deal_code in admin_client.get(pages[2]).content.decode()
+    assert "hidden until the daily" not in game_page
+
+
+def test_daily_challenges_cannot_be_edited_or_deleted_in_the_admin(admin_client, two_on_the_board):
+    challenge = two_on_the_board[0][1].challenge
+
+    assert admin_client.get("/admin/leaderboard/dailychallenge/add/").status_code == 403
+    response = admin_client.post(
+        f"/admin/leaderboard/dailychallenge/{challenge.pk}/change/", {"deal_code": "CF1-D3-AAAAAAB"}
+    )
+    assert response.status_code == 403
+    challenge.refresh_from_db()
+    assert challenge.deal_code != "CF1-D3-AAAAAAB"
