@@ -18,11 +18,16 @@
  *   R4 draws and recycles are not searched: a move "from the waste" may take any card that
  *      draws/recycles can bring to the waste's top, and the key ignores the waste count inside
  *      the draw cycle;
- *   R5 a take-back (R10) must be followed at once by a move that uses the column it went to,
- *      its foundation, or by another take-back (any winning line can be reordered so);
+ *   R5 a take-back (R10) of card c must be followed at once by a move that puts a card on c,
+ *      or by another take-back (any winning line can be rewritten so, see README);
  *   R6 without take-backs (classic): a reserve top or column end that a foundation takes, and
  *      on which no card can ever be placed again, goes up as the only move searched.
  * Statuses: 0 won, 1 unwinnable (search exhausted), 2 time, 3 nodes, 4 memory.
+ *
+ * Facts the code relies on: every column is a valid sequence (cards only ever go onto a card
+ * they fit, R12, or into an empty column, R14/R15), so any tail of it may move (R13); and the
+ * talon keeps its order (only waste moves take cards out of it), so the set of its cards
+ * determines it.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -37,13 +42,15 @@ enum { S_WON = 0, S_UNWINNABLE = 1, S_TIME = 2, S_NODES = 3, S_MEMORY = 4 };
 #define NONE 0xff
 
 typedef struct {
+    uint64_t h1[4], h2[4]; /* each column's Zobrist hash (128 bits), kept up to date */
+    uint64_t tset;         /* the talon's cards, as a set (bit = card) */
     uint8_t col[4][52];
     uint8_t len[4];
     uint8_t talon[52]; /* draw order: waste bottom..top, then the stock, next drawn first */
     uint8_t tl, wp;    /* talon length; waste count (cards talon[0..wp-1]) */
     uint8_t rc;        /* reserve count: the reserve is rules->reserve[0..rc-1] */
     uint8_t found[4];  /* cards on each suit's foundation */
-    uint8_t r_col, r_suit; /* R5: the take-back that the next move must follow up, or NONE */
+    uint8_t tb_col;    /* R5: the column a take-back just went to, or NONE */
 } State;
 
 typedef struct {
@@ -58,10 +65,35 @@ typedef struct {
                    card that a foundation takes next */
 } Rules;
 
-static inline int suit_of(int card) { return card / 13; }
-static inline int fits_on(int card, int below) {
-    return (below % 13 - card % 13 + 13) % 13 == 1 && (card / 13 + below / 13) % 2 == 1;
+/* Tables filled once by init_tables(): rank (0 = A), colour, FITS[c][d] = c goes on d (R12,
+ * K on A included), and the random numbers of the Zobrist column hashes. */
+static uint8_t RANK[52], RED[52], FITS[52][52];
+static uint64_t Z1[52][52], Z2[52][52]; /* [index in the column][card] */
+
+static uint64_t splitmix(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
 }
+
+static void init_tables(void) {
+    for (int c = 0; c < 52; c++) {
+        RANK[c] = (uint8_t)(c % 13);
+        RED[c] = (uint8_t)((c / 13) % 2 == 0); /* suits H S D C: H and D red */
+    }
+    for (int c = 0; c < 52; c++)
+        for (int d = 0; d < 52; d++)
+            FITS[c][d] = RED[c] != RED[d] && (RANK[d] - RANK[c] + 13) % 13 == 1;
+    uint64_t x = 12;
+    for (int k = 0; k < 52; k++)
+        for (int c = 0; c < 52; c++) {
+            Z1[k][c] = splitmix(&x);
+            Z2[k][c] = splitmix(&x);
+        }
+}
+
+static inline int suit_of(int card) { return card / 13; }
 static inline int found_next(const Rules *r, const State *s, int suit) {
     return s->found[suit] < 13 ? suit * 13 + (r->start + s->found[suit]) % 13 : -1;
 }
@@ -71,6 +103,7 @@ static inline int found_top(const Rules *r, const State *s, int suit) {
 static inline int is_won(const State *s) {
     return s->found[0] == 13 && s->found[1] == 13 && s->found[2] == 13 && s->found[3] == 13;
 }
+static inline int last(const State *s, int i) { return s->col[i][s->len[i] - 1]; }
 
 /* The waste count after one draw or recycle from waste count `wp`, or -1 if neither. */
 static inline int step(const Rules *r, const State *s, int wp) {
@@ -79,6 +112,20 @@ static inline int step(const Rules *r, const State *s, int wp) {
 }
 
 /* -- applying ------------------------------------------------------------------------------ */
+
+static inline void push(State *s, int i, int card) {
+    int k = s->len[i]++;
+    s->col[i][k] = (uint8_t)card;
+    s->h1[i] ^= Z1[k][card];
+    s->h2[i] ^= Z2[k][card];
+}
+
+static inline int pop(State *s, int i) {
+    int k = --s->len[i], card = s->col[i][k];
+    s->h1[i] ^= Z1[k][card];
+    s->h2[i] ^= Z2[k][card];
+    return card;
+}
 
 static void auto_finish(const Rules *r, State *s) {
     /* `cardgames`: once stock, waste and reserve are empty, play the columns up if they all go */
@@ -98,13 +145,14 @@ static void auto_finish(const Rules *r, State *s) {
             }
     }
     if (len[0] || len[1] || len[2] || len[3]) return;
-    memset(s->len, 0, 4);
+    for (int i = 0; i < 4; i++)
+        while (s->len[i]) pop(s, i);
     memset(s->found, 13, 4);
 }
 
 static void apply(const Rules *r, const State *from, const Move *m, State *s) {
     *s = *from;
-    s->r_col = s->r_suit = NONE;
+    s->tb_col = NONE;
     if (m->kind == K_DRAW) {
         s->wp = (uint8_t)step(r, s, s->wp);
         return;
@@ -113,35 +161,36 @@ static void apply(const Rules *r, const State *from, const Move *m, State *s) {
         s->wp = 0;
         return;
     }
-    uint8_t cards[52];
-    int n = m->count;
-    if (m->src == WASTE) {
-        int at = m->q - 1;
-        cards[0] = s->talon[at];
-        memmove(s->talon + at, s->talon + at + 1, (size_t)(s->tl - at - 1));
-        s->tl--;
-        s->wp = (uint8_t)at;
-    } else if (m->src == RESERVE) {
-        cards[0] = r->reserve[--s->rc];
-    } else if (m->src >= F0) {
-        cards[0] = (uint8_t)found_top(r, s, m->src - F0);
-        s->found[m->src - F0]--;
-    } else {
+    int n = m->count, dst = m->dst;
+    if (m->src >= T0 && m->src < F0) {
         int i = m->src - T0;
-        s->len[i] -= (uint8_t)n;
-        memcpy(cards, s->col[i] + s->len[i], (size_t)n);
-    }
-    if (m->dst >= F0) {
-        s->found[suit_of(cards[0])]++;
+        if (dst >= F0) {
+            s->found[suit_of(pop(s, i))]++;
+        } else { /* the n cards keep their order: copy them, then rehash both columns */
+            int j = dst - T0, from_k = s->len[i] - n;
+            for (int k = 0; k < n; k++) push(s, j, s->col[i][from_k + k]);
+            for (int k = 0; k < n; k++) pop(s, i);
+        }
+        if (!s->len[i] && s->rc) push(s, i, r->reserve[--s->rc]); /* R14 */
     } else {
-        int j = m->dst - T0;
-        memcpy(s->col[j] + s->len[j], cards, (size_t)n);
-        s->len[j] += (uint8_t)n;
-    }
-    if (m->src >= T0 && m->src < F0 && !s->len[m->src - T0] && s->rc) { /* R14 */
-        int i = m->src - T0;
-        s->col[i][0] = r->reserve[--s->rc];
-        s->len[i] = 1;
+        int card;
+        if (m->src == WASTE) {
+            int at = m->q - 1;
+            card = s->talon[at];
+            memmove(s->talon + at, s->talon + at + 1, (size_t)(s->tl - at - 1));
+            s->tl--;
+            s->wp = (uint8_t)at;
+            s->tset &= ~(1ULL << card);
+        } else if (m->src == RESERVE) {
+            card = r->reserve[--s->rc];
+        } else {
+            card = found_top(r, s, m->src - F0);
+            s->found[m->src - F0]--;
+        }
+        if (dst >= F0)
+            s->found[suit_of(card)]++;
+        else
+            push(s, dst - T0, card);
     }
     if (r->auto_finish && !s->tl && !s->rc) auto_finish(r, s);
 }
@@ -157,32 +206,63 @@ static int safe_up(const Rules *r, const State *s, int c) {
     return 1;
 }
 
-/* Destinations of `n` cards headed by `head` from `src`: foundation first, then columns. */
-static int targets(const Rules *r, const State *s, int src, int head, int n, Move *out) {
+/* The column moves of one card (reserve, waste or foundation top) from `src`. */
+static int to_columns(const Rules *r, const State *s, int src, int card, int q, Move *out) {
     int k = 0, first_empty_done = 0;
-    if (n == 1 && src < F0 && found_next(r, s, suit_of(head)) == head)
-        out[k++] = (Move){K_MOVE, (uint8_t)src, (uint8_t)(F0 + suit_of(head)), 1, 0};
     for (int j = 0; j < 4; j++) {
-        if (T0 + j == src) continue;
         if (s->len[j]) {
-            if (!fits_on(head, s->col[j][s->len[j] - 1])) continue;
+            if (!FITS[card][last(s, j)]) continue;
         } else {
             if (s->rc) continue;                          /* R14 */
             if (!r->empty_any && src != WASTE) continue; /* classic R15 */
             if (r->reduce) {
                 if (first_empty_done) continue; /* R2 */
-                if (src >= T0 && src < F0 && n == s->len[src - T0]) continue; /* R3 */
                 first_empty_done = 1;
             }
         }
-        out[k++] = (Move){K_MOVE, (uint8_t)src, (uint8_t)(T0 + j), (uint8_t)n, 0};
+        out[k++] = (Move){K_MOVE, (uint8_t)src, (uint8_t)(T0 + j), 1, (uint8_t)q};
     }
     return k;
 }
 
-/* Every move from `s` (at most 4*52*5 + 52*5 + 4*4 + 1 fit in 1400), in search order:
- * moves to a foundation, then from the reserve, the columns, the waste, the foundations. */
-#define MAX_MOVES 1400
+/* The moves of tails of column i onto other columns. A column is a valid sequence (see the
+ * top), so the head of its n-card tail has rank (last card's rank + n - 1) mod 13 and the
+ * last card's colour when n is odd: onto a non-empty column only n = n0, n0 + 13, ... can fit,
+ * and FITS settles the colour. */
+static int tails(const Rules *r, const State *s, int i, Move *out) {
+    int k = 0, len = s->len[i], t = last(s, i), first_empty_done = 0;
+    const uint8_t *c = s->col[i];
+    for (int j = 0; j < 4; j++) {
+        if (j == i) continue;
+        if (s->len[j]) {
+            int e = last(s, j);
+            int n0 = r->any_tail ? (RANK[e] - 1 - RANK[t] + 26) % 13 + 1 : len;
+            for (int n = n0; n <= len; n += 13) {
+                if (!FITS[c[len - n]][e]) continue;
+                if (r->narrow && n < len && found_next(r, s, suit_of(c[len - n - 1])) != c[len - n - 1])
+                    continue;
+                out[k++] = (Move){K_MOVE, (uint8_t)(T0 + i), (uint8_t)(T0 + j), (uint8_t)n, 0};
+            }
+        } else if (!s->rc && r->empty_any) { /* R15; classic: only the waste's top goes there */
+            if (r->reduce) {
+                if (first_empty_done) continue; /* R2 */
+                first_empty_done = 1;
+            }
+            int most = r->reduce ? len - 1 : len; /* R3 */
+            for (int n = r->any_tail ? 1 : len; n <= most; n++) {
+                if (r->narrow && n < len && found_next(r, s, suit_of(c[len - n - 1])) != c[len - n - 1])
+                    continue;
+                out[k++] = (Move){K_MOVE, (uint8_t)(T0 + i), (uint8_t)(T0 + j), (uint8_t)n, 0};
+            }
+        }
+    }
+    return k;
+}
+
+/* Every move from `s` (at most 4*3*4 + 4*51 + 5*4 + 52*5 + 4*4 fit in MAX_MOVES), in search
+ * order: moves to a foundation, then from the reserve, the columns, the waste, the
+ * foundations. */
+#define MAX_MOVES 640
 static int generate(const Rules *r, const State *s, Move *out) {
     int k = 0;
     uint8_t qs[53];
@@ -196,11 +276,9 @@ static int generate(const Rules *r, const State *s, Move *out) {
     } else if (s->wp) {
         qs[nq++] = s->wp;
     }
-    Move tmp[8];
     if (r->reduce && !r->f2t) { /* R6: a safe foundation move is the only one searched */
         for (int i = -1; i < 4; i++) {
-            int c = i < 0 ? (s->rc ? r->reserve[s->rc - 1] : -1)
-                          : (s->len[i] ? s->col[i][s->len[i] - 1] : -1);
+            int c = i < 0 ? (s->rc ? r->reserve[s->rc - 1] : -1) : (s->len[i] ? last(s, i) : -1);
             if (c >= 0 && found_next(r, s, suit_of(c)) == c && safe_up(r, s, c)) {
                 out[0] = (Move){K_MOVE, (uint8_t)(i < 0 ? RESERVE : T0 + i),
                                 (uint8_t)(F0 + suit_of(c)), 1, 0};
@@ -216,7 +294,7 @@ static int generate(const Rules *r, const State *s, Move *out) {
     }
     for (int i = 0; i < 4; i++)
         if (s->len[i]) {
-            int c = s->col[i][s->len[i] - 1];
+            int c = last(s, i);
             if (found_next(r, s, suit_of(c)) == c)
                 out[k++] = (Move){K_MOVE, (uint8_t)(T0 + i), (uint8_t)(F0 + suit_of(c)), 1, 0};
         }
@@ -226,49 +304,24 @@ static int generate(const Rules *r, const State *s, Move *out) {
             out[k++] = (Move){K_MOVE, WASTE, (uint8_t)(F0 + suit_of(c)), 1, qs[a]};
     }
     /* to the columns */
-    if (s->rc) {
-        int n = targets(r, s, RESERVE, r->reserve[s->rc - 1], 1, tmp);
-        for (int t = 0; t < n; t++)
-            if (tmp[t].dst < F0) out[k++] = tmp[t];
-    }
+    if (s->rc) k += to_columns(r, s, RESERVE, r->reserve[s->rc - 1], 0, out + k);
     for (int i = 0; i < 4; i++)
-        for (int n = r->any_tail ? 1 : s->len[i]; n && n <= s->len[i]; n++) {
-            if (r->narrow && n < s->len[i]) {
-                int under = s->col[i][s->len[i] - n - 1];
-                if (found_next(r, s, suit_of(under)) != under) continue;
-            }
-            int m = targets(r, s, T0 + i, s->col[i][s->len[i] - n], n, tmp);
-            for (int t = 0; t < m; t++)
-                if (tmp[t].dst < F0) out[k++] = tmp[t];
-        }
-    for (int a = 0; a < nq; a++) {
-        int m = targets(r, s, WASTE, s->talon[qs[a] - 1], 1, tmp);
-        for (int t = 0; t < m; t++)
-            if (tmp[t].dst < F0) {
-                tmp[t].q = qs[a];
-                out[k++] = tmp[t];
-            }
-    }
+        if (s->len[i]) k += tails(r, s, i, out + k);
+    for (int a = 0; a < nq; a++) k += to_columns(r, s, WASTE, s->talon[qs[a] - 1], qs[a], out + k);
     if (r->f2t && !r->narrow)
         for (int suit = 0; suit < 4; suit++)
-            if (s->found[suit]) {
-                int m = targets(r, s, F0 + suit, found_top(r, s, suit), 1, tmp);
-                memcpy(out + k, tmp, sizeof(Move) * (size_t)m);
-                k += m;
-            }
+            if (s->found[suit]) k += to_columns(r, s, F0 + suit, found_top(r, s, suit), 0, out + k);
     if (!r->reduce) {
         if (s->wp < s->tl)
             out[k++] = (Move){K_DRAW, STOCK, WASTE, 0, 0};
         else if (s->tl)
             out[k++] = (Move){K_RECYCLE, WASTE, STOCK, 0, 0};
-    } else if (s->r_col != NONE) { /* R5: keep what follows the take-back up */
+    } else if (s->tb_col != NONE && !(r->auto_finish && !s->tl && !s->rc)) {
+        /* R5: only a move onto the card taken back, or another take-back. (In `cardgames`
+           with stock, waste and reserve empty, any move may auto-finish: all are kept.) */
         int kept = 0;
-        for (int a = 0; a < k; a++) {
-            const Move *m = &out[a];
-            if (m->src == T0 + s->r_col || m->dst == T0 + s->r_col || m->src >= F0 ||
-                m->dst == F0 + s->r_suit)
-                out[kept++] = *m;
-        }
+        for (int a = 0; a < k; a++)
+            if (out[a].dst == T0 + s->tb_col || out[a].src >= F0) out[kept++] = out[a];
         k = kept;
     }
     return k;
@@ -286,46 +339,30 @@ static inline uint64_t mix(uint64_t z) {
     return z ^ (z >> 31);
 }
 
+/* A 128-bit fingerprint of the position. The columns enter through a sum of a mix of each
+ * column's hash, which does not depend on their order (R1); without reductions each column's
+ * number is mixed in too. The talon is its set of cards (see the top); R4: the waste count is
+ * 0 anywhere on the draw cycle (draw 1: everywhere; draw 3: 0, 3, 6, ... and the whole
+ * talon). After a take-back (R5) the card taken back is part of the key: only some moves are
+ * searched there. */
 static Key key_of(const Rules *r, const State *s) {
-    uint8_t buf[256];
-    int n = 0;
-    memcpy(buf, s->found, 4);
-    n = 4;
-    buf[n++] = s->rc;
-    int wp = s->wp;
-    if (r->reduce && (r->draw == 1 || wp % r->draw == 0 || wp == s->tl)) wp = 0; /* R4 */
-    buf[n++] = (uint8_t)wp;
-    buf[n++] = s->tl;
-    memcpy(buf + n, s->talon, s->tl);
-    n += s->tl;
-    int order[4] = {0, 1, 2, 3};
-    if (r->reduce) /* R1: columns in a canonical order (insertion sort by length, then cards) */
-        for (int i = 1; i < 4; i++)
-            for (int j = i; j > 0; j--) {
-                int x = order[j - 1], y = order[j];
-                int cmp = s->len[x] != s->len[y] ? s->len[x] - s->len[y]
-                                                 : memcmp(s->col[x], s->col[y], s->len[x]);
-                if (cmp <= 0) break;
-                order[j - 1] = y;
-                order[j] = x;
-            }
+    uint64_t A = 0, B = 0;
     for (int i = 0; i < 4; i++) {
-        buf[n++] = s->len[order[i]];
-        memcpy(buf + n, s->col[order[i]], s->len[order[i]]);
-        n += s->len[order[i]];
+        uint64_t h1 = s->h1[i], h2 = s->h2[i];
+        if (!r->reduce) h1 += 0x2545F4914F6CDD1DULL * (uint64_t)(i + 1);
+        A += mix(h1 ^ mix(h2));
+        B += mix(h2 ^ mix(h1 + 0x5851F42D4C957F2DULL));
     }
-    while (n % 8) buf[n++] = 0xfe;
-    uint64_t a = 0x243F6A8885A308D3ULL, b = 0x13198A2E03707344ULL;
-    for (int i = 0; i < n; i += 8) {
-        uint64_t w;
-        memcpy(&w, buf + i, 8);
-        a = mix(a ^ w);
-        b = mix(b + (w ^ 0xA4093822299F31D0ULL)) * 0x9E3779B97F4A7C15ULL;
-    }
-    Key k = {mix(a ^ (uint64_t)n), mix(b) | 1}; /* b != 0 marks a used slot */
-    return k;
+    int wp = s->wp;
+    if (r->reduce && (r->draw == 1 || wp % r->draw == 0 || wp == s->tl)) wp = 0;
+    uint64_t small = (uint64_t)s->found[0] | (uint64_t)s->found[1] << 4 |
+                     (uint64_t)s->found[2] << 8 | (uint64_t)s->found[3] << 12 |
+                     (uint64_t)s->rc << 16 | (uint64_t)wp << 20 |
+                     (uint64_t)(s->tb_col == NONE ? 0 : last(s, s->tb_col) + 1) << 28;
+    Key k = {mix(A ^ mix(s->tset ^ mix(small))),
+             mix(B + mix(s->tset + 0x14057B7EF767814FULL) + mix(small ^ 0xDA942042E4DD58B5ULL)) | 1};
+    return k; /* b != 0 marks a used slot */
 }
-
 typedef struct {
     Key *slots;
     size_t cap, used; /* cap a power of two */
@@ -404,7 +441,7 @@ static void search(const Rules *r, const State *root, double seconds, uint64_t m
     table_add(&t, key_of(r, root), max_bytes, 1);
     int depth = 0, used = 0;
     frames[0].s = *root;
-    frames[0].s.r_col = frames[0].s.r_suit = NONE;
+    frames[0].s.tb_col = NONE;
     frames[0].first = 0;
     frames[0].count = generate(r, &frames[0].s, pool);
     frames[0].next = 0;
@@ -455,17 +492,19 @@ static void search(const Rules *r, const State *root, double seconds, uint64_t m
             res->depth = depth + 1;
             break;
         }
-        int takeback = r->reduce && r->f2t && m.src >= F0;
+        /* After a take-back only some moves are searched (R5): a position searched in full
+           covers it; else it is stored with the card taken back in its key. */
+        int takeback = r->reduce && m.src >= F0;
         int seen = table_add(&t, key_of(r, &child), max_bytes, !takeback);
+        if (takeback && !seen) {
+            child.tb_col = (uint8_t)(m.dst - T0);
+            seen = table_add(&t, key_of(r, &child), max_bytes, 1);
+        }
         if (seen < 0) {
             res->status = S_MEMORY;
             break;
         }
         if (seen) continue;
-        if (takeback) { /* R5: not stored, since only part of its moves are searched */
-            child.r_col = (uint8_t)(m.dst - T0);
-            child.r_suit = (uint8_t)(m.src - F0);
-        }
         if ((size_t)used + MAX_MOVES > pool_cap) {
             size_t cap = pool_cap * 2;
             if ((frames_cap * (sizeof(Frame) + sizeof(Move)) + cap * sizeof(Move) +
@@ -518,7 +557,9 @@ static void shorten(const Rules *r, Result *res) {
     Move *chosen = malloc((size_t)(n + 1) * sizeof(Move));
     if (!keys || !at || !moves || !path || !chosen) goto done;
     for (int i = 0; i < n; i++) {
-        Key k = key_of(r, &res->path[i].s);
+        State plain = res->path[i].s;
+        plain.tb_col = NONE;
+        Key k = key_of(r, &plain);
         size_t h = k.a & (cap - 1);
         while (keys[h].b && !(keys[h].a == k.a && keys[h].b == k.b)) h = (h + 1) & (cap - 1);
         keys[h] = k;
@@ -527,7 +568,7 @@ static void shorten(const Rules *r, Result *res) {
     State cur = res->path[0].s, next;
     int i = 0, d = 0;
     while (i < n) {
-        cur.r_col = cur.r_suit = NONE;
+        cur.tb_col = NONE;
         int count = generate(r, &cur, moves), best = -1, best_j = i;
         for (int k = 0; k < count && best_j < n; k++) {
             apply(r, &cur, &moves[k], &next);
@@ -660,6 +701,21 @@ static int parse_position(PyObject *pos, Rules *r, State *s) {
         PyErr_SetString(PyExc_ValueError, "the position must hold each of the 52 cards once");
         return -1;
     }
+    for (int i = 0; i < 4; i++) { /* the generator relies on it (see the top) */
+        uint8_t cards[52];
+        int n = s->len[i];
+        memcpy(cards, s->col[i], (size_t)n);
+        s->len[i] = 0;
+        for (int k = 0; k < n; k++) {
+            if (k && !FITS[cards[k]][cards[k - 1]]) {
+                PyErr_SetString(PyExc_ValueError, "a column must be a valid sequence (R12)");
+                return -1;
+            }
+            push(s, i, cards[k]);
+        }
+    }
+    for (int k = 0; k < s->tl; k++) s->tset |= 1ULL << s->talon[k];
+    s->tb_col = NONE;
     return 0;
 }
 
@@ -687,6 +743,7 @@ static PyObject *core_successors(PyObject *self, PyObject *args) {
     State s, child;
     if (!PyArg_ParseTuple(args, "O", &pos) || parse_position(pos, &r, &s) < 0) return NULL;
     Move moves[MAX_MOVES];
+    s.tb_col = NONE;
     int n = generate(&r, &s, moves);
     PyObject *out = PyList_New(n);
     for (int k = 0; k < n; k++) {
@@ -746,4 +803,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "games.solver._core",
                                     "Canfield solver core", -1, methods};
 
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__core(void) {
+    init_tables();
+    return PyModule_Create(&module);
+}
