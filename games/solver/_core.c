@@ -150,8 +150,19 @@ static void auto_finish(const Rules *r, State *s) {
     memset(s->found, 13, 4);
 }
 
-static void apply(const Rules *r, const State *from, const Move *m, State *s) {
-    *s = *from;
+/* What undo() needs besides the move: the waste count and R5 column before it, and whether
+ * R14 refilled the column the move emptied. An auto-finish (`cardgames`) is never undone: it
+ * changes the position only when it wins, and the search stops there. */
+typedef struct {
+    Move m;
+    uint8_t wp, tb_col, refilled;
+} Undo;
+
+static void do_move(const Rules *r, State *s, const Move *m, Undo *u) {
+    u->m = *m;
+    u->wp = s->wp;
+    u->tb_col = s->tb_col;
+    u->refilled = 0;
     s->tb_col = NONE;
     if (m->kind == K_DRAW) {
         s->wp = (uint8_t)step(r, s, s->wp);
@@ -166,15 +177,18 @@ static void apply(const Rules *r, const State *from, const Move *m, State *s) {
         int i = m->src - T0;
         if (dst >= F0) {
             s->found[suit_of(pop(s, i))]++;
-        } else { /* the n cards keep their order: copy them, then rehash both columns */
+        } else { /* the n cards keep their order: copy them, then take them off */
             int j = dst - T0, from_k = s->len[i] - n;
             for (int k = 0; k < n; k++) push(s, j, s->col[i][from_k + k]);
             for (int k = 0; k < n; k++) pop(s, i);
         }
-        if (!s->len[i] && s->rc) push(s, i, r->reserve[--s->rc]); /* R14 */
+        if (!s->len[i] && s->rc) { /* R14 */
+            push(s, i, r->reserve[--s->rc]);
+            u->refilled = 1;
+        }
     } else {
         int card;
-        if (m->src == WASTE) {
+        if (m->src == WASTE) { /* R4: the draws and recycles that bring it up are implied */
             int at = m->q - 1;
             card = s->talon[at];
             memmove(s->talon + at, s->talon + at + 1, (size_t)(s->tl - at - 1));
@@ -193,6 +207,57 @@ static void apply(const Rules *r, const State *from, const Move *m, State *s) {
             push(s, dst - T0, card);
     }
     if (r->auto_finish && !s->tl && !s->rc) auto_finish(r, s);
+}
+
+static void undo(const Rules *r, State *s, const Undo *u) {
+    const Move *m = &u->m;
+    int n = m->count, dst = m->dst;
+    s->tb_col = u->tb_col;
+    if (m->kind != K_MOVE) {
+        s->wp = u->wp;
+        return;
+    }
+    if (m->src >= T0 && m->src < F0) {
+        int i = m->src - T0;
+        if (u->refilled) {
+            pop(s, i);
+            s->rc++;
+        }
+        if (dst >= F0) {
+            push(s, i, found_top(r, s, dst - F0));
+            s->found[dst - F0]--;
+        } else {
+            int j = dst - T0, from_k = s->len[j] - n;
+            for (int k = 0; k < n; k++) push(s, i, s->col[j][from_k + k]);
+            for (int k = 0; k < n; k++) pop(s, j);
+        }
+    } else {
+        int card;
+        if (dst >= F0) {
+            card = found_top(r, s, dst - F0);
+            s->found[dst - F0]--;
+        } else {
+            card = pop(s, dst - T0);
+        }
+        if (m->src == WASTE) {
+            int at = m->q - 1;
+            memmove(s->talon + at + 1, s->talon + at, (size_t)(s->tl - at));
+            s->talon[at] = (uint8_t)card;
+            s->tl++;
+            s->wp = u->wp;
+            s->tset |= 1ULL << card;
+        } else if (m->src == RESERVE) {
+            s->rc++;
+        } else {
+            s->found[m->src - F0]++;
+        }
+    }
+}
+
+static void apply(const Rules *r, const State *from, const Move *m, State *s) {
+    Undo u;
+    *s = *from;
+    do_move(r, s, m, &u);
 }
 
 /* -- generating ---------------------------------------------------------------------------- */
@@ -399,16 +464,17 @@ static int table_add(Table *t, Key k, size_t max_bytes, int insert) {
 
 /* -- search -------------------------------------------------------------------------------- */
 
+/* The path is kept as moves with what undoes them (no positions), so a deep search costs
+ * little memory besides the table: one position is changed and changed back in place. */
 typedef struct {
-    State s;
     int first, count, next; /* this node's moves in the move pool */
+    Undo u;                 /* the move being searched from here */
 } Frame;
 
 typedef struct {
     int status;
     uint64_t nodes;
-    Frame *path; /* the winning line: path[0..depth-1] with their chosen moves */
-    Move *chosen;
+    Move *line; /* when won: line[0..depth-1] wins from the root */
     int depth;
 } Result;
 
@@ -421,29 +487,27 @@ static double now(void) {
 static void search(const Rules *r, const State *root, double seconds, uint64_t max_nodes,
                    size_t max_bytes, Result *res) {
     Table t = {calloc(1 << 12, sizeof(Key)), 1 << 12, 0};
-    size_t frames_cap = 256, pool_cap = 1 << 16;
+    size_t frames_cap = 1024, pool_cap = 1 << 16;
     Frame *frames = malloc(frames_cap * sizeof(Frame));
     Move *pool = malloc(pool_cap * sizeof(Move));
-    Move *chosen = malloc(frames_cap * sizeof(Move));
     double deadline = now() + seconds;
+    State s = *root;
+    s.tb_col = NONE;
     res->nodes = 0;
-    res->path = NULL;
-    res->chosen = NULL;
+    res->line = NULL;
     res->depth = 0;
-    if (!t.slots || !frames || !pool || !chosen) {
+    if (!t.slots || !frames || !pool) {
         res->status = S_MEMORY;
         goto done;
     }
-    if (is_won(root)) {
+    if (is_won(&s)) {
         res->status = S_WON;
         goto done;
     }
-    table_add(&t, key_of(r, root), max_bytes, 1);
+    table_add(&t, key_of(r, &s), max_bytes, 1);
     int depth = 0, used = 0;
-    frames[0].s = *root;
-    frames[0].s.tb_col = NONE;
     frames[0].first = 0;
-    frames[0].count = generate(r, &frames[0].s, pool);
+    frames[0].count = generate(r, &s, pool);
     frames[0].next = 0;
     used = frames[0].count;
     for (;;) {
@@ -455,6 +519,7 @@ static void search(const Rules *r, const State *root, double seconds, uint64_t m
             }
             used = f->first;
             depth--;
+            undo(r, &s, &frames[depth].u);
             continue;
         }
         Move m = pool[f->first + f->next++];
@@ -466,28 +531,8 @@ static void search(const Rules *r, const State *root, double seconds, uint64_t m
             res->status = S_NODES;
             break;
         }
-        State child;
-        apply(r, &f->s, &m, &child);
-        if ((size_t)depth + 2 > frames_cap) {
-            size_t cap = frames_cap * 2;
-            if ((cap * (sizeof(Frame) + sizeof(Move)) + pool_cap * sizeof(Move) +
-                 t.cap * sizeof(Key)) > max_bytes) {
-                res->status = S_MEMORY;
-                break;
-            }
-            Frame *nf = realloc(frames, cap * sizeof(Frame));
-            if (nf) frames = nf;
-            Move *nc = nf ? realloc(chosen, cap * sizeof(Move)) : NULL;
-            if (!nf || !nc) {
-                res->status = S_MEMORY;
-                break;
-            }
-            chosen = nc;
-            frames_cap = cap;
-            f = &frames[depth];
-        }
-        chosen[depth] = m;
-        if (is_won(&child)) {
+        do_move(r, &s, &m, &f->u);
+        if (is_won(&s)) {
             res->status = S_WON;
             res->depth = depth + 1;
             break;
@@ -495,77 +540,91 @@ static void search(const Rules *r, const State *root, double seconds, uint64_t m
         /* After a take-back only some moves are searched (R5): a position searched in full
            covers it; else it is stored with the card taken back in its key. */
         int takeback = r->reduce && m.src >= F0;
-        int seen = table_add(&t, key_of(r, &child), max_bytes, !takeback);
+        int seen = table_add(&t, key_of(r, &s), max_bytes, !takeback);
         if (takeback && !seen) {
-            child.tb_col = (uint8_t)(m.dst - T0);
-            seen = table_add(&t, key_of(r, &child), max_bytes, 1);
+            s.tb_col = (uint8_t)(m.dst - T0);
+            seen = table_add(&t, key_of(r, &s), max_bytes, 1);
         }
         if (seen < 0) {
             res->status = S_MEMORY;
             break;
         }
-        if (seen) continue;
-        if ((size_t)used + MAX_MOVES > pool_cap) {
-            size_t cap = pool_cap * 2;
-            if ((frames_cap * (sizeof(Frame) + sizeof(Move)) + cap * sizeof(Move) +
-                 t.cap * sizeof(Key)) > max_bytes) {
+        if (seen) {
+            undo(r, &s, &f->u);
+            continue;
+        }
+        size_t need_frames = (size_t)depth + 2 > frames_cap ? frames_cap * 2 : frames_cap;
+        size_t need_pool = (size_t)used + MAX_MOVES > pool_cap ? pool_cap * 2 : pool_cap;
+        if (need_frames != frames_cap || need_pool != pool_cap) {
+            if (need_frames * sizeof(Frame) + need_pool * sizeof(Move) + t.cap * sizeof(Key) >
+                max_bytes) {
                 res->status = S_MEMORY;
                 break;
             }
-            Move *np = realloc(pool, cap * sizeof(Move));
-            if (!np) {
+            Frame *nf = need_frames != frames_cap ? realloc(frames, need_frames * sizeof(Frame))
+                                                  : frames;
+            if (nf) frames = nf;
+            Move *np = nf && need_pool != pool_cap ? realloc(pool, need_pool * sizeof(Move)) : pool;
+            if (!nf || !np) {
                 res->status = S_MEMORY;
                 break;
             }
             pool = np;
-            pool_cap = cap;
+            frames_cap = need_frames;
+            pool_cap = need_pool;
         }
         depth++;
         f = &frames[depth];
-        f->s = child;
         f->first = used;
-        f->count = generate(r, &child, pool + used);
+        f->count = generate(r, &s, pool + used);
         f->next = 0;
         used += f->count;
+    }
+    if (res->status == S_WON && res->depth) {
+        res->line = malloc((size_t)res->depth * sizeof(Move));
+        if (res->line)
+            for (int d = 0; d < res->depth; d++) res->line[d] = frames[d].u.m;
+        else
+            res->status = S_MEMORY;
     }
 done:
     free(t.slots);
     free(pool);
-    if (res->status == S_WON) {
-        res->path = frames;
-        res->chosen = chosen;
-    } else {
-        free(frames);
-        free(chosen);
-    }
+    free(frames);
 }
 
 /* -- shortening a line --------------------------------------------------------------------- */
 
+static Key plain_key(const Rules *r, const State *s) {
+    State plain = *s;
+    plain.tb_col = NONE;
+    return key_of(r, &plain);
+}
+
 /* Depth-first lines wander. From each position of the line, take the move that reaches the
  * latest position of the line (up to column order and the draw cycle): the result is a line
  * of positions in the same order, each reached from the one before. Writes the new line over
- * res->path/res->chosen; leaves them as they are if memory runs short. */
-static void shorten(const Rules *r, Result *res) {
-    int n = res->depth; /* positions path[0..n-1], then the won one after chosen[n-1] */
+ * res->line; leaves it as it is if memory runs short. */
+static void shorten(const Rules *r, const State *root, Result *res) {
+    int n = res->depth; /* positions 0..n-1 before line[0..n-1], then the won one */
     size_t cap = 1;
     while (cap < 2 * (size_t)(n + 1)) cap <<= 1;
     Key *keys = calloc(cap, sizeof(Key));
     int *at = malloc(cap * sizeof(int));
     Move *moves = malloc(MAX_MOVES * sizeof(Move));
-    Frame *path = malloc((size_t)(n + 1) * sizeof(Frame));
-    Move *chosen = malloc((size_t)(n + 1) * sizeof(Move));
-    if (!keys || !at || !moves || !path || !chosen) goto done;
+    Move *line = malloc((size_t)(n + 1) * sizeof(Move));
+    if (!keys || !at || !moves || !line) goto done;
+    State cur = *root, next;
     for (int i = 0; i < n; i++) {
-        State plain = res->path[i].s;
-        plain.tb_col = NONE;
-        Key k = key_of(r, &plain);
+        Key k = plain_key(r, &cur);
         size_t h = k.a & (cap - 1);
         while (keys[h].b && !(keys[h].a == k.a && keys[h].b == k.b)) h = (h + 1) & (cap - 1);
         keys[h] = k;
         at[h] = i; /* positions on a line are distinct: the latest index is this one */
+        apply(r, &cur, &res->line[i], &next);
+        cur = next;
     }
-    State cur = res->path[0].s, next;
+    cur = *root;
     int i = 0, d = 0;
     while (i < n) {
         cur.tb_col = NONE;
@@ -577,7 +636,7 @@ static void shorten(const Rules *r, Result *res) {
                 best_j = n;
                 break;
             }
-            Key key = key_of(r, &next);
+            Key key = plain_key(r, &next);
             size_t h = key.a & (cap - 1);
             while (keys[h].b && !(keys[h].a == key.a && keys[h].b == key.b)) h = (h + 1) & (cap - 1);
             if (keys[h].b && at[h] > best_j) {
@@ -586,25 +645,20 @@ static void shorten(const Rules *r, Result *res) {
             }
         }
         if (best < 0) goto done; /* cannot happen: the line's own move goes one further */
-        path[d].s = cur;
-        chosen[d++] = moves[best];
+        line[d++] = moves[best];
         apply(r, &cur, &moves[best], &next);
         cur = next;
         i = best_j;
     }
-    free(res->path);
-    free(res->chosen);
-    res->path = path;
-    res->chosen = chosen;
+    free(res->line);
+    res->line = line;
     res->depth = d;
-    path = NULL;
-    chosen = NULL;
+    line = NULL;
 done:
     free(keys);
     free(at);
     free(moves);
-    free(path);
-    free(chosen);
+    free(line);
 }
 
 /* -- Python -------------------------------------------------------------------------------- */
@@ -769,16 +823,16 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     Result res;
     Py_BEGIN_ALLOW_THREADS
     search(&r, &s, seconds, max_nodes, (size_t)max_bytes, &res);
-    if (res.status == S_WON && res.depth) shorten(&r, &res);
+    if (res.status == S_WON && res.depth) shorten(&r, &s, &res);
     Py_END_ALLOW_THREADS
     PyObject *line = PyList_New(0);
+    State at = s, next;
     for (int d = 0; d < res.depth; d++) {
-        const State *at = &res.path[d].s;
-        const Move *m = &res.chosen[d];
+        const Move *m = &res.line[d];
         if (r.reduce && m->kind == K_MOVE && m->src == WASTE) /* R4: the draws it stands for */
-            for (int wp = at->wp; wp != m->q; wp = step(&r, at, wp)) {
-                Move d_or_r = {wp < at->tl ? K_DRAW : K_RECYCLE, wp < at->tl ? STOCK : WASTE,
-                               wp < at->tl ? WASTE : STOCK, 0, 0};
+            for (int wp = at.wp; wp != m->q; wp = step(&r, &at, wp)) {
+                Move d_or_r = {wp < at.tl ? K_DRAW : K_RECYCLE, wp < at.tl ? STOCK : WASTE,
+                               wp < at.tl ? WASTE : STOCK, 0, 0};
                 PyObject *a = action_of(&d_or_r);
                 PyList_Append(line, a);
                 Py_DECREF(a);
@@ -786,9 +840,10 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
         PyObject *a = action_of(m);
         PyList_Append(line, a);
         Py_DECREF(a);
+        apply(&r, &at, m, &next);
+        at = next;
     }
-    free(res.path);
-    free(res.chosen);
+    free(res.line);
     return Py_BuildValue("(iNK)", res.status, line, (unsigned long long)res.nodes);
 }
 
@@ -801,7 +856,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "games.solver._core",
-                                    "Canfield solver core", -1, methods};
+                                    "Canfield solver core", -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__core(void) {
     init_tables();
