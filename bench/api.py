@@ -20,12 +20,9 @@ Traffic goes to 127.0.0.1 only; every loop stops at its deadline.
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
 import os
 import random
 import secrets
-import signal
 import statistics
 import subprocess
 import sys
@@ -34,47 +31,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
+sys.path.insert(0, str(ROOT))
+
+from bench._common import Client, fresh_database, stop  # noqa: E402
+
 PORT = 8765
 LOG = "/tmp/canfield-bench-server.log"  # the server's stderr, for when something fails
-
-
-class Client:
-    """A keep-alive HTTP client that reconnects when the server closes (gunicorn sync)."""
-
-    def __init__(self, token: str | None = None) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
-        self.headers = {"Content-Type": "application/json"}
-        if token:
-            self.headers["Authorization"] = f"Token {token}"
-
-    def call(self, method: str, path: str, body: object = None) -> tuple[int, object]:
-        data = None if body is None else json.dumps(body)
-        for attempt in range(2):
-            try:
-                self.conn.request(method, path, data, self.headers)
-                response = self.conn.getresponse()
-                payload = response.read()
-                if response.getheader("Connection", "").lower() == "close":
-                    self.conn.close()
-                try:
-                    return response.status, json.loads(payload)
-                except ValueError:
-                    return response.status, None
-            except (ConnectionError, http.client.HTTPException):
-                self.conn.close()
-                if attempt:
-                    raise
-        raise AssertionError("unreachable")
-
-
-def fresh_database(name: str) -> str:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {name}")
-    return f"postgres://postgres@127.0.0.1:5432/{name}"
 
 
 def start_server(kind: str, workers: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -97,17 +59,12 @@ def start_server(kind: str, workers: int, env: dict[str, str]) -> subprocess.Pop
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            if Client().call("GET", "/api/v1/ping")[0] == 200:
+            if Client(PORT).call("GET", "/api/v1/ping")[0] == 200:
                 return server
         except OSError:
             time.sleep(0.2)
     stop(server)
     raise SystemExit("the server did not start")
-
-
-def stop(server: subprocess.Popen[bytes]) -> None:
-    os.killpg(server.pid, signal.SIGTERM)
-    server.wait(timeout=30)
 
 
 HZ = os.sysconf("SC_CLK_TCK")
@@ -210,19 +167,19 @@ def main() -> None:
         # Players sign up and deal their games before the clock starts.
         tokens = []
         for i in range(args.players):
-            status, body = Client().call(
+            status, body = Client(PORT).call(
                 "POST", "/api/v1/auth/register", {"username": f"p{i}", "password": "bench-pass-99"}
             )
             assert status == 201, body
             tokens.append(body["token"])
 
         def floor(i, deadline, latencies, statuses):
-            client = Client()
+            client = Client(PORT)
             while time.monotonic() < deadline:
                 timed(client, "GET", "/api/v1/ping", None, latencies, statuses)
 
         # Each player keeps its client and game across rounds.
-        clients = [Client(token) for token in tokens]
+        clients = [Client(PORT, token) for token in tokens]
         games = []
         for client in clients:
             status, game = client.call("POST", "/api/v1/games", {})

@@ -35,6 +35,7 @@ import redis
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._common import fresh_database as common_fresh_database  # noqa: E402
 from tests.ops.stack import Topology  # noqa: E402
 
 DATABASE = "canfield_daily_bench"
@@ -43,10 +44,8 @@ REDIS_URL = "redis://127.0.0.1:6379/3"
 
 
 def fresh_database(name: str = DATABASE) -> None:
-    for command in (["dropdb", "--if-exists", "--force"], ["createdb"]):
-        subprocess.run([*command, "-h", "127.0.0.1", "-U", "postgres", name], check=True)
     # Migrated here, without the topology's start-up deadline (slow on a loaded machine).
-    url = f"postgres://postgres@127.0.0.1:5432/{name}"
+    url = common_fresh_database(name)
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
         cwd=ROOT, env={**os.environ, "DATABASE_URL": url}, check=True,

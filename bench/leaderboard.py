@@ -28,15 +28,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+sys.path.insert(0, str(ROOT))
 
-
-def fresh_database(name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        admin.execute(f"CREATE DATABASE {name}")
+from bench._common import fresh_database  # noqa: E402
 
 
 def fill(games: int) -> None:
@@ -110,7 +104,6 @@ def main() -> None:
     if args.quick:
         args.games, args.runs = 5_000, 100
 
-    sys.path.insert(0, str(ROOT))
     os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{args.database}"
     os.environ["REDIS_URL"] = args.redis
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")

@@ -22,11 +22,9 @@ Traffic goes to 127.0.0.1 only; every loop stops at its deadline.
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import secrets
-import signal
 import statistics
 import subprocess
 import sys
@@ -36,57 +34,14 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
+sys.path.insert(0, str(ROOT))
+
+from bench._common import Client, fresh_database, stop  # noqa: E402
+
 PORT = 8767
 LOG = "/tmp/canfield-bench-logins.log"  # the server's stderr, for when something fails
 READ = "/api/v1/daily"
 DOORS = ("token", "web", "admin")
-
-
-class Client:
-    """A keep-alive HTTP client that reconnects when the server closes, with cookies (the web
-    doors' CSRF cookie)."""
-
-    def __init__(self) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
-        self.cookies: dict[str, str] = {}
-
-    def call(
-        self,
-        method: str,
-        path: str,
-        body: str | None = None,
-        content_type: str = "application/json",
-    ) -> tuple[int, bytes]:
-        headers = {"Content-Type": content_type}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        for attempt in range(2):
-            try:
-                self.conn.request(method, path, body, headers)
-                response = self.conn.getresponse()
-                payload = response.read()
-                for header, value in response.getheaders():
-                    if header.lower() == "set-cookie":
-                        name, _, rest = value.partition("=")
-                        self.cookies[name] = rest.split(";", 1)[0]
-                if response.getheader("Connection", "").lower() == "close":
-                    self.conn.close()
-                return response.status, payload
-            except (ConnectionError, http.client.HTTPException):
-                self.conn.close()
-                if attempt:
-                    raise
-        raise AssertionError("unreachable")
-
-
-def fresh_database(name: str) -> str:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return f"postgres://postgres@127.0.0.1:5432/{name}"
 
 
 def start_topology(workers: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -107,17 +62,12 @@ def start_topology(workers: int, env: dict[str, str]) -> subprocess.Popen[bytes]
     raise SystemExit(f"the topology did not start; see {LOG}")
 
 
-def stop(server: subprocess.Popen[bytes]) -> None:
-    os.killpg(server.pid, signal.SIGTERM)
-    server.wait(timeout=30)
-
-
 def read_latencies(deadline: float) -> list[float]:
-    client = Client()
+    client = Client(PORT)
     latencies = []
     while time.monotonic() < deadline:
         started = time.perf_counter()
-        status, _ = client.call("GET", READ)
+        status, _ = client.send("GET", READ)
         latencies.append((time.perf_counter() - started) * 1000)
         assert status == 200, status
     return latencies
@@ -125,20 +75,20 @@ def read_latencies(deadline: float) -> list[float]:
 
 def attack(door: str, deadline: float, answers: Counter[str]) -> None:
     """Wrong passwords through one door until the deadline: the account's or random names."""
-    client = Client()
+    client = Client(PORT)
     form_path = {"web": "/accounts/login/", "admin": "/admin/login/"}.get(door)
     while time.monotonic() < deadline:
         name = "victim" if secrets.randbelow(2) else f"guess{secrets.token_hex(3)}"
         password = secrets.token_urlsafe(12)
         if form_path is None:
             body = json.dumps({"username": name, "password": password})
-            status, _ = client.call("POST", "/api/v1/auth/token", body)
+            status, _ = client.send("POST", "/api/v1/auth/token", body)
         else:
             if "csrftoken" not in client.cookies:
-                client.call("GET", form_path)
+                client.send("GET", form_path)
             token = client.cookies.get("csrftoken", "")
             body = f"csrfmiddlewaretoken={token}&username={name}&password={password}"
-            status, _ = client.call(
+            status, _ = client.send(
                 "POST", form_path, body, content_type="application/x-www-form-urlencoded"
             )
         answers[f"{door} {status}"] += 1
@@ -183,7 +133,7 @@ def main() -> None:
     server = start_topology(args.workers, env)
     try:
         body = json.dumps({"username": "victim", "password": secrets.token_urlsafe(16)})
-        status, _ = Client().call("POST", "/api/v1/auth/register", body)
+        status, _ = Client(PORT).send("POST", "/api/v1/auth/register", body)
         assert status == 201, status
         hasher = subprocess.run(
             [sys.executable, "-c", "from django.conf import settings; import django; "

@@ -24,7 +24,11 @@ QUICK_FLAG = re.compile(r"[\"']--quick[\"']")
 
 
 def benchmarks(names: list[str]) -> list[Path]:
-    found = sorted(path for path in BENCH.glob("*.py") if path.name != Path(__file__).name)
+    found = sorted(
+        path
+        for path in BENCH.glob("*.py")
+        if path.name != Path(__file__).name and not path.name.startswith("_")  # helpers
+    )
     if names:
         found = [path for path in found if path.stem in names]
     return found

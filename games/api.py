@@ -38,8 +38,6 @@ from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
 from games.errors import InvalidRequest
 from games.models import Action, Game
 from games.throttling import FixedWindowScopedThrottle
-from leaderboard import selectors as leaderboard_selectors
-from leaderboard import services as leaderboard_services
 
 LANGUAGES = ("hu", "en", "pl")
 CONCRETE_PILES = [pile for pile in PILE_NAMES if pile != "foundation"]
@@ -74,7 +72,7 @@ def _daily(game: Game) -> dict[str, Any] | None:
     if game.challenge is None:
         return None
     daily: dict[str, Any] = {"date": game.challenge.date.isoformat()}
-    standing = leaderboard_selectors.game_standing(game=game, now=timezone.now())
+    standing = services.daily_boards().standing(game=game, now=timezone.now())
     if standing is not None:
         daily.update(standing)
     return daily
@@ -481,7 +479,7 @@ class GameListCreateApi(APIView):
         address_hash = client_address_hash(request._request)  # for the fair-play review
         if options.pop("daily", False):
             # The caller's ranked game of the day: returned (200) if it exists already.
-            game, created = leaderboard_services.daily_game_get_or_create(
+            game, created = services.daily_boards().game_get_or_create(
                 player=request.user, draw=options["draw"], address_hash=address_hash
             )
             return Response(game_payload(game), status=201 if created else 200)

@@ -66,6 +66,32 @@ def ranked_game_announce(*, game: Game, at: datetime.datetime) -> None:
         transaction.on_commit(partial(listener.after_commit, game, at))
 
 
+@dataclass(frozen=True)
+class DailyBoards:
+    """What the daily boards lend the games API, registered from their AppConfig's `ready`
+    (`daily_boards_provide`), so that `games` never imports them: `game_get_or_create(player=,
+    draw=, address_hash=)` gives the player's ranked game of today as (game, created), and
+    `standing(game=, now=)` a finished ranked game's `{"rank", "players"}` or None."""
+
+    game_get_or_create: Callable[..., tuple[Game, bool]]
+    standing: Callable[..., dict[str, int] | None]
+
+
+_daily_boards: list[DailyBoards] = []
+
+
+def daily_boards_provide(boards: DailyBoards) -> None:
+    """Install the daily boards (called once, from an AppConfig's `ready`)."""
+    _daily_boards[:] = [boards]
+
+
+def daily_boards() -> DailyBoards:
+    """The installed daily boards (the `leaderboard` app is always installed with `games`)."""
+    if not _daily_boards:
+        raise RuntimeError("no daily boards installed: add `leaderboard` to INSTALLED_APPS")
+    return _daily_boards[0]
+
+
 def engine_game_new(*, ruleset: str, code: DealCode | None, deck: Any, draw: int) -> EngineGame:
     """The engine game of a deal code, else of a custom deck dealt with `draw`."""
     if code is not None:

@@ -7,9 +7,22 @@ class LeaderboardConfig(AppConfig):
 
     def ready(self) -> None:
         # The boards listen to ranked games; `games` announces and never imports the boards.
-        from games.services import RankedGameListener, ranked_game_subscribe
-        from leaderboard.services import entry_committed, entry_record
+        from games.services import (
+            DailyBoards,
+            RankedGameListener,
+            daily_boards_provide,
+            ranked_game_subscribe,
+        )
+        from leaderboard.selectors import game_standing
+        from leaderboard.services import (
+            daily_game_get_or_create,
+            entry_committed,
+            entry_record,
+        )
 
         ranked_game_subscribe(
             RankedGameListener(in_transaction=entry_record, after_commit=entry_committed)
+        )
+        daily_boards_provide(
+            DailyBoards(game_get_or_create=daily_game_get_or_create, standing=game_standing)
         )

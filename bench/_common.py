@@ -1,0 +1,74 @@
+"""Helpers the benchmarks share (not a benchmark: bench/run.py skips modules named `_*`)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import subprocess
+
+PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
+
+
+class Client:
+    """A keep-alive HTTP client to a loopback port that reconnects when the server closes
+    (gunicorn sync), with a token and cookies (the web doors' CSRF cookie)."""
+
+    def __init__(self, port: int, token: str | None = None) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.headers = {} if token is None else {"Authorization": f"Token {token}"}
+        self.cookies: dict[str, str] = {}
+
+    def send(
+        self,
+        method: str,
+        path: str,
+        body: str | None = None,
+        content_type: str = "application/json",
+    ) -> tuple[int, bytes]:
+        """(status, body) of one request; one reconnection if the kept connection was closed."""
+        headers = {**self.headers, "Content-Type": content_type}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        for attempt in range(2):
+            try:
+                self.conn.request(method, path, body, headers)
+                response = self.conn.getresponse()
+                payload = response.read()
+                for header, value in response.getheaders():
+                    if header.lower() == "set-cookie":
+                        name, _, rest = value.partition("=")
+                        self.cookies[name] = rest.split(";", 1)[0]
+                if response.getheader("Connection", "").lower() == "close":
+                    self.conn.close()
+                return response.status, payload
+            except (ConnectionError, http.client.HTTPException):
+                self.conn.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def call(self, method: str, path: str, body: object = None) -> tuple[int, object]:
+        """(status, decoded JSON or None) of a request with a JSON body (or none)."""
+        status, payload = self.send(method, path, None if body is None else json.dumps(body))
+        try:
+            return status, json.loads(payload)
+        except ValueError:
+            return status, None
+
+
+def fresh_database(name: str) -> str:
+    """An empty PostgreSQL database `name` on 127.0.0.1 (dropped first if it exists): its URL."""
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"postgres://postgres@127.0.0.1:5432/{name}"
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop a server started with `start_new_session=True`, with all its processes."""
+    os.killpg(server.pid, signal.SIGTERM)
+    server.wait(timeout=30)
