@@ -47,6 +47,8 @@ SNAPSHOT_SECONDS = 3600
 REDIS_TIMEOUT = 0.5
 BUILD_CHUNK = 5000
 
+# What a ranking read's script answers while the board's ranking is not built.
+NOT_READY = b"not ready"
 # A change: (game id, version, rank_key or None when the entry left the board).
 Change = tuple[str, int, int | None]
 
@@ -91,17 +93,17 @@ redis.call('DEL', KEYS[2])
 return members
 """
 _BEFORE = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'not ready' end
 local counts = {}
 for i, key in ipairs(ARGV) do counts[i] = redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. key) end
 return counts
 """
 _COUNT = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'not ready' end
 return redis.call('ZCARD', KEYS[2])
 """
 _AT = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'not ready' end
 local found = redis.call('ZRANGE', KEYS[2], ARGV[1], ARGV[1], 'WITHSCORES')
 if #found == 0 then return {} end
 return {found[2], redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. found[2])}
@@ -193,7 +195,7 @@ class RedisBoards:
 
     def _ranking_read(self, board: int, name: str, args: list[Any]) -> Any:
         found = self._read(board, name, lambda: self._run(name, board, ("ready", "ranking"), args))
-        if found is False:
+        if found == NOT_READY:  # (a Lua false would be None, as a failed read is)
             raise NotReady(board)
         return found
 

@@ -6,15 +6,17 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import ProtectedError
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import services as game_services
 from games.engine import Game as EngineGame
-from leaderboard import selectors, services
+from leaderboard import boards, selectors, services
 from leaderboard.models import DailyChallenge, Entry
+from tests.conftest import requires_redis
 from tests.leaderboard.conftest import NOON
 
 
@@ -165,3 +167,26 @@ def test_players_and_games_on_a_board_cannot_be_deleted(noon, player_entry):
     with pytest.raises(ProtectedError):
         entry.game.delete()
     assert selectors.board_count(challenge=entry.challenge) == 1
+
+
+@requires_redis
+def test_with_redis_the_counts_come_from_the_ranking_not_the_database(noon, player_entry):
+    # given a board whose ranking Redis does not have yet
+    entries = [player_entry(f"p{i}", score=5 * (i % 3), moves=10 + i) for i in range(7)]
+    challenge = entries[0].challenge
+    store = boards.store()
+    assert isinstance(store, boards.RedisBoards)
+    with pytest.raises(boards.NotReady):
+        store.ranked_count(challenge.pk)
+
+    # when the board is read once (which builds the ranking from the database)
+    assert selectors.board_count(challenge=challenge) == 7
+
+    # then the counts are answered by Redis, with no query
+    assert store.ranked_count(challenge.pk) == 7
+    with CaptureQueriesContext(connection) as queries:
+        assert selectors.board_count(challenge=challenge) == 7
+        ahead = store.ranked_before(challenge.pk, [boards.rank_key(5, 0)])
+    assert len(queries) == 0
+    assert ahead == [sum(1 for e in entries if e.score > 5)]
+    assert_board_matches_full_sort(challenge, NOON, 3)
