@@ -1,21 +1,27 @@
 """Live boards under load: listeners on one daily board while its players act at full speed.
 
     .venv/bin/python bench/live.py [--listeners 2000] [--players 20] [--seconds 8]
-                                   [--one-process 0] [--quick]
+                                   [--clients 4] [--one-process 2000 4000] [--quick]
 
 Starts scripts/serve-topology.sh with two daphne processes (WS_PROCESSES=2) on a fresh
 PostgreSQL database `canfield_live_bench` (127.0.0.1:5432) and Redis db 3, puts `--players`
 players on today's 3-card daily (accounts and tokens written straight to the database), then:
 1. the players act (draw/recycle with `expect`, through nginx) for `--seconds` with no listener;
-2. `--listeners` WebSocket clients (in two client processes) connect to the board, half to each
-   daphne process (directly: the proxy's 1,024 connections per worker would cap them first),
-   and the players act again for `--seconds`.
-Prints actions/s of both phases and the fall; for the listeners: how many batches each got
-(every listener must get the same batches, in the same order: an entry's moves never go back),
-and the change-to-screen latency (from the action's answer to the batch that carries its
-figures arriving at a listener) p50/p99; and each daphne's memory. With `--one-process N`, a
-third phase puts N more listeners on one daphne process and checks they all get every batch:
-the count one process holds. The open-file limit is raised to its hard limit. Loopback only.
+2. `--listeners` WebSocket clients connect to the board through nginx (which spreads them over
+   the two daphne processes), from `--clients` client processes, each with at most
+   `HANDSHAKES` handshakes in flight and `ATTEMPTS` tries per socket (retries are counted), and
+   once all are open the players act again for `--seconds`;
+3. the listeners close and the players act once more without them: the fall is measured
+   against the mean of phases 1 and 3, so that load from elsewhere weighs on both sides.
+Prints actions/s of the phases and the fall; for the listeners: how many opened (and the
+retries and close codes), whether every one got every batch of phase 2 in the same order (the
+board is still while they connect, so all of them must get the same batches), whether an
+entry's moves ever went back, and the change-to-screen latency: for each action, from its
+answer to the arrival of the first batch that shows it (its moves or later ones of its game),
+p50/p99 over every action and listener; and each daphne's memory. `--one-process N ...`: for
+each N, N listeners straight to one daphne process while the players act: the largest N whose
+listeners all open and all get every batch is the count one process holds. The open-file limit
+is raised to its hard limit. Loopback only.
 """
 
 from __future__ import annotations
@@ -30,10 +36,12 @@ import resource
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -46,36 +54,68 @@ DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
 REDIS_URL = "redis://127.0.0.1:6379/3"
 
 
-def listen(urls: list[str], seconds: float, ready: Any, results: Any) -> None:
-    """A client process: one socket per url for `seconds` after all are open; puts
-    (opened, per-socket [(arrival, message text)] ) on `results`."""
-    import websockets
+# Handshakes in flight per client process, and tries per socket (with back-off) before it counts
+# as failed: a crowd connects at a sane rate, and a refused handshake is retried, not waited on.
+HANDSHAKES = 16
+ATTEMPTS = 5
 
-    async def one(url: str, opened: asyncio.Event, log: list) -> None:
-        async with websockets.connect(url, open_timeout=60, max_queue=None) as ws:
-            log.append((time.time(), await ws.recv()))  # the snapshot
-            opened.set()
-            async for message in ws:
-                log.append((time.time(), message))
+
+def listen(urls: list[str], pipe: Any) -> None:
+    """A client process: opens one socket per url, sends ("open", opened, failed, retries),
+    keeps every frame until told to stop, then sends (texts, per-socket [(arrival, text id)],
+    close codes)."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed, WebSocketException
+
+    texts: dict[str, int] = {}
+    logs: list[list[tuple[float, int]]] = [[] for _ in urls]
+    codes: Counter[str] = Counter()
+    counts = {"opened": 0, "failed": 0, "retries": 0}
+
+    def keep(log: list[tuple[float, int]], text: str) -> None:
+        log.append((time.time(), texts.setdefault(text, len(texts))))
+
+    async def one(url: str, log: list[tuple[float, int]], gate: asyncio.Semaphore) -> None:
+        for attempt in range(ATTEMPTS):
+            if attempt:
+                counts["retries"] += 1
+                await asyncio.sleep(0.5 * 2**attempt)
+            try:
+                async with gate:
+                    socket = await connect(url, open_timeout=30, compression=None,
+                                           ping_interval=None, max_queue=None)  # fmt: skip
+                    keep(log, await asyncio.wait_for(socket.recv(), 30))  # the snapshot
+                break
+            except (OSError, TimeoutError, WebSocketException):
+                continue
+        else:
+            counts["failed"] += 1
+            return
+        counts["opened"] += 1
+        try:
+            async for message in socket:
+                keep(log, message)  # type: ignore[arg-type]
+        except ConnectionClosed:
+            pass
+        codes[str(socket.close_code)] += 1
 
     async def run() -> None:
-        logs: list[list] = [[] for _ in urls]
-        events = [asyncio.Event() for _ in urls]
-        tasks = []
-        for url, event, log in zip(urls, events, logs, strict=True):
-            tasks.append(asyncio.create_task(one(url, event, log)))
-            await asyncio.sleep(0.01)  # no thundering herd of handshakes
-        # Sockets refused or dropped at the handshake count as failed, not as a hang.
-        waits = [asyncio.create_task(e.wait()) for e in events]
-        await asyncio.wait([*waits], timeout=120)
-        ready.put(len(urls))
-        await asyncio.sleep(seconds)
-        failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception()]
+        gate = asyncio.Semaphore(HANDSHAKES)
+        tasks = [asyncio.create_task(one(u, log, gate)) for u, log in zip(urls, logs, strict=True)]
+        while counts["opened"] + counts["failed"] < len(urls):
+            await asyncio.sleep(0.2)
+        pipe.send(("open", counts["opened"], counts["failed"], counts["retries"]))
+        await asyncio.to_thread(pipe.recv)  # stop
         for task in tasks:
             task.cancel()
-        results.put((len(urls) - len(failed), [[m for m in log] for log in logs]))
+        await asyncio.gather(*tasks, return_exceptions=True)
+        codes["still open at the end"] = codes.pop("None", 0) + sum(
+            1 for task in tasks if task.cancelled()
+        )
 
     asyncio.run(run())
+    by_id = sorted(texts, key=texts.__getitem__)
+    pipe.send((by_id, logs, dict(codes)))
 
 
 def ws_ports(topology: Topology) -> list[int]:
@@ -94,55 +134,69 @@ def rss_mb(pid: int) -> float:
 
 
 def daphnes(topology: Topology) -> list[int]:
-    launcher = int(topology.process.pid)
-    found = []
-    for pid in children_of(launcher):
-        try:
-            if "daphne" in Path(f"/proc/{pid}/cmdline").read_text():
-                found.append(pid)
-        except OSError:
-            continue
+    """The topology's daphne processes (under supervisord, under the script)."""
+    found, parents = [], [int(topology.process.pid)]
+    while parents:
+        for pid in children_of(parents.pop()):
+            parents.append(pid)
+            try:
+                if "daphne" in Path(f"/proc/{pid}/cmdline").read_text():
+                    found.append(pid)
+            except OSError:
+                continue
     return sorted(found)
 
 
-def check(logs: list[list[tuple[float, str]]], answered: dict[tuple[str, int], float]) -> str:
-    """Every listener got the same batches, in order; latencies from answer to arrival."""
-    batches = [[text for _, text in log[1:]] for log in logs]
-    reference = max(batches, key=len)
-    # A listener that opened later may have missed the first batches: compare the common tail.
-    same = sum(1 for got in batches if got and reference[-len(got) :] == got)
-    latencies = []
+def check(
+    texts: list[str], logs: list[list[tuple[float, int]]], answered: dict[str, list[tuple]]
+) -> tuple[str, bool, float]:
+    """Every listener got the same batches in the same order; latencies from each action's
+    answer to the first batch that shows it. (the report, all the same, p99 in seconds)."""
+    batches = [tuple(text for _, text in log[1:]) for log in logs if log]
+    reference, same = Counter(batches).most_common(1)[0] if batches else ((), 0)
+    shown: list[dict[str, int]] = []  # per text: game -> moves it shows
     backwards = 0
+    for text in texts:
+        message = json.loads(text)
+        shown.append({e["game"]: e["moves"] for e in message.get("entries", [])})
+    seen: dict[str, int] = {}
+    for text in reference:
+        for game, moves in shown[text].items():
+            backwards += moves < seen.get(game, -1)
+            seen[game] = moves
+    latencies: list[float] = []
     for log in logs:
-        seen: dict[str, int] = {}
+        # Per game, the next of its answered actions not yet on this listener's screen.
+        pending = {game: 0 for game in answered}
         for arrival, text in log[1:]:
-            message = json.loads(text)
-            for entry in message.get("entries", []):
-                if entry["moves"] < seen.get(entry["game"], -1):
-                    backwards += 1
-                seen[entry["game"]] = entry["moves"]
-                sent = answered.get((entry["game"], entry["moves"]))
-                if sent is not None:
-                    latencies.append(arrival - sent)
-    counts = [len(got) for got in batches]
+            for game, moves in shown[text].items():
+                actions, first = answered.get(game, []), pending.get(game, 0)
+                last = first
+                while last < len(actions) and actions[last][0] <= moves:
+                    latencies.append(arrival - actions[last][1])
+                    last += 1
+                pending[game] = last
     latencies.sort()
     p50 = statistics.median(latencies) if latencies else float("nan")
     p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)] if latencies else float("nan")
-    return (
-        f"{len(logs)} listeners: batches per listener min {min(counts)} max {max(counts)}; "
-        f"{same} got the same batches in the same order; {backwards} entries went back; "
-        f"change-to-screen p50 {p50 * 1000:.0f} ms p99 {p99 * 1000:.0f} ms "
+    counts = [len(got) for got in batches] or [0]
+    report = (
+        f"{len(batches)} listeners: {len(reference)} batches; per listener min {min(counts)} "
+        f"max {max(counts)}; {same} got every batch in the same order; {backwards} entries "
+        f"went back; change-to-screen p50 {p50 * 1000:.0f} ms p99 {p99 * 1000:.0f} ms "
         f"({len(latencies)} samples)"
     )
+    return report, same == len(batches) and backwards == 0, p99
 
 
-async def act(base_url: str, games: list[Game], seconds: float, answered: dict) -> float:
-    """The players act for `seconds`; records when each (game, moves) was answered."""
+async def act(games: list[Game], seconds: float, answered: dict | None = None) -> float:
+    """The players act for `seconds`: actions/s. `answered`: game -> [(moves, answered at)]."""
     original = Game.act
 
     async def act_and_record(self: Game) -> float:
         took = await original(self)
-        answered[(self.game["id"], self.game["moves"])] = time.time()
+        if answered is not None:
+            answered.setdefault(self.game["id"], []).append((self.game["moves"], time.time()))
         return took
 
     Game.act = act_and_record  # type: ignore[method-assign]
@@ -153,40 +207,66 @@ async def act(base_url: str, games: list[Game], seconds: float, answered: dict) 
     return len(latencies) / seconds
 
 
-def with_listeners(urls: list[str], seconds: float, during) -> tuple[Any, list]:
-    """Open `urls` in two client processes, run `during()` once all are open, collect logs."""
-    context = multiprocessing.get_context("spawn")
-    ready, results = context.Queue(), context.Queue()
-    halves = [urls[0::2], urls[1::2]]
-    processes = [
-        context.Process(target=listen, args=(half, seconds + 3, ready, results)) for half in halves
-    ]
-    for process in processes:
-        process.start()
-    for _ in processes:
-        ready.get(timeout=180)
-    outcome = during()
-    logs: list = []
-    opened = 0
-    for _ in processes:
-        count, got = results.get(timeout=120)
-        opened += count
-        logs += got
-    for process in processes:
-        process.join(timeout=30)
-    return outcome, logs, opened
+class Listeners:
+    """`urls` opened by `clients` client processes; `stop()` closes them and gathers what each
+    socket received."""
+
+    def __init__(self, urls: list[str], clients: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        began = time.monotonic()
+        self.pipes, self.processes = [], []
+        for part in range(clients):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=listen, args=(urls[part::clients], theirs))
+            process.start()
+            self.pipes.append(mine)
+            self.processes.append(process)
+        self.opened = self.failed = self.retries = 0
+        for pipe in self.pipes:
+            _, opened, failed, retries = pipe.recv()
+            self.opened, self.failed = self.opened + opened, self.failed + failed
+            self.retries += retries
+        self.seconds = time.monotonic() - began
+
+    def __str__(self) -> str:
+        return (
+            f"{self.opened} listeners open in {self.seconds:.1f} s "
+            f"({self.failed} failed after {ATTEMPTS} tries, {self.retries} retries)"
+        )
+
+    def stop(self) -> tuple[list[str], list[list[tuple[float, int]]], Counter[str]]:
+        """(every distinct text received, per socket [(arrival, text index)], close codes)."""
+        for pipe in self.pipes:
+            pipe.send("stop")
+        texts: list[str] = []
+        logs: list[list[tuple[float, int]]] = []
+        codes: Counter[str] = Counter()
+        for pipe in self.pipes:
+            their_texts, their_logs, their_codes = pipe.recv()
+            shift = len(texts)  # one numbering of the texts for all processes
+            texts += their_texts
+            logs += [[(arrival, text + shift) for arrival, text in log] for log in their_logs]
+            codes.update(their_codes)
+        for process in self.processes:
+            process.join(timeout=30)
+        # The same text from two processes: one number.
+        first: dict[str, int] = {}
+        renumber = [first.setdefault(text, i) for i, text in enumerate(texts)]
+        logs = [[(arrival, renumber[text]) for arrival, text in log] for log in logs]
+        return texts, logs, codes
 
 
-def main() -> None:
+async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--listeners", type=int, default=2000)
     parser.add_argument("--players", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=8.0)
-    parser.add_argument("--one-process", type=int, default=0)
+    parser.add_argument("--clients", type=int, default=4, help="listener client processes")
+    parser.add_argument("--one-process", type=int, nargs="*", default=[])
     parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
     if args.quick:
-        args.listeners, args.players, args.seconds = 200, 10, 3.0
+        args.listeners, args.players, args.seconds, args.clients = 200, 10, 3.0, 2
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
@@ -196,52 +276,61 @@ def main() -> None:
     try:
         ports = ws_ports(topology)
         print(f"topology on {topology.base_url}: daphne on ports {ports}, open files {hard}")
+        limits = httpx.Limits(max_connections=args.players + 10)
+        async with httpx.AsyncClient(
+            base_url=topology.base_url, timeout=30, limits=limits
+        ) as client:
+            tokens = await tokens_for("live", args.players, DATABASE_URL)
+            games = await new_games(client, tokens, {"daily": True, "draw": 3})
+            path = f"/ws/daily/{games[0].game['daily']['date']}/3/"
+            await act(games, 1.0)  # warm up
 
-        async def setup() -> tuple[list[Game], str]:
-            async with httpx.AsyncClient(base_url=topology.base_url, timeout=30) as client:
-                tokens = await tokens_for("live", args.players, DATABASE_URL)
-                games = await new_games(client, tokens, {"daily": True, "draw": 3})
-            return games, games[0].game["daily"]["date"]
+            async def listened(urls: list[str]) -> tuple[float, str, bool, float]:
+                """Phase 2 on these urls: (actions/s, the listeners' report, all got every
+                batch, change-to-screen p99)."""
+                # Changes made while no hub listened go out in the first tick of the first
+                # listener's hub: a first socket takes it, then the board is still while the
+                # crowd connects (so all of them must get the same batches).
+                primer = await connect(urls[0], compression=None, max_queue=None)
+                await asyncio.sleep(2.5)
+                listeners = await asyncio.to_thread(Listeners, urls, args.clients)
+                print(listeners, flush=True)
+                answered: dict[str, list[tuple[int, float]]] = {}
+                busy = await act(games, args.seconds, answered)
+                await asyncio.sleep(2)  # the last batch reaches every listener
+                memory = ", ".join(f"{rss_mb(pid):.0f} MB" for pid in daphnes(topology))
+                texts, logs, codes = await asyncio.to_thread(listeners.stop)
+                await primer.close()
+                report, same, p99 = check(texts, logs, answered)
+                if os.environ.get("LIVE_DUMP"):
+                    import pickle
 
-        def phase(answered: dict) -> float:
-            async def run() -> float:
-                limits = httpx.Limits(max_connections=args.players + 10)
-                async with httpx.AsyncClient(
-                    base_url=topology.base_url, timeout=30, limits=limits
-                ) as client:
-                    for game in games:
-                        game.client = client
-                    await play(games, len(games), 1.0)  # warm up
-                    return await act(topology.base_url, games, args.seconds, answered)
+                    Path(os.environ["LIVE_DUMP"]).write_bytes(pickle.dumps((texts, logs, answered)))
+                every = same and listeners.opened == len(urls)
+                closes = ", ".join(f"{code}: {n}" for code, n in sorted(codes.items()))
+                return busy, f"{report}\nclose codes {closes}; daphne memory {memory}", every, p99
 
-            return asyncio.run(run())
+            quiet = await act(games, args.seconds)
+            print(f"no listeners:        {quiet:7.0f} actions/s", flush=True)
+            urls = [f"ws://127.0.0.1:{topology.port}{path}"] * args.listeners  # through nginx
+            busy, report, _, _ = await listened(urls)
+            again = await act(games, args.seconds)
+            print(f"no listeners again:  {again:7.0f} actions/s", flush=True)
+            print(
+                f"{args.listeners} listeners:     {busy:7.0f} actions/s "
+                f"(fall {1 - busy / ((quiet + again) / 2):.0%} against the mean without)"
+            )
+            print(report, flush=True)
 
-        games, date = asyncio.run(setup())
-        quiet = phase({})
-        print(f"no listeners:          {quiet:7.0f} actions/s", flush=True)
-
-        path = f"/ws/daily/{date}/3/"
-        urls = [f"ws://127.0.0.1:{ports[i % len(ports)]}{path}" for i in range(args.listeners)]
-        answered: dict = {}
-        busy, logs, opened = with_listeners(urls, args.seconds + 1, lambda: phase(answered))
-        print(
-            f"{opened} listeners open:  {busy:7.0f} actions/s "
-            f"(fall {1 - busy / quiet:.0%} against none)",
-            flush=True,
-        )
-        print(check(logs, answered))
-        print("daphne memory: " + ", ".join(f"{rss_mb(pid):.0f} MB" for pid in daphnes(topology)))
-
-        if args.one_process:
-            urls = [f"ws://127.0.0.1:{ports[0]}{path}"] * args.one_process
-            answered = {}
-            busy, logs, opened = with_listeners(urls, args.seconds + 1, lambda: phase(answered))
-            print(f"one daphne, {opened} listeners open: {busy:.0f} actions/s")
-            print(check(logs, answered))
-            print("daphne memory: " + ", ".join(f"{rss_mb(p):.0f} MB" for p in daphnes(topology)))
+            for count in args.one_process:
+                urls = [f"ws://127.0.0.1:{ports[0]}{path}"] * count
+                busy, report, every, p99 = await listened(urls)
+                verdict = "holds them" if every and p99 < 1.5 else "does not hold them"
+                print(f"one daphne, {count} listeners: {busy:.0f} actions/s; {verdict}")
+                print(report, flush=True)
     finally:
         topology.stop()
 
 
 if __name__ == "__main__":
-    main()
+    asyncio.run(main())

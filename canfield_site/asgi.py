@@ -8,7 +8,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
 # Django must be set up before the routing (and so the consumers and models) is imported.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
@@ -31,8 +30,10 @@ class BrowserOriginValidator(OriginValidator):
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        # No session or user: the live boards are public, and a handshake costs no database
+        # work (AuthMiddlewareStack would read the session and the user for each socket).
         "websocket": BrowserOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns)), settings.ALLOWED_HOSTS
+            URLRouter(websocket_urlpatterns), settings.ALLOWED_HOSTS
         ),
     }
 )

@@ -44,6 +44,9 @@ REMOVED = 2**52
 # expired rebuilds them).
 KEPT = dt.timedelta(days=2)
 SNAPSHOT_SECONDS = 3600
+# The longest a process holds a board between taking its changes and publishing them (it
+# crashed, or Redis failed it): then another may make the next batch.
+PUBLISHING = dt.timedelta(seconds=5)
 REDIS_TIMEOUT = 0.5
 BUILD_CHUNK = 5000
 
@@ -87,9 +90,13 @@ for i = 1, 3 do redis.call('EXPIREAT', KEYS[i], ARGV[1]) end
 return applied
 """
 _TAKE = """
+if redis.call('EXISTS', KEYS[3]) == 1 then return false end
 if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', 10) then return false end
 local members = redis.call('SMEMBERS', KEYS[2])
-redis.call('DEL', KEYS[2])
+if #members > 0 then
+    redis.call('DEL', KEYS[2])
+    redis.call('SET', KEYS[3], '1', 'PX', ARGV[1])
+end
 return members
 """
 _BEFORE = """
@@ -189,9 +196,18 @@ class RedisBoards:
         self._write(board, "entries_changed", lambda: self._run("merge", board, parts, args))
 
     def changed_take(self, board: int, tick: int) -> list[str] | None:
-        parts = (f"tick:{tick}", "changed")
-        taken = self._write(board, "changed_take", lambda: self._run("take", board, parts, []))
+        """The games changed since the last batch, taken by the one process that claims this
+        tick; None for the others, and while the last batch is still being published (its
+        publisher holds the board until `published`, so that batches reach the listeners in
+        the order of their numbers whichever processes make them)."""
+        parts = (f"tick:{tick}", "changed", "publishing")
+        args = [int(PUBLISHING.total_seconds() * 1000)]
+        taken = self._write(board, "changed_take", lambda: self._run("take", board, parts, args))
         return None if taken is None else [game.decode() for game in taken]
+
+    def published(self, board: int) -> None:
+        """The batch of the last `changed_take` is out: the next tick may make one."""
+        self._write(board, "published", lambda: self.client.delete(self._key(board, "publishing")))
 
     def _ranking_read(self, board: int, name: str, args: list[Any]) -> Any:
         found = self._read(board, name, lambda: self._run(name, board, ("ready", "ranking"), args))
@@ -283,6 +299,9 @@ class LocalBoards:
                 return None
             self.ticks[board] = tick
             return list(self.changed.pop(board, ()))
+
+    def published(self, board: int) -> None:
+        pass  # one process: its hub's ticks follow one another
 
     def ranked_before(self, board: int, keys: list[int]) -> list[int] | None:
         return None

@@ -20,7 +20,9 @@ import datetime as dt
 import logging
 import time
 import weakref
+from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
@@ -114,6 +116,7 @@ class BoardHub:
 
     async def _tick(self) -> None:
         tick_batch = database_sync_to_async(services.board_tick)
+        published = database_sync_to_async(services.board_published)
         while True:
             await asyncio.sleep(TICK_SECONDS - time.time() % TICK_SECONDS)
             # Every process names the same tick, so that exactly one of them claims it.
@@ -127,9 +130,12 @@ class BoardHub:
                 seq, messages, snapshot = batch
                 message = {"type": "board.batch", "seq": seq, "messages": messages}
                 message["snapshot"] = snapshot
-                await asyncio.wait_for(
-                    self.layer.group_send(self.group, message), timeout=PUBLISH_TIMEOUT
-                )
+                try:
+                    await asyncio.wait_for(
+                        self.layer.group_send(self.group, message), timeout=PUBLISH_TIMEOUT
+                    )
+                finally:
+                    await published(challenge=self.challenge)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis or the database down: the next tick tries again
@@ -172,24 +178,40 @@ async def hub_leave(hub: BoardHub, listener: BoardConsumer) -> None:
 _challenges: dict[tuple[dt.date, int], DailyChallenge] = {}
 
 
-@database_sync_to_async
-def _challenge(day: dt.date, draw: int) -> DailyChallenge | None:
-    """The board's challenge (kept once found: a challenge never changes). Today's board
-    exists before anyone plays it, as the daily info's; other days only once created."""
+async def _challenge(day: dt.date, draw: int) -> DailyChallenge | None:
+    """The board's challenge, kept once found (a challenge never changes): a listener of a
+    known board costs no database work. Today's board exists before anyone plays it, as the
+    daily info's; other days only once created."""
     found = _challenges.get((day, draw))
     if found is None:
-        if day == day_today():
-            found = services.challenge_get_or_create(date=day, draw=draw)
-        else:
-            found = selectors.challenge_find(date=day, draw=draw)
+        found = await database_sync_to_async(_challenge_read)(day, draw)
         if found is not None:
             _challenges[(day, draw)] = found
     return found
 
 
+def _challenge_read(day: dt.date, draw: int) -> DailyChallenge | None:
+    if day == day_today():
+        return services.challenge_get_or_create(date=day, draw=draw)
+    return selectors.challenge_find(date=day, draw=draw)
+
+
 class BoardConsumer(AsyncWebsocketConsumer):
+    # No channel of its own on the layer: the board's hub listens for all of this process's
+    # listeners (one layer receive per board, not one per socket).
+    channel_layer_alias = None  # type: ignore[assignment]
     hub: BoardHub | None = None
     sender: asyncio.Task[None] | None = None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch (a handler per message type) without its hop to the database
+        thread before every message (to close old connections): these handlers reach the
+        database only through database_sync_to_async, which does that itself, and only for a
+        board this process has not seen yet. A handshake then costs no thread hop at all."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]

@@ -185,17 +185,26 @@ def board_tick(*, challenge: DailyChallenge, tick: int) -> tuple[int, list[str],
     games = store.changed_take(challenge.pk, tick)
     if not games:
         return None
-    now = timezone.now()
-    entries, removed = selectors.board_changes(challenge=challenge, games=games, now=now)
-    snapshot = board_snapshot_text(challenge=challenge, now=now)
-    count = json.loads(snapshot)["count"]
-    messages = [json.dumps({"type": "removed", "player": player}) for player in removed]
-    if entries:
-        messages.append(json.dumps({"type": "entries", "count": count, "entries": entries}))
-    seq = store.batch_save(challenge.pk, challenge.ends_at, snapshot)
-    if seq is None:  # Redis went away: the listeners will reconnect once it is back
-        return None
-    return seq, messages, snapshot
+    # From here until the caller's `board_published`, this process holds the board.
+    seq = None
+    try:
+        now = timezone.now()
+        entries, removed = selectors.board_changes(challenge=challenge, games=games, now=now)
+        snapshot = board_snapshot_text(challenge=challenge, now=now)
+        count = json.loads(snapshot)["count"]
+        messages = [json.dumps({"type": "removed", "player": player}) for player in removed]
+        if entries:
+            messages.append(json.dumps({"type": "entries", "count": count, "entries": entries}))
+        seq = store.batch_save(challenge.pk, challenge.ends_at, snapshot)
+    finally:
+        if seq is None:  # no batch: the board is free (Redis went away: listeners reconnect)
+            store.published(challenge.pk)
+    return None if seq is None else (seq, messages, snapshot)
+
+
+def board_published(*, challenge: DailyChallenge) -> None:
+    """The batch `board_tick` made is out: the board's next tick may make another."""
+    boards.store().published(challenge.pk)
 
 
 def board_snapshot_text(*, challenge: DailyChallenge, now: dt.datetime) -> str:

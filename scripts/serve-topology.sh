@@ -39,6 +39,8 @@ PUBLIC_PORT="${PUBLIC_PORT:-8080}"
 export WEB_WORKERS="${WEB_WORKERS:-2}"
 WS_PROCESSES="${WS_PROCESSES:-1}"
 RUN_DIR="${RUN_DIR:-$(mktemp -d -t canfield-topology.XXXXXX)}"
+# Every WebSocket is an open file of daphne (and two of nginx): as many as this shell may have.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 mkdir -p "$RUN_DIR"
 
 free_port() {
@@ -105,7 +107,8 @@ web_servers="server 127.0.0.1:$web_port;"
 ws_servers=""
 for n in $(seq "$WS_PROCESSES"); do
     ws_port="$(free_port)"
-    program "ws-$n" "$BIN/daphne --bind 127.0.0.1 --port $ws_port canfield_site.asgi:application"
+    # A listen backlog for a crowd of listeners connecting at once (Twisted's default is 50).
+    program "ws-$n" "$BIN/daphne -e tcp:port=$ws_port:interface=127.0.0.1:backlog=2048 canfield_site.asgi:application"
     ws_servers="$ws_servers server 127.0.0.1:$ws_port;"
 done
 

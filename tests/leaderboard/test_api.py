@@ -2,6 +2,7 @@ import datetime as dt
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core.management import call_command
 
 from games.engine import DealCode, shuffled_deck
@@ -11,6 +12,7 @@ from leaderboard import boards
 from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge, Entry
 from leaderboard.services import entries_disqualify
+from tests.conftest import requires_redis
 from tests.leaderboard.conftest import NOON
 
 GAMES = "/api/v1/games"
@@ -271,6 +273,7 @@ def test_an_action_marks_its_entry_for_the_next_live_batch_after_commit(
     store = boards.store()
     challenge = DailyChallenge.objects.get(draw=3)
     store.changed_take(challenge.pk, tick=1)  # the game's creation
+    store.published(challenge.pk)
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         act(auth_client, game["id"], {"type": "draw"})
@@ -280,7 +283,30 @@ def test_an_action_marks_its_entry_for_the_next_live_batch_after_commit(
     callbacks[0]()
 
     assert store.changed_take(challenge.pk, tick=3) == [game["id"]]
+    store.published(challenge.pk)
     assert store.changed_take(challenge.pk, tick=4) == []
+
+
+@requires_redis
+def test_no_batch_is_made_while_the_last_one_is_being_published(
+    noon, auth_client, django_capture_on_commit_callbacks
+):
+    # given a process that took the board's changes and has not published them yet
+    game = daily(auth_client).json()
+    challenge = DailyChallenge.objects.get(draw=3)
+    store, other_process = boards.store(), boards.RedisBoards(settings.REDIS_URL)
+    with django_capture_on_commit_callbacks(execute=True):
+        act(auth_client, game["id"], {"type": "draw"})
+    assert store.changed_take(challenge.pk, tick=1) == [game["id"]]
+    with django_capture_on_commit_callbacks(execute=True):
+        act(auth_client, game["id"], {"type": "draw"})
+
+    # then no process makes the next batch (its number would reach listeners first)...
+    assert other_process.changed_take(challenge.pk, tick=2) is None
+    assert store.changed_take(challenge.pk, tick=3) is None
+    # ...until that one is out: the change waited for the next tick
+    store.published(challenge.pk)
+    assert other_process.changed_take(challenge.pk, tick=4) == [game["id"]]
 
 
 def test_a_rejected_action_publishes_nothing(noon, auth_client, django_capture_on_commit_callbacks):

@@ -83,7 +83,7 @@ def test_only_the_proxy_is_published_and_it_routes_to_web_and_ws():
     assert proxy["environment"]["WEB_SERVERS"] == "server web:8000;"
     assert proxy["environment"]["WS_SERVERS"] == "server ws:8001;"
     assert SERVICES["web"]["environment"]["HTTP_BIND"] == "0.0.0.0:8000"
-    assert "8001" in SERVICES["ws"]["command"]
+    assert "tcp:port=8001:interface=0.0.0.0" in " ".join(SERVICES["ws"]["command"])
     assert any(v.startswith("./deploy/nginx.conf.template:") for v in proxy["volumes"])
 
 
