@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import multiprocessing
 import os
@@ -60,61 +61,127 @@ HANDSHAKES = 16
 ATTEMPTS = 5
 
 
+class Listener(asyncio.Protocol):
+    """A minimal WebSocket client (RFC 6455, enough for a board's listener): the handshake,
+    unmasked text frames from the server (fragmented or not), pings answered, the close code
+    kept. Thousands of them in a few client processes cost far less CPU than a full client
+    library, which would otherwise take the cores the servers are measured on."""
+
+    def __init__(self, host: str, path: str, keep: Any) -> None:
+        self.request = (
+            f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n\r\n"
+        ).encode()
+        self.keep, self.buffer, self.parts = keep, bytearray(), bytearray()
+        self.upgraded = False
+        self.first: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.close_code: int | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        transport.write(self.request)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.first.done():
+            self.first.set_exception(ConnectionError("closed before the snapshot"))
+
+    def _send(self, opcode: int, payload: bytes) -> None:
+        # Client frames are masked; a zero mask leaves the payload as it is.
+        self.transport.write(bytes([0x80 | opcode, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer
+        buffer += data
+        if not self.upgraded:
+            end = buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not buffer.startswith(b"HTTP/1.1 101"):
+                self.transport.close()
+                return
+            del buffer[: end + 4]
+            self.upgraded = True
+        while len(buffer) >= 2:
+            length, start = buffer[1] & 0x7F, 2
+            if length == 126:
+                length, start = int.from_bytes(buffer[2:4], "big"), 4
+            elif length == 127:
+                length, start = int.from_bytes(buffer[2:10], "big"), 10
+            if len(buffer) < start + length:
+                return
+            fin, opcode = buffer[0] & 0x80, buffer[0] & 0x0F
+            payload = bytes(buffer[start : start + length])
+            del buffer[: start + length]
+            if opcode in (0, 1):
+                self.parts += payload
+                if fin:
+                    self.keep(bytes(self.parts))
+                    self.parts.clear()
+                    if not self.first.done():
+                        self.first.set_result(None)
+            elif opcode == 9:
+                self._send(0xA, payload)
+            elif opcode == 8:
+                self.close_code = int.from_bytes(payload[:2], "big") if payload else 1005
+                self._send(0x8, payload[:2])
+                self.transport.close()
+
+
 def listen(urls: list[str], pipe: Any) -> None:
     """A client process: opens one socket per url, sends ("open", opened, failed, retries),
     keeps every frame until told to stop, then sends (texts, per-socket [(arrival, text id)],
     close codes)."""
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed, WebSocketException
-
-    texts: dict[str, int] = {}
+    texts: dict[bytes, int] = {}
     logs: list[list[tuple[float, int]]] = [[] for _ in urls]
-    codes: Counter[str] = Counter()
+    listeners: list[Listener | None] = [None for _ in urls]
     counts = {"opened": 0, "failed": 0, "retries": 0}
 
-    def keep(log: list[tuple[float, int]], text: str) -> None:
-        log.append((time.time(), texts.setdefault(text, len(texts))))
+    async def one(i: int, url: str, gate: asyncio.Semaphore) -> None:
+        host, _, path = url.removeprefix("ws://").partition("/")
+        address, _, port = host.partition(":")
+        log = logs[i]
 
-    async def one(url: str, log: list[tuple[float, int]], gate: asyncio.Semaphore) -> None:
+        def keep(text: bytes) -> None:
+            log.append((time.time(), texts.setdefault(text, len(texts))))
+
+        loop = asyncio.get_running_loop()
         for attempt in range(ATTEMPTS):
             if attempt:
                 counts["retries"] += 1
                 await asyncio.sleep(0.5 * 2**attempt)
+            log.clear()
             try:
                 async with gate:
-                    socket = await connect(url, open_timeout=30, compression=None,
-                                           ping_interval=None, max_queue=None)  # fmt: skip
-                    keep(log, await asyncio.wait_for(socket.recv(), 30))  # the snapshot
+                    _, listener = await asyncio.wait_for(
+                        loop.create_connection(
+                            lambda: Listener(host, "/" + path, keep), address, int(port)
+                        ),
+                        30,
+                    )
+                    await asyncio.wait_for(listener.first, 30)  # the snapshot
                 break
-            except (OSError, TimeoutError, WebSocketException):
+            except (OSError, TimeoutError):
                 continue
         else:
             counts["failed"] += 1
             return
         counts["opened"] += 1
-        try:
-            async for message in socket:
-                keep(log, message)  # type: ignore[arg-type]
-        except ConnectionClosed:
-            pass
-        codes[str(socket.close_code)] += 1
+        listeners[i] = listener
 
     async def run() -> None:
         gate = asyncio.Semaphore(HANDSHAKES)
-        tasks = [asyncio.create_task(one(u, log, gate)) for u, log in zip(urls, logs, strict=True)]
-        while counts["opened"] + counts["failed"] < len(urls):
-            await asyncio.sleep(0.2)
+        await asyncio.gather(*(one(i, url, gate) for i, url in enumerate(urls)))
         pipe.send(("open", counts["opened"], counts["failed"], counts["retries"]))
         await asyncio.to_thread(pipe.recv)  # stop
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        codes["still open at the end"] = codes.pop("None", 0) + sum(
-            1 for task in tasks if task.cancelled()
-        )
 
     asyncio.run(run())
-    by_id = sorted(texts, key=texts.__getitem__)
+    codes: Counter[str] = Counter(
+        "still open at the end" if listener.close_code is None else str(listener.close_code)
+        for listener in listeners
+        if listener is not None
+    )
+    by_id = [text.decode() for text in sorted(texts, key=texts.__getitem__)]
     pipe.send((by_id, logs, dict(codes)))
 
 
@@ -145,6 +212,18 @@ def daphnes(topology: Topology) -> list[int]:
             except OSError:
                 continue
     return sorted(found)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds the processes have used so far."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def check(
@@ -296,7 +375,10 @@ async def main() -> None:
                 listeners = await asyncio.to_thread(Listeners, urls, args.clients)
                 print(listeners, flush=True)
                 answered: dict[str, list[tuple[int, float]]] = {}
+                servers, clients = daphnes(topology), [p.pid for p in listeners.processes]
+                cpu_before = cpu_seconds(servers), cpu_seconds(clients)
                 busy = await act(games, args.seconds, answered)
+                cpu = cpu_seconds(servers) - cpu_before[0], cpu_seconds(clients) - cpu_before[1]
                 await asyncio.sleep(2)  # the last batch reaches every listener
                 memory = ", ".join(f"{rss_mb(pid):.0f} MB" for pid in daphnes(topology))
                 texts, logs, codes = await asyncio.to_thread(listeners.stop)
@@ -308,7 +390,12 @@ async def main() -> None:
                     Path(os.environ["LIVE_DUMP"]).write_bytes(pickle.dumps((texts, logs, answered)))
                 every = same and listeners.opened == len(urls)
                 closes = ", ".join(f"{code}: {n}" for code, n in sorted(codes.items()))
-                return busy, f"{report}\nclose codes {closes}; daphne memory {memory}", every, p99
+                report += (
+                    f"\nclose codes {closes}; daphne memory {memory}; CPU while the players "
+                    f"acted: daphne {cpu[0] / args.seconds:.0%}, listener clients "
+                    f"{cpu[1] / args.seconds:.0%} of a core"
+                )
+                return busy, report, every, p99
 
             quiet = await act(games, args.seconds)
             print(f"no listeners:        {quiet:7.0f} actions/s", flush=True)

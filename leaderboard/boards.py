@@ -255,7 +255,7 @@ class RedisBoards:
         """Drop the board's ranking: the next read rebuilds it from the database."""
         parts = ("ranking", "versions", "ready", "building")
         keys = [self._key(board, part) for part in parts]
-        self._write(board, "ranking_forget", lambda: self.client.delete(*keys))
+        self._write(board, "ranking_forget", lambda: self.client.unlink(*keys))
 
     def batch_save(self, board: int, ends_at: dt.datetime, snapshot: str) -> int | None:
         args = [snapshot, SNAPSHOT_SECONDS, _expire_at(ends_at)]
