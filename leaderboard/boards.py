@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from itertools import islice
@@ -47,6 +48,9 @@ SNAPSHOT_SECONDS = 3600
 # The longest a process holds a board between taking its changes and publishing them (it
 # crashed, or Redis failed it): then another may make the next batch.
 PUBLISHING = dt.timedelta(seconds=5)
+# The embedded mode's kept snapshot is read again after this long: this process hears only of
+# its own writes, not of another process's (a management command, a shell).
+LOCAL_SNAPSHOT_SECONDS = 5.0
 REDIS_TIMEOUT = 0.5
 BUILD_CHUNK = 5000
 
@@ -286,7 +290,7 @@ class LocalBoards:
         self.changed: dict[int, set[str]] = defaultdict(set)
         self.ticks: dict[int, int] = {}
         self.seqs: dict[int, int] = defaultdict(int)
-        self.snapshots: dict[int, tuple[int, str]] = {}
+        self.snapshots: dict[int, tuple[int, str, float]] = {}
         self.lock = threading.Lock()
 
     def entries_changed(self, board: int, ends_at: dt.datetime, changes: list[Change]) -> None:
@@ -321,19 +325,22 @@ class LocalBoards:
     def batch_save(self, board: int, ends_at: dt.datetime, snapshot: str) -> int | None:
         with self.lock:
             self.seqs[board] += 1
-            self.snapshots[board] = (self.seqs[board], snapshot)
+            self.snapshots[board] = (self.seqs[board], snapshot, time.monotonic())
             return self.seqs[board]
 
     def snapshot_get(self, board: int) -> tuple[int, str | None] | None:
         with self.lock:
             seq = self.seqs[board]
             saved = self.snapshots.get(board)
-            return seq, saved[1] if saved is not None and saved[0] == seq else None
+            if saved is None or saved[0] != seq:
+                return seq, None
+            fresh = time.monotonic() - saved[2] <= LOCAL_SNAPSHOT_SECONDS
+            return seq, saved[1] if fresh else None
 
     def snapshot_put(self, board: int, seq: int, snapshot: str) -> None:
         with self.lock:
             if self.seqs[board] == seq:
-                self.snapshots[board] = (seq, snapshot)
+                self.snapshots[board] = (seq, snapshot, time.monotonic())
 
 
 # While Redis is down every action meets the same failure: one warning per interval is enough.

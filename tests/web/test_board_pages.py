@@ -1,7 +1,11 @@
-"""A board longer than one page: ranks continue on page 2 with the player's own row marked,
-and a daily game's end screen gives the player's rank on the whole board."""
+"""A board longer than one page: ranks continue on page 2 with the player's own row marked, a
+daily game's end screen gives the player's rank on the whole board, and both pages keep
+showing exactly the board's rows while entries move between them."""
 
+import json
 import re
+import time
+import urllib.request
 
 import pytest
 
@@ -10,34 +14,81 @@ from tests.web.helpers import api, sign_up, unique_name, wait_for_moves
 
 PAGE_SIZE = 50
 
-# 52 players open today's 1-card daily and leave it untouched (0 moves). The 3-card board is
-# left to the other tests.
-BULK = """
+# 52 players open today's 1-card daily and leave it untouched (0 moves); their API tokens let
+# a test act for them. The 3-card board is left to the other tests.
+CROWD = """
 from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
 from leaderboard.services import daily_game_get_or_create
 for i in range(52):
     user = get_user_model().objects.create_user("{prefix}%02d" % i)
     daily_game_get_or_create(player=user, draw=1)
+    print("crowd:", user.username, Token.objects.create(user=user).key)
 """
+LINE = """
+import json
+from leaderboard.days import day_today
+from leaderboard.models import DailyChallenge
+print("line:", json.dumps(DailyChallenge.objects.get(date=day_today(), draw=1).line))
+"""
+
+
+@pytest.fixture(scope="module")
+def crowd(run_on_server) -> dict[str, str]:
+    """The players of today's 1-card board set up for this module: name -> API token."""
+    output = run_on_server(CROWD.format(prefix=unique_name("crowd")))
+    return dict(line.split()[1:] for line in output.splitlines() if line.startswith("crowd: "))
+
+
+def board(page, date: str, number: int) -> dict:
+    return api(page, "GET", f"daily/{date}/leaderboard?draw=1&page={number}")["body"]
 
 
 def board_rank(page, date: str, name: str) -> tuple[int, int]:
     number = 1
     while True:
-        board = api(page, "GET", f"daily/{date}/leaderboard?draw=1&page={number}")["body"]
-        for entry in board["results"]:
+        found = board(page, date, number)
+        for entry in found["results"]:
             if entry["player"] == name:
-                return entry["rank"], board["count"]
-        assert board["next"], f"{name} is not on the board"
+                return entry["rank"], found["count"]
+        assert found["next"], f"{name} is not on the board"
         number += 1
 
 
-@pytest.mark.skip(
-    reason="open defect (issue 11): a live batch can leave stale ranks on board pages 1 and 2"
-)
-def test_board_page_two_and_the_daily_end_screens_rank(new_context, run_on_server):
+def shown(page) -> list[tuple[int, str]]:
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#board-rows tr')].map(
+            (row) => [Number(row.cells[0].innerText), row.dataset.player])"""
+    )
+
+
+def wait_for_board(page, date: str, number: int, timeout: float = 10.0) -> list[tuple[int, str]]:
+    """Waits until the live page shows exactly the board's page `number` as the API has it now
+    (ranks and players, in order); returns those rows."""
+    deadline = time.monotonic() + timeout
+    while True:
+        expected = [[e["rank"], e["player"]] for e in board(page, date, number)["results"]]
+        rows = shown(page)
+        live = page.locator("#live-status .live-dot.on").count() == 1
+        if live and rows == expected and page.locator("#page-number").inner_text() == str(number):
+            return [tuple(row) for row in rows]
+        assert time.monotonic() < deadline, f"page {number} shows {rows}, the API {expected}"
+        page.wait_for_timeout(100)
+
+
+def act(base_url: str, token: str, game: str, action: dict) -> dict:
+    request = urllib.request.Request(
+        f"{base_url}/api/v1/games/{game}/actions",
+        data=json.dumps(action).encode(),
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)["game"]
+
+
+def test_board_page_two_and_the_daily_end_screens_rank(new_context, crowd):
     # given more players on today's 1-card board than one page holds, and a player behind them
-    run_on_server(BULK.format(prefix=unique_name("bulk")))
     page = new_context().new_page()
     name = unique_name("pager")
     sign_up(page, name)
@@ -52,30 +103,17 @@ def test_board_page_two_and_the_daily_end_screens_rank(new_context, run_on_serve
 
     # when the player opens the board and goes to its second page
     game_url = page.url
-    # The bulk players were written by another process: a live board already open in the
-    # embedded mode's server learns of them from the next batch, which this move's tick brings
-    # (at most a second later) with a fresh snapshot.
-    page.wait_for_timeout(2500)
     page.goto(f"/daily/{today}/1/")
-    first_ranks = page.wait_for_function(
-        """() => {
-            const cells = document.querySelectorAll('#board-rows tr td:first-child');
-            const live = document.querySelector('#live-status .live-dot.on');
-            return live && cells.length === 50 ? [...cells].map((cell) => cell.innerText) : null;
-        }"""
-    ).json_value()
+    first = wait_for_board(page, today, 1)
     page.click("#next-page")
-    page.locator(f'#board-rows tr[data-player="{name}"]').wait_for()
+    second = wait_for_board(page, today, 2)
 
     # then ranks run on from the first page, and the player's own row is the highlighted one
-    assert first_ranks == [str(n) for n in range(1, PAGE_SIZE + 1)]
-    ranks = page.locator("#board-rows tr td:first-child").all_inner_texts()
-    assert ranks == [str(n) for n in range(PAGE_SIZE + 1, count + 1)]
-    assert page.locator("#page-number").inner_text() == "2"
+    assert [rank for rank, _ in first] == list(range(1, PAGE_SIZE + 1))
+    assert [rank for rank, _ in second] == list(range(PAGE_SIZE + 1, count + 1))
     assert page.locator("#board-rows tr.mine").count() == 1
     assert page.locator("#board-rows tr.mine").get_attribute("data-player") == name
-    mine = page.locator("#board-rows tr.mine td:first-child").inner_text()
-    assert mine == str(rank)
+    assert page.locator("#board-rows tr.mine td:first-child").inner_text() == str(rank)
     assert "page=2" in page.url
     screenshot(page, "leaderboard-page-2")
 
@@ -92,3 +130,52 @@ def test_board_page_two_and_the_daily_end_screens_rank(new_context, run_on_serve
     assert rank_line.inner_text() == f"Your rank on today's board: {rank} of {count}"
     assert page.locator("#win-board").get_attribute("href") == f"/daily/{today}/1/"
     screenshot(page, "daily-end-screen")
+
+
+def test_entries_moving_between_pages_while_both_are_watched(
+    new_context, crowd, run_on_server, base_url
+):
+    # given the first and the second page of today's 1-card board open in two browsers
+    first = new_context().new_page()
+    first.goto("/")
+    today = api(first, "GET", "daily")["body"]["date"]
+    first.goto(f"/daily/{today}/1/")
+    second = new_context().new_page()
+    second.goto(f"/daily/{today}/1/?page=2")
+    wait_for_board(first, today, 1)
+    wait_for_board(second, today, 2)
+
+    # when the leader, one of the crowd, draws a card: one move behind every 0-move player
+    leader = board(first, today, 1)["results"][0]
+    assert leader["player"] in crowd and leader["moves"] == 0
+    act(base_url, crowd[leader["player"]], leader["game"], {"type": "draw", "expect": 0})
+
+    # then the first page loses it and takes the next row up from the second page, which
+    # shows it with its new rank
+    now_first = wait_for_board(first, today, 1)
+    now_second = wait_for_board(second, today, 2)
+    assert leader["player"] not in {player for _, player in now_first}
+    assert leader["player"] in {player for _, player in now_second}
+    assert len(now_first) == PAGE_SIZE
+
+    # when a player of the second page plays the daily's winning line up to its first card on a
+    # foundation (the only score on the board)
+    climber = board(second, today, 2)["results"][0]
+    assert climber["player"] in crowd and climber["score"] == 0
+    token = crowd[climber["player"]]
+    moves = climber["moves"]
+    line = next(text for text in run_on_server(LINE).splitlines() if text.startswith("line: "))
+    for action in json.loads(line.removeprefix("line: ")):
+        game = act(base_url, token, climber["game"], {**action, "expect": moves})
+        moves = game["moves"]
+        if game["score"] > 0:
+            break
+    assert game["score"] > 0
+
+    # then it leads the first page, which pushes its last row down to the second page, and the
+    # second page no longer shows it
+    now_first = wait_for_board(first, today, 1)
+    now_second = wait_for_board(second, today, 2)
+    assert now_first[0] == (1, climber["player"])
+    assert climber["player"] not in {player for _, player in now_second}
+    assert now_second[0][0] == PAGE_SIZE + 1

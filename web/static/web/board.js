@@ -1,6 +1,7 @@
-// Live daily leaderboard over the WebSocket of API.md: a snapshot on connect, then at most once
-// a second a batch of the entries that changed (`onEntry` for each) and `removed` for a
-// disqualified player (`onRemoved`); reconnects (and so gets a fresh snapshot) when the connection drops, waiting
+// Live daily leaderboard over the WebSocket of API.md: a snapshot on connect (`onSnapshot` with
+// its results and count), then at most once a second a batch of the entries that changed
+// (`onEntries` with them and the board's count) and `removed` for a disqualified player
+// (`onRemoved`); reconnects (and so gets a fresh snapshot) when the connection drops, waiting
 // longer after each failure (exponential back-off with full jitter, so that a server restart
 // does not bring every page back at the same instant). A socket closed with 4400 or 4404 (a bad
 // board, a day without a challenge) is final: no retry, `onMissing` says so.
@@ -12,7 +13,7 @@ export function retryDelay(failures, random = Math.random) {
   return Math.round(random() * Math.min(RETRY_MAX, RETRY_FIRST * 2 ** failures));
 }
 
-export function watchBoard(date, draw, { onSnapshot, onEntry, onRemoved = () => {}, onStatus = () => {}, onMissing = () => {} }) {
+export function watchBoard(date, draw, { onSnapshot, onEntries, onRemoved = () => {}, onStatus = () => {}, onMissing = () => {} }) {
   let socket = null;
   let closed = false;
   let failures = 0;
@@ -27,8 +28,8 @@ export function watchBoard(date, draw, { onSnapshot, onEntry, onRemoved = () => 
         // and drops at once keeps backing off.
         failures = 0;
         onStatus(true);
-        onSnapshot(message.results);
-      } else if (message.type === "entries") message.entries.forEach(onEntry);
+        onSnapshot(message.results, message.count);
+      } else if (message.type === "entries") onEntries(message.entries, message.count);
       else if (message.type === "removed") onRemoved(message.player);
     });
     socket.addEventListener("close", (event) => {
@@ -48,33 +49,53 @@ export function watchBoard(date, draw, { onSnapshot, onEntry, onRemoved = () => 
   };
 }
 
-// The board's order (API.md): score high first, then fewer moves, then less time; the server's
-// rank breaks the remaining ties (who got there first).
-export function byStanding(a, b) {
-  return b.score - a.score || a.moves - b.moves || a.seconds - b.seconds || a.rank - b.rank;
+// The top `size` rows of the board (in rank order) after a batch: each entry that changed goes
+// to the place its rank (current, API.md) gives it, or off these rows when it ranks below them;
+// the rows that did not change keep their order around them (the order of two entries that did
+// not change does not change). `complete` is false when a place is left that only a row of the
+// board below these could fill (one of them left, or was disqualified): the rows are then
+// right as far as they go, and the caller reads the rest from the API.
+export function placeEntries(rows, changed, size, count) {
+  const moved = new Set(changed.map((entry) => entry.player));
+  const placed = rows.filter((row) => !moved.has(row.player));
+  let complete = true;
+  for (const entry of [...changed].sort((a, b) => a.rank - b.rank)) {
+    if (entry.rank > size) continue;
+    if (entry.rank - 1 > placed.length) complete = false;
+    placed.splice(entry.rank - 1, 0, entry);
+  }
+  const top = placed.slice(0, size);
+  return { rows: top, complete: complete && top.length >= Math.min(count, size) };
 }
 
-// Keeps a list of entries up to date from snapshot and entry messages, renumbered in order.
+// Keeps the top `limit` entries of a board from its snapshot and batches, numbered in order.
+// The first 50 (the snapshot's) are followed, so that entries leaving the top `limit` are
+// replaced by the right ones.
 export class LiveBoard {
   constructor(limit) {
     this.limit = limit;
-    this.entries = new Map();
+    this.rows = [];
+    this.count = 0;
   }
 
-  snapshot(results) {
-    this.entries = new Map(results.map((entry) => [entry.player, entry]));
+  snapshot(results, count) {
+    this.rows = results;
+    this.count = count;
   }
 
-  update(entry) {
-    this.entries.set(entry.player, entry);
+  update(entries, count) {
+    this.count = count;
+    this.rows = placeEntries(this.rows, entries, SNAPSHOT_SIZE, count).rows;
   }
 
   remove(player) {
-    this.entries.delete(player);
+    this.rows = this.rows.filter((row) => row.player !== player);
   }
 
   list() {
-    const sorted = [...this.entries.values()].sort(byStanding);
-    return sorted.slice(0, this.limit).map((entry, index) => ({ ...entry, rank: index + 1 }));
+    return this.rows.slice(0, this.limit).map((entry, index) => ({ ...entry, rank: index + 1 }));
   }
 }
+
+// The snapshot's rows (API.md): the top 50.
+export const SNAPSHOT_SIZE = 50;

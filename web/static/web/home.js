@@ -33,12 +33,12 @@ async function showDaily() {
       list.replaceChildren(...(rows.length ? rows.map(boardRow) : [el("li", { class: "empty", text: gettext("Nobody has played yet.") })]));
     };
     watchBoard(daily.date, board.draw, {
-      onSnapshot: (results) => {
-        live.snapshot(results);
+      onSnapshot: (results, count) => {
+        live.snapshot(results, count);
         render();
       },
-      onEntry: (entry) => {
-        live.update(entry);
+      onEntries: (entries, count) => {
+        live.update(entries, count);
         render();
       },
       onRemoved: (player) => {

@@ -1,7 +1,9 @@
-// Daily leaderboard page: pages from the REST API, kept live over the WebSocket (the first
-// page follows the snapshot and every change; later pages update the rows they show).
+// Daily leaderboard page: pages from the REST API, kept live over the WebSocket. The first page
+// is the snapshot's rows, each batch placing the entries that changed by their current ranks; a
+// later page (whose rows shift when any entry above them moves, which no batch says) is read
+// again from the API after each batch. Either is read again when a batch leaves it short.
 import { api, currentUser, el, formatSeconds } from "./api.js";
-import { byStanding, watchBoard } from "./board.js";
+import { placeEntries, watchBoard } from "./board.js";
 import { parText } from "./messages.js";
 
 const page = document.getElementById("board-page");
@@ -11,23 +13,27 @@ const rowsBox = document.getElementById("board-rows");
 const PAGE_SIZE = 50;
 
 let pageNumber = Number(new URLSearchParams(location.search).get("page") || "1");
-let entries = new Map();
-let hasNext = false;
+// The page's entries in rank order (the first is ranked (pageNumber - 1) * PAGE_SIZE + 1),
+// null while the page is being read for the first time.
+let rows = null;
+let count = 0;
+// Reads of the page asked for, and whether one is under way (see `reload`).
+let wanted = 0;
+let loading = false;
 
 function statusText(status) {
   return { playing: gettext("Playing"), won: gettext("Won"), resigned: gettext("Resigned") }[status] || status;
 }
 
 function render() {
-  const sorted = [...entries.values()].sort(byStanding);
   const offset = (pageNumber - 1) * PAGE_SIZE;
   rowsBox.replaceChildren(
-    ...sorted.map((entry, index) => {
+    ...rows.map((entry, index) => {
       const mine = entry.player === currentUser();
       return el(
         "tr",
         { class: mine ? "mine" : "", "data-player": entry.player },
-        el("td", { class: "num", text: String(pageNumber === 1 ? offset + index + 1 : entry.rank) }),
+        el("td", { class: "num", text: String(offset + index + 1) }),
         el("td", {}, el("a", { href: `/players/${encodeURIComponent(entry.player)}`, text: entry.player })),
         el("td", { class: "num score", text: String(entry.score) }),
         el("td", { class: "num moves", text: String(entry.moves) }),
@@ -36,25 +42,57 @@ function render() {
       );
     }),
   );
-  document.getElementById("board-empty").hidden = sorted.length > 0;
+  document.getElementById("board-empty").hidden = rows.length > 0;
   document.getElementById("page-number").textContent = String(pageNumber);
   document.getElementById("prev-page").disabled = pageNumber <= 1;
-  document.getElementById("next-page").disabled = !hasNext;
+  document.getElementById("next-page").disabled = count <= pageNumber * PAGE_SIZE;
 }
 
-async function loadPage() {
-  const board = await api("GET", `daily/${day}/leaderboard?draw=${draw}&page=${pageNumber}`);
-  entries = new Map(board.results.map((entry) => [entry.player, entry]));
-  hasNext = Boolean(board.next);
-  render();
+async function readPage(number) {
+  try {
+    return await api("GET", `daily/${day}/leaderboard?draw=${draw}&page=${number}`);
+  } catch (error) {
+    // A page past the last (the board is shorter than it was): an empty page.
+    if (error.status === 404 && number > 1) return { count: Math.min(count, (number - 1) * PAGE_SIZE), results: [] };
+    throw error;
+  }
+}
+
+// Reads the shown page from the API; when the board changed (or another page was asked for)
+// while it was read, reads it again, so that the last answer shown is newer than every batch.
+async function reload() {
+  wanted += 1;
+  if (loading) return;
+  loading = true;
+  try {
+    for (;;) {
+      const asked = wanted;
+      const number = pageNumber;
+      const board = await readPage(number);
+      if (number === pageNumber) {
+        rows = board.results;
+        count = board.count;
+        render();
+      }
+      if (asked === wanted) break;
+    }
+  } finally {
+    loading = false;
+  }
+}
+
+// The first page follows the socket on its own while no read is under way.
+function followsSocket() {
+  return pageNumber === 1 && !loading;
 }
 
 function goTo(number) {
   pageNumber = number;
+  rows = null;
   const url = new URL(location.href);
   url.searchParams.set("page", String(number));
   history.replaceState(null, "", url);
-  loadPage().catch(() => {});
+  reload().catch(() => {});
 }
 
 document.getElementById("prev-page").addEventListener("click", () => goTo(pageNumber - 1));
@@ -102,28 +140,31 @@ function setLive(on) {
   document.querySelector("#live-status .live-text").textContent = on ? gettext("live") : gettext("reconnecting…");
 }
 
-loadPage()
+reload()
   .catch(() => {})
   .finally(() => {
     watchBoard(day, draw, {
-      onSnapshot: (results) => {
-        if (pageNumber !== 1) return;
-        entries = new Map(results.map((entry) => [entry.player, entry]));
+      onSnapshot: (results, total) => {
+        if (!followsSocket()) return void reload().catch(() => {});
+        rows = results;
+        count = total;
         render();
       },
-      onEntry: (entry) => {
-        // The first page shows every newcomer; a later page only refreshes its own rows.
-        if (pageNumber === 1 || entries.has(entry.player)) {
-          entries.set(entry.player, entry);
-          if (pageNumber === 1 && entries.size > PAGE_SIZE) {
-            const last = [...entries.values()].sort(byStanding).pop();
-            entries.delete(last.player);
-          }
-          render();
-        }
+      onEntries: (entries, total) => {
+        if (!followsSocket() || rows === null) return void reload().catch(() => {});
+        count = total;
+        const placed = placeEntries(rows, entries, PAGE_SIZE, total);
+        rows = placed.rows;
+        render();
+        if (!placed.complete) reload().catch(() => {});
       },
       onRemoved: (player) => {
-        if (entries.delete(player)) render();
+        if (!followsSocket() || rows === null) return void reload().catch(() => {});
+        if (!rows.some((row) => row.player === player)) return;
+        rows = rows.filter((row) => row.player !== player);
+        count -= 1;
+        render();
+        reload().catch(() => {});
       },
       onStatus: setLive,
       onMissing: showNoChallenge,
