@@ -213,6 +213,16 @@ class RedisBoards:
         """The batch of the last `changed_take` is out: the next tick may make one."""
         self._write(board, "published", lambda: self.client.delete(self._key(board, "publishing")))
 
+    def changed_restore(self, board: int, ends_at: dt.datetime, games: list[str]) -> None:
+        """Mark taken games changed again (their batch could not be made)."""
+        key = self._key(board, "changed")
+
+        def restore() -> None:
+            self.client.sadd(key, *games)
+            self.client.expireat(key, _expire_at(ends_at))
+
+        self._write(board, "changed_restore", restore)
+
     def _ranking_read(self, board: int, name: str, args: list[Any]) -> Any:
         found = self._read(board, name, lambda: self._run(name, board, ("ready", "ranking"), args))
         if found == NOT_READY:  # (a Lua false would be None, as a failed read is)
@@ -306,6 +316,10 @@ class LocalBoards:
 
     def published(self, board: int) -> None:
         pass  # one process: its hub's ticks follow one another
+
+    def changed_restore(self, board: int, ends_at: dt.datetime, games: list[str]) -> None:
+        with self.lock:
+            self.changed[board].update(games)
 
     def ranked_before(self, board: int, keys: list[int]) -> list[int] | None:
         return None

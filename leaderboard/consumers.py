@@ -93,10 +93,12 @@ class BoardHub:
                 self._keep(*await read(challenge=self.challenge))
             elif time.monotonic() - self.latest_at > SNAPSHOT_MAX_AGE:
                 # At most one read per board per interval, however many listeners connect.
+                seq = self.latest[0]
                 read_text = database_sync_to_async(services.board_snapshot_text)
                 text = await read_text(challenge=self.challenge, now=timezone.now())
-                self.latest = (self.latest[0], text)
-                self.latest_at = time.monotonic()
+                if self.latest[0] == seq:  # else a batch brought a newer one meanwhile
+                    self.latest = (seq, text)
+                    self.latest_at = time.monotonic()
         assert self.latest is not None
         return self.latest
 

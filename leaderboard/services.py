@@ -15,7 +15,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
 from games import services as game_services
@@ -189,8 +189,13 @@ def board_tick(*, challenge: DailyChallenge, tick: int) -> tuple[int, list[str],
     seq = None
     try:
         now = timezone.now()
-        entries, removed = selectors.board_changes(challenge=challenge, games=games, now=now)
-        snapshot = board_snapshot_text(challenge=challenge, now=now)
+        try:
+            entries, removed = selectors.board_changes(challenge=challenge, games=games, now=now)
+            snapshot = board_snapshot_text(challenge=challenge, now=now)
+        except DatabaseError:
+            # Taken but not published: they go into the next batch instead of being lost.
+            store.changed_restore(challenge.pk, challenge.ends_at, games)
+            raise
         count = json.loads(snapshot)["count"]
         messages = [json.dumps({"type": "removed", "player": player}) for player in removed]
         if entries:

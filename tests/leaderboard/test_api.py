@@ -1,14 +1,16 @@
 import datetime as dt
+import json
 
 import pytest
 import time_machine
 from django.conf import settings
 from django.core.management import call_command
+from django.db import OperationalError
 
 from games.engine import DealCode, shuffled_deck
 from games.models import Game
 from games.services import game_create
-from leaderboard import boards
+from leaderboard import boards, selectors, services
 from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge, Entry
 from leaderboard.services import entries_disqualify
@@ -307,6 +309,30 @@ def test_no_batch_is_made_while_the_last_one_is_being_published(
     # ...until that one is out: the change waited for the next tick
     store.published(challenge.pk)
     assert other_process.changed_take(challenge.pk, tick=4) == [game["id"]]
+
+def test_changes_a_tick_could_not_read_go_into_the_next_batch(
+    noon, auth_client, monkeypatch, django_capture_on_commit_callbacks
+):
+    # given a daily game's creation and first draw, waiting for the board's next batch
+    with django_capture_on_commit_callbacks(execute=True):
+        game = daily(auth_client).json()
+        act(auth_client, game["id"], {"type": "draw"})
+    challenge = DailyChallenge.objects.get(draw=3)
+
+    # when the tick that takes them cannot read the database
+    def database_down(**kwargs):
+        raise OperationalError("the database is down")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(selectors, "board_changes", database_down)
+        with pytest.raises(OperationalError):
+            services.board_tick(challenge=challenge, tick=1001)
+
+    # then the next tick publishes them
+    batch = services.board_tick(challenge=challenge, tick=1002)
+    assert batch is not None
+    entries = json.loads(batch[1][-1])["entries"]
+    assert [(e["player"], e["moves"], e["game"]) for e in entries] == [("alice", 1, game["id"])]
 
 
 def test_a_rejected_action_publishes_nothing(noon, auth_client, django_capture_on_commit_callbacks):
