@@ -268,3 +268,45 @@ def test_court_figures_a_second_back_and_a_light_table(new_context):
     page.reload()
     page.wait_for_selector('[data-pile="stock"] .card.back')
     assert looks()[:2] == ["light", "red"]
+
+
+# A practice game in a dead position (tests/games/test_hint.py): nothing can reach the
+# foundations, which the solver proves at once.
+DEAD_GAME = """
+from django.contrib.auth import get_user_model
+from games.models import Game
+from tests.engine.helpers import arrange
+dead = arrange(base="AH", found={{"S": 1, "D": 1, "C": 1}}, tableau=[["5S"], ["5C"], ["9S"], ["9C"]],
+               reserve=["2S", "2H"], stock=["3H"], rest="reserve")
+owner = get_user_model().objects.get(username="{name}")
+print("game:", Game.objects.create(owner=owner, ruleset="app", draw=3, state=dead.to_dict()).pk)
+"""
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        ("en-US", "No winning line from here."),
+        ("hu-HU", "Innen nincs nyerő folytatás."),
+        ("pl-PL", "Stąd nie ma wygrywającej drogi."),
+    ],
+)
+def test_a_hint_in_a_lost_practice_game_says_there_is_no_winning_line(
+    new_context, run_on_server, locale, words
+):
+    # given a practice game the solver proves lost, in the player's language
+    page = new_context(locale=locale).new_page()
+    name = unique_name("dead")
+    sign_up(page, name)
+    output = run_on_server(DEAD_GAME.format(name=name))
+    game_id = next(line for line in output.splitlines() if line.startswith("game: "))[6:]
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector('[data-pile="tableau:1"] [data-card="5S"]')
+
+    # when the player asks for a hint
+    page.click("#hint")
+
+    # then the table says no winning line is left, and marks no move
+    page.locator("#message").filter(has_text=words).wait_for()
+    assert page.locator("#message").inner_text().strip() == words
+    assert page.locator(".hinted").count() == 0

@@ -108,10 +108,11 @@ def test_leaderboard_shows_another_players_row_change_live(new_context):
     player_page = new_context().new_page()
     name = unique_name("live")
     sign_up(player_page, name)
-    open_daily(player_page)
+    game_id = open_daily(player_page)
     watcher = new_context().new_page()
-    today = api(player_page, "GET", "daily")["body"]["date"]
-    watcher.goto(f"/daily/{today}/3/")
+    # The game's own day: a run that crosses midnight watches the board the game is on.
+    day = api(player_page, "GET", f"games/{game_id}")["body"]["daily"]["date"]
+    watcher.goto(f"/daily/{day}/3/")
     watcher.wait_for_selector("#live-status .live-dot.on")
 
     # when the player draws twice
