@@ -310,6 +310,7 @@ def test_no_batch_is_made_while_the_last_one_is_being_published(
     store.published(challenge.pk)
     assert other_process.changed_take(challenge.pk, tick=4) == [game["id"]]
 
+
 def test_changes_a_tick_could_not_read_go_into_the_next_batch(
     noon, auth_client, monkeypatch, django_capture_on_commit_callbacks
 ):

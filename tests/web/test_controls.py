@@ -276,8 +276,10 @@ DEAD_GAME = """
 from django.contrib.auth import get_user_model
 from games.models import Game
 from tests.engine.helpers import arrange
-dead = arrange(base="AH", found={{"S": 1, "D": 1, "C": 1}}, tableau=[["5S"], ["5C"], ["9S"], ["9C"]],
-               reserve=["2S", "2H"], stock=["3H"], rest="reserve")
+dead = arrange(
+    base="AH", found={{"S": 1, "D": 1, "C": 1}}, tableau=[["5S"], ["5C"], ["9S"], ["9C"]],
+    reserve=["2S", "2H"], stock=["3H"], rest="reserve",
+)
 owner = get_user_model().objects.get(username="{name}")
 print("game:", Game.objects.create(owner=owner, ruleset="app", draw=3, state=dead.to_dict()).pk)
 """
