@@ -312,3 +312,40 @@ def test_a_hint_in_a_lost_practice_game_says_there_is_no_winning_line(
     page.locator("#message").filter(has_text=words).wait_for()
     assert page.locator("#message").inner_text().strip() == words
     assert page.locator(".hinted").count() == 0
+
+
+# A daily game of a day that is over, whose deal the solver won in 82 moves, proved shortest.
+PAST_DAILY_GAME = """
+import datetime as dt
+from django.contrib.auth import get_user_model
+from games.engine import DealCode
+from games.services import game_create
+from leaderboard.models import DailyChallenge
+challenge = DailyChallenge.objects.create(
+    date=dt.date.fromisoformat("{day}"), draw=3, deal_code="CF1-D3-AAAAACL",
+    ends_at=dt.datetime.fromisoformat("{day}T23:59:59+00:00"), par=82, par_exact=True)
+owner = get_user_model().objects.get(username="{name}")
+code = DealCode.parse(challenge.deal_code)
+game = game_create(owner=owner, draw=3, code=code, challenge=challenge)
+print("game:", game.pk)
+"""
+
+
+def test_the_end_screen_of_a_daily_shows_the_days_par_once_it_is_over(new_context, run_on_server):
+    # given a Polish player's daily game of a day that is over, whose par is 82 moves (exact)
+    day = f"2002-{secrets.randbelow(12) + 1:02d}-{secrets.randbelow(28) + 1:02d}"
+    page = new_context(locale="pl-PL").new_page()
+    name = unique_name("par")
+    sign_up(page, name)
+    output = run_on_server(PAST_DAILY_GAME.format(day=day, name=name))
+    game_id = next(line for line in output.splitlines() if line.startswith("game: "))[6:]
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector('[data-pile="stock"] .card')
+
+    # when the player resigns it
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+
+    # then the end screen gives the par, with Polish's plural form for 82
+    page.locator("#win-par").filter(has_text="82").wait_for()
+    assert page.locator("#win-par").inner_text() == "Par: 82 ruchy"
