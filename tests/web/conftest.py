@@ -87,15 +87,20 @@ def daphne_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
         )
         url = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 30
+            # Generous: CI runs two passes at once on two cores, and Django's first request
+            # imports most of the project.
+            deadline = time.monotonic() + 60
             while True:
                 try:
                     urllib.request.urlopen(f"{url}/accounts/login/", timeout=2)
                     break
-                except OSError:
+                except OSError as error:
                     if process.poll() is not None or time.monotonic() > deadline:
+                        log.flush()
+                        tail = log_path.read_text(errors="replace")[-2000:]
                         raise RuntimeError(
-                            f"the test server did not start; see {log_path}"
+                            f"the test server did not start (exit code {process.poll()}, "
+                            f"last error {error!r}); its log ends:\n{tail}"
                         ) from None
                     time.sleep(0.2)
             yield url
