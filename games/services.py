@@ -45,6 +45,10 @@ class RankedGameListener:
 
     in_transaction: Callable[[Game, datetime.datetime], None]
     after_commit: Callable[[Game, datetime.datetime], None]
+    # On PostgreSQL, `in_transaction`'s write as a clause of the action's one statement, so that
+    # a ranked action is one round trip as a practice one is: `name AS (UPDATE ...)` and its
+    # parameters (the written game's id is `(SELECT id FROM updated)`), or None for no write.
+    in_statement: Callable[[Game, datetime.datetime], tuple[str, list[Any]] | None] | None = None
 
 
 # A plain list rather than Django signals: who listens is explicit (one call in an AppConfig),
@@ -190,9 +194,22 @@ def game_act(
             auto_finish=result["auto_finish"] or None,
             at=now,
         )
-        write = _write_in_one_statement if connection.vendor == "postgresql" else _write
+        one_statement = connection.vendor == "postgresql"
+        write = _write_in_one_statement if one_statement else _write
         if game.challenge_id is None:
             written = write(game=game, version=version, row=row)
+        elif one_statement and all(each.in_statement for each in _ranked_game_listeners):
+            # The listeners' writes in the action's statement: one round trip, no BEGIN/COMMIT.
+            clauses = [
+                each.in_statement(game, now)  # type: ignore[misc]
+                for each in _ranked_game_listeners
+            ]
+            written = _write_in_one_statement(
+                game=game, version=version, row=row, also=tuple(c for c in clauses if c)
+            )
+            if written:  # committed already, unless inside the caller's transaction
+                for listener in _ranked_game_listeners:
+                    transaction.on_commit(partial(listener.after_commit, game, now))
         else:
             with transaction.atomic():
                 written = write(game=game, version=version, row=row)
@@ -228,13 +245,14 @@ _GAME = Game._meta.db_table
 _ACTION = Action._meta.db_table
 # `_write` as one statement, so one round trip and no BEGIN/COMMIT: the insert selects from
 # the update, so it inserts nothing when the version check fails, and a failure undoes both.
+# `{also}`: more data-modifying clauses (a ranked game's listeners'), run in the same statement.
 _WRITE_SQL = f"""
 WITH updated AS (
     UPDATE {_GAME} SET state = %s::jsonb, status = %s, score = %s, moves = %s,
         actions_count = %s, finished_at = %s
     WHERE id = %s AND actions_count = %s
     RETURNING id
-)
+){{also}}
 INSERT INTO {_ACTION} (game_id, n, type, from_pile, to_pile, count, cards, score_delta,
     auto_fill, undoes, auto_finish, at)
 SELECT id, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s::jsonb, %s FROM updated
@@ -246,14 +264,18 @@ def _json(value: Any) -> str | None:
     return None if value is None else json.dumps(value)
 
 
-def _write_in_one_statement(*, game: Game, version: int, row: Action) -> bool:
-    """`_write` for PostgreSQL in a single autocommitted statement (measured: bench/api.py)."""
+def _write_in_one_statement(
+    *, game: Game, version: int, row: Action, also: tuple[tuple[str, list[Any]], ...] = ()
+) -> bool:
+    """`_write` for PostgreSQL in a single autocommitted statement (measured: bench/api.py),
+    with `also`'s clauses (SQL, parameters) in it: all of it is written, or none."""
     with connection.cursor() as cursor:
         cursor.execute(
-            _WRITE_SQL,
+            _WRITE_SQL.format(also="".join(f", {sql}" for sql, _ in also)),
             [
                 json.dumps(game.state), game.status, game.score, game.moves,
                 game.actions_count, game.finished_at, game.pk, version,
+                *(value for _, params in also for value in params),
                 row.n, row.type, row.from_pile, row.to_pile, row.count, _json(row.cards),
                 row.score_delta, row.auto_fill, row.undoes, _json(row.auto_finish), row.at,
             ],

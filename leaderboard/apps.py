@@ -18,10 +18,15 @@ class LeaderboardConfig(AppConfig):
             daily_game_get_or_create,
             entry_committed,
             entry_record,
+            entry_statement,
         )
 
         ranked_game_subscribe(
-            RankedGameListener(in_transaction=entry_record, after_commit=entry_committed)
+            RankedGameListener(
+                in_transaction=entry_record,
+                after_commit=entry_committed,
+                in_statement=entry_statement,
+            )
         )
         daily_boards_provide(
             DailyBoards(game_get_or_create=daily_game_get_or_create, standing=game_standing)

@@ -19,8 +19,12 @@ requires_redis = pytest.mark.skipif(
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Throttle counters live in the cache: each test starts with none."""
+    """Throttle counters live in the cache: each test starts with none; nor does any test see
+    the challenges an earlier one's actions kept (their ids are reused)."""
+    from leaderboard import services as leaderboard_services
+
     cache.clear()
+    leaderboard_services._challenges.clear()
 
 
 @pytest.fixture

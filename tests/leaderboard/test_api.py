@@ -5,7 +5,8 @@ import pytest
 import time_machine
 from django.conf import settings
 from django.core.management import call_command
-from django.db import OperationalError
+from django.db import OperationalError, connection
+from django.test.utils import CaptureQueriesContext
 
 from games.engine import DealCode, shuffled_deck
 from games.models import Game
@@ -14,7 +15,7 @@ from leaderboard import boards, selectors, services
 from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge, Entry
 from leaderboard.services import entries_disqualify
-from tests.conftest import requires_redis
+from tests.conftest import requires_postgres, requires_redis
 from tests.leaderboard.conftest import NOON
 
 GAMES = "/api/v1/games"
@@ -287,6 +288,22 @@ def test_an_action_marks_its_entry_for_the_next_live_batch_after_commit(
     assert store.changed_take(challenge.pk, tick=3) == [game["id"]]
     store.published(challenge.pk)
     assert store.changed_take(challenge.pk, tick=4) == []
+
+
+@requires_postgres
+def test_a_ranked_action_is_one_statement_with_its_entry_on_postgresql(noon, auth_client):
+    game = daily(auth_client).json()
+    act(auth_client, game["id"], {"type": "draw"})  # the challenge is known from here on
+
+    with CaptureQueriesContext(connection) as queries:
+        act(auth_client, game["id"], {"type": "draw"})
+
+    writes = [q["sql"] for q in queries if not q["sql"].lstrip().upper().startswith("SELECT")]
+    assert len(writes) == 1, writes
+    assert "ranked_entry AS (UPDATE" in writes[0]
+    assert not any("leaderboard_dailychallenge" in q["sql"] for q in queries)
+    entry = Entry.objects.get(game_id=game["id"])
+    assert (entry.moves, entry.reached_at) == (2, NOON)
 
 
 @requires_redis
