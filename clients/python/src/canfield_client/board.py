@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+from dataclasses import replace
 from types import TracebackType
 from typing import Self
 
@@ -106,35 +107,49 @@ class LiveBoard:
                 return event
 
 
-def _ranking(entry: Entry) -> tuple[int, int, float, int]:
-    return (-entry.score, entry.moves, entry.seconds, entry.rank)
-
-
 class Standings:
-    """The top of a board as the events describe it: apply each event, read `top()`."""
+    """The top of a board as the events describe it: apply each event, read `top()`.
+
+    A batch carries only the entries that changed, each with its current rank (API.md): each
+    goes to the place its rank gives it and the other rows keep their order (their own ranks
+    may be older: `top()` numbers the rows by place). When an entry falls below the rows kept
+    and nothing known fills its place, `incomplete` turns true: read the leaderboard's first
+    page again (`Client.leaderboard`) and apply it as a `Snapshot`.
+    """
 
     def __init__(self, size: int = 50) -> None:
         self.size = size
         self.count = 0
-        self.entries: dict[str, Entry] = {}
+        self.depth = size  # how many rows are kept: the most a snapshot gave, at least `size`
+        self.rows: list[Entry] = []
+
+    @property
+    def incomplete(self) -> bool:
+        return len(self.rows) < min(self.depth, self.count)
 
     def apply(self, event: BoardEvent) -> None:
         if isinstance(event, Snapshot):
             self.count = event.count
-            self.entries = {entry.player: entry for entry in event.results}
+            self.depth = max(self.size, len(event.results))
+            self.rows = sorted(event.results, key=lambda entry: entry.rank)[: self.depth]
         elif isinstance(event, Entries):
-            for entry in event.entries:
-                if entry.player not in self.entries and event.count is None:
-                    self.count += 1  # a server of per-entry messages sends no count
-                self.entries[entry.player] = entry
+            changed = {entry.player: entry for entry in event.entries}
+            known = {entry.player for entry in self.rows}
             if event.count is not None:
                 self.count = event.count
-        elif isinstance(event, Removed) and self.entries.pop(event.player, None) is not None:
-            self.count = max(0, self.count - 1)
+            else:  # a server of per-entry messages sends no count
+                self.count += sum(1 for player in changed if player not in known)
+            rows = [entry for entry in self.rows if entry.player not in changed]
+            for entry in sorted(changed.values(), key=lambda entry: entry.rank):
+                if entry.rank - 1 <= len(rows):
+                    rows.insert(entry.rank - 1, entry)
+            self.rows = rows[: self.depth]
+        elif isinstance(event, Removed):
+            before = len(self.rows)
+            self.rows = [entry for entry in self.rows if entry.player != event.player]
+            if len(self.rows) < before:
+                self.count = max(0, self.count - 1)
 
     def top(self) -> list[Entry]:
-        """The best `size` entries known, best first: in the board's order (score, then
-        moves, then seconds), since a batch only carries the entries whose figures changed and
-        the others' ranks may have shifted since."""
-        ranked = sorted(self.entries.values(), key=_ranking)[: self.size]
-        return ranked
+        """The best `size` entries, best first, each with its place as its rank."""
+        return [replace(entry, rank=place) for place, entry in enumerate(self.rows[: self.size], 1)]

@@ -30,7 +30,7 @@ from canfield_client import errors
 from canfield_client._core import DEFAULT_SERVER
 from canfield_client.board import Standings
 from canfield_client.client import AsyncClient, Client
-from canfield_client.models import Acted, ActionType, Game, Move
+from canfield_client.models import Acted, ActionType, Game, Move, Snapshot
 from canfield_client.table import board_table, game_table
 
 HELP = """\
@@ -287,14 +287,17 @@ async def _follow_board(session: Session, args: argparse.Namespace) -> None:
     date = dt.date.fromisoformat(args.date) if args.date else None
     async with AsyncClient(session.server, language=session.language) as client:
         board = await client.board(date, draw=args.draw)
-    standings = Standings(size=args.top)
-    title = f"Daily {board.date.isoformat()} · draw {board.draw}"
-    with Live(console=session.console, auto_refresh=False) as live:
-        async with board:
-            async for event in board:
-                standings.apply(event)
-                heading = f"{title} · {standings.count} players · live"
-                live.update(board_table(standings.top(), title=heading), refresh=True)
+        standings = Standings(size=args.top)
+        title = f"Daily {board.date.isoformat()} · draw {board.draw}"
+        with Live(console=session.console, auto_refresh=False) as live:
+            async with board:
+                async for event in board:
+                    standings.apply(event)
+                    if standings.incomplete:  # an entry left the rows kept: read them again
+                        page = await client.leaderboard(board.date, draw=board.draw)
+                        standings.apply(Snapshot(page.count, page.results))
+                    heading = f"{title} · {standings.count} players · live"
+                    live.update(board_table(standings.top(), title=heading), refresh=True)
 
 
 def parser() -> argparse.ArgumentParser:
