@@ -2,6 +2,8 @@
 params, counted words with the language's plural forms (Polish has three), pile labels that
 name their cards, and after a move one short announcement of what changed."""
 
+import time
+
 import pytest
 
 from tests.web.helpers import api, easy_deck, sign_up, unique_name, wait_for_moves
@@ -61,6 +63,32 @@ def test_a_move_is_announced_in_one_short_sentence(new_context, lang):
         " && document.getElementById('description').dataset.moves === '1'"
     )
     assert len(page.locator("#announce").inner_text()) > 200
+
+
+def test_the_description_asked_for_during_a_move_is_the_new_state_s(new_context):
+    # given a table whose description answers come late (a slow network)
+    page, _game_id = open_easy_game(new_context, "en")
+    page.wait_for_function("() => document.getElementById('description').dataset.moves === '0'")
+    before = page.locator("#description").text_content()
+
+    def late(route):
+        time.sleep(1.0)
+        route.continue_()
+
+    page.route("**/text?*", late)
+
+    # when the player moves and at once asks for the whole table (the I key)
+    page.click('[data-pile="tableau:1"] [data-card="AS"]')
+    wait_for_moves(page, 1)
+    page.locator("body").press("i")
+
+    # then what is read out is the description of the state after the move, once it comes
+    page.wait_for_function("() => document.getElementById('description').dataset.moves === '1'")
+    page.wait_for_function(
+        "() => document.getElementById('announce').textContent"
+        " === document.getElementById('description').textContent"
+    )
+    assert page.locator("#announce").text_content() != before
 
 
 def test_polish_counts_take_their_three_forms(new_context):

@@ -64,6 +64,8 @@ function announce(text) {
 // after each state, but only read out when asked for. Answers can come back out of order (a
 // draw's text after the undo that followed it), so only the answer for the latest state counts.
 let textTicket = 0;
+let textShownTicket = 0; // the ticket whose answer the description shows
+let readWhenFresh = false; // asked for while the latest description was on its way
 
 async function refreshText(retries = 2) {
   const ticket = ++textTicket;
@@ -73,6 +75,11 @@ async function refreshText(retries = 2) {
     if (ticket !== textTicket) return;
     description.textContent = result.text;
     description.dataset.moves = String(moves);
+    textShownTicket = ticket;
+    if (readWhenFresh) {
+      readWhenFresh = false;
+      announce(result.text);
+    }
   } catch (error) {
     // The table is up to date already; a lost answer is asked for again, shortly.
     if (ticket === textTicket && retries > 0) setTimeout(() => {
@@ -82,6 +89,12 @@ async function refreshText(retries = 2) {
 }
 
 function readDescription() {
+  // Asked for right after a move, the description of the new state may still be on its way:
+  // it is read out when it comes, never the previous state's.
+  if (textShownTicket !== textTicket) {
+    readWhenFresh = true;
+    return;
+  }
   announce(description.textContent);
 }
 
