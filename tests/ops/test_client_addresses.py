@@ -95,10 +95,18 @@ def test_a_fresh_forged_address_per_request_meets_the_token_lock_out(topology):
     assert right.json()["error"]["code"] == "throttled"
     assert "failed logins" in right.json()["error"]["message"]  # the app's lock-out, not nginx's
     assert int(right.headers["Retry-After"]) > 0
-    logged = [
-        line
-        for line in topology.log_lines(since)
-        if line.get("event") == "request" and line.get("path") == "/api/v1/auth/token"
-    ]
+
+    def token_lines() -> list[dict]:
+        return [
+            line
+            for line in topology.log_lines(since)
+            if line.get("event") == "request" and line.get("path") == "/api/v1/auth/token"
+        ]
+
+    # The app's lines reach the log through supervisord, which copies its programs' output:
+    # the last one may come a moment after its answer.
+    deadline = time.monotonic() + 10
+    while len(logged := token_lines()) < FAILURES + 3 and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert len(logged) == FAILURES + 3
     assert {line["client"] for line in logged} == {"127.0.0.1"}
