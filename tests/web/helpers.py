@@ -77,3 +77,13 @@ def drag(page, source, target) -> None:
         y = box["y"] + 12 + (goal["y"] + goal["height"] / 2 - box["y"] - 12) * step / steps
         page.mouse.move(x, y)
     page.mouse.up()
+
+
+def open_easy_game(new_context, lang: str = "en", draw: int = 1, who: str = "words"):
+    """A new player's page in `lang` on a practice game of the easy deck, its table loaded."""
+    page = new_context(locale={"en": "en-US", "hu": "hu-HU", "pl": "pl-PL"}[lang]).new_page()
+    sign_up(page, unique_name(f"{who}{lang}"))
+    game_id = api(page, "POST", "games", {"deck": easy_deck(), "draw": draw})["body"]["id"]
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector('[data-pile="tableau:1"] [data-card="AS"]')
+    return page, game_id

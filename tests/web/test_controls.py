@@ -8,15 +8,20 @@ import secrets
 import pytest
 
 from tests.web.conftest import screenshot
-from tests.web.helpers import api, easy_deck, game_id_of, sign_up, unique_name, wait_for_moves
+from tests.web.helpers import (
+    api,
+    easy_deck,
+    game_id_of,
+    open_easy_game,
+    sign_up,
+    unique_name,
+    wait_for_moves,
+)
 
 
 def test_three_quick_stock_clicks_are_three_draws_sent_in_order_with_expect(new_context):
     # given a 1-card custom game, and every action the page sends recorded
-    page = new_context().new_page()
-    sign_up(page, unique_name("quick"))
-    game_id = api(page, "POST", "games", {"deck": easy_deck(), "draw": 1})["body"]["id"]
-    page.goto(f"/play/{game_id}")
+    page, game_id = open_easy_game(new_context, who="quick")
     page.wait_for_selector('[data-pile="stock"] .card')
     sent = []
     page.on(
@@ -237,10 +242,7 @@ def test_a_past_boards_par_is_shown_beside_its_code(new_context, run_on_server):
 
 def test_court_figures_a_second_back_and_a_light_table(new_context):
     # given a table whose reserve shows a jack (the easy deck, after the first tap)
-    page = new_context().new_page()
-    sign_up(page, unique_name("look"))
-    game_id = api(page, "POST", "games", {"deck": easy_deck(), "draw": 1})["body"]["id"]
-    page.goto(f"/play/{game_id}")
+    page, _game_id = open_easy_game(new_context, who="look")
     page.click('[data-pile="tableau:1"] [data-card="AS"]')
     wait_for_moves(page, 1)
 

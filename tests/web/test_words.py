@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.web.helpers import api, easy_deck, sign_up, unique_name, wait_for_moves
+from tests.web.helpers import open_easy_game, wait_for_moves
 
 # The easy deck (helpers.py): tapping column 1's ace of spades sends it to its foundation and
 # the reserve's top, 10 of clubs, fills the column (R14).
@@ -25,15 +25,6 @@ RESERVE_LABEL = {
     "hu": "Tartalék: 12 lap, felül: kőr bubi",
     "pl": "Rezerwa: 12 kart, na wierzchu: walet kier",
 }
-
-
-def open_easy_game(new_context, lang: str, draw: int = 1):
-    page = new_context(locale={"en": "en-US", "hu": "hu-HU", "pl": "pl-PL"}[lang]).new_page()
-    sign_up(page, unique_name(f"words{lang}"))
-    game_id = api(page, "POST", "games", {"deck": easy_deck(), "draw": draw})["body"]["id"]
-    page.goto(f"/play/{game_id}")
-    page.wait_for_selector('[data-pile="tableau:1"] [data-card="AS"]')
-    return page, game_id
 
 
 @pytest.mark.parametrize("lang", ["en", "hu", "pl"])
