@@ -56,6 +56,9 @@ def deals(
         f"line median {statistics.median(lines) if lines else 0:.0f} actions",
         flush=True,
     )
+    unknown = [n for n, verdict in enumerate(verdicts) if verdict == "unknown"]
+    if unknown:
+        print(f"{'':<14} undecided: {', '.join(map(str, unknown))}", flush=True)
 
 
 def mid_game(rng: random.Random, number: int) -> Game | None:
