@@ -1,14 +1,16 @@
 """Ranked daily actions against practice actions, on the production topology, in one run.
 
     .venv/bin/python bench/daily.py [--seconds 4] [--rounds 2] [--players 20 100]
-                                    [--board 10 100 1000] [--acting 20] [--quick]
+                                    [--board 10 100 1000] [--acting 10] [--quick]
 
 Starts scripts/serve-topology.sh (nginx, gunicorn with 2 workers, daphne) on a fresh PostgreSQL
 database `canfield_daily_bench` (127.0.0.1:5432) and Redis db 3, makes the players' accounts and
 tokens directly in the database (registering a thousand players through the API would time the
 password hashing), then:
 1. for each `--board` size: that many players on today's 3-card daily, `--acting` clients
-   playing them all (each client its share of the games, in turn): actions/s as the board grows;
+   (the same number at every size) playing them all (each client its share of the games, in
+   turn), and, in alternating slices, the same first `--acting` players alone, so that the
+   board's size is the only thing that changes: actions/s as the board grows;
 2. for each `--players` N: N clients on their own practice game, and N more joining the daily
    board, each on their own game, in alternating slices (`--rounds` of `--seconds` each), so
    that load from elsewhere on the machine weighs on both alike; prints actions/s, p50/p99 and
@@ -148,8 +150,15 @@ async def run(base_url: str, args: argparse.Namespace) -> None:
                 games += await new_games(client, tokens, {"daily": True, "draw": 3})
             acting = min(size, args.acting)
             await play(games[:size], acting, 1.0)  # warm up
-            latencies = await play(games[:size], acting, args.seconds * args.rounds)
-            line(f"board of {size}, {acting} acting", latencies, args.seconds * args.rounds)
+            # Every player in turn, and the same first `acting` players alone (the board's size
+            # is then the only thing that differs between sizes), in alternating slices.
+            every, first = [], []
+            for _ in range(args.rounds):
+                every += await play(games[:size], acting, args.seconds)
+                first += await play(games[:acting], acting, args.seconds)
+            total = args.seconds * args.rounds
+            line(f"board of {size}, all {size} in turn by {acting}", every, total)
+            line(f"board of {size}, the same {acting} playing", first, total)
         for players in args.players:
             practice = await new_games(
                 client, await tokens_for(f"p{players}x", players), {"draw": 3}
@@ -173,7 +182,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--players", type=int, nargs="+", default=[20, 100])
     parser.add_argument("--board", type=int, nargs="+", default=[10, 100, 1000])
-    parser.add_argument("--acting", type=int, default=20)
+    parser.add_argument("--acting", type=int, default=10)
     parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
     if args.quick:
