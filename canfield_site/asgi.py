@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP goes to Django, WebSockets to the leaderboard consumers."""
 
 import os
+from urllib.parse import urlparse
 
 from django.core.asgi import get_asgi_application
 
@@ -9,7 +10,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import OriginValidator  # noqa: E402
+from channels.security.websocket import OriginValidator, WebsocketDenier  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from canfield_site.checks import refuse_unsafe_secrets  # noqa: E402
@@ -25,6 +26,21 @@ class BrowserOriginValidator(OriginValidator):
 
     def valid_origin(self, parsed_origin: object) -> bool:
         return parsed_origin is None or bool(super().valid_origin(parsed_origin))
+
+    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+        origin = dict(scope.get("headers", [])).get(b"origin")
+        parsed = None if origin is None else urlparse(origin.decode("latin1"))
+        if self.valid_origin(parsed):
+            return await self.application(scope, receive, send)
+        return await Denier()(scope, receive, send)
+
+
+class Denier(WebsocketDenier):
+    """Refuses the handshake (403) without a channel on the layer: channels' own denier opens
+    one, and on the Redis layer its pending read outlived the socket and held the server's
+    shutdown until killed."""
+
+    channel_layer_alias = None  # type: ignore[assignment]
 
 
 application = ProtocolTypeRouter(

@@ -273,6 +273,10 @@ class BoardConsumer(AsyncWebsocketConsumer):
 class NoRouteConsumer(AsyncWebsocketConsumer):
     """A WebSocket path that names nothing: closed with 4404, as a missing board."""
 
+    # No channel on the layer either: nothing is ever sent to it. (With one, on the Redis layer,
+    # its pending read outlived the socket and held the server's shutdown until killed.)
+    channel_layer_alias = None  # type: ignore[assignment]
+
     async def connect(self) -> None:
         await self.accept()
         await self.close(code=CLOSE_NOT_FOUND, reason="no such WebSocket path")
