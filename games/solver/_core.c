@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 enum { STOCK = 0, WASTE = 1, RESERVE = 2, T0 = 3, F0 = 7 };
@@ -404,12 +405,15 @@ static inline uint64_t mix(uint64_t z) {
     return z ^ (z >> 31);
 }
 
-/* A 128-bit fingerprint of the position. The columns enter through a sum of a mix of each
- * column's hash, which does not depend on their order (R1); without reductions each column's
- * number is mixed in too. The talon is its set of cards (see the top); R4: the waste count is
- * 0 anywhere on the draw cycle (draw 1: everywhere; draw 3: 0, 3, 6, ... and the whole
- * talon). After a take-back (R5) the card taken back is part of the key: only some moves are
- * searched there. */
+/* A 104-bit fingerprint of the position: a, and the top 40 bits of b (bit 24 of b is always
+ * 1, so b != 0 marks a used slot; the table keeps a depth in its low 24 bits). The columns
+ * enter through a sum of a mix of each column's hash, which does not depend on their order
+ * (R1); without reductions each column's number is mixed in too. The talon is its set of cards
+ * (see the top); R4: the waste count is 0 anywhere on the draw cycle (draw 1: everywhere; draw
+ * 3: 0, 3, 6, ... and the whole talon). After a take-back (R5) the card taken back is part of
+ * the key: only some moves are searched there. */
+#define DEPTH_BITS 24
+#define DEPTH_MASK ((1ULL << DEPTH_BITS) - 1)
 static Key key_of(const Rules *r, const State *s) {
     uint64_t A = 0, B = 0;
     for (int i = 0; i < 4; i++) {
@@ -424,51 +428,117 @@ static Key key_of(const Rules *r, const State *s) {
                      (uint64_t)s->found[2] << 8 | (uint64_t)s->found[3] << 12 |
                      (uint64_t)s->rc << 16 | (uint64_t)wp << 20 |
                      (uint64_t)(s->tb_col == NONE ? 0 : last(s, s->tb_col) + 1) << 28;
-    Key k = {mix(A ^ mix(s->tset ^ mix(small))),
-             mix(B + mix(s->tset + 0x14057B7EF767814FULL) + mix(small ^ 0xDA942042E4DD58B5ULL)) | 1};
-    return k; /* b != 0 marks a used slot */
+    uint64_t b = mix(B + mix(s->tset + 0x14057B7EF767814FULL) + mix(small ^ 0xDA942042E4DD58B5ULL));
+    Key k = {mix(A ^ mix(s->tset ^ mix(small))), (b & ~DEPTH_MASK) | 1ULL << DEPTH_BITS};
+    return k;
 }
+
+static inline int same(Key x, Key y) { return x.a == y.a && (x.b ^ y.b) >> DEPTH_BITS == 0; }
+
+/* The positions searched or being searched, each with the depth of the path it was stored at:
+ * open addressing with linear probing, a power-of-two number of slots. It grows (a new array,
+ * the entries moved, the old one freed) at 3/4 full while the old and new arrays and the path
+ * fit in the memory allowed; past that it fills up to 7/8, and then a new entry takes the
+ * place of one in its probe run that is not on the path (README "Solver": dropping entries
+ * never gives a wrong verdict, it only costs searching a position again; a position on the
+ * path must stay, else the search could go round a cycle). */
 typedef struct {
     Key *slots;
-    size_t cap, used; /* cap a power of two */
+    size_t cap, used;
+    uint64_t dropped;
 } Table;
 
-/* 1 if `k` was there, 0 if inserted now, -1 if the table may not grow within `max_bytes`. */
-static int table_add(Table *t, Key k, size_t max_bytes, int insert) {
-    if (insert && (t->used + 1) * 4 > t->cap * 3) {
+static Key *slots_new(size_t cap) {
+    size_t bytes = cap * sizeof(Key);
+    if (bytes < (4 << 20)) return calloc(cap, sizeof(Key));
+    void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(map, bytes, MADV_HUGEPAGE); /* read all over: on huge pages, fewer TLB misses */
+#endif
+    return map;
+}
+
+static void slots_free(Key *slots, size_t cap) {
+    if (cap * sizeof(Key) < (4 << 20))
+        free(slots);
+    else if (slots)
+        munmap(slots, cap * sizeof(Key));
+}
+
+static inline int table_has(const Table *t, Key k) {
+    size_t m = t->cap - 1;
+    for (size_t h = k.a & m; t->slots[h].b; h = (h + 1) & m)
+        if (same(t->slots[h], k)) return 1;
+    return 0;
+}
+
+/* Whether entry `e` is a position on the path (`path[d]`: the first word of the key at depth
+ * d; `depth` deep now). A depth too large to be kept counts as on the path. */
+static inline int on_path(Key e, const uint64_t *path, size_t step, size_t depth) {
+    uint64_t d = e.b & DEPTH_MASK;
+    return d == DEPTH_MASK ||
+           (d <= depth && *(const uint64_t *)((const char *)path + d * step) == e.a);
+}
+
+/* Stores `k` (not in the table) at the end of the path, `depth` deep (`path`, `step`: see
+ * on_path). `other`: the bytes of memory used besides the table. 0, or -1 if the memory is
+ * used up (every entry of the probe run is on the path). */
+static int table_put(Table *t, Key k, size_t max_bytes, size_t other, const uint64_t *path,
+                     size_t step, size_t depth) {
+    uint64_t d = depth < DEPTH_MASK ? depth : DEPTH_MASK;
+    k.b = (k.b & ~DEPTH_MASK) | d;
+    if ((t->used + 1) * 4 > t->cap * 3 && 3 * t->cap * sizeof(Key) + other <= max_bytes) {
         size_t cap = t->cap * 2;
-        if (cap * sizeof(Key) > max_bytes) return -1;
-        Key *slots = calloc(cap, sizeof(Key));
-        if (!slots) return -1;
-        for (size_t i = 0; i < t->cap; i++)
-            if (t->slots[i].b) {
-                size_t h = t->slots[i].a & (cap - 1);
-                while (slots[h].b) h = (h + 1) & (cap - 1);
-                slots[h] = t->slots[i];
+        Key *slots = slots_new(cap);
+        if (slots) {
+            for (size_t i = 0; i < t->cap; i++)
+                if (t->slots[i].b) {
+                    size_t h = t->slots[i].a & (cap - 1);
+                    while (slots[h].b) h = (h + 1) & (cap - 1);
+                    slots[h] = t->slots[i];
+                }
+            slots_free(t->slots, t->cap);
+            t->slots = slots;
+            t->cap = cap;
+        }
+    }
+    size_t m = t->cap - 1, h = k.a & m, victim = SIZE_MAX;
+    while (t->slots[h].b) h = (h + 1) & m;
+    if ((t->used + 1) * 8 > t->cap * 7) {
+        uint64_t worth = 0; /* first an entry deeper than the path (searched in full), the deepest */
+        for (size_t i = k.a & m; i != h; i = (i + 1) & m) {
+            Key e = t->slots[i];
+            uint64_t at = e.b & DEPTH_MASK, v = ((uint64_t)(at > depth) << DEPTH_BITS | at) + 1;
+            if (v > worth && !on_path(e, path, step, depth)) {
+                worth = v;
+                victim = i;
             }
-        free(t->slots);
-        t->slots = slots;
-        t->cap = cap;
+        }
     }
-    size_t h = k.a & (t->cap - 1);
-    while (t->slots[h].b) {
-        if (t->slots[h].a == k.a && t->slots[h].b == k.b) return 1;
-        h = (h + 1) & (t->cap - 1);
+    if (victim != SIZE_MAX) {
+        t->slots[victim] = k;
+        t->dropped++;
+        return 0;
     }
-    if (insert) {
-        t->slots[h] = k;
-        t->used++;
-    }
+    if (t->used + 2 > t->cap) return -1;
+    t->slots[h] = k; /* the empty slot that ends the run */
+    t->used++;
     return 0;
 }
 
 /* -- search -------------------------------------------------------------------------------- */
 
-/* The path is kept as moves with what undoes them (no positions), so a deep search costs
- * little memory besides the table: one position is changed and changed back in place. */
+/* The path is kept as frames of 24 bytes (no positions): the move searched from there, what
+ * undoes it, and where the node's moves are. One position is changed and changed back in
+ * place. The moves of the nodes nearest the end of the path are kept in a pool of bounded
+ * size; those of the nodes above (depth < `kept`) are generated again when the search comes
+ * back to them (the position is the same, and so are its moves). */
 typedef struct {
-    int first, count, next; /* this node's moves in the move pool */
-    Undo u;                 /* the move being searched from here */
+    uint64_t key;         /* the first word of this node's key (as stored: see table_put) */
+    int32_t first;        /* this node's moves in the pool, when depth >= kept */
+    uint16_t count, next; /* its moves, and the next one to search */
+    Undo u;               /* the move being searched from here */
 } Frame;
 
 typedef struct {
@@ -484,30 +554,34 @@ static double now(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+#define POOL_MOVES (1 << 18) /* at least 2 * MAX_MOVES */
+
 static void search(const Rules *r, const State *root, double seconds, uint64_t max_nodes,
                    size_t max_bytes, Result *res) {
-    Table t = {calloc(1 << 12, sizeof(Key)), 1 << 12, 0};
-    size_t frames_cap = 1024, pool_cap = 1 << 16;
+    size_t frames_cap = 1024, pool_bytes = POOL_MOVES * sizeof(Move);
+    Table t = {slots_new(1 << 12), 1 << 12, 0, 0};
     Frame *frames = malloc(frames_cap * sizeof(Frame));
-    Move *pool = malloc(pool_cap * sizeof(Move));
+    Move *pool = malloc(pool_bytes);
     double deadline = now() + seconds;
     State s = *root;
     s.tb_col = NONE;
     res->nodes = 0;
     res->line = NULL;
     res->depth = 0;
-    if (!t.slots || !frames || !pool) {
-        res->status = S_MEMORY;
-        goto done;
-    }
+    res->status = S_MEMORY;
+    /* The memory: the table, the frames and the pool. */
+#define PATH_BYTES (pool_bytes + frames_cap * sizeof(Frame))
+    if (!t.slots || !frames || !pool || t.cap * sizeof(Key) + PATH_BYTES > max_bytes) goto done;
     if (is_won(&s)) {
         res->status = S_WON;
         goto done;
     }
-    table_add(&t, key_of(r, &s), max_bytes, 1);
-    int depth = 0, used = 0;
+    int depth = 0, used = 0, kept = 0;
+    Key k0 = key_of(r, &s);
+    frames[0].key = k0.a;
+    table_put(&t, k0, max_bytes, PATH_BYTES, &frames[0].key, sizeof(Frame), 0);
     frames[0].first = 0;
-    frames[0].count = generate(r, &s, pool);
+    frames[0].count = (uint16_t)generate(r, &s, pool);
     frames[0].next = 0;
     used = frames[0].count;
     for (;;) {
@@ -520,6 +594,11 @@ static void search(const Rules *r, const State *root, double seconds, uint64_t m
             used = f->first;
             depth--;
             undo(r, &s, &frames[depth].u);
+            if (depth < kept) { /* its moves again, at the start of the pool (now empty) */
+                kept = depth;
+                frames[depth].first = 0;
+                used = generate(r, &s, pool);
+            }
             continue;
         }
         Move m = pool[f->first + f->next++];
@@ -537,46 +616,52 @@ static void search(const Rules *r, const State *root, double seconds, uint64_t m
             res->depth = depth + 1;
             break;
         }
-        /* After a take-back only some moves are searched (R5): a position searched in full
-           covers it; else it is stored with the card taken back in its key. */
+        /* Seen: searched already, or on the path. After a take-back only some moves are
+           searched (R5): a position searched in full covers it; else it is stored with the
+           card taken back in its key. */
         int takeback = r->reduce && m.src >= F0;
-        int seen = table_add(&t, key_of(r, &s), max_bytes, !takeback);
+        Key k = key_of(r, &s);
+        int seen = table_has(&t, k);
         if (takeback && !seen) {
             s.tb_col = (uint8_t)(m.dst - T0);
-            seen = table_add(&t, key_of(r, &s), max_bytes, 1);
-        }
-        if (seen < 0) {
-            res->status = S_MEMORY;
-            break;
+            k = key_of(r, &s);
+            seen = table_has(&t, k);
         }
         if (seen) {
             undo(r, &s, &f->u);
             continue;
         }
-        size_t need_frames = (size_t)depth + 2 > frames_cap ? frames_cap * 2 : frames_cap;
-        size_t need_pool = (size_t)used + MAX_MOVES > pool_cap ? pool_cap * 2 : pool_cap;
-        if (need_frames != frames_cap || need_pool != pool_cap) {
-            if (need_frames * sizeof(Frame) + need_pool * sizeof(Move) + t.cap * sizeof(Key) >
-                max_bytes) {
+        if ((size_t)depth + 2 > frames_cap) {
+            size_t cap = frames_cap * 2;
+            Frame *nf = t.cap * sizeof(Key) + pool_bytes + cap * sizeof(Frame) <= max_bytes
+                            ? realloc(frames, cap * sizeof(Frame))
+                            : NULL;
+            if (!nf) {
                 res->status = S_MEMORY;
                 break;
             }
-            Frame *nf = need_frames != frames_cap ? realloc(frames, need_frames * sizeof(Frame))
-                                                  : frames;
-            if (nf) frames = nf;
-            Move *np = nf && need_pool != pool_cap ? realloc(pool, need_pool * sizeof(Move)) : pool;
-            if (!nf || !np) {
-                res->status = S_MEMORY;
-                break;
-            }
-            pool = np;
-            frames_cap = need_frames;
-            pool_cap = need_pool;
+            frames = nf;
+            frames_cap = cap;
+        }
+        if ((size_t)used + MAX_MOVES > POOL_MOVES) { /* keep the moves of the last nodes only */
+            int from = depth;
+            while (from > kept && used - frames[from - 1].first <= POOL_MOVES / 2) from--;
+            int shift = frames[from].first;
+            memmove(pool, pool + shift, (size_t)(used - shift) * sizeof(Move));
+            for (int d = from; d <= depth; d++) frames[d].first -= shift;
+            used -= shift;
+            kept = from;
+        }
+        frames[depth + 1].key = k.a;
+        if (table_put(&t, k, max_bytes, PATH_BYTES, &frames[0].key, sizeof(Frame),
+                      (size_t)depth + 1) < 0) {
+            res->status = S_MEMORY;
+            break;
         }
         depth++;
         f = &frames[depth];
         f->first = used;
-        f->count = generate(r, &s, pool + used);
+        f->count = (uint16_t)generate(r, &s, pool + used);
         f->next = 0;
         used += f->count;
     }
@@ -587,8 +672,9 @@ static void search(const Rules *r, const State *root, double seconds, uint64_t m
         else
             res->status = S_MEMORY;
     }
+#undef PATH_BYTES
 done:
-    free(t.slots);
+    slots_free(t.slots, t.cap);
     free(pool);
     free(frames);
 }
