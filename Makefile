@@ -69,7 +69,7 @@ env:
 serve-prod: setup
 	bash scripts/serve-http.sh
 
-# The whole production topology without Docker (migrate, gunicorn, daphne, nginx on PUBLIC_PORT,
+# The whole production topology without Docker (migrate, gunicorn, uvicorn, nginx on PUBLIC_PORT,
 # default 8080) on this machine's PostgreSQL and Redis; see the script for its variables.
 serve-topology: setup
 	bash scripts/apt-install.sh nginx

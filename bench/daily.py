@@ -3,7 +3,7 @@
     .venv/bin/python bench/daily.py [--seconds 4] [--rounds 2] [--players 20 100]
                                     [--board 10 100 1000] [--acting 10] [--quick]
 
-Starts scripts/serve-topology.sh (nginx, gunicorn with 2 workers, daphne) on a fresh PostgreSQL
+Starts scripts/serve-topology.sh (nginx, gunicorn with 2 workers, uvicorn) on a fresh PostgreSQL
 database `canfield_daily_bench` (127.0.0.1:5432) and Redis db 3, makes the players' accounts and
 tokens directly in the database (registering a thousand players through the API would time the
 password hashing), then:

@@ -3,12 +3,12 @@
     .venv/bin/python bench/live.py [--listeners 2000] [--players 20] [--seconds 8]
                                    [--clients 4] [--one-process 2000 4000] [--quick]
 
-Starts scripts/serve-topology.sh with two daphne processes (WS_PROCESSES=2) on a fresh
+Starts scripts/serve-topology.sh with two ws processes (WS_PROCESSES=2) on a fresh
 PostgreSQL database `canfield_live_bench` (127.0.0.1:5432) and Redis db 3, puts `--players`
 players on today's 3-card daily (accounts and tokens written straight to the database), then:
 1. the players act (draw/recycle with `expect`, through nginx) for `--seconds` with no listener;
 2. `--listeners` WebSocket clients connect to the board through nginx (which spreads them over
-   the two daphne processes), from `--clients` client processes, each with at most
+   the two ws processes), from `--clients` client processes, each with at most
    `HANDSHAKES` handshakes in flight and `ATTEMPTS` tries per socket (retries are counted), and
    once all are open the players act again for `--seconds`;
 3. the listeners close and the players act once more without them: the fall is measured
@@ -18,8 +18,8 @@ retries and close codes), whether every one got every batch of phase 2 in the sa
 board is still while they connect, so all of them must get the same batches), whether an
 entry's moves ever went back, and the change-to-screen latency: for each action, from its
 answer to the arrival of the first batch that shows it (its moves or later ones of its game),
-p50/p99 over every action and listener; and each daphne's memory. `--one-process N ...`: for
-each N, N listeners straight to one daphne process while the players act: the largest N whose
+p50/p99 over every action and listener; and each ws process's memory. `--one-process N ...`:
+for each N, N listeners straight to one ws process while the players act: the largest N whose
 listeners all open and all get every batch is the count one process holds. The open-file limit
 is raised to its hard limit. Loopback only.
 """
@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.daily import Game, fresh_database, new_games, play, tokens_for  # noqa: E402
-from tests.ops.stack import Topology, children_of  # noqa: E402
+from tests.ops.stack import Topology  # noqa: E402
 
 DATABASE = "canfield_live_bench"
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
@@ -200,18 +200,9 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def daphnes(topology: Topology) -> list[int]:
-    """The topology's daphne processes (under supervisord, under the script)."""
-    found, parents = [], [int(topology.process.pid)]
-    while parents:
-        for pid in children_of(parents.pop()):
-            parents.append(pid)
-            try:
-                if "daphne" in Path(f"/proc/{pid}/cmdline").read_text():
-                    found.append(pid)
-            except OSError:
-                continue
-    return sorted(found)
+def ws_processes(topology: Topology) -> list[int]:
+    """The topology's WebSocket server processes (programs ws-1 and ws-2 of supervisord)."""
+    return [topology.pid(f"ws-{n}") for n in (1, 2)]
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -256,6 +247,13 @@ def check(
                     last += 1
                 pending[game] = last
     latencies.sort()
+    # A skipped tick shows as two batches about 2 s apart (their first arrivals).
+    firsts: dict[int, float] = {}
+    for log in logs:
+        for arrival, text in log[1:]:
+            firsts[text] = min(firsts.get(text, arrival), arrival)
+    arrivals = sorted(firsts[text] for text in reference if text in firsts)
+    gaps = [later - earlier for earlier, later in zip(arrivals, arrivals[1:], strict=False)]
     p50 = statistics.median(latencies) if latencies else float("nan")
     p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)] if latencies else float("nan")
     counts = [len(got) for got in batches] or [0]
@@ -263,7 +261,8 @@ def check(
         f"{len(batches)} listeners: {len(reference)} batches; per listener min {min(counts)} "
         f"max {max(counts)}; {same} got every batch in the same order; {backwards} entries "
         f"went back; change-to-screen p50 {p50 * 1000:.0f} ms p99 {p99 * 1000:.0f} ms "
-        f"({len(latencies)} samples)"
+        f"({len(latencies)} samples); between batches max {max(gaps, default=0):.2f} s, "
+        f"{sum(gap > 1.5 for gap in gaps)} gaps over 1.5 s"
     )
     return report, same == len(batches) and backwards == 0, p99
 
@@ -354,7 +353,7 @@ async def main() -> None:
     topology = Topology(database_url=DATABASE_URL, redis_url=REDIS_URL)
     try:
         ports = ws_ports(topology)
-        print(f"topology on {topology.base_url}: daphne on ports {ports}, open files {hard}")
+        print(f"topology on {topology.base_url}: ws on ports {ports}, open files {hard}")
         limits = httpx.Limits(max_connections=args.players + 10)
         async with httpx.AsyncClient(
             base_url=topology.base_url, timeout=30, limits=limits
@@ -375,12 +374,12 @@ async def main() -> None:
                 listeners = await asyncio.to_thread(Listeners, urls, args.clients)
                 print(listeners, flush=True)
                 answered: dict[str, list[tuple[int, float]]] = {}
-                servers, clients = daphnes(topology), [p.pid for p in listeners.processes]
+                servers, clients = ws_processes(topology), [p.pid for p in listeners.processes]
                 cpu_before = cpu_seconds(servers), cpu_seconds(clients)
                 busy = await act(games, args.seconds, answered)
                 cpu = cpu_seconds(servers) - cpu_before[0], cpu_seconds(clients) - cpu_before[1]
                 await asyncio.sleep(2)  # the last batch reaches every listener
-                memory = ", ".join(f"{rss_mb(pid):.0f} MB" for pid in daphnes(topology))
+                memory = ", ".join(f"{rss_mb(pid):.0f} MB" for pid in servers)
                 texts, logs, codes = await asyncio.to_thread(listeners.stop)
                 await primer.close()
                 report, same, p99 = check(texts, logs, answered)
@@ -391,8 +390,8 @@ async def main() -> None:
                 every = same and listeners.opened == len(urls)
                 closes = ", ".join(f"{code}: {n}" for code, n in sorted(codes.items()))
                 report += (
-                    f"\nclose codes {closes}; daphne memory {memory}; CPU while the players "
-                    f"acted: daphne {cpu[0] / args.seconds:.0%}, listener clients "
+                    f"\nclose codes {closes}; ws memory {memory}; CPU while the players "
+                    f"acted: ws processes {cpu[0] / args.seconds:.0%}, listener clients "
                     f"{cpu[1] / args.seconds:.0%} of a core"
                 )
                 return busy, report, every, p99
@@ -413,9 +412,19 @@ async def main() -> None:
                 urls = [f"ws://127.0.0.1:{ports[0]}{path}"] * count
                 busy, report, every, p99 = await listened(urls)
                 verdict = "holds them" if every and p99 < 1.5 else "does not hold them"
-                print(f"one daphne, {count} listeners: {busy:.0f} actions/s; {verdict}")
+                print(f"one ws process, {count} listeners: {busy:.0f} actions/s; {verdict}")
                 print(report, flush=True)
     finally:
+        # The servers' own lines (nginx, uvicorn, supervisord: not the app's JSON): a refused
+        # handshake or a dropped socket says why here.
+        others = Counter(
+            re.sub(r"\d+", "N", line)[:160]
+            for line in topology.log_path.read_text(errors="replace").splitlines()
+            if not line.startswith("{")
+        )
+        print("server log lines other than the app's (digits as N):")
+        for line, n in others.most_common(12):
+            print(f"{n:7d}  {line}")
         topology.stop()
 
 

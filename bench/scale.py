@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/scale.py [--seconds 10] [--players 16] [--workers 1 2]
 
-For each worker count, starts scripts/serve-topology.sh (nginx, gunicorn, daphne) on a fresh
+For each worker count, starts scripts/serve-topology.sh (nginx, gunicorn, uvicorn) on a fresh
 database `canfield_scale` of the machine's PostgreSQL (127.0.0.1:5432) and its Redis
 (127.0.0.1:6379), then `--players` threads, each on its own game, send draw/recycle actions
 with `expect` for `--seconds`. Prints actions/s and p50/p99 latency. Client and server share

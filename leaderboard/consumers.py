@@ -9,8 +9,10 @@ missed a batch, has fallen behind: it is closed with 4408 and reconnects for a f
 
 Close codes (4000-4999 are the application's): 4400 the path names no board (bad date or draw),
 4404 no board there (no challenge that day, or a path that routes nowhere), 4408 the listener
-fell behind. Frames from the client are ignored. The servers' WebSocket pings (daphne every 20
-s) keep idle sockets up through proxies and close those whose client stopped answering.
+fell behind. Frames from the client are ignored. The server's WebSocket pings (every 20 s,
+scripts/serve-ws.sh) keep idle sockets up through proxies and close those whose client stopped
+answering. A socket's sends wait while its buffer is full (the server's backpressure), so a
+listener that reads too slowly lets its outbox fill, and is closed with 4408 too.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Production HTTP server for the REST API: gunicorn sync workers on WSGI. bench/api.py measures
-# why (DRF through ASGI pays a thread hop per request). WebSockets are served by a separate
-# ASGI process (daphne canfield_site.asgi:application). No access log: the app logs each
-# request as one JSON line (canfield_site/middleware.py).
+# why (DRF through ASGI pays a thread hop per request). WebSockets are served by separate ASGI
+# processes (scripts/serve-ws.sh: uvicorn). No access log: the app logs each request as one
+# JSON line (canfield_site/middleware.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${VENV_BIN:-.venv/bin}"

@@ -2,12 +2,13 @@
 # The production topology of docker-compose.yml without Docker, on this machine's PostgreSQL
 # and Redis: a one-shot migrate (+ collectstatic), then under supervisord (which restarts any of
 # them that dies) the HTTP server (gunicorn, scripts/serve-http.sh), the ASGI process(es) for
-# WebSockets (daphne), the scheduler (scripts/scheduler.sh) and nginx in front, all on loopback.
+# WebSockets (uvicorn, scripts/serve-ws.sh), the scheduler (scripts/scheduler.sh) and nginx in
+# front, all on loopback.
 #
 #   DATABASE_URL   default postgres://postgres@127.0.0.1:5432/canfield
 #   REDIS_URL      default redis://127.0.0.1:6379/0
 #   PUBLIC_PORT    the one public port (nginx), default 8080
-#   WEB_WORKERS    gunicorn workers, default 2;  WS_PROCESSES  daphne processes, default 1
+#   WEB_WORKERS    gunicorn workers, default 2;  WS_PROCESSES  WebSocket processes, default 1
 #   RUN_DIR        supervisord's config and socket, nginx config and temp files, default a new
 #                  temp directory
 #   DJANGO_SECRET_KEY  default: a random one for this run (sessions end with it)
@@ -15,7 +16,7 @@
 #
 # Runs in the foreground until interrupted; stops every process it started. Prints
 # "topology ready on http://127.0.0.1:PORT" once the proxy answers /readyz (from gunicorn) and
-# /ws/readyz (from daphne). The programs are web, ws-1..ws-N, scheduler and proxy:
+# /ws/readyz (from a ws process). The programs are web, ws-1..ws-N, scheduler and proxy:
 #   supervisorctl -c "$RUN_DIR/supervisord.conf" status   (or pid web, restart ws-1, ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,7 +40,8 @@ PUBLIC_PORT="${PUBLIC_PORT:-8080}"
 export WEB_WORKERS="${WEB_WORKERS:-2}"
 WS_PROCESSES="${WS_PROCESSES:-1}"
 RUN_DIR="${RUN_DIR:-$(mktemp -d -t canfield-topology.XXXXXX)}"
-# Every WebSocket is an open file of daphne (and two of nginx): as many as this shell may have.
+# Every WebSocket is an open file of a ws process (and two of nginx): as many as this shell may
+# have.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 mkdir -p "$RUN_DIR"
 
@@ -107,8 +109,8 @@ web_servers="server 127.0.0.1:$web_port;"
 ws_servers=""
 for n in $(seq "$WS_PROCESSES"); do
     ws_port="$(free_port)"
-    # A listen backlog for a crowd of listeners connecting at once (Twisted's default is 50).
-    program "ws-$n" "$BIN/daphne -e tcp:port=$ws_port:interface=127.0.0.1:backlog=2048 canfield_site.asgi:application"
+    program "ws-$n" "bash scripts/serve-ws.sh"
+    echo "environment=WS_BIND=\"127.0.0.1:$ws_port\"" >>"$conf"
     ws_servers="$ws_servers server 127.0.0.1:$ws_port;"
 done
 

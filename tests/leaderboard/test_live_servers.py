@@ -1,5 +1,6 @@
-"""Live boards over real connections: two ASGI server processes sharing PostgreSQL and the
-Redis channel layer, driven as a third-party client would (HTTP + WebSocket)."""
+"""Live boards over real connections: two ASGI server processes (scripts/serve-ws.sh, the
+production WebSocket server) sharing PostgreSQL and the Redis channel layer, driven as a
+third-party client would (HTTP + WebSocket)."""
 
 import json
 import os
@@ -21,16 +22,17 @@ from tests.conftest import requires_postgres, requires_redis
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    """uvicorn on a socket bound here to a free port (no port is fixed or guessed)."""
+def start_server(env: dict[str, str], *options: str) -> tuple[subprocess.Popen, str]:
+    """scripts/serve-ws.sh (uvicorn, with `options` after its own) on a socket bound here to a
+    free port (no port is fixed or guessed)."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
     port = listener.getsockname()[1]
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "canfield_site.asgi:application", "--fd",
-         str(listener.fileno()), "--log-level", "warning"],
-        cwd=ROOT, env=env, pass_fds=[listener.fileno()],
+        ["bash", "scripts/serve-ws.sh", "--fd", str(listener.fileno()), *options],
+        cwd=ROOT, env=env | {"VENV_BIN": str(Path(sys.executable).parent)},
+        pass_fds=[listener.fileno()],
     )  # fmt: skip
     listener.close()
     base = f"127.0.0.1:{port}"
@@ -44,10 +46,9 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     raise RuntimeError("the server did not start")
 
 
-@pytest.fixture
-def servers(transactional_db, settings):
+def server_env(settings) -> dict[str, str]:
     database = settings.DATABASES["default"]
-    env = dict(
+    return dict(
         os.environ,
         DATABASE_URL=(
             f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
@@ -56,18 +57,27 @@ def servers(transactional_db, settings):
         THROTTLE_REGISTER="1000/hour",
         CONN_MAX_AGE="0",
     )
+
+
+def stopped(process: subprocess.Popen) -> bool:
+    """Waits for a server sent SIGTERM: whether it stopped within 10 s (else it is killed)."""
+    try:
+        process.wait(timeout=10)
+        return True
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+        return False
+
+
+@pytest.fixture
+def servers(transactional_db, settings):
+    env = server_env(settings)
     started = [start_server(env) for _ in range(2)]
     yield [base for _, base in started]
     for process, _ in started:
         process.terminate()
-    hung = []
-    for process, _ in started:
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            hung.append(process.pid)
-            process.kill()
-            process.wait(timeout=10)
+    hung = [process.pid for process, _ in started if not stopped(process)]
     # A server stops within a fraction of a second of SIGTERM once its sockets are gone; one
     # that does not has a connection's task still waiting (a stray socket's channel layer read
     # did, 20 s each time, until NoRouteConsumer dropped the layer).
@@ -186,3 +196,65 @@ def test_any_client_without_origin_listens_a_foreign_browser_is_refused(servers)
     with connect(f"ws://{a}/ws/nowhere", open_timeout=5) as ws, pytest.raises(ConnectionClosed):
         ws.recv(timeout=5)
     assert ws.close_code == 4404
+
+
+def close_code_of_silent_client(sock: socket.socket, seconds: float) -> int | None:
+    """Reads what the server sends a client that never answers (unmasked frames) for up to
+    `seconds`: the close code, or None if the socket is still open then."""
+    deadline = time.monotonic() + seconds
+    data = b""
+    while True:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            return None
+        if not chunk:
+            break
+        data += chunk
+    data = data[data.index(b"\r\n\r\n") + 4 :]  # after the handshake's answer
+    while data:
+        opcode, length, start = data[0] & 0x0F, data[1] & 0x7F, 2
+        if length == 126:
+            length, start = int.from_bytes(data[2:4], "big"), 4
+        if opcode == 8:
+            return int.from_bytes(data[start : start + 2], "big")
+        data = data[start + length :]
+    return None
+
+
+@requires_postgres
+def test_idle_listeners_answering_pings_stay_up_silent_ones_are_closed(transactional_db, settings):
+    # given: the production server with pings every 0.5 s, answered within 1 s (20 and 20 there)
+    process, base = start_server(
+        server_env(settings), "--ws-ping-interval", "0.5", "--ws-ping-timeout", "1"
+    )
+    path = f"/ws/daily/{day_today().isoformat()}/3/"
+    try:
+        # a client library that answers pings (and sends none of its own), and a raw socket
+        # that completes the handshake and never answers anything
+        with connect(f"ws://{base}{path}", open_timeout=5, ping_interval=None) as answering:
+            assert json.loads(answering.recv(timeout=5))["type"] == "snapshot"
+            host, port = base.split(":")
+            silent = socket.create_connection((host, int(port)), timeout=5)
+            silent.sendall(
+                f"GET {path} HTTP/1.1\r\nHost: {base}\r\nUpgrade: websocket\r\n"
+                "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode()
+            )
+            # when: both stay idle through several ping intervals
+            silent_code = close_code_of_silent_client(silent, 6)
+            silent.close()
+            time.sleep(2)
+            # then: the silent one was closed (1011), the answering one is still up
+            assert silent_code == 1011
+            assert answering.ping().wait(timeout=5)
+            # when: the server stops (a restart or a deploy)
+            process.terminate()
+            # then: the listener is told so (1012: reconnect)
+            with pytest.raises(ConnectionClosed):
+                answering.recv(timeout=10)
+        assert answering.close_code == 1012
+    finally:
+        process.terminate()
+        assert stopped(process)

@@ -134,7 +134,7 @@ class Redis:
 
 
 class Topology:
-    """scripts/serve-topology.sh: migrate, then supervisord running gunicorn (2 workers), daphne,
+    """scripts/serve-topology.sh: migrate, then supervisord running gunicorn (2 workers), uvicorn,
     the scheduler and nginx."""
 
     def __init__(
@@ -218,7 +218,7 @@ class Topology:
             try:
                 line = json.loads(raw)
             except ValueError:
-                continue  # gunicorn's, daphne's and nginx's own lines
+                continue  # gunicorn's, uvicorn's and nginx's own lines
             if isinstance(line, dict):
                 lines.append(line)
         return lines

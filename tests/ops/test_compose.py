@@ -52,12 +52,14 @@ def test_migrate_runs_once_before_the_app_processes():
 
 
 def test_app_processes_are_those_the_script_starts():
-    # The HTTP server chosen by the API's bench, and daphne for WebSockets.
+    # The HTTP server chosen by the API's bench, and the WebSocket server chosen by the live
+    # boards' bench (uvicorn), each from one script.
     assert SERVICES["web"]["command"] == ["bash", "scripts/serve-http.sh"]
     assert "bash scripts/serve-http.sh" in SCRIPT
-    ws = SERVICES["ws"]["command"]
-    assert ws[0] == "daphne" and ws[-1] == "canfield_site.asgi:application"
-    assert re.search(r"daphne .*canfield_site\.asgi:application", SCRIPT)
+    assert SERVICES["ws"]["command"] == ["bash", "scripts/serve-ws.sh"]
+    assert 'program "ws-$n" "bash scripts/serve-ws.sh"' in SCRIPT
+    serve_ws = (ROOT / "scripts" / "serve-ws.sh").read_text()
+    assert re.search(r"uvicorn\" canfield_site\.asgi:application", serve_ws)
     assert "manage.py migrate --noinput" in SCRIPT
     # The scheduler, which creates the daily challenges.
     assert SERVICES["scheduler"]["command"] == ["bash", "scripts/scheduler.sh"]
@@ -83,7 +85,7 @@ def test_only_the_proxy_is_published_and_it_routes_to_web_and_ws():
     assert proxy["environment"]["WEB_SERVERS"] == "server web:8000;"
     assert proxy["environment"]["WS_SERVERS"] == "server ws:8001;"
     assert SERVICES["web"]["environment"]["HTTP_BIND"] == "0.0.0.0:8000"
-    assert "tcp:port=8001:interface=0.0.0.0" in " ".join(SERVICES["ws"]["command"])
+    assert SERVICES["ws"]["environment"]["WS_BIND"] == "0.0.0.0:8001"
     assert any(v.startswith("./deploy/nginx.conf.template:") for v in proxy["volumes"])
 
 

@@ -1,5 +1,5 @@
 """Faults against real processes on loopback: the production topology (nginx, gunicorn with two
-workers, daphne) on a PostgreSQL cluster and a Redis of the tests' own, which the tests kill,
+workers, uvicorn) on a PostgreSQL cluster and a Redis of the tests' own, which the tests kill,
 stop and restart. Each test prints what it did and what it checked.
 
 Runs in CI's PostgreSQL + Redis pass only (DATABASE_URL set), where the tools exist.
@@ -258,7 +258,7 @@ def test_redis_stop_keeps_actions_working_and_live_updates_come_back(topology, r
     check_verify_games(topology)
 
 
-def test_a_killed_daphne_is_restarted_and_readiness_tells_while_it_is_down(topology):
+def test_a_killed_ws_process_is_restarted_and_readiness_tells_while_it_is_down(topology):
     # given: a player on today's daily challenge, its live board through the proxy
     player = new_players(topology, 1, daily=True, draw=3)[0]
     date = player.game["daily"]["date"]
@@ -280,15 +280,15 @@ def test_a_killed_daphne_is_restarted_and_readiness_tells_while_it_is_down(topol
     assert down.json()["error"]["code"] == "unavailable"
     assert httpx.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200
     topology.supervisorctl("start", "ws-1")
-    wait_for(lambda: ws_readiness() == 200, 30, "daphne to start again")
+    wait_for(lambda: ws_readiness() == 200, 30, "the ws process to start again")
 
-    # when: daphne is killed with SIGKILL
+    # when: the ws process is killed with SIGKILL
     victim = topology.pid("ws-1")
     os.kill(victim, signal.SIGKILL)
 
-    # then: supervisord starts a new daphne, and live boards work again through the proxy
+    # then: supervisord starts a new one, and live boards work again through the proxy
     wait_for(lambda: topology.pid("ws-1") not in {0, victim}, 30, "supervisord to restart it")
-    wait_for(lambda: ws_readiness() == 200, 30, "the new daphne to answer")
+    wait_for(lambda: ws_readiness() == 200, 30, "the new ws process to answer")
 
     def entry_seen(messages: list[dict]) -> bool:
         if len(messages) == 1:
@@ -300,8 +300,8 @@ def test_a_killed_daphne_is_restarted_and_readiness_tells_while_it_is_down(topol
 
     messages = board_messages(ws_url, topology.base_url, entry_seen, timeout=10)
     assert messages[0]["type"] == "snapshot"
-    print(f"killed daphne {victim}; supervisord started {topology.pid('ws-1')}; a live board got "
-          f"its snapshot and a live entry through the proxy")  # fmt: skip
+    print(f"killed ws process {victim}; supervisord started {topology.pid('ws-1')}; a live board "
+          f"got its snapshot and a live entry through the proxy")  # fmt: skip
 
 
 def raw_request(port: int, request: bytes, *, reset: bool) -> None:

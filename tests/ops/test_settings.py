@@ -108,7 +108,7 @@ def test_development_needs_no_secrets():
 
 @pytest.mark.parametrize("entry", ["canfield_site.wsgi", "canfield_site.asgi"])
 def test_servers_refuse_to_start_with_unsafe_secrets(entry):
-    # gunicorn and daphne import these modules and run no system check themselves
+    # gunicorn and uvicorn import these modules and run no system check themselves
     start = [sys.executable, "-c", f"import {entry}; print('started')"]
     env = example_env() | {"DJANGO_SETTINGS_MODULE": "canfield_site.settings"}
 

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Production WebSocket server for the live boards: uvicorn on ASGI (uvloop, httptools and the
+# websockets sans-I/O protocol), one process; more processes scale it. bench/live.py measures
+# why: asyncio's transports send a frame at once (one system call), where daphne's Twisted
+# registered every socket for writing, sent on the next loop turn and unregistered it (three);
+# with 2,000 listeners that write path was most of a process's time.
+#   WS_BIND  address:port, default 127.0.0.1:8001; more uvicorn options may follow the script's
+#            name (the tests pass `--fd N`, a socket they bound, and shorter ping intervals)
+# - A listen backlog that absorbs a crowd of listeners connecting at once.
+# - No per-message compression: it would compress every batch once per listener (zlib, one
+#   context per socket), the CPU the listeners are served with; daphne did not compress either.
+# - WebSocket pings every 20 s; a client that has not answered one in 20 s is closed (1011).
+#   Idle listeners that answer stay up for hours; the pings keep them through proxies.
+# - No proxy headers (the app reads X-Forwarded-For itself, by PROXY_COUNT), no lifespan (the
+#   Channels router has none), no access log (a line per socket would cost as much as a batch).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN="${VENV_BIN:-.venv/bin}"
+[ -x "$BIN/uvicorn" ] || BIN="$(dirname "$(command -v uvicorn)")"
+bind="${WS_BIND:-127.0.0.1:8001}"
+exec "$BIN/uvicorn" canfield_site.asgi:application \
+    --host "${bind%:*}" --port "${bind##*:}" \
+    --backlog 2048 \
+    --ws websockets-sansio --ws-per-message-deflate false \
+    --ws-ping-interval 20 --ws-ping-timeout 20 \
+    --no-proxy-headers --lifespan off \
+    --no-access-log --log-level warning \
+    --timeout-graceful-shutdown 5 \
+    "$@"
