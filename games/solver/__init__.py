@@ -33,7 +33,12 @@ GIB = 1 << 30
 # R30: a hint's search budget and memory, so that a web worker answers well within 1 s.
 HINT_SECONDS = 0.4
 HINT_BYTES = 256 << 20
-NARROW_SHARE = 0.25  # of the time budget, for the narrow search first
+# Searches for wins only, before the whole search (README "Solver"), each with at most a share
+# of the time budget: partial tails move only to free a card that a foundation takes next
+# (TAILS), first also without take-backs (TAKEBACKS), then with them. Their lines are legal
+# lines; they prove nothing unwinnable. The flags are _core.c's.
+TAILS, TAKEBACKS = 1, 2
+NARROW = ((TAILS | TAKEBACKS, 0.125), (TAILS, 0.25))
 _STATUSES: dict[int, tuple[Verdict, str | None]] = {
     0: ("won", None),
     1: ("unwinnable", None),
@@ -95,17 +100,27 @@ def solve(
         raise ValueError(f"the game is over ({game.status})")
     started = time.monotonic()
     here = position(game)
-    # First a narrow search for wins only (no take-back, partial tails only to free a card a
-    # foundation takes): most winnable deals fall to it fast. Then the whole search.
-    status, nodes = -1, 0
-    if game.rules.foundation_to_tableau or game.rules.any_tail:  # else narrow is the whole
-        status, actions, nodes = _core.solve(
-            here, reduce, True, seconds * NARROW_SHARE, max_nodes, max_bytes
+    # First searches for wins only (see NARROW): most winnable deals fall to them fast. Then
+    # the whole search, with the time they leave.
+    status, nodes, tried = -1, 0, set()
+    for narrow, share in NARROW:
+        narrow &= (TAILS if game.rules.any_tail else 0) | (
+            TAKEBACKS if game.rules.foundation_to_tableau else 0
         )
+        if not narrow or narrow in tried:  # it would restrict nothing, or search it again
+            continue
+        tried.add(narrow)
+        left = max(0.0, seconds - (time.monotonic() - started))
+        status, actions, more = _core.solve(
+            here, reduce, narrow, min(left, seconds * share), _left(max_nodes, nodes), max_bytes
+        )
+        nodes += more
+        if status == 0:
+            break
     if status != 0:
         left = max(0.0, seconds - (time.monotonic() - started))
         status, actions, more = _core.solve(
-            here, reduce, False, left, max(max_nodes - nodes, 1) if max_nodes else 0, max_bytes
+            here, reduce, 0, left, _left(max_nodes, nodes), max_bytes
         )
         nodes += more
     verdict, limit = _STATUSES[status]
@@ -115,6 +130,11 @@ def solve(
         if not line:
             verdict, limit = "unknown", "replay"
     return Solution(verdict, line, nodes, time.monotonic() - started, limit)
+
+
+def _left(max_nodes: int, nodes: int) -> int:
+    """The node cap of the next search: 0 (none), or what is left of `max_nodes` (at least 1)."""
+    return max(max_nodes - nodes, 1) if max_nodes else 0
 
 
 def _replayed(game: Game, line: list[Action]) -> tuple[Action, ...]:

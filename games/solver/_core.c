@@ -4,6 +4,9 @@
  * Python side: games/solver/__init__.py builds the position from a games.engine Game and
  * replays every winning line through the engine. Two entry points:
  *   solve(position, reduce, narrow, seconds, max_nodes, max_bytes) -> (status, actions, nodes)
+ *     narrow: 0 the whole search; else a search for wins only, its lines legal lines (it
+ *     proves nothing unwinnable): NARROW_TAILS a partial tail moves only to free a card that
+ *     a foundation takes next, plus NARROW_TAKEBACKS no take-back (R10)
  *   successors(position) -> [(action, position), ...]   (every legal action but undo/resign)
  * position = (any_tail, foundation_to_tableau, empty_takes_any, auto_finish, draw, start_rank,
  *             found[4] by suit, reserve cards bottom..top, talon cards in draw order
@@ -62,9 +65,9 @@ typedef struct {
     int any_tail, f2t, empty_any, auto_finish, draw, start;
     uint8_t reserve[52];
     int reduce;
-    int narrow; /* a search for wins only: no take-back, a partial tail moves only to free a
-                   card that a foundation takes next */
+    int narrow; /* 0, or NARROW_TAILS and maybe NARROW_TAKEBACKS (see the top) */
 } Rules;
+enum { NARROW_TAILS = 1, NARROW_TAKEBACKS = 2 };
 
 /* Tables filled once by init_tables(): rank (0 = A), colour, FITS[c][d] = c goes on d (R12,
  * K on A included), and the random numbers of the Zobrist column hashes. */
@@ -305,7 +308,8 @@ static int tails(const Rules *r, const State *s, int i, Move *out) {
             int n0 = r->any_tail ? (RANK[e] - 1 - RANK[t] + 26) % 13 + 1 : len;
             for (int n = n0; n <= len; n += 13) {
                 if (!FITS[c[len - n]][e]) continue;
-                if (r->narrow && n < len && found_next(r, s, suit_of(c[len - n - 1])) != c[len - n - 1])
+                if ((r->narrow & NARROW_TAILS) && n < len &&
+                    found_next(r, s, suit_of(c[len - n - 1])) != c[len - n - 1])
                     continue;
                 out[k++] = (Move){K_MOVE, (uint8_t)(T0 + i), (uint8_t)(T0 + j), (uint8_t)n, 0};
             }
@@ -316,7 +320,8 @@ static int tails(const Rules *r, const State *s, int i, Move *out) {
             }
             int most = r->reduce ? len - 1 : len; /* R3 */
             for (int n = r->any_tail ? 1 : len; n <= most; n++) {
-                if (r->narrow && n < len && found_next(r, s, suit_of(c[len - n - 1])) != c[len - n - 1])
+                if ((r->narrow & NARROW_TAILS) && n < len &&
+                    found_next(r, s, suit_of(c[len - n - 1])) != c[len - n - 1])
                     continue;
                 out[k++] = (Move){K_MOVE, (uint8_t)(T0 + i), (uint8_t)(T0 + j), (uint8_t)n, 0};
             }
@@ -374,7 +379,7 @@ static int generate(const Rules *r, const State *s, Move *out) {
     for (int i = 0; i < 4; i++)
         if (s->len[i]) k += tails(r, s, i, out + k);
     for (int a = 0; a < nq; a++) k += to_columns(r, s, WASTE, s->talon[qs[a] - 1], qs[a], out + k);
-    if (r->f2t && !r->narrow)
+    if (r->f2t && !(r->narrow & NARROW_TAKEBACKS))
         for (int suit = 0; suit < 4; suit++)
             if (s->found[suit]) k += to_columns(r, s, F0 + suit, found_top(r, s, suit), 0, out + k);
     if (!r->reduce) {
@@ -900,10 +905,14 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     int reduce, narrow;
     double seconds;
     unsigned long long max_nodes, max_bytes;
-    if (!PyArg_ParseTuple(args, "OppdKK", &pos, &reduce, &narrow, &seconds, &max_nodes,
+    if (!PyArg_ParseTuple(args, "OpidKK", &pos, &reduce, &narrow, &seconds, &max_nodes,
                           &max_bytes) ||
         parse_position(pos, &r, &s) < 0)
         return NULL;
+    if (narrow < 0 || narrow > (NARROW_TAILS | NARROW_TAKEBACKS)) {
+        PyErr_SetString(PyExc_ValueError, "narrow must be 0..3");
+        return NULL;
+    }
     r.reduce = reduce;
     r.narrow = narrow;
     Result res;

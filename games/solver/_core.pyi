@@ -4,7 +4,7 @@ from typing import Any
 def solve(
     position: tuple[Any, ...],
     reduce: bool,
-    narrow: bool,
+    narrow: int,
     seconds: float,
     max_nodes: int,
     max_bytes: int,
