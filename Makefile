@@ -47,8 +47,9 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# Two pytest-xdist workers: the browser, server and fault tests spend much of their time waiting.
 test: setup lint test-tools
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2
 
 # What the suite needs beside the venv: Debian packages (when root) and axe-core from npm.
 test-tools:

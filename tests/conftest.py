@@ -1,3 +1,4 @@
+import asyncio
 import os
 import shutil
 from pathlib import Path
@@ -74,8 +75,9 @@ CHROMIUM_ARGS = [
 ]
 
 
-# One browser for the whole run, here at the root: Playwright's sync API allows one instance per
-# thread, so a second session fixture (another folder's copy) would fail to start.
+# One browser for the whole run (of each pytest-xdist worker), here at the root: Playwright's
+# sync API allows one instance per thread, so a second session fixture (another folder's copy)
+# would fail to start.
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
@@ -86,5 +88,44 @@ def browser():
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
         )
+        playwright_loop = asyncio._get_running_loop()
         yield browser
+        # The run may end in a test without the browser, run with the mark lifted (below).
+        asyncio._set_running_loop(playwright_loop)
         browser.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Playwright's sync API marks this thread's event loop as running between its calls, for as
+    long as the browser is open; Django then refuses ORM calls (SynchronousOnlyOperation) and
+    asgiref refuses async_to_sync. A test that does not use the browser runs with the mark
+    lifted: on a pytest-xdist worker it may come after browser tests."""
+    loop = asyncio._get_running_loop()
+    if loop is None or "browser" in getattr(item, "fixturenames", ()):
+        return (yield)
+    asyncio._set_running_loop(None)
+    try:
+        return (yield)
+    finally:
+        if not loop.is_closed():
+            asyncio._set_running_loop(loop)
+
+
+def _waits_on_processes(fixturenames) -> int:
+    """0 for a test on the production topology, 1 for one on a browser or a server started for
+    the tests, 2 for the rest."""
+    if "topology" in fixturenames:
+        return 0
+    return 1 if {"browser", "base_url", "servers"} & set(fixturenames) else 2
+
+
+def pytest_collection_modifyitems(items):
+    """Files whose tests wait on real processes first, whole files in their own order: with
+    pytest-xdist (`--dist loadfile`) the long ones start at once and the quick ones fill the
+    workers in beside them and at the end."""
+    rank: dict[str, int] = {}
+    for item in items:
+        key = item.nodeid.split("::")[0]
+        rank[key] = min(rank.get(key, 2), _waits_on_processes(getattr(item, "fixturenames", ())))
+    items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])

@@ -6,8 +6,22 @@ subprocesses inherit this module through DJANGO_SETTINGS_MODULE, except the prod
 topology (tests/ops/stack.py), which runs the real settings.
 """
 
-from canfield_site.settings import *  # noqa: F403
-from canfield_site.settings import PASSWORD_HASHERS as PRODUCTION_HASHERS
+import os
+from urllib.parse import urlsplit, urlunsplit
+
+# pytest-xdist workers (gw0, gw1, ...) each get a Redis db of their own, REDIS_URL's plus the
+# worker's number: the tests empty theirs (cache.clear()) and read its boards. Done once in the
+# worker, before the settings read REDIS_URL; servers the tests start inherit the result.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+_redis = os.environ.get("REDIS_URL", "")
+if _worker.startswith("gw") and _redis and os.environ.get("REDIS_URL_WORKER") != _worker:
+    _url = urlsplit(_redis)
+    _db = int(_url.path.strip("/") or 0) + int(_worker.removeprefix("gw"))
+    os.environ["REDIS_URL"] = urlunsplit(_url._replace(path=f"/{_db}"))
+    os.environ["REDIS_URL_WORKER"] = _worker
+
+from canfield_site.settings import *  # noqa: E402, F403
+from canfield_site.settings import PASSWORD_HASHERS as PRODUCTION_HASHERS  # noqa: E402
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *PRODUCTION_HASHERS]
 
