@@ -415,6 +415,15 @@ async def main() -> None:
                 print(f"one ws process, {count} listeners: {busy:.0f} actions/s; {verdict}")
                 print(report, flush=True)
     finally:
+        warnings: dict[str, list[str]] = {}
+        for line in topology.log_path.read_text(errors="replace").splitlines():
+            if line.startswith("{") and '"level": "warning"' in line:
+                event = json.loads(line).get("event", "?")
+                warnings.setdefault(event, []).append(line)
+        print("the app's warnings:", {event: len(lines) for event, lines in warnings.items()})
+        for lines in warnings.values():
+            for line in lines[:20]:
+                print("  ", line[:300])
         # The servers' own lines (nginx, uvicorn, supervisord: not the app's JSON): a refused
         # handshake or a dropped socket says why here.
         others = Counter(

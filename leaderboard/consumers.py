@@ -51,6 +51,7 @@ REJOIN_TICKS = 600
 SNAPSHOT_MAX_AGE = 5.0
 
 _warn = WarnEvery(logger, seconds=30.0)
+_late = WarnEvery(logger, seconds=30.0)
 
 
 class BoardHub:
@@ -120,17 +121,18 @@ class BoardHub:
 
     async def _tick(self) -> None:
         tick_batch = database_sync_to_async(services.board_tick)
-        published = database_sync_to_async(services.board_published)
         while True:
             await asyncio.sleep(TICK_SECONDS - time.time() % TICK_SECONDS)
             # Every process names the same tick, so that exactly one of them claims it.
             tick = round(time.time() / TICK_SECONDS)
+            times = [time.time()]  # woke, batch made, sent, board released, back here
             try:
                 if tick % REJOIN_TICKS == 0:  # the layer forgets a group member after a day
                     await self.layer.group_add(self.group, self.channel)
                 batch = await tick_batch(challenge=self.challenge, tick=tick)
                 if batch is None:
                     continue
+                times.append(time.time())
                 seq, messages, snapshot = batch
                 message = {"type": "board.batch", "seq": seq, "messages": messages}
                 message["snapshot"] = snapshot
@@ -138,12 +140,30 @@ class BoardHub:
                     await asyncio.wait_for(
                         self.layer.group_send(self.group, message), timeout=PUBLISH_TIMEOUT
                     )
+                    times.append(time.time())
                 finally:
-                    await published(challenge=self.challenge)
+                    # Released on a thread of its own (one Redis call), not through the database
+                    # thread and this loop: while the board is held no process can make its
+                    # next batch, and this loop may be busy handing the batch to thousands of
+                    # listeners (4,000 took it over a second under load).
+                    times.append(await asyncio.to_thread(_release, self.challenge))
+                times.append(time.time())
+                if times[-1] > (tick + 1) * TICK_SECONDS:
+                    # Back after the next tick began: this process does not try that one.
+                    steps = [round((t - s) * 1000) for s, t in zip(times, times[1:], strict=False)]
+                    woke = round((times[0] - tick * TICK_SECONDS) * 1000)
+                    fields = {"board": self.group, "woke_ms": woke, "steps_ms": steps}
+                    _late("live_board_tick_late", fields | {"listeners": len(self.listeners)})
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis or the database down: the next tick tries again
                 _warn("live_board_tick_failed", {"board": self.group, "error": repr(error)})
+
+
+def _release(challenge: DailyChallenge) -> float:
+    """The hub's batch is out: the board may make its next one (when, for the late-tick log)."""
+    services.board_published(challenge=challenge)
+    return time.time()
 
 
 # Hubs of each event loop (tests run several loops in one process), by challenge id.
