@@ -30,6 +30,7 @@ PYPROJECT = ROOT / "pyproject.toml"
 DEV_LOCK = ROOT / "requirements-dev.lock"
 APP_LOCK = ROOT / "requirements.lock"
 DIGEST_PREFIX = "# pyproject.toml dependencies: sha256 "
+BUILD_SOURCE = "pyproject.toml (build-system)"
 
 
 def dependency_digest() -> str:
@@ -96,6 +97,10 @@ def regenerate(uv: str, *, upgrade: bool) -> None:
             uv, APP_LOCK, ["pyproject.toml", str(build), "--constraint", DEV_LOCK.name],
             upgrade=upgrade,
         )  # fmt: skip
+        # uv names the temporary file in its "via" notes: name its source instead, so that the
+        # same inputs give the same lock files.
+        for lock in (DEV_LOCK, APP_LOCK):
+            lock.write_text(lock.read_text().replace(str(build), BUILD_SOURCE))
 
 
 def main() -> int:
