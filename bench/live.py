@@ -415,8 +415,9 @@ async def main() -> None:
                 print(f"one ws process, {count} listeners: {busy:.0f} actions/s; {verdict}")
                 print(report, flush=True)
     finally:
+        log = topology.log_path.read_text(errors="replace").splitlines()
         warnings: dict[str, list[str]] = {}
-        for line in topology.log_path.read_text(errors="replace").splitlines():
+        for line in log:
             if line.startswith("{") and '"level": "warning"' in line:
                 event = json.loads(line).get("event", "?")
                 warnings.setdefault(event, []).append(line)
@@ -427,9 +428,7 @@ async def main() -> None:
         # The servers' own lines (nginx, uvicorn, supervisord: not the app's JSON): a refused
         # handshake or a dropped socket says why here.
         others = Counter(
-            re.sub(r"\d+", "N", line)[:160]
-            for line in topology.log_path.read_text(errors="replace").splitlines()
-            if not line.startswith("{")
+            re.sub(r"\d+", "N", line)[:160] for line in log if not line.startswith("{")
         )
         print("server log lines other than the app's (digits as N):")
         for line, n in others.most_common(12):
