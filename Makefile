@@ -11,19 +11,20 @@ UV := $(BIN)/uv pip
 INSTALL_INPUTS := pyproject.toml requirements-dev.lock $(wildcard games/*/*.c games/*/*.h)
 STAMP := $(VENV)/.installed-$(shell cat $(INSTALL_INPUTS) | sha1sum | cut -c1-12)
 
-.PHONY: run test test-tools setup lint lock env bench serve-prod serve-topology
+.PHONY: run test test-tools bytecode setup lint lock env bench serve-prod serve-topology
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Exactly the locked versions (hashes checked), then the project itself without dependencies.
+# Exactly the locked versions (hashes checked) with their bytecode, then the project itself
+# without dependencies.
 # uv installs (in parallel, from its cache: seconds instead of minutes); pip works the same:
 # pip install --require-hashes --no-deps -r requirements-dev.lock, then pip install --no-deps
 # --no-build-isolation -e . -e ./clients/python.
 $(STAMP): $(INSTALL_INPUTS) | $(BIN)/python
 	$(BIN)/python scripts/lock.py --check
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
-	$(UV) install --quiet --require-hashes --no-deps -r requirements-dev.lock
+	$(UV) install --quiet --compile-bytecode --require-hashes --no-deps -r requirements-dev.lock
 	$(UV) install --quiet --no-deps --no-build-isolation -e . -e ./clients/python
 	$(UV) check
 	rm -f $(VENV)/.installed-*
@@ -48,8 +49,14 @@ lint: setup
 	$(BIN)/mypy
 
 # Two pytest-xdist workers: the browser, server and fault tests spend much of their time waiting.
-test: setup lint test-tools
+test: setup lint test-tools bytecode
 	$(BIN)/pytest -n 2
+
+# The project's bytecode, written once before the suite's ~200 Python processes start: where
+# PYTHONDONTWRITEBYTECODE is set each would compile every module it imports again (the
+# dependencies' bytecode is written at install: --compile-bytecode above).
+bytecode: setup
+	$(BIN)/python -m compileall -q -j 0 canfield_site games leaderboard tests clients/python
 
 # What the suite needs beside the venv: Debian packages (when root) and axe-core from npm.
 test-tools:

@@ -162,6 +162,11 @@ class Topology:
                 "RUN_DIR": str(self.dir / "run"),
                 "WEB_WORKERS": str(workers),
                 "VENV_BIN": str(Path(sys.executable).parent),
+                # The production settings, with the static files collected into this stack's
+                # own directory (not the project's staticfiles/, which another stack may be
+                # collecting into at the same time).
+                "DJANGO_SETTINGS_MODULE": "tests.production_settings",
+                "STATIC_ROOT": str(self.dir / "static"),
                 # Many players register, and play, from one address within seconds.
                 "THROTTLE_REGISTER": "10000/hour",
                 "THROTTLE_TOKEN": "10000/hour",

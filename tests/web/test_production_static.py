@@ -17,7 +17,7 @@ def test_pages_load_their_css_and_scripts_with_debug_off(server_env, base_url, b
         DJANGO_DEBUG="0",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DAILY_SECRET=secrets.token_urlsafe(50),
-        DJANGO_SETTINGS_MODULE="tests.web.production_settings",
+        DJANGO_SETTINGS_MODULE="tests.production_settings",
         STATIC_ROOT=str(tmp_path / "static"),
         SECURE_SSL_REDIRECT="0",
         SECURE_COOKIES="0",
