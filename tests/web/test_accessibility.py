@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.helpers import api, easy_deck, sign_up, unique_name
+from tests.web.helpers import api, easy_deck, sign_up_in_the_form, unique_name
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -37,7 +37,7 @@ def test_no_serious_violation_on_any_page(new_context):
     page.goto("/accounts/signup/")
     anonymous["/accounts/signup/"] = violations(page)
     name = unique_name("axe")
-    sign_up(page, name)
+    sign_up_in_the_form(page, name)
     playing = api(page, "POST", "games", {"deck": easy_deck(), "draw": 3})["body"]["id"]
     finished = api(page, "POST", "games", {"deck": easy_deck(), "draw": 1})["body"]["id"]
     api(page, "POST", f"games/{finished}/actions", {"type": "draw"})
