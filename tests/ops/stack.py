@@ -172,6 +172,10 @@ class Topology:
                 "THROTTLE_TOKEN": "10000/hour",
                 "THROTTLE_ACTIONS": "1000000/minute",
                 "SIGNUP_LIMIT": "1000000",
+                # The scheduler's solver budget per deal tried for a daily (R29), as in
+                # tests/settings.py: with a new DAILY_SECRET each stack's deals are new, and one
+                # the solver leaves undecided cost its whole budget (10 s by default) each start.
+                "DAILY_SOLVE_SECONDS": "3",
             }
             | (env or {})
         )
