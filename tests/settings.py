@@ -3,7 +3,8 @@
 Production hashes with PBKDF2 (1,000,000 iterations, 0.4 s a password on a small machine);
 tests create hundreds of users, so they hash with MD5. Servers the tests start in
 subprocesses inherit this module through DJANGO_SETTINGS_MODULE, except the production
-topology (tests/ops/stack.py), which runs the real settings.
+topology (tests/ops/stack.py), which runs the real settings with a STATIC_ROOT of its own
+(tests/production_settings.py).
 """
 
 import os

@@ -148,11 +148,7 @@ class Topology:
         self.dir = Path(tempfile.mkdtemp(prefix="canfield-topology-"))
         self.port = free_port()
         self.env = (
-            {
-                key: value
-                for key, value in os.environ.items()
-                if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
-            }
+            dict(os.environ)
             | {
                 "DATABASE_URL": database_url,
                 "REDIS_URL": redis_url,
