@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "canfield_site",
     "games",
     "leaderboard",
+    "fairplay",
     "web",
 ]
 

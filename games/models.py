@@ -36,6 +36,9 @@ class Game(models.Model):
         related_name="games",
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
+    # Why a finished game ended (API.md): won, resigned, or ended by the server when its day
+    # was over (R26a, "day_over"); null while it is in progress.
+    end_reason = models.CharField(max_length=16, null=True, blank=True)
     score = models.IntegerField(default=0)
     moves = models.IntegerField(default=0)
     # Number of Action rows: the next action's n is actions_count + 1.
@@ -91,3 +94,19 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} #{self.n} {self.type}"
+
+
+class Player(models.Model):
+    """What an account is beyond its login: for now, whether it declared itself a bot (R34).
+
+    Made when first needed; an account without a row is a person."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="player"
+    )
+    # R34: declared before the first ranked game (POST account/bot), irreversible.
+    bot = models.BooleanField(default=False)
+    bot_since = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}{' (bot)' if self.bot else ''}"

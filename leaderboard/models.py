@@ -58,6 +58,12 @@ class Entry(models.Model):
     reached_at = models.DateTimeField()
     # Set by an admin's audited "disqualify" action: the entry leaves every board and count.
     disqualified = models.BooleanField(default=False)
+    # R34: a bot's entry ranks among bots only (`?players=bots`); copied from the player when
+    # the entry is made (a bot is declared before its first ranked game).
+    bot = models.BooleanField(default=False)
+    # R35: the fair-play review's state for the entry's owner: null (never held), "held" (off
+    # the public boards until staff decide) or "cleared" (held, then put back by staff).
+    review = models.CharField(max_length=16, null=True, blank=True)
 
     class Meta:
         constraints = [
