@@ -90,7 +90,7 @@ for i = 3, #ARGV, 3 do
         applied = applied + 1
     end
 end
-for i = 1, 3 do redis.call('EXPIREAT', KEYS[i], ARGV[1]) end
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[1]) end
 return applied
 """
 _TAKE = """
@@ -122,7 +122,7 @@ return {found[2], redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. found[2])}
 _BATCH = """
 local seq = redis.call('INCR', KEYS[1])
 redis.call('SET', KEYS[2] .. seq, ARGV[1], 'EX', ARGV[2])
-redis.call('EXPIREAT', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
 return seq
 """
 _SNAPSHOT_GET = """
@@ -136,8 +136,11 @@ end
 """
 
 
-def _expire_at(ends_at: dt.datetime) -> int:
-    return int(max(ends_at, timezone.now()).timestamp() + KEPT.total_seconds())
+def _expire_in(ends_at: dt.datetime) -> int:
+    """Seconds a board's keys are kept: KEPT after the day's end. Relative (EXPIRE, not
+    EXPIREAT), so that Redis's clock and ours need not agree."""
+    now = timezone.now()
+    return int((max(ends_at, now) - now + KEPT).total_seconds())
 
 
 class RedisBoards:
@@ -193,7 +196,7 @@ class RedisBoards:
             return None
 
     def entries_changed(self, board: int, ends_at: dt.datetime, changes: list[Change]) -> None:
-        args: list[Any] = [_expire_at(ends_at), 1]
+        args: list[Any] = [_expire_in(ends_at), 1]
         for game, version, key in changes:
             args += [game, version, "" if key is None else key]
         parts = ("ranking", "versions", "changed")
@@ -219,7 +222,7 @@ class RedisBoards:
 
         def restore() -> None:
             self.client.sadd(key, *games)
-            self.client.expireat(key, _expire_at(ends_at))
+            self.client.expire(key, _expire_in(ends_at))
 
         self._write(board, "changed_restore", restore)
 
@@ -252,14 +255,14 @@ class RedisBoards:
             if not self.client.set(building, "1", nx=True, ex=300):
                 return False
             parts = ("ranking", "versions", "changed")
-            expire_at = _expire_at(ends_at)
+            expire_in = _expire_in(ends_at)
             changes = iter(rows)
             while chunk := list(islice(changes, BUILD_CHUNK)):
-                args: list[Any] = [expire_at, 0]
+                args: list[Any] = [expire_in, 0]
                 for game, version, key in chunk:
                     args += [game, version, "" if key is None else key]
                 self._run("merge", board, parts, args)
-            self.client.set(self._key(board, "ready"), "1", exat=expire_at)
+            self.client.set(self._key(board, "ready"), "1", ex=expire_in)
             self.client.delete(building)
             return True
 
@@ -272,7 +275,7 @@ class RedisBoards:
         self._write(board, "ranking_forget", lambda: self.client.unlink(*keys))
 
     def batch_save(self, board: int, ends_at: dt.datetime, snapshot: str) -> int | None:
-        args = [snapshot, SNAPSHOT_SECONDS, _expire_at(ends_at)]
+        args = [snapshot, SNAPSHOT_SECONDS, _expire_in(ends_at)]
         parts = ("seq", "snapshot:")
         return self._write(board, "batch_save", lambda: self._run("batch", board, parts, args))
 
