@@ -134,9 +134,7 @@ def test_the_live_boards_of_people_and_bots_each_carry_their_own(make_user, clie
     assert to_bots["count"] == 1
     assert [(e["rank"], e["player"], e["moves"]) for e in to_bots["entries"]] == [(1, "robo", 1)]
     assert to_people["count"] == 1
-    assert [(e["rank"], e["player"], e["moves"]) for e in to_people["entries"]] == [
-        (1, "alice", 1)
-    ]
+    assert [(e["rank"], e["player"], e["moves"]) for e in to_people["entries"]] == [(1, "alice", 1)]
     assert quiet is True
 
 
