@@ -25,7 +25,8 @@ def test_bots_have_their_own_tab_and_a_mark(new_context):
 
     # when: the board opens, the people's tab first
     page.goto(f"/daily/{today}/3/")
-    people_tab, bots_tab = page.get_by_role("tab", name="People"), page.get_by_role("tab", name="Bots")
+    people_tab = page.get_by_role("tab", name="People")
+    bots_tab = page.get_by_role("tab", name="Bots")
     page.wait_for_selector(f'#board-rows tr[data-player="{person}"]')
 
     # then: the person is there and the bot is not
@@ -50,8 +51,8 @@ def test_bots_have_their_own_tab_and_a_mark(new_context):
     # when: the bot draws, its row follows live (the bots' socket)
     assert api(page, "POST", f"games/{game['id']}/actions", {"type": "draw"})["status"] == 200
     page.wait_for_function(
-        """name => [...document.querySelectorAll('#board-rows tr')].some(
-            (row) => row.dataset.player === name && row.querySelector('.moves').innerText === '1')""",
+        """name => [...document.querySelectorAll('#board-rows tr')].some((row) =>
+            row.dataset.player === name && row.querySelector('.moves').innerText === '1')""",
         arg=bot,
     )
 
