@@ -132,6 +132,7 @@ def daily_game_get_or_create(
                 reached_at=game.created_at,
                 bot=bot,
             )
+            _entry_is_bots(str(game.pk))  # (read here, for entry_committed after the commit)
             transaction.on_commit(lambda: entry_committed(game, game.created_at))
     except IntegrityError:
         game = _entry_game(challenge=challenge, player=player)
@@ -167,6 +168,15 @@ def _challenge_of(game: Game) -> DailyChallenge:
     return known
 
 
+@functools.lru_cache(maxsize=65536)
+def _entry_is_bots(game_id: str) -> bool:
+    """Whether the ranked game's entry is on the bots' board (R34), kept once read: an entry
+    never changes board (an account declares itself a bot before its first ranked game). Read
+    before the game's writes commit (entry_record, entry_statement: a failing database fails
+    the write, as its other reads would), so that `entry_committed` finds it here after."""
+    return bool(Entry.objects.filter(game_id=game_id, bot=True).exists())
+
+
 def entry_record(game: Game, at: dt.datetime) -> None:
     """Inside a ranked game's action transaction: copy the game's new figures to its entry.
 
@@ -175,6 +185,7 @@ def entry_record(game: Game, at: dt.datetime) -> None:
     """
     if at >= _challenge_of(game).ends_at:
         return
+    _entry_is_bots(str(game.pk))
     finished = game.status != Game.Status.PLAYING
     Entry.objects.filter(game=game, disqualified=False).update(
         status=game.status,
@@ -187,9 +198,11 @@ def entry_record(game: Game, at: dt.datetime) -> None:
 
 def entry_statement(game: Game, at: dt.datetime) -> tuple[str, list[Any]] | None:
     """`entry_record` as a clause of the action's one statement on PostgreSQL (see
-    games.services.RankedGameListener): the same write, no round trip of its own."""
+    games.services.RankedGameListener): the same write, no round trip of its own (but the
+    entry's board, read once per game and process)."""
     if at >= _challenge_of(game).ends_at:
         return None
+    _entry_is_bots(str(game.pk))
     finished = game.status != Game.Status.PLAYING
     sql = (
         f"ranked_entry AS (UPDATE {Entry._meta.db_table} SET status = %s, score = %s, "
@@ -200,13 +213,6 @@ def entry_statement(game: Game, at: dt.datetime) -> tuple[str, list[Any]] | None
     return sql, [game.status, game.score, game.moves, ended, at]
 
 
-@functools.lru_cache(maxsize=65536)
-def _game_is_bots(game_id: str) -> bool:
-    """Whether the ranked game's entry is a bot's, kept once read: a game's entry never
-    changes population (an account declares itself a bot before its first ranked game)."""
-    return bool(Entry.objects.filter(game_id=game_id, bot=True).exists())
-
-
 def entry_committed(game: Game, at: dt.datetime) -> None:
     """After a ranked game's change committed: move it in its board's ranking and mark it for
     the next live batch (a disqualified entry's version keeps it off: leaderboard.boards)."""
@@ -215,7 +221,7 @@ def entry_committed(game: Game, at: dt.datetime) -> None:
         return
     key = boards.rank_key(game.score, game.moves)
     change = (str(game.pk), game.actions_count, key)
-    board = boards.board_id(challenge.pk, bots=_game_is_bots(str(game.pk)))
+    board = boards.board_id(challenge.pk, bots=_entry_is_bots(str(game.pk)))
     boards.store().entries_changed(board, challenge.ends_at, [change])
 
 
