@@ -8,6 +8,7 @@ import uuid
 import httpx
 import pytest
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from canfield_site.asgi import application
@@ -118,11 +119,16 @@ def test_the_live_boards_of_people_and_bots_each_carry_their_own(make_user, clie
         to_people = await next_message(people)
         # then: neither board hears of the other's player
         quiet = await bots.receive_nothing(timeout=1.5, interval=0.05)
+        # when: the bot is disqualified, its board says so
+        await database_sync_to_async(services.entries_disqualify)(
+            entries=Entry.objects.filter(game=robo_game), by=None
+        )
+        removed = await next_message(bots)
         for socket in (people, bots):
             await socket.disconnect()
-        return snapshots, to_bots, to_people, quiet
+        return snapshots, to_bots, to_people, quiet, removed
 
-    snapshots, to_bots, to_people, quiet = async_to_sync(scenario)()
+    snapshots, to_bots, to_people, quiet, removed = async_to_sync(scenario)()
 
     people_snapshot, bots_snapshot = snapshots
     assert [(e["rank"], e["player"], e["bot"]) for e in people_snapshot["results"]] == [
@@ -136,6 +142,7 @@ def test_the_live_boards_of_people_and_bots_each_carry_their_own(make_user, clie
     assert to_people["count"] == 1
     assert [(e["rank"], e["player"], e["moves"]) for e in to_people["entries"]] == [(1, "alice", 1)]
     assert quiet is True
+    assert removed == {"type": "removed", "player": "robo"}
 
 
 @pytest.mark.django_db(transaction=True)
