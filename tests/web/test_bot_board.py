@@ -1,6 +1,7 @@
 """Bots on the pages (R34): the daily board's People / Bots tabs, worked from the keyboard and
 kept live, and the BOT mark on a bot's player page."""
 
+from tests.web.conftest import screenshot
 from tests.web.helpers import api, sign_up, unique_name
 
 
@@ -47,6 +48,7 @@ def test_bots_have_their_own_tab_and_a_mark(new_context):
     board = api(page, "GET", f"daily/{today}/leaderboard?players=bots")["body"]
     assert rows(page) == [[e["rank"], e["player"], e["moves"]] for e in board["results"]]
     assert person not in {entry["player"] for entry in board["results"]}
+    screenshot(page, "board-bots-tab")
 
     # when: the bot draws, its row follows live (the bots' socket)
     assert api(page, "POST", f"games/{game['id']}/actions", {"type": "draw"})["status"] == 200
@@ -60,6 +62,7 @@ def test_bots_have_their_own_tab_and_a_mark(new_context):
     page.goto(f"/players/{bot}")
     page.wait_for_selector("#bot-mark", state="visible")
     assert page.locator("#bot-mark").inner_text() == "BOT"
+    screenshot(page, "player-bot-mark")
     page.goto(f"/players/{person}")
     page.wait_for_function("() => document.querySelector('[data-stat=games]').innerText !== '–'")
     assert page.locator("#bot-mark").is_hidden()
