@@ -2,6 +2,7 @@
 over the API and the live board), never on the people's, and each board ranks its own."""
 
 import json
+import threading
 import time
 import uuid
 
@@ -10,8 +11,12 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connection
 
 from canfield_site.asgi import application
+from games import services as game_services
+from games.accounts import account_bot_declare, player_is_bot
+from games.errors import Forbidden
 from leaderboard import services
 from leaderboard.days import day_today
 from leaderboard.models import Entry
@@ -197,3 +202,60 @@ def test_a_real_server_ranks_the_bots_board_apart_in_redis(transactional_db, set
     assert set(to_bots) == {robo_game} and to_bots[robo_game]["rank"] == 1
     assert set(to_people) == {alice_game} and to_people[alice_game]["rank"] == 1
     assert board["count"] == 1 and board["results"][0]["bot"] is True
+
+
+@requires_postgres
+def test_a_declaration_waits_for_a_ranked_game_being_made_then_is_refused(
+    transactional_db, make_user, monkeypatch
+):
+    # given: robo's first ranked game being made, paused inside its transaction
+    robo = make_user("robo")
+    dealing, go_on = threading.Event(), threading.Event()
+    deal = game_services.game_create
+
+    def paused_deal(**options):
+        dealing.set()
+        go_on.wait(timeout=10)
+        return deal(**options)
+
+    monkeypatch.setattr(game_services, "game_create", paused_deal)
+    services.challenge_get_or_create(date=day_today(), draw=3)
+    declared: list[object] = []
+
+    def make_game() -> None:
+        try:
+            services.daily_game_get_or_create(player=robo, draw=3)
+        finally:
+            connection.close()
+
+    def declare() -> None:
+        try:
+            declared.append(account_bot_declare(user=robo))
+        except Forbidden as refusal:
+            declared.append(refusal)
+        finally:
+            connection.close()
+
+    maker = threading.Thread(target=make_game)
+    maker.start()
+    assert dealing.wait(timeout=10)
+
+    # when: robo declares itself a bot meanwhile
+    declarer = threading.Thread(target=declare)
+    declarer.start()
+    # (it waits for the game's transaction: its query waits on a lock)
+    with connection.cursor() as cursor:
+        for _ in range(100):
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            if cursor.fetchone()[0]:
+                break
+            time.sleep(0.05)
+    go_on.set()
+    maker.join(timeout=10)
+    declarer.join(timeout=10)
+
+    # then: the game was made for a person, and the late declaration refused (R34)
+    assert Entry.objects.get(player=robo).bot is False
+    assert len(declared) == 1 and isinstance(declared[0], Forbidden)
+    assert declared[0].rule == "R34"
+    assert not player_is_bot(user=robo)
