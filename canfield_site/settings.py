@@ -279,6 +279,7 @@ REST_FRAMEWORK = {
         "token": os.environ.get("THROTTLE_TOKEN", "60/hour"),
         "actions": os.environ.get("THROTTLE_ACTIONS", "6000/minute"),
         "hints": os.environ.get("THROTTLE_HINTS", "60/minute"),
+        "account": os.environ.get("THROTTLE_ACCOUNT", "30/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

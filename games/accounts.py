@@ -28,7 +28,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from canfield_site.clients import client_address
-from games.errors import error_body
+from games.errors import Forbidden, error_body
+from games.models import Game, Player
 from games.throttling import _count_hit
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
@@ -117,3 +118,39 @@ def lockout_response(
         response = render(request, "registration/locked_out.html", {"message": message}, status=429)
     response["Retry-After"] = str(seconds)
     return response
+
+
+# ---- what an account is beyond its login (R34) -------------------------------------------------
+
+# A key made by auth/register or auth/token (every key, for now) has every scope (API.md).
+SCOPES = ["account:read", "account:write", "game:play", "board:read"]
+
+
+def player_lock(*, user: Any) -> Player:
+    """The account's Player row, made on first need, locked until the caller's transaction
+    ends: a bot declaration and a ranked game's creation (leaderboard) lock it, so that neither
+    can slip in between the other's check and write."""
+    Player.objects.get_or_create(user=user)
+    return Player.objects.select_for_update().get(user=user)
+
+
+def account_bot_declare(*, user: Any) -> Player:
+    """R34: the account declares itself a bot, which it may only before its first ranked game;
+    irreversible (declaring again changes nothing). Raises Forbidden once it has one."""
+    with transaction.atomic():
+        player = player_lock(user=user)
+        if player.bot:
+            return player
+        if Game.objects.filter(owner=user, challenge__isnull=False).exists():
+            raise Forbidden(
+                _("An account can declare itself a bot only before its first ranked game."), "R34"
+            )
+        player.bot = True
+        player.bot_since = timezone.now()
+        player.save(update_fields=["bot", "bot_since"])
+    return player
+
+
+def player_is_bot(*, user: Any) -> bool:
+    """Whether the account declared itself a bot (an account without a Player row did not)."""
+    return Player.objects.filter(user=user, bot=True).exists()

@@ -31,7 +31,8 @@ class ParSerializer(serializers.Serializer):
 
 class BoardSerializer(serializers.Serializer):
     draw = serializers.ChoiceField(choices=DRAW_CHOICES)
-    players = serializers.IntegerField()
+    players = serializers.IntegerField(help_text="people on the board")
+    bots = serializers.IntegerField(help_text="bots on the bots' board (R34)")
     code = serializers.CharField(allow_null=True, help_text="revealed once the day is over")
     par = ParSerializer(allow_null=True, help_text="R31, once the day is over")
 
@@ -50,6 +51,7 @@ class EntrySerializer(serializers.Serializer):
     seconds = serializers.FloatField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     game = serializers.UUIDField()
+    bot = serializers.BooleanField(help_text="a bot's entry (R34): on the bots' board only")
 
 
 class LeaderboardOutSerializer(serializers.Serializer):
@@ -64,6 +66,7 @@ class LeaderboardOutSerializer(serializers.Serializer):
 
 class PlayerOutSerializer(serializers.Serializer):
     username = serializers.CharField()
+    bot = serializers.BooleanField(help_text="a bot (R34)")
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
     best_score = serializers.IntegerField(allow_null=True)
@@ -77,6 +80,12 @@ DATE = OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH, descri
 
 class BoardQuerySerializer(PageQuerySerializer):
     draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+    players = serializers.ChoiceField(
+        choices=selectors.POPULATIONS,
+        required=False,
+        default="people",
+        help_text="whose board: people's, or bots' (R34); each ranked among itself",
+    )
 
 
 def parse_date(text: str) -> dt.date:
@@ -92,6 +101,15 @@ def parse_draw(text: str | None) -> int:
     if text not in {str(draw) for draw in DRAWS}:
         raise InvalidRequest(_("draw must be 3 or 1."))
     return int(text)
+
+
+def parse_players(text: str | None) -> bool:
+    """`players` of a board's query: whether it asks for the bots' board (R34)."""
+    if text is None:
+        return False
+    if text not in selectors.POPULATIONS:
+        raise InvalidRequest(_("players must be people or bots."))
+    return text == "bots"
 
 
 def challenges_of_day(date: dt.date) -> None:
@@ -157,13 +175,13 @@ class LeaderboardApi(APIView):
     def get(self, request: Request, date: str) -> Response:
         day = parse_date(date)
         draw = parse_draw(request.query_params.get("draw"))
+        bots = parse_players(request.query_params.get("players"))
         page, size = page_params(request, default_size=selectors.PAGE_SIZE)
         challenge = challenge_for(day, draw)
-        links = page_links(
-            request, page=page, size=size, count=selectors.board_count(challenge=challenge)
-        )
+        count = selectors.board_count(challenge=challenge, bots=bots)
+        links = page_links(request, page=page, size=size, count=count)
         results = selectors.board_page(
-            challenge=challenge, page=page, size=size, now=timezone.now()
+            challenge=challenge, page=page, size=size, now=timezone.now(), bots=bots
         )
         par = selectors.challenge_par(challenge, timezone.now())
         return Response(

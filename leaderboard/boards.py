@@ -1,6 +1,7 @@
 """Each daily board's live state beside PostgreSQL (the source of truth): its ranking by
 (score, moves), the entries changed since its last live batch, the number of that batch and
-the snapshot a new listener gets.
+the snapshot a new listener gets. A challenge has two boards, its people's and its bots'
+(R34), each with its own state (`board_id`).
 
 With REDIS_URL the state lives in Redis, shared by every process, under `board:{db}:{id}:`:
 - `ranking`, a sorted set (member: game id, value: `rank_key(score, moves)`): how many entries
@@ -62,6 +63,13 @@ Change = tuple[str, int, int | None]
 
 class NotReady(Exception):
     """The board's ranking is not built in Redis (yet): count in the database."""
+
+
+def board_id(challenge_id: int, *, bots: bool) -> int:
+    """The id of a board's live state: a day's people and its bots are two boards of one
+    challenge, ranked apart (R34), the people's under the challenge's id, the bots' under
+    minus it."""
+    return -challenge_id if bots else challenge_id
 
 
 def rank_key(score: int, moves: int) -> int:
@@ -384,11 +392,11 @@ def store() -> RedisBoards | LocalBoards:
     return _store
 
 
-def ranking_rebuild(challenge: DailyChallenge) -> bool:
+def ranking_rebuild(challenge: DailyChallenge, *, bots: bool = False) -> bool:
     """Build the board's ranking in Redis from its entries in PostgreSQL (after Redis lost it or
     missed a change); False where there is none to build or another process builds it."""
     rows = (
-        Entry.objects.filter(challenge=challenge)
+        Entry.objects.filter(challenge=challenge, bot=bots)
         .values_list("game_id", "game__actions_count", "score", "moves", "disqualified")
         .iterator(chunk_size=BUILD_CHUNK)
     )
@@ -396,4 +404,5 @@ def ranking_rebuild(challenge: DailyChallenge) -> bool:
         (str(game), REMOVED, None) if disqualified else (str(game), version, rank_key(score, moves))
         for game, version, score, moves, disqualified in rows
     )
-    return store().ranking_build(challenge.pk, challenge.ends_at, changes)
+    board = board_id(challenge.pk, bots=bots)
+    return store().ranking_build(board, challenge.ends_at, changes)

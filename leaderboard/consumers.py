@@ -7,6 +7,8 @@ batch: leaderboard.services.board_tick), keeps the board's latest snapshot for n
 and hands each batch to its listeners' outboxes. A listener whose outbox is full, or that
 missed a batch, has fallen behind: it is closed with 4408 and reconnects for a fresh snapshot.
 
+A board is a day's people's (`/ws/daily/{date}/{draw}/`) or its bots' (`?players=bots`, R34;
+any other `players` closes with 4400, as a bad path does).
 Close codes (4000-4999 are the application's): 4400 the path names no board (bad date or draw),
 4404 no board there (no challenge that day, or a path that routes nowhere), 4408 the listener
 fell behind. Frames from the client are ignored. The server's WebSocket pings (every 20 s,
@@ -23,6 +25,7 @@ import logging
 import time
 import weakref
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -32,6 +35,7 @@ from django.utils import timezone
 
 from canfield_site.logs import WarnEvery
 from leaderboard import selectors, services
+from leaderboard.boards import board_id
 from leaderboard.days import DRAWS, day_parse, day_today
 from leaderboard.models import DailyChallenge
 
@@ -55,11 +59,13 @@ _late = WarnEvery(logger, seconds=30.0)
 
 
 class BoardHub:
-    """One board's live feed in this process (see the module's docstring)."""
+    """One board's live feed in this process (see the module's docstring): a challenge's
+    people's, or its bots' (R34)."""
 
-    def __init__(self, challenge: DailyChallenge) -> None:
+    def __init__(self, challenge: DailyChallenge, bots: bool) -> None:
         self.challenge = challenge
-        self.group = selectors.board_group(challenge.date, challenge.draw)
+        self.bots = bots
+        self.group = selectors.board_group(challenge.date, challenge.draw, bots=bots)
         self.listeners: set[BoardConsumer] = set()
         self.latest: tuple[int, str] | None = None
         self.latest_at = 0.0
@@ -93,12 +99,12 @@ class BoardHub:
         async with self.snapshot_lock:
             if self.latest is None:
                 read = database_sync_to_async(services.board_snapshot)
-                self._keep(*await read(challenge=self.challenge))
+                self._keep(*await read(challenge=self.challenge, bots=self.bots))
             elif time.monotonic() - self.latest_at > SNAPSHOT_MAX_AGE:
                 # At most one read per board per interval, however many listeners connect.
                 seq = self.latest[0]
                 read_text = database_sync_to_async(services.board_snapshot_text)
-                text = await read_text(challenge=self.challenge, now=timezone.now())
+                text = await read_text(challenge=self.challenge, now=timezone.now(), bots=self.bots)
                 if self.latest[0] == seq:  # else a batch brought a newer one meanwhile
                     self.latest = (seq, text)
                     self.latest_at = time.monotonic()
@@ -129,7 +135,7 @@ class BoardHub:
             try:
                 if tick % REJOIN_TICKS == 0:  # the layer forgets a group member after a day
                     await self.layer.group_add(self.group, self.channel)
-                batch = await tick_batch(challenge=self.challenge, tick=tick)
+                batch = await tick_batch(challenge=self.challenge, tick=tick, bots=self.bots)
                 if batch is None:
                     continue
                 times.append(time.time())
@@ -146,7 +152,7 @@ class BoardHub:
                     # thread and this loop: while the board is held no process can make its
                     # next batch, and this loop may be busy handing the batch to thousands of
                     # listeners (4,000 took it over a second under load).
-                    times.append(await asyncio.to_thread(_release, self.challenge))
+                    times.append(await asyncio.to_thread(_release, self.challenge, self.bots))
                 times.append(time.time())
                 if times[-1] > (tick + 1) * TICK_SECONDS:
                     # Back after the next tick began: this process does not try that one.
@@ -160,31 +166,32 @@ class BoardHub:
                 _warn("live_board_tick_failed", {"board": self.group, "error": repr(error)})
 
 
-def _release(challenge: DailyChallenge) -> float:
+def _release(challenge: DailyChallenge, bots: bool) -> float:
     """The hub's batch is out: the board may make its next one (when, for the late-tick log)."""
-    services.board_published(challenge=challenge)
+    services.board_published(challenge=challenge, bots=bots)
     return time.time()
 
 
-# Hubs of each event loop (tests run several loops in one process), by challenge id.
+# Hubs of each event loop (tests run several loops in one process), by board id (boards).
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Task[BoardHub]]]
 _hubs = weakref.WeakKeyDictionary()
 
 
-async def _hub_start(challenge: DailyChallenge) -> BoardHub:
-    hub = BoardHub(challenge)
+async def _hub_start(challenge: DailyChallenge, bots: bool) -> BoardHub:
+    hub = BoardHub(challenge, bots)
     await hub.start()
     return hub
 
 
-async def hub_join(challenge: DailyChallenge, listener: BoardConsumer) -> BoardHub:
+async def hub_join(challenge: DailyChallenge, bots: bool, listener: BoardConsumer) -> BoardHub:
     hubs = _hubs.setdefault(asyncio.get_running_loop(), {})
-    if challenge.pk not in hubs:
-        hubs[challenge.pk] = asyncio.create_task(_hub_start(challenge))
+    board = board_id(challenge.pk, bots=bots)
+    if board not in hubs:
+        hubs[board] = asyncio.create_task(_hub_start(challenge, bots))
     try:
-        hub = await asyncio.shield(hubs[challenge.pk])
+        hub = await asyncio.shield(hubs[board])
     except Exception:
-        hubs.pop(challenge.pk, None)
+        hubs.pop(board, None)
         raise
     hub.listeners.add(listener)
     return hub
@@ -193,9 +200,10 @@ async def hub_join(challenge: DailyChallenge, listener: BoardConsumer) -> BoardH
 async def hub_leave(hub: BoardHub, listener: BoardConsumer) -> None:
     hub.listeners.discard(listener)
     hubs = _hubs.get(asyncio.get_running_loop(), {})
-    started = hubs.get(hub.challenge.pk)
+    board = board_id(hub.challenge.pk, bots=hub.bots)
+    started = hubs.get(board)
     if not hub.listeners and started is not None and started.done():
-        del hubs[hub.challenge.pk]
+        del hubs[board]
         await hub.stop()
 
 
@@ -220,6 +228,14 @@ def _challenge_read(day: dt.date, draw: int) -> DailyChallenge | None:
     return selectors.challenge_find(date=day, draw=draw)
 
 
+def _players(query_string: bytes) -> str | None:
+    """The board's population from the URL's query: `people` (the default) or `bots` (R34);
+    None for anything else."""
+    query = parse_qs(query_string.decode("latin-1"), keep_blank_values=True)
+    players = query.get("players", ["people"])
+    return players[0] if len(players) == 1 and players[0] in selectors.POPULATIONS else None
+
+
 class BoardConsumer(AsyncWebsocketConsumer):
     # No channel of its own on the layer: the board's hub listens for all of this process's
     # listeners (one layer receive per board, not one per socket).
@@ -241,10 +257,12 @@ class BoardConsumer(AsyncWebsocketConsumer):
         kwargs = self.scope["url_route"]["kwargs"]
         day = day_parse(kwargs["date"])
         draw = kwargs["draw"]
+        players = _players(self.scope.get("query_string", b""))
         # Accept first: a close code reaches the client only on an open socket.
         await self.accept()
-        if day is None or draw not in {str(d) for d in DRAWS}:
-            await self.close(code=CLOSE_BAD_REQUEST, reason="expected /ws/daily/YYYY-MM-DD/3|1/")
+        if day is None or draw not in {str(d) for d in DRAWS} or players is None:
+            reason = "expected /ws/daily/YYYY-MM-DD/3|1/ (?players=bots for the bots' board)"
+            await self.close(code=CLOSE_BAD_REQUEST, reason=reason)
             return
         challenge = await _challenge(day, int(draw))
         if challenge is None:
@@ -252,7 +270,7 @@ class BoardConsumer(AsyncWebsocketConsumer):
             return
         self.outbox: asyncio.Queue[tuple[int, list[str]]] = asyncio.Queue(maxsize=OUTBOX)
         # Joined before the snapshot is read: a batch published meanwhile waits in the outbox.
-        self.hub = await hub_join(challenge, self)
+        self.hub = await hub_join(challenge, players == "bots", self)
         seq, snapshot = await self.hub.snapshot()
         await self.send(text_data=snapshot)
         self.sender = asyncio.create_task(self._send_batches(seq))

@@ -6,7 +6,8 @@ for a game in progress (up to the end of its day), so the order by (score, moves
 of one (score, moves) group are sorted by time on the fly. Counting never walks the board when
 the ranking is in Redis: how many entries rank ahead of a (score, moves), the board's size, and
 the (score, moves) at a page's first row are O(log n) there. Without it (the embedded mode, or
-while Redis is unreachable) the same counts are index-only counts in the database.
+while Redis is unreachable) the same counts are index counts in the database (the board index
+does not cover `bot` yet: each counted row is read).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from games.accounts import player_is_bot
 from games.errors import NotFound
 from games.models import Game
 from leaderboard import boards
@@ -42,15 +44,17 @@ from leaderboard.days import day_today
 from leaderboard.models import DailyChallenge, Entry
 
 PAGE_SIZE = 50
+# A day's boards' populations (R34), as `?players=` names them: people by default.
+POPULATIONS = ("people", "bots")
 BOARD_ORDER = ("-score", "moves", "span", "reached_at", "id")
 # What an ENTRY shows: nothing else is read (plain rows, no model instances: a page's time
 # goes mostly into building Python objects).
-ENTRY_FIELDS = ("player__username", "score", "moves", "span", "status", "game_id")
+ENTRY_FIELDS = ("player__username", "score", "moves", "span", "status", "game_id", "bot")
 
 
-def board_group(date: dt.date, draw: int) -> str:
-    """The channel-layer group of a board's live listeners."""
-    return f"daily.{date.isoformat()}.{draw}"
+def board_group(date: dt.date, draw: int, *, bots: bool = False) -> str:
+    """The channel-layer group of a board's live listeners (its people's or its bots')."""
+    return f"daily.{date.isoformat()}.{draw}{'.bots' if bots else ''}"
 
 
 def challenge_is_over(challenge: DailyChallenge, now: dt.datetime) -> bool:
@@ -66,10 +70,14 @@ def _span(challenge: DailyChallenge, now: dt.datetime) -> ExpressionWrapper:
     )
 
 
-def _board(challenge: DailyChallenge, now: dt.datetime) -> QuerySet[Entry]:
-    return Entry.objects.filter(challenge=challenge, disqualified=False).annotate(
-        span=_span(challenge, now)
-    )
+def ranked_entries(challenge: DailyChallenge, *, bots: bool = False) -> QuerySet[Entry]:
+    """The entries a public board ranks: its people's, or its bots' (R34: each population is
+    ranked among itself); never the disqualified. Every board read starts here."""
+    return Entry.objects.filter(challenge=challenge, disqualified=False, bot=bots)
+
+
+def _board(challenge: DailyChallenge, now: dt.datetime, bots: bool) -> QuerySet[Entry]:
+    return ranked_entries(challenge, bots=bots).annotate(span=_span(challenge, now))
 
 
 def _entry_dict(
@@ -80,6 +88,7 @@ def _entry_dict(
     span: dt.timedelta,
     status: str,
     game_id: Any,
+    bot: bool,
 ) -> dict[str, Any]:
     return {
         "rank": rank,
@@ -89,59 +98,68 @@ def _entry_dict(
         "seconds": round(span.total_seconds(), 3),
         "status": status,
         "game": str(game_id),
+        "bot": bot,
     }
-
-
-def _ranked(challenge: DailyChallenge) -> QuerySet[Entry]:
-    # Matches the board index's condition, so counts over it are index-only scans.
-    return Entry.objects.filter(challenge=challenge, disqualified=False)
 
 
 T = TypeVar("T")
 
 
-def _from_ranking(challenge: DailyChallenge, read: Callable[[], T | None]) -> T | None:
-    """A read of the board's ranking in Redis, built first if Redis has none; None where there
-    is none to read (the embedded mode, Redis unreachable, a build under way elsewhere)."""
+def _from_ranking(
+    challenge: DailyChallenge, bots: bool, read: Callable[[int], T | None]
+) -> T | None:
+    """A read of the board's ranking in Redis (`read` given the board's id), built first if
+    Redis has none; None where there is none to read (the embedded mode, Redis unreachable, a
+    build under way elsewhere)."""
+    board = boards.board_id(challenge.pk, bots=bots)
     try:
-        return read()
+        return read(board)
     except boards.NotReady:
-        if not boards.ranking_rebuild(challenge):
+        if not boards.ranking_rebuild(challenge, bots=bots):
             return None
     try:
-        return read()
+        return read(board)
     except boards.NotReady:
         return None
 
 
-def _ahead(challenge: DailyChallenge, figures: list[tuple[int, int]]) -> list[int]:
+def _ahead(challenge: DailyChallenge, figures: list[tuple[int, int]], bots: bool) -> list[int]:
     """For each (score, moves): how many ranked entries have a better score, or the same score
     and fewer moves."""
     keys = [boards.rank_key(score, moves) for score, moves in figures]
-    counted = _from_ranking(challenge, lambda: boards.store().ranked_before(challenge.pk, keys))
+    counted = _from_ranking(
+        challenge, bots, lambda board: boards.store().ranked_before(board, keys)
+    )
     if counted is not None:
         return counted
-    ranked = _ranked(challenge)
+    ranked = ranked_entries(challenge, bots=bots)
     return [
         ranked.filter(score__gt=score).count() + ranked.filter(score=score, moves__lt=moves).count()
         for score, moves in figures
     ]
 
 
-def board_count(*, challenge: DailyChallenge) -> int:
-    counted = _from_ranking(challenge, lambda: boards.store().ranked_count(challenge.pk))
-    return _ranked(challenge).count() if counted is None else counted
+def board_count(*, challenge: DailyChallenge, bots: bool = False) -> int:
+    counted = _from_ranking(challenge, bots, lambda board: boards.store().ranked_count(board))
+    return ranked_entries(challenge, bots=bots).count() if counted is None else counted
 
 
 def board_page(
-    *, challenge: DailyChallenge, page: int, now: dt.datetime, size: int = PAGE_SIZE
+    *,
+    challenge: DailyChallenge,
+    page: int,
+    now: dt.datetime,
+    size: int = PAGE_SIZE,
+    bots: bool = False,
 ) -> list[dict[str, Any]]:
     """The entries ranked (page - 1) * size + 1 onwards, as API.md's ENTRY."""
     offset = (page - 1) * size
-    board = _board(challenge, now).order_by(*BOARD_ORDER).values_list(*ENTRY_FIELDS)
+    board = _board(challenge, now, bots).order_by(*BOARD_ORDER).values_list(*ENTRY_FIELDS)
     found = None
     if offset:
-        found = _from_ranking(challenge, lambda: boards.store().ranked_at(challenge.pk, offset))
+        found = _from_ranking(
+            challenge, bots, lambda board: boards.store().ranked_at(board, offset)
+        )
     if found is None:
         # Page 1, or no ranking to count with: the database skips `offset` rows along the index.
         rows = list(board[offset : offset + size])
@@ -167,13 +185,14 @@ def _span_of(entry: Entry, now: dt.datetime) -> dt.timedelta:
 
 
 def entry_rank(*, entry: Entry, now: dt.datetime) -> int:
-    """The entry's position on its whole board (1 = first), ties broken as the board does."""
+    """The entry's position on its whole board (its population's: R34) (1 = first), ties
+    broken as the board does."""
     challenge = entry.challenge
-    ahead = _ahead(challenge, [(entry.score, entry.moves)])[0]
+    ahead = _ahead(challenge, [(entry.score, entry.moves)], entry.bot)[0]
     span = _span_of(entry, now)
     # Within its (score, moves) group: the group's few rows, by time and arrival.
     ahead_in_group = (
-        _board(challenge, now)
+        _board(challenge, now, entry.bot)
         .filter(score=entry.score, moves=entry.moves)
         .filter(
             Q(span__lt=span)
@@ -195,12 +214,12 @@ def game_standing(*, game: Game, now: dt.datetime) -> dict[str, int] | None:
         return None
     return {
         "rank": entry_rank(entry=entry, now=now),
-        "players": board_count(challenge=entry.challenge),
+        "players": board_count(challenge=entry.challenge, bots=entry.bot),
     }
 
 
 def board_changes(
-    *, challenge: DailyChallenge, games: list[str], now: dt.datetime
+    *, challenge: DailyChallenge, games: list[str], now: dt.datetime, bots: bool = False
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """A live batch: (ENTRY of each of these games still on the board, by rank; the players of
     those disqualified). A handful of queries whatever the number of games: one for the games'
@@ -210,7 +229,7 @@ def board_changes(
         .annotate(span=_span(challenge, now))
         .values_list(
             "id", "player__username", "score", "moves", "span", "status", "game_id",
-            "reached_at", "disqualified",
+            "bot", "reached_at", "disqualified",
         )
     )  # fmt: skip
     removed = [row[1] for row in rows if row[-1]]
@@ -218,13 +237,13 @@ def board_changes(
     groups = sorted({(row[2], row[3]) for row in ranked})
     if not groups:
         return [], removed
-    ahead = dict(zip(groups, _ahead(challenge, groups), strict=True))
+    ahead = dict(zip(groups, _ahead(challenge, groups, bots), strict=True))
     in_group = Q()
     for score, moves in groups:
         in_group |= Q(score=score, moves=moves)
     members: dict[tuple[int, int], list[tuple[dt.timedelta, dt.datetime, int]]] = defaultdict(list)
     for pk, score, moves, span, reached in (
-        _board(challenge, now)
+        _board(challenge, now, bots)
         .filter(in_group)
         .values_list("id", "score", "moves", "span", "reached_at")
     ):
@@ -240,8 +259,9 @@ def board_changes(
             span,
             status,
             game,
+            bot,
         )  # fmt: skip
-        for pk, name, score, moves, span, status, game, reached, _ in ranked
+        for pk, name, score, moves, span, status, game, bot, reached, _ in ranked
     ]
     return sorted(entries, key=lambda entry: entry["rank"]), removed
 
@@ -263,6 +283,7 @@ def daily_info(*, date: dt.date, now: dt.datetime) -> dict[str, Any]:
             {
                 "draw": challenge.draw,
                 "players": board_count(challenge=challenge),
+                "bots": board_count(challenge=challenge, bots=True),
                 "code": _revealed_code(challenge, now),
                 "par": challenge_par(challenge, now),
             }
@@ -308,6 +329,7 @@ def player_stats(*, username: str, now: dt.datetime) -> dict[str, Any]:
     best = figures["best_win_seconds"]
     return {
         "username": player.username,
+        "bot": player_is_bot(user=player),
         "games": figures["games"],
         "wins": figures["wins"],
         "best_score": figures["best_score"],

@@ -10,6 +10,7 @@ second, one process per board turns the changed entries into one live batch.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import logging
 from typing import Any
@@ -19,6 +20,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
 from games import services as game_services
+from games.accounts import player_lock
 from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.models import Game
@@ -109,6 +111,8 @@ def daily_game_get_or_create(
         return existing, False
     try:
         with transaction.atomic():
+            # Locked, so that the account cannot declare itself a bot meanwhile (R34).
+            bot = player_lock(user=player).bot
             game = game_services.game_create(
                 owner=player,
                 ruleset="app",
@@ -126,7 +130,9 @@ def daily_game_get_or_create(
                 moves=game.moves,
                 started_at=game.created_at,
                 reached_at=game.created_at,
+                bot=bot,
             )
+            _entry_is_bots(str(game.pk))  # (read here, for entry_committed after the commit)
             transaction.on_commit(lambda: entry_committed(game, game.created_at))
     except IntegrityError:
         game = _entry_game(challenge=challenge, player=player)
@@ -162,6 +168,15 @@ def _challenge_of(game: Game) -> DailyChallenge:
     return known
 
 
+@functools.lru_cache(maxsize=65536)
+def _entry_is_bots(game_id: str) -> bool:
+    """Whether the ranked game's entry is on the bots' board (R34), kept once read: an entry
+    never changes board (an account declares itself a bot before its first ranked game). Read
+    before the game's writes commit (entry_record, entry_statement: a failing database fails
+    the write, as its other reads would), so that `entry_committed` finds it here after."""
+    return bool(Entry.objects.filter(game_id=game_id, bot=True).exists())
+
+
 def entry_record(game: Game, at: dt.datetime) -> None:
     """Inside a ranked game's action transaction: copy the game's new figures to its entry.
 
@@ -170,6 +185,7 @@ def entry_record(game: Game, at: dt.datetime) -> None:
     """
     if at >= _challenge_of(game).ends_at:
         return
+    _entry_is_bots(str(game.pk))
     finished = game.status != Game.Status.PLAYING
     Entry.objects.filter(game=game, disqualified=False).update(
         status=game.status,
@@ -182,9 +198,11 @@ def entry_record(game: Game, at: dt.datetime) -> None:
 
 def entry_statement(game: Game, at: dt.datetime) -> tuple[str, list[Any]] | None:
     """`entry_record` as a clause of the action's one statement on PostgreSQL (see
-    games.services.RankedGameListener): the same write, no round trip of its own."""
+    games.services.RankedGameListener): the same write, no round trip of its own (but the
+    entry's board, read once per game and process)."""
     if at >= _challenge_of(game).ends_at:
         return None
+    _entry_is_bots(str(game.pk))
     finished = game.status != Game.Status.PLAYING
     sql = (
         f"ranked_entry AS (UPDATE {Entry._meta.db_table} SET status = %s, score = %s, "
@@ -203,16 +221,20 @@ def entry_committed(game: Game, at: dt.datetime) -> None:
         return
     key = boards.rank_key(game.score, game.moves)
     change = (str(game.pk), game.actions_count, key)
-    boards.store().entries_changed(challenge.pk, challenge.ends_at, [change])
+    board = boards.board_id(challenge.pk, bots=_entry_is_bots(str(game.pk)))
+    boards.store().entries_changed(board, challenge.ends_at, [change])
 
 
-def board_tick(*, challenge: DailyChallenge, tick: int) -> tuple[int, list[str], str] | None:
+def board_tick(
+    *, challenge: DailyChallenge, tick: int, bots: bool = False
+) -> tuple[int, list[str], str] | None:
     """The board's live batch for this tick (a wall-clock second), made by whichever process
     claims the tick first, exactly once: (its number, its messages, the board's snapshot after
     it), each message JSON text. None when another process claimed the tick or nothing changed:
     batches stop while the board is still."""
     store = boards.store()
-    games = store.changed_take(challenge.pk, tick)
+    board = boards.board_id(challenge.pk, bots=bots)
+    games = store.changed_take(board, tick)
     if not games:
         return None
     # From here until the caller's `board_published`, this process holds the board.
@@ -220,50 +242,53 @@ def board_tick(*, challenge: DailyChallenge, tick: int) -> tuple[int, list[str],
     try:
         now = timezone.now()
         try:
-            entries, removed = selectors.board_changes(challenge=challenge, games=games, now=now)
-            snapshot = board_snapshot_text(challenge=challenge, now=now)
+            entries, removed = selectors.board_changes(
+                challenge=challenge, games=games, now=now, bots=bots
+            )
+            snapshot = board_snapshot_text(challenge=challenge, now=now, bots=bots)
         except DatabaseError:
             # Taken but not published: they go into the next batch instead of being lost.
-            store.changed_restore(challenge.pk, challenge.ends_at, games)
+            store.changed_restore(board, challenge.ends_at, games)
             raise
         count = json.loads(snapshot)["count"]
         messages = [json.dumps({"type": "removed", "player": player}) for player in removed]
         if entries:
             messages.append(json.dumps({"type": "entries", "count": count, "entries": entries}))
-        seq = store.batch_save(challenge.pk, challenge.ends_at, snapshot)
+        seq = store.batch_save(board, challenge.ends_at, snapshot)
     finally:
         if seq is None:  # no batch: the board is free (Redis went away: listeners reconnect)
-            store.published(challenge.pk)
+            store.published(board)
     return None if seq is None else (seq, messages, snapshot)
 
 
-def board_published(*, challenge: DailyChallenge) -> None:
+def board_published(*, challenge: DailyChallenge, bots: bool = False) -> None:
     """The batch `board_tick` made is out: the board's next tick may make another."""
-    boards.store().published(challenge.pk)
+    boards.store().published(boards.board_id(challenge.pk, bots=bots))
 
 
-def board_snapshot_text(*, challenge: DailyChallenge, now: dt.datetime) -> str:
+def board_snapshot_text(*, challenge: DailyChallenge, now: dt.datetime, bots: bool = False) -> str:
     return json.dumps(
         {
             "type": "snapshot",
-            "count": selectors.board_count(challenge=challenge),
-            "results": selectors.board_page(challenge=challenge, page=1, now=now),
+            "count": selectors.board_count(challenge=challenge, bots=bots),
+            "results": selectors.board_page(challenge=challenge, page=1, now=now, bots=bots),
         }
     )
 
 
-def board_snapshot(*, challenge: DailyChallenge) -> tuple[int, str]:
+def board_snapshot(*, challenge: DailyChallenge, bots: bool = False) -> tuple[int, str]:
     """(the number of the board's last batch, its snapshot since): from the board's cache, read
     from the database only when the cache has none for the current batch."""
     store = boards.store()
-    cached = store.snapshot_get(challenge.pk)
+    board = boards.board_id(challenge.pk, bots=bots)
+    cached = store.snapshot_get(board)
     seq = 0 if cached is None else cached[0]
     if cached is not None and cached[1] is not None:
         return seq, cached[1]
     # Read after the batch number: what changed since is in this snapshot and in a later batch.
-    snapshot = board_snapshot_text(challenge=challenge, now=timezone.now())
+    snapshot = board_snapshot_text(challenge=challenge, now=timezone.now(), bots=bots)
     if cached is not None:
-        store.snapshot_put(challenge.pk, seq, snapshot)
+        store.snapshot_put(board, seq, snapshot)
     return seq, snapshot
 
 
@@ -283,7 +308,8 @@ def entries_disqualify(*, entries: Any, by: Any) -> list[Entry]:
     for entry in changed:
         # Off the ranking, and a `removed` message in the board's next live batch.
         change = (str(entry.game_id), boards.REMOVED, None)
-        boards.store().entries_changed(entry.challenge_id, entry.challenge.ends_at, [change])
+        board = boards.board_id(entry.challenge_id, bots=entry.bot)
+        boards.store().entries_changed(board, entry.challenge.ends_at, [change])
     for entry in changed:
         entry.disqualified = True
         logger.warning(

@@ -422,6 +422,16 @@ HU = {
     "No hints in a ranked daily game while its day lasts.": (
         "Rangsorolt napi játszmában nincs tipp, amíg tart a nap."
     ),
+    # Bots (R34): the account, the boards' tabs, the player page's mark
+    "An account can declare itself a bot only before its first ranked game.": (
+        "Egy fiók csak az első rangsorolt játszmája előtt nyilváníthatja magát botnak."
+    ),
+    "players must be people or bots.": "A players értéke people vagy bots lehet.",
+    "Whose board": "Kinek a táblája",
+    "People": "Emberek",
+    "Bots": "Botok",
+    "A bot: it ranks among bots only.": "Bot: csak a botok között rangsorolják.",
+    "BOT": "BOT",
 }
 
 PL = {
@@ -839,6 +849,16 @@ PL = {
     "No hints in a ranked daily game while its day lasts.": (
         "W rankingowej grze dnia nie ma podpowiedzi, dopóki dzień trwa."
     ),
+    # Bots (R34): the account, the boards' tabs, the player page's mark
+    "An account can declare itself a bot only before its first ranked game.": (
+        "Konto może ogłosić się botem tylko przed swoją pierwszą grą rankingową."
+    ),
+    "players must be people or bots.": "players musi mieć wartość people albo bots.",
+    "Whose board": "Czyja tablica",
+    "People": "Ludzie",
+    "Bots": "Boty",
+    "A bot: it ranks among bots only.": "Bot: klasyfikowany tylko wśród botów.",
+    "BOT": "BOT",
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {

@@ -115,8 +115,8 @@ def test_daily_info_reveals_the_codes_only_after_the_day(noon, auth_client, api_
         "date": TODAY,
         "ends_at": "2026-11-30T00:00:00Z",
         "boards": [
-            {"draw": 3, "players": 1, "code": None, "par": None},
-            {"draw": 1, "players": 0, "code": None, "par": None},
+            {"draw": 3, "players": 1, "bots": 0, "code": None, "par": None},
+            {"draw": 1, "players": 0, "bots": 0, "code": None, "par": None},
         ],
     }
 
@@ -232,6 +232,7 @@ def test_player_figures_count_random_and_daily_games_never_practice_games(
 
     assert stats == {
         "username": "alice",
+        "bot": False,
         "games": 3,
         "wins": 1,
         "best_score": 255,

@@ -48,6 +48,7 @@ def test_board_ranks_score_then_moves_then_seconds_then_who_got_there_first(noon
         "seconds": 95.0,
         "status": "playing",
         "game": None,
+        "bot": False,
     }
     assert results[0]["seconds"] == 3500.0 and results[0]["status"] == "won"
 

@@ -4,7 +4,8 @@
 // (`onRemoved`); reconnects (and so gets a fresh snapshot) when the connection drops, waiting
 // longer after each failure (exponential back-off with full jitter, so that a server restart
 // does not bring every page back at the same instant). A socket closed with 4400 or 4404 (a bad
-// board, a day without a challenge) is final: no retry, `onMissing` says so.
+// board, a day without a challenge) is final: no retry, `onMissing` says so. `players`: whose
+// board, the people's (the default) or the bots' (R34).
 export const CLOSE_FINAL = new Set([4400, 4404]);
 const RETRY_FIRST = 500;
 const RETRY_MAX = 30000;
@@ -13,14 +14,15 @@ export function retryDelay(failures, random = Math.random) {
   return Math.round(random() * Math.min(RETRY_MAX, RETRY_FIRST * 2 ** failures));
 }
 
-export function watchBoard(date, draw, { onSnapshot, onEntries, onRemoved = () => {}, onStatus = () => {}, onMissing = () => {} }) {
+export function watchBoard(date, draw, { onSnapshot, onEntries, onRemoved = () => {}, onStatus = () => {}, onMissing = () => {} }, players = "people") {
   let socket = null;
   let closed = false;
   let failures = 0;
 
   const connect = () => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/daily/${date}/${draw}/`);
+    const query = players === "bots" ? "?players=bots" : "";
+    socket = new WebSocket(`${scheme}://${location.host}/ws/daily/${date}/${draw}/${query}`);
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "snapshot") {

@@ -2,6 +2,7 @@
 // is the snapshot's rows, each batch placing the entries that changed by their current ranks; a
 // later page (whose rows shift when any entry above them moves, which no batch says) is read
 // again from the API after each batch. Either is read again when a batch leaves it short.
+// Two tabs show the day's two boards (R34): the people's and the bots' (`?players=bots`).
 import { api, currentUser, el, formatSeconds } from "./api.js";
 import { placeEntries, watchBoard } from "./board.js";
 import { parText } from "./messages.js";
@@ -13,6 +14,9 @@ const rowsBox = document.getElementById("board-rows");
 const PAGE_SIZE = 50;
 
 let pageNumber = Number(new URLSearchParams(location.search).get("page") || "1");
+let players = new URLSearchParams(location.search).get("players") === "bots" ? "bots" : "people";
+// Stops following the shown board's socket (see `follow`).
+let stopWatching = () => {};
 // The page's entries in rank order (the first is ranked (pageNumber - 1) * PAGE_SIZE + 1),
 // null while the page is being read for the first time.
 let rows = null;
@@ -50,7 +54,7 @@ function render() {
 
 async function readPage(number) {
   try {
-    return await api("GET", `daily/${day}/leaderboard?draw=${draw}&page=${number}`);
+    return await api("GET", `daily/${day}/leaderboard?draw=${draw}&players=${players}&page=${number}`);
   } catch (error) {
     // A page past the last (the board is shorter than it was): an empty page.
     if (error.status === 404 && number > 1) return { count: Math.min(count, (number - 1) * PAGE_SIZE), results: [] };
@@ -68,8 +72,9 @@ async function reload() {
     for (;;) {
       const asked = wanted;
       const number = pageNumber;
+      const shownPlayers = players;
       const board = await readPage(number);
-      if (number === pageNumber) {
+      if (number === pageNumber && shownPlayers === players) {
         rows = board.results;
         count = board.count;
         render();
@@ -140,10 +145,21 @@ function setLive(on) {
   document.querySelector("#live-status .live-text").textContent = on ? gettext("live") : gettext("reconnecting…");
 }
 
-reload()
-  .catch(() => {})
-  .finally(() => {
-    watchBoard(day, draw, {
+// The shown board's socket, opened once its page has been read.
+function follow() {
+  const following = players;
+  reload()
+    .catch(() => {})
+    .finally(() => {
+      if (following === players) stopWatching = watch();
+    });
+}
+
+function watch() {
+  return watchBoard(
+    day,
+    draw,
+    {
       onSnapshot: (results, total) => {
         if (!followsSocket()) return void reload().catch(() => {});
         rows = results;
@@ -168,6 +184,51 @@ reload()
       },
       onStatus: setLive,
       onMissing: showNoChallenge,
-    });
+    },
+    players,
+  );
+}
+
+// The tabs (WAI-ARIA tabs, selection follows focus): arrow keys, Home and End move along them.
+const tabs = [...document.querySelectorAll('[role="tab"]')];
+
+function showTab(tab) {
+  for (const each of tabs) {
+    const selected = each === tab;
+    each.setAttribute("aria-selected", String(selected));
+    each.tabIndex = selected ? 0 : -1;
+  }
+  document.getElementById("board-panel").setAttribute("aria-labelledby", tab.id);
+}
+
+function choosePlayers(tab) {
+  showTab(tab);
+  if (tab.dataset.players === players) return;
+  players = tab.dataset.players;
+  stopWatching();
+  stopWatching = () => {};
+  pageNumber = 1;
+  rows = null;
+  const url = new URL(location.href);
+  url.searchParams.delete("page");
+  if (players === "bots") url.searchParams.set("players", "bots");
+  else url.searchParams.delete("players");
+  history.replaceState(null, "", url);
+  follow();
+}
+
+for (const [index, tab] of tabs.entries()) {
+  tab.addEventListener("click", () => choosePlayers(tab));
+  tab.addEventListener("keydown", (event) => {
+    const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const target = tabs[(next + tabs.length) % tabs.length];
+    target.focus();
+    choosePlayers(target);
   });
+}
+
+showTab(tabs.find((tab) => tab.dataset.players === players));
+follow();
 if (day < page.dataset.today) showPastDeal().catch(() => {});

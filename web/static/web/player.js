@@ -9,6 +9,7 @@ async function showStats() {
     if (value === null || value === undefined) node.textContent = "–";
     else node.textContent = node.dataset.stat === "best_win_seconds" ? formatSeconds(value) : String(value);
   }
+  document.getElementById("bot-mark").hidden = !stats.bot;
 }
 
 showStats().catch(() => {});
