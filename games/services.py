@@ -75,10 +75,11 @@ class DailyBoards:
     """What the daily boards lend the games API, registered from their AppConfig's `ready`
     (`daily_boards_provide`), so that `games` never imports them: `game_get_or_create(player=,
     draw=, address_hash=)` gives the player's ranked game of today as (game, created), and
-    `standing(game=, now=)` a finished ranked game's `{"rank", "players"}` or None."""
+    `standing(game=, now=)` a finished ranked game's `{"rank", "players", "review"}` (only
+    `review` while it is held, R35) or None."""
 
     game_get_or_create: Callable[..., tuple[Game, bool]]
-    standing: Callable[..., dict[str, int] | None]
+    standing: Callable[..., dict[str, Any] | None]
 
 
 _daily_boards: list[DailyBoards] = []
