@@ -17,7 +17,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F, Max, Q, QuerySet
 from django.db.models.functions import Abs
 from django.utils import timezone
@@ -204,10 +204,11 @@ def reviews_run(*, budget: float) -> list[Review]:
     (each game's clairvoyance gets at most FAIRPLAY_CLAIRVOYANCE_SECONDS of what is left)."""
     start = time.monotonic()
     done: list[Review] = []
+    failed: list[Any] = []
     while (left := budget - (time.monotonic() - start)) > 0:
         review = (
             Review.objects.filter(state=Review.State.PENDING)
-            .exclude(pk__in=[each.pk for each in done])
+            .exclude(pk__in=[each.pk for each in done] + failed)
             .select_related("game__owner")
             .order_by("queued_at")
             .first()
@@ -215,7 +216,13 @@ def reviews_run(*, budget: float) -> list[Review]:
         if review is None:
             break
         seconds = min(settings.FAIRPLAY_CLAIRVOYANCE_SECONDS, left)
-        done.append(review_run(review, seconds=seconds))
+        try:
+            done.append(review_run(review, seconds=seconds))
+        except DatabaseError:
+            raise
+        except Exception:  # one game's failure (a bug) must not stop the queue behind it
+            logger.exception("review_failed", extra={"fields": {"game": str(review.pk)}})
+            failed.append(review.pk)
     return done
 
 
