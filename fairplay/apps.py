@@ -8,13 +8,13 @@ class FairplayConfig(AppConfig):
 
     def ready(self) -> None:
         # A ranked game's end queues its review (in the ending write); `games` never imports us.
-        from fairplay.services import review_committed, review_queue, review_queue_statement
+        from fairplay.services import review_queue, review_queue_statement
         from games.services import RankedGameListener, ranked_game_subscribe
 
         ranked_game_subscribe(
             RankedGameListener(
                 in_transaction=review_queue,
-                after_commit=review_committed,
+                after_commit=None,  # `manage.py review_games` takes the queue
                 in_statement=review_queue_statement,
             )
         )

@@ -65,10 +65,6 @@ def review_queue_statement(game: Game, at: dt.datetime) -> tuple[str, list[Any]]
     return sql, [Review.State.PENDING, at]
 
 
-def review_committed(game: Game, at: dt.datetime) -> None:
-    """Nothing to do after the commit: `manage.py review_games` takes the queue."""
-
-
 # ---- the signals' inputs -------------------------------------------------------------------
 
 
