@@ -14,6 +14,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.core.management import call_command
+from django.test import TestCase
 
 from fairplay import services
 from fairplay.models import Review
@@ -65,7 +66,10 @@ def ranked_game(user, actions: int, *, gap: float | None = None, draw: int = 3) 
 
 
 def review_games() -> None:
-    call_command("review_games", "--seconds", "30", verbosity=0)
+    # What the review writes to the live boards after its commit, done (the test's transaction
+    # never commits).
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        call_command("review_games", "--seconds", "30", verbosity=0)
 
 
 def state(game: Game) -> str:
@@ -174,8 +178,9 @@ def test_staff_clear_a_held_game_back_onto_the_board_or_disqualify_it(
     review_games()
     assert board(api_client)["count"] == 0
 
-    services.reviews_clear(reviews=Review.objects.filter(game=cleared), by=admin_user)
-    services.reviews_disqualify(reviews=Review.objects.filter(game=disqualified), by=admin_user)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.reviews_clear(reviews=Review.objects.filter(game=cleared), by=admin_user)
+        services.reviews_disqualify(reviews=Review.objects.filter(game=disqualified), by=admin_user)
 
     listed = board(api_client)
     assert (listed["count"], [e["player"] for e in listed["results"]]) == (1, ["first"])
