@@ -196,12 +196,13 @@ def review_run(review: Review, *, seconds: float) -> Review:
 
 
 def reviews_run(*, budget: float) -> list[Review]:
-    """Review pending games, oldest first, until none is left or `budget` seconds have passed
-    (each game's clairvoyance gets at most FAIRPLAY_CLAIRVOYANCE_SECONDS of what is left)."""
+    """Review pending games, oldest first: at least one, then more until none is left or
+    `budget` seconds have passed (each game's clairvoyance gets at most
+    FAIRPLAY_CLAIRVOYANCE_SECONDS of what is left)."""
     start = time.monotonic()
     done: list[Review] = []
     failed: list[Any] = []
-    while (left := budget - (time.monotonic() - start)) > 0:
+    while True:
         review = (
             Review.objects.filter(state=Review.State.PENDING)
             .exclude(pk__in=[each.pk for each in done] + failed)
@@ -211,14 +212,18 @@ def reviews_run(*, budget: float) -> list[Review]:
         )
         if review is None:
             break
-        seconds = min(settings.FAIRPLAY_CLAIRVOYANCE_SECONDS, left)
+        left = max(budget - (time.monotonic() - start), 0.0)
         try:
-            done.append(review_run(review, seconds=seconds))
+            done.append(
+                review_run(review, seconds=min(settings.FAIRPLAY_CLAIRVOYANCE_SECONDS, left))
+            )
         except DatabaseError:
             raise
         except Exception:  # one game's failure (a bug) must not stop the queue behind it
             logger.exception("review_failed", extra={"fields": {"game": str(review.pk)}})
             failed.append(review.pk)
+        if time.monotonic() - start >= budget:
+            break
     return done
 
 

@@ -225,3 +225,22 @@ def test_a_held_game_leaves_the_live_board_and_returns_when_cleared(make_user, a
     assert removed == {"type": "removed", "player": "speedy"}
     assert back["type"] == "entries" and back["count"] == 1
     assert [(e["player"], e["rank"]) for e in back["entries"]] == [("speedy", 1)]
+
+
+def test_a_game_whose_review_fails_stays_queued_and_does_not_stop_the_others(
+    make_user, monkeypatch
+):
+    broken = ranked_game(make_user("ann"), 2, gap=5.0)
+    fine = ranked_game(make_user("ben"), 2, gap=5.0, draw=1)
+    timing = services.signals.timing
+
+    def failing(log):
+        if log.label == str(broken.pk):
+            raise ValueError("a bug in a signal")
+        return timing(log)
+
+    monkeypatch.setattr(services.signals, "timing", failing)
+
+    review_games()
+
+    assert (state(broken), state(fine)) == ("pending", "clean")
