@@ -57,9 +57,10 @@ class QueueFilter(admin.SimpleListFilter):
 @admin.register(Review)
 class ReviewAdmin(admin.ModelAdmin):
     list_display = (
-        "game_shown", "player", "day", "state", "score_shown", "timing", "identical",
+        "player", "game_shown", "day", "state", "score_shown", "timing", "identical",
         "clairvoyance", "scouting", "reviewed_at",
     )  # fmt: skip
+    list_display_links = ("player",)  # (the game column links to the game)
     list_filter = (QueueFilter, "game__draw")
     search_fields = ("game__owner__username", "=game__id")
     list_select_related = ("game__owner", "game__challenge")
