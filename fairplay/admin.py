@@ -227,7 +227,9 @@ def _move(move: Any) -> str:
     if move.get("type") != "move":
         return str(move.get("type"))
     count = move.get("count")
-    return f"{move.get('from')} → {move.get('to')}" + (f" ({count} cards)" if count else "")
+    return f"{move.get('from')} → {move.get('to')}" + (
+        f" ({count} cards)" if count and count > 1 else ""
+    )
 
 
 def _choice(choice: dict[str, Any]) -> dict[str, Any]:
