@@ -17,7 +17,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F, Max, Q, QuerySet
 from django.db.models.functions import Abs
 from django.utils import timezone
@@ -217,9 +217,11 @@ def reviews_run(*, budget: float) -> list[Review]:
             done.append(
                 review_run(review, seconds=min(settings.FAIRPLAY_CLAIRVOYANCE_SECONDS, left))
             )
-        except DatabaseError:
+        except (OperationalError, InterfaceError):  # the database is away: the next run retries
             raise
-        except Exception:  # one game's failure (a bug) must not stop the queue behind it
+        except Exception:
+            # One game's failure (a bug, evidence the database refuses) must not stop the
+            # queue behind it: the game stays pending, and the log says why.
             logger.exception("review_failed", extra={"fields": {"game": str(review.pk)}})
             failed.append(review.pk)
         if time.monotonic() - start >= budget:
