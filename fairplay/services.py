@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import F, Max, Q, QuerySet
+from django.db.models import Case, F, Max, Q, QuerySet, Value, When
 from django.db.models.functions import Abs
 from django.utils import timezone
 
@@ -127,12 +127,16 @@ def scout_candidates(game: Game) -> list[tuple[Game, tuple[str, ...], float]]:
         linked |= Q(address_hash=game.address_hash)
     end = game.finished_at or timezone.now()
     found = []
+    same_address = Q(address_hash=game.address_hash) & ~Q(address_hash="")
     for other in (
         _others(game)
         .filter(linked)
         .select_related("owner")
-        .annotate(last_at=Max("actions__at"))
-        .order_by("-finished_at")[:SCOUTS]
+        .annotate(
+            last_at=Max("actions__at"),
+            shares=Case(When(same_address, then=Value(1)), default=Value(0)),
+        )
+        .order_by("-shares", "-finished_at")[:SCOUTS]  # the same address first
     ):
         links = []
         if game.address_hash and other.address_hash == game.address_hash:

@@ -13,8 +13,10 @@ import datetime as dt
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import TestCase
+from django.utils import timezone
 
 from fairplay import services
 from fairplay.models import Review
@@ -244,3 +246,34 @@ def test_a_game_whose_review_fails_stays_queued_and_does_not_stop_the_others(
     review_games()
 
     assert (state(broken), state(fine)) == ("pending", "clean")
+
+
+def test_scouts_are_the_linked_accounts_games_of_the_deal_the_same_address_first(make_user):
+    # given: a champion; a scout on the same address who signed up long before; an account
+    # that signed up minutes apart from the champion; a stranger (old account, other address)
+    # whose game ended long before
+    users = {name: make_user(name) for name in ("champ", "scout", "twin", "stranger")}
+    now = timezone.now()
+    for name, days in (("scout", 30), ("stranger", 60)):
+        get_user_model().objects.filter(pk=users[name].pk).update(
+            date_joined=now - dt.timedelta(days=days)
+        )
+    games = {}
+    for name, address in (("stranger", "b" * 64), ("scout", "a" * 64), ("twin", "c" * 64)):
+        games[name], _ = board_services.daily_game_get_or_create(
+            player=users[name], draw=3, address_hash=address
+        )
+        act(users[name], games[name], "resign")
+    Game.objects.filter(pk=games["stranger"].pk).update(finished_at=now - dt.timedelta(hours=5))
+    champ, _ = board_services.daily_game_get_or_create(
+        player=users["champ"], draw=3, address_hash="a" * 64
+    )
+    champ = act(users["champ"], champ, "resign")
+
+    found = services.scout_candidates(Game.objects.select_related("owner").get(pk=champ.pk))
+
+    assert [(other.owner.username, links) for other, links, _ in found] == [
+        ("scout", ("address", "played just before")),
+        ("twin", ("signed up 0 min apart", "played just before")),
+    ]
+    assert all(before >= 0 for _, _, before in found)  # both ended before the champion's game
