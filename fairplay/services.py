@@ -118,8 +118,9 @@ def identical_candidates(game: Game) -> list[Game]:
 
 
 def scout_candidates(game: Game) -> list[tuple[Game, tuple[str, ...], float]]:
-    """The games `scouting` weighs: other accounts' games of the deal linked to this one, each
-    with its links and how many seconds before this game's end it ended (or last moved)."""
+    """The games `scouting` weighs: other accounts' games of the deal linked to this one that
+    ended before it (or are still running), each with its links and how many seconds before
+    this game's end it ended (or last moved)."""
     joined = game.owner.date_joined
     linked = Q(owner__date_joined__range=(joined - SIGNED_UP_CLOSE, joined + SIGNED_UP_CLOSE))
     linked |= Q(finished_at__range=(game.created_at - JUST_BEFORE, game.created_at))
@@ -131,6 +132,7 @@ def scout_candidates(game: Game) -> list[tuple[Game, tuple[str, ...], float]]:
     for other in (
         _others(game)
         .filter(linked)
+        .filter(Q(finished_at__lt=end) | Q(finished_at__isnull=True))
         .select_related("owner")
         .annotate(
             last_at=Max("actions__at"),
