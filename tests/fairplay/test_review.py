@@ -9,13 +9,14 @@ its own line is not. Action times are set by updating `Action.at`."""
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.test import TestCase
+from django.test import TestCase, override_settings
 from django.utils import timezone
 
 from fairplay import services
@@ -45,6 +46,19 @@ def cycle(user, game: Game, actions: int) -> Game:
     return game
 
 
+def wander(user, game: Game, actions: int, seed: int) -> Game:
+    """`actions` legal moves, draws and recycles picked at random (a line of its own, with
+    moves), then resign."""
+    chance = random.Random(seed)
+    for _ in range(actions):
+        engine = EngineGame.from_dict(Game.objects.get(pk=game.pk).state)
+        legal = [action for action in engine.legal_actions() if action["type"] != "undo"]
+        moves = [action for action in legal if action["type"] == "move"]
+        action = dict(chance.choice(moves if moves and chance.random() < 0.5 else legal))
+        game = act(user, game, action.pop("type"), **action)
+    return act(user, game, "resign")
+
+
 def pace(game: Game, gap: float) -> None:
     """Set the game's actions `gap` seconds apart from its creation (a person's pace), and its
     end at its last action."""
@@ -68,9 +82,13 @@ def ranked_game(user, actions: int, *, gap: float | None = None, draw: int = 3) 
 
 
 def review_games() -> None:
-    # What the review writes to the live boards after its commit, done (the test's transaction
-    # never commits).
-    with TestCase.captureOnCommitCallbacks(execute=True):
+    """`manage.py review_games`, with a small solver budget per game (the tests' games are
+    short), and what it writes to the live boards after its commit done (the test's
+    transaction never commits)."""
+    with (
+        override_settings(FAIRPLAY_CLAIRVOYANCE_SECONDS=0.5),
+        TestCase.captureOnCommitCallbacks(execute=True),
+    ):
         call_command("review_games", "--seconds", "30", verbosity=0)
 
 
@@ -138,10 +156,13 @@ def test_the_command_is_idempotent_and_keeps_within_its_budget(make_user):
 
 def test_a_log_replayed_verbatim_by_another_account_is_held_the_original_is_not(make_user):
     alice, copycat = make_user("alice"), make_user("copycat")
-    original = ranked_game(alice, 65, gap=3.0)
+    original, _ = board_services.daily_game_get_or_create(player=alice, draw=3)
+    original = wander(alice, original, 80, seed=21)
+    pace(original, 3.0)
     copy, _ = board_services.daily_game_get_or_create(player=copycat, draw=3)
     for row in Action.objects.filter(game=original).order_by("n"):
-        act(copycat, copy, row.type)
+        fields = {"from": row.from_pile, "to": row.to_pile, "count": row.count}
+        act(copycat, copy, row.type, **(fields if row.type == "move" else {}))
     pace(copy, 3.5)  # paced like a person; it ends after the original
 
     review_games()

@@ -7,13 +7,12 @@ import json
 import time
 import uuid
 
-from django.core.management import call_command
-
 from fairplay import services
 from fairplay.models import Review
 from games.models import Action, Game
 from leaderboard.days import day_today
 from tests.conftest import requires_postgres, requires_redis
+from tests.fairplay.test_review import review_games
 from tests.leaderboard.test_live_servers import listen, register, servers  # noqa: F401
 
 
@@ -51,7 +50,7 @@ def test_a_machine_speed_game_leaves_the_live_board_when_held_and_returns_when_c
             row.at = played.created_at + dt.timedelta(seconds=row.n / 100)
             row.save(update_fields=["at"])
 
-        call_command("review_games", "--seconds", "30", verbosity=0)
+        review_games()
         removed = next_of(ws, "removed", time.monotonic() + 5)
         board = bot.get(f"/daily/{today}/leaderboard?draw=3").json()
         held = bot.get(f"/games/{game['id']}").json()["daily"]
