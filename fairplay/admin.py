@@ -257,4 +257,5 @@ def _choice(choice: dict[str, Any]) -> dict[str, Any]:
         "chosen": _move(choice.get("chosen")),
         "seen": _move(choice.get("seen")),
         "true": _move(choice.get("true")),
+        "share": choice.get("share"),
     }

@@ -48,7 +48,7 @@ def test_the_review_page_shows_the_timeline_the_matching_game_and_the_choices(
     choice = {
         "n": 12, "view": view,
         "chosen": {"type": "move", "from": "waste", "to": "tableau:2", "count": 1},
-        "seen": {"type": "draw"}, "true": "waste → tableau:2",
+        "seen": {"type": "draw"}, "true": "waste → tableau:2", "share": 0.25,
     }  # fmt: skip
     review.signals["clairvoyance"] = {"score": 0.5, "evidence": {"choices": [choice]}}
     review.save()
@@ -67,6 +67,7 @@ def test_the_review_page_shows_the_timeline_the_matching_game_and_the_choices(
     reserve_top = view["reserve"]["top"]
     assert reserve_top[:-1] + {"H": "♥", "S": "♠", "D": "♦", "C": "♣"}[reserve_top[-1]] in after
     assert "chosen: waste → tableau:2" in after and "best on what was seen: draw" in after
+    assert "picks it on 0.25 of the deals consistent with what was seen" in after
 
 
 def test_clear_and_disqualify_from_the_queue_are_audited(make_user, admin_client, admin_user):
