@@ -351,3 +351,9 @@ LOGGING = {
         "axes": {"level": "ERROR"},
     },
 }
+
+# R35 fair-play review (fairplay): `manage.py review_games` reviews ended ranked games for at
+# most FAIRPLAY_REVIEW_SECONDS per run, each game's clairvoyance signal (the solver) for at
+# most FAIRPLAY_CLAIRVOYANCE_SECONDS of it.
+FAIRPLAY_REVIEW_SECONDS = float(os.environ.get("FAIRPLAY_REVIEW_SECONDS", "10"))
+FAIRPLAY_CLAIRVOYANCE_SECONDS = float(os.environ.get("FAIRPLAY_CLAIRVOYANCE_SECONDS", "3"))

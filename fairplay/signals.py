@@ -64,13 +64,26 @@ class Signal:
 
 def timing(game: GameLog) -> Signal:
     """Actions at a pace no person keeps (e.g. 60 actions in under 3 s)."""
-    raise NotImplementedError
+    # Temporary body (the seer's replaces it): 60 actions within 3 s anywhere in the log.
+    times = [action.at for action in game.actions]
+    fastest = min((times[i + 59] - times[i] for i in range(len(times) - 59)), default=float("inf"))
+    shown = None if fastest == float("inf") else round(fastest, 3)
+    return Signal("timing", 1.0 if fastest < 3.0 else 0.0, {"fastest_60_seconds": shown})
 
 
 def identical(game: GameLog, others: Sequence[GameLog]) -> Signal:
     """The log identical or nearly identical to another account's game of the same deal;
     evidence names the closest one (`label`) and how much of the two logs match."""
-    raise NotImplementedError
+
+    # Temporary body (the seer's replaces it): the same action sequence, times aside.
+    def moves(log: GameLog) -> list[tuple[Any, ...]]:
+        return [(a.kind, a.from_pile, a.to_pile, a.count) for a in log.actions]
+
+    mine = moves(game)
+    for other in others:
+        if mine and moves(other) == mine:
+            return Signal("identical", 1.0, {"label": other.label, "match": 1.0})
+    return Signal("identical", 0.0, {})
 
 
 def clairvoyance(game: GameLog, *, seconds: float = 10.0) -> Signal:
@@ -78,21 +91,22 @@ def clairvoyance(game: GameLog, *, seconds: float = 10.0) -> Signal:
     the move only the hidden cards justify (the solver on the true deal vs. on deals consistent
     with what was seen). Evidence: `choices`, each `{"n", "view": the public view of the
     position (the engine's `public_view()`), "chosen", "seen", "true"}`. `seconds`: CPU budget."""
-    raise NotImplementedError
+    return Signal("clairvoyance", 0.0, {"choices": []})  # temporary body (the seer's)
 
 
 def uncovered(game: GameLog) -> int:
     """How many hidden cards (stock, reserve below its top) the log uncovered beyond what plain
     forward play shows: a scout's draw-undo loops and explorations."""
-    raise NotImplementedError
+    return 0  # temporary body (the seer's)
 
 
 def scouting(game: GameLog, scouts: Sequence[Scout]) -> Signal:
     """Accounts linked to this one whose game of the deal uncovered hidden cards shortly before
     this (strong) game."""
-    raise NotImplementedError
+    return Signal("scouting", 0.0, {})  # temporary body (the seer's)
 
 
 def verdict(signals: Sequence[Signal]) -> tuple[float, bool]:
     """The combined score and whether it reaches `HOLD_THRESHOLD`."""
-    raise NotImplementedError
+    score = sum(signal.score for signal in signals)  # temporary body (the seer's)
+    return score, score >= HOLD_THRESHOLD

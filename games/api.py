@@ -67,29 +67,32 @@ def action_payload(row: Action) -> dict[str, Any]:
     }
 
 
-def _daily(game: Game) -> dict[str, Any] | None:
-    """API.md's `daily`, plus the board standing (`rank`, `players`) once the game is over."""
+def _daily(game: Game, viewer: Any) -> dict[str, Any] | None:
+    """API.md's `daily`, plus the board standing (`rank`, `players`) once the game is over,
+    and for its owner the fair-play `review` (R35)."""
     if game.challenge is None:
         return None
     daily: dict[str, Any] = {"date": game.challenge.date.isoformat()}
-    standing = services.daily_boards().standing(game=game, now=timezone.now())
-    if standing is not None:
-        daily.update(standing)
+    standing = services.daily_boards().standing(game=game, now=timezone.now()) or {}
+    review = standing.pop("review", None)
+    daily.update(standing)
+    if viewer is not None and viewer.pk == game.owner_id:
+        daily["review"] = review
     return daily
 
 
 def game_payload(
-    game: Game, *, with_log: bool = False, engine: EngineGame | None = None
+    game: Game, *, viewer: Any, with_log: bool = False, engine: EngineGame | None = None
 ) -> dict[str, Any]:
-    """API.md's GAME. The code and the log only once they reveal nothing (R19). `engine`: the
-    game's state already loaded, if the caller has it."""
+    """API.md's GAME as `viewer` (the caller) sees it. The code and the log only once they
+    reveal nothing (R19). `engine`: the game's state already loaded, if the caller has it."""
     private = selectors.game_is_private(game)
     end = game.finished_at or timezone.now()
     payload: dict[str, Any] = {
         "id": str(game.id),
         "code": selectors.game_code_shown(game),
         "practice": game.practice,
-        "daily": _daily(game),
+        "daily": _daily(game, viewer),
         "seconds": round((end - game.created_at).total_seconds(), 3),
         "created_at": _iso(game.created_at),
         "finished_at": _iso(game.finished_at),
@@ -129,6 +132,13 @@ class DailySerializer(serializers.Serializer):
     date = serializers.DateField()
     rank = serializers.IntegerField(required=False, help_text="once the game is over")
     players = serializers.IntegerField(required=False, help_text="once the game is over")
+    review = serializers.ChoiceField(
+        choices=["held", "cleared"],
+        allow_null=True,
+        required=False,
+        help_text="the owner's only: the fair-play review (R35); held: off the boards until "
+        "staff decide",
+    )
 
 
 class CountSerializer(serializers.Serializer):
@@ -451,7 +461,10 @@ class GameListCreateApi(APIView):
         page, size = page_params(request, default_size=GAMES_PAGE_SIZE)
         games = selectors.game_list_for(user=request.user, **filters)
         body = page_links(request, page=page, size=size, count=games.count())
-        body["results"] = [game_payload(game) for game in games[(page - 1) * size : page * size]]
+        body["results"] = [
+            game_payload(game, viewer=request.user)
+            for game in games[(page - 1) * size : page * size]
+        ]
         return Response(body)
 
     @extend_schema(
@@ -482,9 +495,9 @@ class GameListCreateApi(APIView):
             game, created = services.daily_boards().game_get_or_create(
                 player=request.user, draw=options["draw"], address_hash=address_hash
             )
-            return Response(game_payload(game), status=201 if created else 200)
+            return Response(game_payload(game, viewer=request.user), status=201 if created else 200)
         game = services.game_create(owner=request.user, address_hash=address_hash, **options)
-        return Response(game_payload(game), status=201)
+        return Response(game_payload(game, viewer=request.user), status=201)
 
 
 class GameDetailApi(APIView):
@@ -498,7 +511,7 @@ class GameDetailApi(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = game_read_for(request, game_id)
-        return Response(game_payload(game, with_log=True))
+        return Response(game_payload(game, viewer=request.user, with_log=True))
 
 
 class GameActionsApi(APIView):
@@ -547,7 +560,12 @@ class GameActionsApi(APIView):
         row, game, engine = services.game_act(
             game=game_read_for(request, game_id), user=request.user, action=action, expect=expect
         )
-        return Response({"action": action_payload(row), "game": game_payload(game, engine=engine)})
+        return Response(
+            {
+                "action": action_payload(row),
+                "game": game_payload(game, viewer=request.user, engine=engine),
+            }
+        )
 
 
 class GameLegalActionsApi(APIView):

@@ -41,10 +41,11 @@ ACT_ATTEMPTS = 3
 class RankedGameListener:
     """What a listener runs when a ranked game (one on a daily challenge) changes, given the game
     and the moment of the change: `in_transaction` inside the write's transaction (what it
-    writes commits or rolls back with the game), `after_commit` once that has committed."""
+    writes commits or rolls back with the game), `after_commit` (if any) once that has
+    committed."""
 
     in_transaction: Callable[[Game, datetime.datetime], None]
-    after_commit: Callable[[Game, datetime.datetime], None]
+    after_commit: Callable[[Game, datetime.datetime], None] | None
     # On PostgreSQL, `in_transaction`'s write as a clause of the action's one statement, so that
     # a ranked action is one round trip as a practice one is: `name AS (UPDATE ...)` and its
     # parameters (the written game's id is `(SELECT id FROM updated)`), or None for no write.
@@ -67,7 +68,8 @@ def ranked_game_announce(*, game: Game, at: datetime.datetime) -> None:
     the commit."""
     for listener in _ranked_game_listeners:
         listener.in_transaction(game, at)
-        transaction.on_commit(partial(listener.after_commit, game, at))
+        if listener.after_commit:
+            transaction.on_commit(partial(listener.after_commit, game, at))
 
 
 @dataclass(frozen=True)
@@ -75,10 +77,11 @@ class DailyBoards:
     """What the daily boards lend the games API, registered from their AppConfig's `ready`
     (`daily_boards_provide`), so that `games` never imports them: `game_get_or_create(player=,
     draw=, address_hash=)` gives the player's ranked game of today as (game, created), and
-    `standing(game=, now=)` a finished ranked game's `{"rank", "players"}` or None."""
+    `standing(game=, now=)` a finished ranked game's `{"rank", "players", "review"}` (only
+    `review` while it is held, R35) or None."""
 
     game_get_or_create: Callable[..., tuple[Game, bool]]
-    standing: Callable[..., dict[str, int] | None]
+    standing: Callable[..., dict[str, Any] | None]
 
 
 _daily_boards: list[DailyBoards] = []
@@ -209,7 +212,8 @@ def game_act(
             )
             if written:  # committed already, unless inside the caller's transaction
                 for listener in _ranked_game_listeners:
-                    transaction.on_commit(partial(listener.after_commit, game, now))
+                    if listener.after_commit:
+                        transaction.on_commit(partial(listener.after_commit, game, now))
         else:
             with transaction.atomic():
                 written = write(game=game, version=version, row=row)

@@ -42,6 +42,9 @@ logger = logging.getLogger(__name__)
 
 # The version of a disqualified entry: no later change puts it back on the board.
 REMOVED = 2**52
+# R35: the versions of an entry held by the fair-play review (off the board) and cleared by
+# staff (back on it): above any game's, below REMOVED. Only a finished game is held.
+HELD, CLEARED = 2**51, 2**51 + 1
 # A board's keys outlive its day by this much (its past board is read rarely; a read after they
 # expired rebuilds them).
 KEPT = dt.timedelta(days=2)
@@ -397,12 +400,14 @@ def ranking_rebuild(challenge: DailyChallenge, *, bots: bool = False) -> bool:
     missed a change); False where there is none to build or another process builds it."""
     rows = (
         Entry.objects.filter(challenge=challenge, bot=bots)
-        .values_list("game_id", "game__actions_count", "score", "moves", "disqualified")
+        .values_list("game_id", "game__actions_count", "score", "moves", "disqualified", "review")
         .iterator(chunk_size=BUILD_CHUNK)
     )
     changes = (
-        (str(game), REMOVED, None) if disqualified else (str(game), version, rank_key(score, moves))
-        for game, version, score, moves, disqualified in rows
-    )
+        (str(game), REMOVED, None) if disqualified
+        else (str(game), HELD, None) if review == "held"
+        else (str(game), CLEARED if review else version, rank_key(score, moves))
+        for game, version, score, moves, disqualified, review in rows
+    )  # fmt: skip
     board = board_id(challenge.pk, bots=bots)
     return store().ranking_build(board, challenge.ends_at, changes)

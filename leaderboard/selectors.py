@@ -50,6 +50,10 @@ BOARD_ORDER = ("-score", "moves", "span", "reached_at", "id")
 # What an ENTRY shows: nothing else is read (plain rows, no model instances: a page's time
 # goes mostly into building Python objects).
 ENTRY_FIELDS = ("player__username", "score", "moves", "span", "status", "game_id", "bot")
+# R35: an entry held by the fair-play review (fairplay) is off the public boards, as a
+# disqualified one is, until staff clear it ("cleared": back on the boards).
+HELD, CLEARED = "held", "cleared"
+ON_BOARD = Q(disqualified=False) & ~Q(review=HELD)
 
 
 def board_group(date: dt.date, draw: int, *, bots: bool = False) -> str:
@@ -72,8 +76,9 @@ def _span(challenge: DailyChallenge, now: dt.datetime) -> ExpressionWrapper:
 
 def ranked_entries(challenge: DailyChallenge, *, bots: bool = False) -> QuerySet[Entry]:
     """The entries a public board ranks: its people's, or its bots' (R34: each population is
-    ranked among itself); never the disqualified. Every board read starts here."""
-    return Entry.objects.filter(challenge=challenge, disqualified=False, bot=bots)
+    ranked among itself); never the disqualified nor those held for review (R35). Every board
+    read starts here."""
+    return Entry.objects.filter(ON_BOARD, challenge=challenge, bot=bots)
 
 
 def _board(challenge: DailyChallenge, now: dt.datetime, bots: bool) -> QuerySet[Entry]:
@@ -204,17 +209,21 @@ def entry_rank(*, entry: Entry, now: dt.datetime) -> int:
     return ahead + ahead_in_group + 1
 
 
-def game_standing(*, game: Game, now: dt.datetime) -> dict[str, int] | None:
-    """A finished daily game's place on its board (`rank` of `players`), for its end screen;
+def game_standing(*, game: Game, now: dt.datetime) -> dict[str, Any] | None:
+    """A finished daily game's place on its board (`rank` of `players`) and its fair-play
+    `review` (R35: null, "held", "cleared"), for its end screen; only the review while held;
     None while it is in progress, or once disqualified."""
     if game.challenge_id is None or game.status == Game.Status.PLAYING:
         return None
     entry = Entry.objects.filter(game=game, disqualified=False).select_related("challenge").first()
     if entry is None:
         return None
+    if entry.review == HELD:
+        return {"review": HELD}
     return {
         "rank": entry_rank(entry=entry, now=now),
         "players": board_count(challenge=entry.challenge, bots=entry.bot),
+        "review": entry.review,
     }
 
 
@@ -222,18 +231,20 @@ def board_changes(
     *, challenge: DailyChallenge, games: list[str], now: dt.datetime, bots: bool = False
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """A live batch: (ENTRY of each of these games still on the board, by rank; the players of
-    those disqualified). A handful of queries whatever the number of games: one for the games'
-    entries, one count per (score, moves) in Redis (or the database), one for their groups."""
+    those disqualified or held). A handful of queries whatever the number of games: one for the
+    games' entries, one count per (score, moves) in Redis (or the database), one for their
+    groups."""
     rows = list(
         Entry.objects.filter(challenge=challenge, game_id__in=games)
         .annotate(span=_span(challenge, now))
         .values_list(
             "id", "player__username", "score", "moves", "span", "status", "game_id",
-            "bot", "reached_at", "disqualified",
+            "bot", "reached_at", "disqualified", "review",
         )
     )  # fmt: skip
-    removed = [row[1] for row in rows if row[-1]]
-    ranked = [row for row in rows if not row[-1]]
+    off = [row[-2] or row[-1] == HELD for row in rows]
+    removed = [row[1] for row, gone in zip(rows, off, strict=True) if gone]
+    ranked = [row for row, gone in zip(rows, off, strict=True) if not gone]
     groups = sorted({(row[2], row[3]) for row in ranked})
     if not groups:
         return [], removed
@@ -261,7 +272,7 @@ def board_changes(
             game,
             bot,
         )  # fmt: skip
-        for pk, name, score, moves, span, status, game, bot, reached, _ in ranked
+        for pk, name, score, moves, span, status, game, bot, reached, _, _ in ranked
     ]
     return sorted(entries, key=lambda entry: entry["rank"]), removed
 

@@ -324,3 +324,30 @@ def entries_disqualify(*, entries: Any, by: Any) -> list[Entry]:
             },
         )
     return changed
+
+
+def entry_hold(*, game: Game) -> bool:
+    """R35: take a finished ranked game's entry off the public boards while staff review it
+    (a `removed` message in its board's next live batch); False if it has no entry on them."""
+    return _entry_review(game=game, review=selectors.HELD, version=boards.HELD)
+
+
+def entry_clear(*, game: Game) -> bool:
+    """R35: staff cleared the held entry: it is back on the boards (and in the next live
+    batch); False if it was not held."""
+    return _entry_review(game=game, review=selectors.CLEARED, version=boards.CLEARED)
+
+
+def _entry_review(*, game: Game, review: str, version: int) -> bool:
+    entries = Entry.objects.filter(game=game, disqualified=False)
+    if review == selectors.CLEARED:
+        entries = entries.filter(review=selectors.HELD)
+    entry = entries.select_related("challenge").first()
+    if entry is None or not entries.update(review=review):
+        return False
+    key = None if review == selectors.HELD else boards.rank_key(entry.score, entry.moves)
+    changes = [(str(game.pk), version, key)]
+    board = boards.board_id(entry.challenge_id, bots=entry.bot)
+    ends_at = entry.challenge.ends_at
+    transaction.on_commit(lambda: boards.store().entries_changed(board, ends_at, changes))
+    return True

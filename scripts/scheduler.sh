@@ -2,14 +2,18 @@
 # The scheduler of the production topology (docker-compose.yml's `scheduler`, a supervised
 # program of scripts/serve-topology.sh): creates today's and tomorrow's daily challenges when
 # missing, and empties the address hashes older than ADDRESS_HASH_DAYS (fair-play review), at
-# start and then every SCHEDULE_SECONDS (default 3600). Both are idempotent, so several
+# start and then every SCHEDULE_SECONDS (default 3600); meanwhile `review_games` reviews the
+# ended ranked games (R35) every REVIEW_SECONDS (default 15). Both are idempotent, so several
 # schedulers or a restart do no harm; a failed run (database down) is retried next time.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN="${VENV_BIN:-.venv/bin}"
 [ -x "$BIN/python" ] || BIN="$(dirname "$(command -v python)")"
 sleeper=""
-trap 'kill $sleeper 2>/dev/null; exit 0' INT TERM
+# The fair-play review (R35) of ended ranked games, every REVIEW_SECONDS, in a process of its own.
+"$BIN/python" manage.py review_games --every "${REVIEW_SECONDS:-15}" &
+reviewer=$!
+trap 'kill $sleeper $reviewer 2>/dev/null; exit 0' INT TERM
 while true; do
     "$BIN/python" manage.py create_daily_challenges --days 2 \
         || echo "create_daily_challenges failed; next try in ${SCHEDULE_SECONDS:-3600} s" >&2

@@ -46,7 +46,7 @@ def test_daily_game_is_created_once_then_returned(noon, auth_client, user):
     assert first.status_code == 201 and again.status_code == 200 and one_card.status_code == 201
     assert again.json()["id"] == first.json()["id"]
     game = first.json()
-    assert game["daily"] == {"date": TODAY} and game["code"] is None
+    assert game["daily"] == {"date": TODAY, "review": None} and game["code"] is None
     assert game["ruleset"] == "app" and game["draw"] == 3 and one_card.json()["draw"] == 1
     stored = Game.objects.get(pk=game["id"])
     assert stored.deal_code == str(day_deal(dt.date(2026, 11, 29), 3, stored.challenge.attempt))
@@ -373,7 +373,7 @@ def test_a_finished_daily_game_shows_its_standing_on_the_board(
     bob = client_for(make_user("bob"))
     act(bob, daily(bob).json()["id"], {"type": "draw"})
     game = daily(auth_client).json()
-    assert game["daily"] == {"date": TODAY}  # in progress: no standing yet
+    assert game["daily"] == {"date": TODAY, "review": None}  # in progress: no standing yet
     act(auth_client, game["id"], {"type": "draw"})
     act(auth_client, game["id"], {"type": "draw"})
 
@@ -382,7 +382,12 @@ def test_a_finished_daily_game_shows_its_standing_on_the_board(
 
     # then: the finished game carries its rank among the board's players, as the board ranks it
     board = {e["player"]: e["rank"] for e in auth_client.get(f"{BOARD}?draw=3").json()["results"]}
-    assert resigned["daily"] == {"date": TODAY, "rank": board["alice"], "players": 2}
+    assert resigned["daily"] == {
+        "date": TODAY,
+        "rank": board["alice"],
+        "players": 2,
+        "review": None,
+    }
     assert board == {"bob": 1, "alice": 2}  # same score, fewer moves first
     assert auth_client.get(f"{GAMES}/{game['id']}").json()["daily"]["rank"] == 2
 
@@ -393,7 +398,10 @@ def test_a_disqualified_game_shows_no_standing(noon, auth_client, make_user):
 
     entries_disqualify(entries=Entry.objects.filter(game_id=game["id"]), by=make_user("admin"))
 
-    assert auth_client.get(f"{GAMES}/{game['id']}").json()["daily"] == {"date": TODAY}
+    assert auth_client.get(f"{GAMES}/{game['id']}").json()["daily"] == {
+        "date": TODAY,
+        "review": None,
+    }
 
 
 def test_a_challenge_dealt_before_cf2_keeps_its_cf1_deal(noon, auth_client, api_client):

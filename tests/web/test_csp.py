@@ -116,6 +116,23 @@ def test_the_admin_and_its_fair_play_review_work_under_the_policy(
     page.wait_for_selector("#changelist")
     watcher.check(page, "admin review")
 
+    # the fair-play queue (R35) and a held game's evidence (timeline, styles of its own)
+    held = run_on_server(
+        "from django.contrib.auth import get_user_model; "
+        "from fairplay.models import Review; "
+        "from leaderboard.services import daily_game_get_or_create; "
+        f"user = get_user_model().objects.create_user('held{secrets.token_hex(3)}'); "
+        "game, _ = daily_game_get_or_create(player=user, draw=3); "
+        "Review.objects.create(game=game, state='held', queued_at=game.created_at, score=1.0); "
+        "print(game.pk)"
+    ).split()[-1]  # (after what the shell imported)
+    page.goto("/admin/fairplay/review/")
+    page.wait_for_selector(f"#result_list a[href*='/review/{held}/']")
+    watcher.check(page, "fair-play queue")
+    page.goto(f"/admin/fairplay/review/{held}/change/")
+    page.wait_for_selector("svg.fp-ticks")
+    watcher.check(page, "fair-play review")
+
 
 def test_the_api_docs_come_from_our_own_static_files(new_context, base_url):
     context = new_context()

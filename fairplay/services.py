@@ -1,0 +1,272 @@
+"""The fair-play review's Django side (R35): when ranked games are reviewed, the signals'
+inputs read from the database, what a hold does, and the staff's decisions.
+
+A ranked game that ends (won, resigned, or ended at its day's end) is queued in the write that
+ends it: a pending `Review`, made by the ranked-game listener installed in `FairplayConfig`
+(so the request does no review work). `manage.py review_games` (the scheduler) takes the
+pending reviews, oldest first, within a time budget: it computes the pure signals of
+`fairplay.signals` and their verdict, and holds the game's board entry when the verdict says so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections import defaultdict
+from typing import Any
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, transaction
+from django.db.models import Case, F, Max, Q, QuerySet, Value, When
+from django.db.models.functions import Abs
+from django.utils import timezone
+
+from fairplay import signals
+from fairplay.models import Review
+from games.engine import DealCode
+from games.engine.deal import shuffled_deck
+from games.models import Action, Game
+from leaderboard import services as board_services
+from leaderboard.models import Entry
+
+logger = logging.getLogger(__name__)
+
+# `identical` compares the game with at most this many other accounts' games of the deal that
+# ended before it, of a similar length (a copy has the original's length), nearest score first.
+IDENTICAL_CANDIDATES = 50
+SIMILAR_LENGTH = (0.8, 1.25)
+# `scouting` weighs at most this many other accounts' games of the deal linked to the player's:
+# the same address (hash), sign-ups within SIGNED_UP_CLOSE, or a game that ended within
+# JUST_BEFORE before the player's started.
+SCOUTS = 20
+SIGNED_UP_CLOSE = dt.timedelta(hours=1)
+JUST_BEFORE = dt.timedelta(hours=1)
+
+
+# ---- queueing: the ranked-game listener ------------------------------------------------------
+
+
+def review_queue(game: Game, at: dt.datetime) -> None:
+    """Inside the write of a ranked game's change: queue the review of a game that ended."""
+    if game.status != Game.Status.PLAYING:
+        Review.objects.bulk_create([Review(game=game, queued_at=at)], ignore_conflicts=True)
+
+
+def review_queue_statement(game: Game, at: dt.datetime) -> tuple[str, list[Any]] | None:
+    """`review_queue` as a clause of the action's one statement on PostgreSQL
+    (games.services.RankedGameListener)."""
+    if game.status == Game.Status.PLAYING:
+        return None
+    sql = (
+        f"fairplay_queued AS (INSERT INTO {Review._meta.db_table} (game_id, state, queued_at) "
+        "SELECT id, %s, %s FROM updated ON CONFLICT (game_id) DO NOTHING)"
+    )
+    return sql, [Review.State.PENDING, at]
+
+
+# ---- the signals' inputs -------------------------------------------------------------------
+
+
+def _deck(game: Game) -> tuple[str, ...]:
+    if game.deal_code is None:
+        return tuple(game.deck or ())
+    code = DealCode.parse(game.deal_code)
+    return tuple(shuffled_deck(code.number, code.version))
+
+
+def game_logs(games: list[Game]) -> dict[Any, signals.GameLog]:
+    """Each game as the signals see it (its deal and its log, times from its creation), by id:
+    one query for all the logs."""
+    rows: dict[Any, list[signals.LoggedAction]] = defaultdict(list)
+    created = {game.pk: game.created_at for game in games}
+    for game_id, kind, from_pile, to_pile, count, at in (
+        Action.objects.filter(game__in=list(created))
+        .order_by("game_id", "n")
+        .values_list("game_id", "type", "from_pile", "to_pile", "count", "at")
+    ):
+        seconds = (at - created[game_id]).total_seconds()
+        rows[game_id].append(signals.LoggedAction(kind, from_pile, to_pile, count, seconds))
+    return {
+        game.pk: signals.GameLog(
+            deck=_deck(game),
+            draw=game.draw,
+            ruleset=game.ruleset,
+            actions=tuple(rows[game.pk]),
+            label=str(game.pk),
+        )
+        for game in games
+    }
+
+
+def _others(game: Game) -> QuerySet[Game]:
+    """Other accounts' games of the same ranked deal."""
+    return Game.objects.filter(challenge_id=game.challenge_id).exclude(owner_id=game.owner_id)
+
+
+def identical_candidates(game: Game) -> list[Game]:
+    """The games `identical` compares with: other accounts' games of the deal that ended before
+    this one (the earlier game is the original), of a similar length, nearest score first."""
+    low, high = SIMILAR_LENGTH
+    return list(
+        _others(game)
+        .filter(finished_at__lt=game.finished_at)
+        .filter(actions_count__gte=game.actions_count * low)
+        .filter(actions_count__lte=game.actions_count * high)
+        .order_by(Abs(F("score") - game.score), "finished_at")[:IDENTICAL_CANDIDATES]
+    )
+
+
+def scout_candidates(game: Game) -> list[tuple[Game, tuple[str, ...], float]]:
+    """The games `scouting` weighs: other accounts' games of the deal linked to this one that
+    ended before it (or are still running), each with its links and how many seconds before
+    this game's end it ended (or last moved)."""
+    joined = game.owner.date_joined
+    linked = Q(owner__date_joined__range=(joined - SIGNED_UP_CLOSE, joined + SIGNED_UP_CLOSE))
+    linked |= Q(finished_at__range=(game.created_at - JUST_BEFORE, game.created_at))
+    if game.address_hash:
+        linked |= Q(address_hash=game.address_hash)
+    end = game.finished_at or timezone.now()
+    found = []
+    same_address = Q(address_hash=game.address_hash) & ~Q(address_hash="")
+    for other in (
+        _others(game)
+        .filter(linked)
+        .filter(Q(finished_at__lt=end) | Q(finished_at__isnull=True))
+        .select_related("owner")
+        .annotate(
+            last_at=Max("actions__at"),
+            shares=Case(When(same_address, then=Value(1)), default=Value(0)),
+        )
+        .order_by("-shares", "-finished_at")[:SCOUTS]  # the same address first
+    ):
+        links = []
+        if game.address_hash and other.address_hash == game.address_hash:
+            links.append("address")
+        apart = abs(other.owner.date_joined - joined)
+        if apart <= SIGNED_UP_CLOSE:
+            links.append(f"signed up {round(apart.total_seconds() / 60)} min apart")
+        ended = other.finished_at or other.last_at or other.created_at  # type: ignore[attr-defined]
+        if game.created_at - JUST_BEFORE <= ended <= game.created_at:
+            links.append("played just before")
+        found.append((other, tuple(links), (end - ended).total_seconds()))
+    return found
+
+
+# ---- reviewing -----------------------------------------------------------------------------
+
+
+def review_run(review: Review, *, seconds: float) -> Review:
+    """Compute the game's signals and verdict (`seconds`: clairvoyance's budget) and decide:
+    clean, or held (its entry leaves the public boards). A review decided meanwhile (another
+    run) is left as it is."""
+    game = review.game
+    others = identical_candidates(game)
+    scouts = scout_candidates(game)
+    logs = game_logs([game, *others, *(other for other, _, _ in scouts)])
+    log = logs[game.pk]
+    results = [
+        signals.timing(log),
+        signals.identical(log, [logs[other.pk] for other in others]),
+        signals.clairvoyance(log, seconds=seconds),
+        signals.scouting(
+            log,
+            [
+                signals.Scout(str(other.pk), signals.uncovered(logs[other.pk]), before, links)
+                for other, links, before in scouts
+            ],
+        ),
+    ]
+    score, held = signals.verdict(results)
+    review.score = score
+    review.signals = {
+        signal.name: {"score": signal.score, "evidence": signal.evidence} for signal in results
+    }
+    review.state = Review.State.HELD if held else Review.State.CLEAN
+    review.reviewed_at = timezone.now()
+    with transaction.atomic():
+        decided = Review.objects.filter(pk=review.pk, state=Review.State.PENDING).update(
+            state=review.state,
+            score=review.score,
+            signals=review.signals,
+            reviewed_at=review.reviewed_at,
+        )
+        if decided and held:
+            board_services.entry_hold(game=game)
+    if decided and held:
+        logger.warning(
+            "game_held",
+            extra={"fields": {"game": str(game.pk), "player": game.owner_id, "score": score}},
+        )
+    return review
+
+
+def reviews_run(*, budget: float) -> list[Review]:
+    """Review pending games, oldest first: at least one, then more until none is left or
+    `budget` seconds have passed (each game's clairvoyance gets at most
+    FAIRPLAY_CLAIRVOYANCE_SECONDS of what is left)."""
+    start = time.monotonic()
+    done: list[Review] = []
+    failed: list[Any] = []
+    while True:
+        review = (
+            Review.objects.filter(state=Review.State.PENDING)
+            .exclude(pk__in=[each.pk for each in done] + failed)
+            .select_related("game__owner")
+            .order_by("queued_at")
+            .first()
+        )
+        if review is None:
+            break
+        left = max(budget - (time.monotonic() - start), 0.0)
+        try:
+            done.append(
+                review_run(review, seconds=min(settings.FAIRPLAY_CLAIRVOYANCE_SECONDS, left))
+            )
+        except (OperationalError, InterfaceError):  # the database is away: the next run retries
+            raise
+        except Exception:
+            # One game's failure (a bug, evidence the database refuses) must not stop the
+            # queue behind it: the game stays pending, and the log says why.
+            logger.exception("review_failed", extra={"fields": {"game": str(review.pk)}})
+            failed.append(review.pk)
+        if time.monotonic() - start >= budget:
+            break
+    return done
+
+
+# ---- the staff's decisions (fairplay.admin) ------------------------------------------------
+
+
+def reviews_clear(*, reviews: QuerySet[Review], by: Any) -> list[Review]:
+    """Staff cleared these held games: their entries come back on the boards; returns those
+    that were held."""
+    cleared = []
+    for review in reviews.filter(state=Review.State.HELD).select_related("game"):
+        with transaction.atomic():
+            if _decide(review, Review.State.CLEARED, by):
+                board_services.entry_clear(game=review.game)
+                cleared.append(review)
+    return cleared
+
+
+def reviews_disqualify(*, reviews: QuerySet[Review], by: Any) -> list[Review]:
+    """Staff disqualified these held games: their entries leave every board for good
+    (leaderboard.services.entries_disqualify); returns those that were held."""
+    decided = [
+        review
+        for review in reviews.filter(state=Review.State.HELD)
+        if _decide(review, Review.State.DISQUALIFIED, by)
+    ]
+    entries = Entry.objects.filter(game__in=[review.game_id for review in decided])
+    board_services.entries_disqualify(entries=entries, by=by)
+    return decided
+
+
+def _decide(review: Review, state: str, by: Any) -> bool:
+    now = timezone.now()
+    changed = Review.objects.filter(pk=review.pk, state=Review.State.HELD).update(
+        state=state, decided_by=by, decided_at=now
+    )
+    review.state, review.decided_by, review.decided_at = state, by, now
+    return bool(changed)
