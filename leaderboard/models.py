@@ -72,11 +72,13 @@ class Entry(models.Model):
         ]
         indexes = [
             # The board's order (the live time is sorted within each (score, moves) group).
-            # Partial, so that counting ranked entries is an index-only scan.
+            # Partial, so that counting ranked entries is an index-only scan: per population
+            # (R34), without the disqualified and the held (R35), the condition being
+            # leaderboard.selectors.ON_BOARD.
             models.Index(
-                fields=["challenge", "-score", "moves"],
+                fields=["challenge", "bot", "-score", "moves"],
                 name="entry_board_order",
-                condition=Q(disqualified=False),
+                condition=Q(disqualified=False) & ~Q(review="held"),
             ),
             # A player's streak: the days they played.
             models.Index(fields=["player", "challenge"], name="entry_player_challenge"),

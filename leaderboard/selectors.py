@@ -6,8 +6,8 @@ for a game in progress (up to the end of its day), so the order by (score, moves
 of one (score, moves) group are sorted by time on the fly. Counting never walks the board when
 the ranking is in Redis: how many entries rank ahead of a (score, moves), the board's size, and
 the (score, moves) at a page's first row are O(log n) there. Without it (the embedded mode, or
-while Redis is unreachable) the same counts are index counts in the database (the board index
-does not cover `bot` yet: each counted row is read).
+while Redis is unreachable) the same counts are index counts in the database (the board index is
+per population and holds only `ON_BOARD` entries).
 """
 
 from __future__ import annotations
