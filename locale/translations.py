@@ -422,6 +422,10 @@ HU = {
     "No hints in a ranked daily game while its day lasts.": (
         "Rangsorolt napi játszmában nincs tipp, amíg tart a nap."
     ),
+    "The day is over: this game ended at midnight.": (
+        "Véget ért a nap: ez a játszma éjfélkor befejeződött."
+    ),
+    "Day over": "Véget ért a nap",
 }
 
 PL = {
@@ -839,6 +843,10 @@ PL = {
     "No hints in a ranked daily game while its day lasts.": (
         "W rankingowej grze dnia nie ma podpowiedzi, dopóki dzień trwa."
     ),
+    "The day is over: this game ended at midnight.": (
+        "Dzień się skończył: ta gra zakończyła się o północy."
+    ),
+    "Day over": "Koniec dnia",
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {

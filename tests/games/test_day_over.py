@@ -96,11 +96,19 @@ def test_an_action_after_midnight_ends_the_game_and_is_refused(clock, auth_clien
     assert refused.json()["error"] == {"code": "game_over", "message": DAY_OVER}
     stored = Game.objects.get(pk=game["id"])
     assert (stored.status, stored.end_reason, stored.finished_at) == (
-        "resigned",
-        "day_over",
-        ENDS_AT,
-    )
+        "resigned", "day_over", ENDS_AT
+    )  # fmt: skip
     assert (stored.moves, stored.actions_count) == (2, 2)
+    # and the refusal is worded in the caller's language
+    for lang, message in (
+        ("hu", "Véget ért a nap: ez a játszma éjfélkor befejeződött."),
+        ("pl", "Dzień się skończył: ta gra zakończyła się o północy."),
+    ):
+        worded = auth_client.post(
+            f"{GAMES}/{game['id']}/actions", {"type": "draw"}, format="json",
+            HTTP_ACCEPT_LANGUAGE=lang,
+        )  # fmt: skip
+        assert worded.json()["error"] == {"code": "game_over", "message": message}
 
 
 def test_the_callers_list_shows_no_daily_game_in_progress_after_its_day(clock, auth_client):
