@@ -159,7 +159,9 @@ def test_make_run_asks_for_debug_and_says_the_dailies_are_development_ones(tmp_p
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = bare_env() | {
+    # (a make of its own, not a sub-make of the one that may run the suite)
+    env = {k: v for k, v in bare_env().items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
+    env |= {
         "DJANGO_DEBUG": "0",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'run.sqlite3'}",
         "PYTHONUNBUFFERED": "1",
