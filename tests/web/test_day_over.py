@@ -50,3 +50,9 @@ def test_a_daily_game_open_at_the_end_of_its_day_shows_as_over(new_context, run_
     page.click('[data-pile="stock"]')
     page.wait_for_timeout(300)  # a wrongly sent draw would have come back by now
     assert page.locator("#moves").inner_text() == "0"
+
+    # and the player page lists it as ended by its day
+    page.goto(f"/players/{name}")
+    row = page.locator("tr", has=page.locator(f'a[href="/replay/{game_id}"]'))
+    row.wait_for()
+    assert "Day over" in row.inner_text()
