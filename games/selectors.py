@@ -134,8 +134,8 @@ def _token_user_and_game_sql() -> str:
 
 def token_user_and_game(*, key: str, game_id: Any) -> tuple[Any, Game | None] | None:
     """The user of API token `key` and the game `game_id` (None if there is no such game), in
-        one query: the game endpoints' requests authenticate and read their game in one round trip
-        (bench/api.py). None if the token is unknown. Visibility is the caller's: game_visible_to,
+    one query: the game endpoints' requests authenticate and read their game in one round trip
+    (bench/api.py). None if the token is unknown. Visibility is the caller's: game_visible_to,
     after games.services.game_read ends a game whose day is over."""
     db = connections[DEFAULT_DB_ALIAS]  # the wrapper itself: each use of the proxy costs a lookup
     pk = Game._meta.pk.get_db_prep_value(_game_pk(game_id), db)
