@@ -38,9 +38,12 @@ lock: | $(BIN)/python
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
 	$(BIN)/python scripts/lock.py --uv $(BIN)/uv $(if $(UPGRADE),--upgrade)
 
+# Development settings, asked for: without DJANGO_DEBUG the settings are production ones. The
+# server's start says that the dailies are development ones (check canfield.W001).
+run: export DJANGO_DEBUG = 1
 run: setup
 	$(BIN)/python scripts/port-free.py 127.0.0.1 $(PORT)
-	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py migrate --noinput --skip-checks
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 lint: setup

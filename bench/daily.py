@@ -43,6 +43,9 @@ from tests.ops.stack import Topology  # noqa: E402
 DATABASE = "canfield_daily_bench"
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
 REDIS_URL = "redis://127.0.0.1:6379/3"
+# This process (migrate, the accounts it writes) runs the development settings; the topology
+# runs the production ones with secrets of its own (tests/ops/stack.py).
+os.environ.setdefault("DJANGO_DEBUG", "1")
 
 
 def fresh_database(name: str = DATABASE) -> None:

@@ -126,6 +126,7 @@ def main() -> None:
     os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{args.database}"
     os.environ["REDIS_URL"] = args.redis
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "1")  # the development settings
     import django
 
     fresh_database(args.database)

@@ -95,6 +95,7 @@ def hints(count: int) -> None:
 
 def dailies(days: int, seconds: float) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "1")  # the development settings
     import django
 
     django.setup()

@@ -31,6 +31,7 @@ with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=T
     admin.execute(f"CREATE DATABASE {NAME}")
 os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{NAME}"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
+os.environ.setdefault("DJANGO_DEBUG", "1")  # the development settings
 
 import django  # noqa: E402
 

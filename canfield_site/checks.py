@@ -1,11 +1,14 @@
-"""System checks of the production secrets (canfield.E001, canfield.E002).
+"""System checks of the production secrets (canfield.E001, canfield.E002), and the development
+dailies' notice (canfield.W001).
 
 Registered for every `manage.py` command that runs checks (check, check --deploy, migrate,
 runserver) and run again by the WSGI and ASGI entry points, which Django does not check: with
 DJANGO_DEBUG=0 a server whose secret key or daily secret is a placeholder, short, or shared
 refuses to start. The daily secret derives every daily deal (leaderboard.days): anyone who
 knows it knows every future deal, and if it were the session key, rotating that key would
-change the deals of the days already created.
+change the deals of the days already created. In debug (`make run`) the daily secret may be the
+public development one: W001 says so at every start, since anyone with the repository can
+compute those dailies.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.checks import CheckMessage, Error, register
+from django.core.checks import CheckMessage, Error, Warning, register
 from django.core.exceptions import ImproperlyConfigured
 
 MIN_LENGTH = 50
@@ -69,9 +72,27 @@ def secrets_problems() -> list[CheckMessage]:
     return problems
 
 
+def development_dailies() -> list[CheckMessage]:
+    """In debug, a notice when the daily deals come from a development secret."""
+    weakness = _weakness(settings.DAILY_SECRET)
+    if not settings.DEBUG or weakness is None:
+        return []
+    return [
+        Warning(
+            f"The daily deals are development ones: DAILY_SECRET {weakness}, so anyone with "
+            "the repository can compute them.",
+            hint=(
+                "Fine on a developer machine. A server others play on runs with DJANGO_DEBUG=0 "
+                f"and a DAILY_SECRET of its own: {GENERATE}."
+            ),
+            id="canfield.W001",
+        )
+    ]
+
+
 @register("security")
 def check_secrets(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
-    return secrets_problems()
+    return secrets_problems() + development_dailies()
 
 
 def refuse_unsafe_secrets() -> None:

@@ -1,7 +1,10 @@
 """Settings for Canfield Club: one module, driven by environment variables.
 
-Every variable has a default good for `make run` on a developer machine; production sets
-DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DAILY_SECRET, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL.
+Without DJANGO_DEBUG these are the production settings: no server starts without its secrets
+(DJANGO_SECRET_KEY, DAILY_SECRET), so a deployment that forgets a variable fails loudly instead
+of dealing dailies anyone with the repository can compute. Development asks for debug
+(DJANGO_DEBUG=1: `make run`, tests/settings.py), and then every other variable has a default
+good for a developer machine; production also sets ALLOWED_HOSTS, DATABASE_URL and REDIS_URL.
 """
 
 import os
@@ -24,12 +27,15 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+DEBUG = env_bool("DJANGO_DEBUG", False)
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off (the default; development "
+            "runs with DJANGO_DEBUG=1, as `make run` does)"
+        )
     SECRET_KEY = "dev-only-insecure-secret-key-do-not-use-in-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")

@@ -42,6 +42,9 @@ from games.throttling import FixedWindowScopedThrottle
 LANGUAGES = ("hu", "en", "pl")
 CONCRETE_PILES = [pile for pile in PILE_NAMES if pile != "foundation"]
 DRAW_CHOICES = [(3, "3"), (1, "1")]
+# Why a finished game ended (R26a): won, resigned by its player, or ended by the server at the
+# end of its day (a daily game still in progress then: its status is "resigned").
+END_REASONS = ["won", "resigned", services.DAY_OVER]
 GAMES_PAGE_SIZE = 20
 
 # ---- output shapes ----------------------------------------------------------------------------
@@ -96,6 +99,7 @@ def game_payload(
         "seconds": round((end - game.created_at).total_seconds(), 3),
         "created_at": _iso(game.created_at),
         "finished_at": _iso(game.finished_at),
+        "end_reason": game.end_reason,
         "hints": game.hints,
     }
     payload.update((engine or EngineGame.from_dict(game.state)).public_view())
@@ -181,6 +185,12 @@ class GameOutSerializer(serializers.Serializer):
     seconds = serializers.FloatField()
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    end_reason = serializers.ChoiceField(
+        choices=END_REASONS,
+        allow_null=True,
+        help_text="null while in progress; day_over: a daily game the server ended when its day "
+        "ended (R26a), with its figures then and status resigned",
+    )
     starting_rank = serializers.CharField()
     stock = CountSerializer()
     waste = WasteSerializer()
@@ -459,6 +469,8 @@ class GameListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         filters = _game_filters(request)
         page, size = page_params(request, default_size=GAMES_PAGE_SIZE)
+        # R26a: none of the caller's games is listed in progress after its day.
+        services.games_end_day_over(now=timezone.now(), owner=request.user)
         games = selectors.game_list_for(user=request.user, **filters)
         body = page_links(request, page=page, size=size, count=games.count())
         body["results"] = [

@@ -16,7 +16,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.authentication import get_authorization_header
 from rest_framework.request import Request
 
-from games import selectors
+from games import selectors, services
 from games.models import Game
 
 
@@ -49,7 +49,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
 def game_read_for(request: Request, game_id: str) -> Game:
     """The game `game_id` if the caller may see it, else NotFound; the one read with the token
-    when the request came with one."""
+    when the request came with one. A daily game whose day is over is ended first (R26a)."""
     if isinstance(request.auth, TokenAuth):
-        return selectors.game_visible_to(request.auth.game, user=request.user)
-    return selectors.game_get_for(game_id=game_id, user=request.user)
+        return services.game_read(game=request.auth.game, user=request.user)
+    return services.game_get_for(game_id=game_id, user=request.user)

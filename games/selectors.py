@@ -56,13 +56,12 @@ def _game_pk(game_id: Any) -> uuid.UUID | None:
         return None
 
 
-def game_get_for(*, game_id: Any, user: Any) -> Game:
-    """The game if `user` may see it, else NotFound."""
+def game_find(game_id: Any) -> Game | None:
+    """The game `game_id`, whoever may see it (games.services.game_get_for checks that)."""
     pk = _game_pk(game_id)
     # No select_related("challenge"): on the action path the join costs more than the lazy
     # load that only daily games need.
-    game = None if pk is None else Game.objects.filter(pk=pk).first()
-    return game_visible_to(game, user=user)
+    return None if pk is None else Game.objects.filter(pk=pk).first()
 
 
 @functools.cache
@@ -136,7 +135,8 @@ def _token_user_and_game_sql() -> str:
 def token_user_and_game(*, key: str, game_id: Any) -> tuple[Any, Game | None] | None:
     """The user of API token `key` and the game `game_id` (None if there is no such game), in
     one query: the game endpoints' requests authenticate and read their game in one round trip
-    (bench/api.py). None if the token is unknown. Visibility is the caller's: game_visible_to."""
+    (bench/api.py). None if the token is unknown. Visibility is the caller's: game_visible_to,
+    after games.services.game_read ends a game whose day is over."""
     db = connections[DEFAULT_DB_ALIAS]  # the wrapper itself: each use of the proxy costs a lookup
     pk = Game._meta.pk.get_db_prep_value(_game_pk(game_id), db)
     row = _fetch_one(db, _token_user_and_game_sql(), [pk, key])

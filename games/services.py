@@ -6,6 +6,10 @@ was read, together with its `Action` row, in one transaction.
 
 A ranked game's change is announced to whoever subscribed (`ranked_game_subscribe`: the daily
 boards, from their app's `ready`): `games` never imports what listens to it.
+
+R26a: a daily game still in progress when its day ends is ended as of that moment
+(`game_end_day_over`), by the scheduler (`manage.py end_daily_games`) and before any read of or
+action on it, so that no request ever sees it playable after its day.
 """
 
 from __future__ import annotations
@@ -30,11 +34,13 @@ from games.engine import Game as EngineGame
 from games.engine.deal import DEAL_NUMBERS
 from games.errors import Forbidden, GameFinished, Stale
 from games.models import Action, Game
-from games.selectors import game_get_for
+from games.selectors import game_find, game_visible_to
 from games.solver import hint
 
 # Retries when another request on the same game won the race and the client sent no `expect`.
 ACT_ATTEMPTS = 3
+# R26a: why a daily game the server ended at the end of its day is over (`Game.end_reason`).
+DAY_OVER = "day_over"
 
 
 @dataclass(frozen=True)
@@ -149,6 +155,87 @@ def game_create(
     )
 
 
+# The end of each challenge's day by challenge id, kept once met: it never changes, and reading
+# it on every ranked action would cost the action a round trip.
+_day_ends: dict[int, datetime.datetime] = {}
+
+
+def game_day_ends_at(game: Game) -> datetime.datetime | None:
+    """When a daily game's day ends; None for any other game."""
+    if game.challenge_id is None:
+        return None
+    ends_at = _day_ends.get(game.challenge_id)
+    if ends_at is None:
+        ends_at = _day_ends[game.challenge_id] = game.challenge.ends_at  # type: ignore[union-attr]
+    return ends_at
+
+
+def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Game:
+    """R26a: end a daily game still in progress once its day is over, as of the day's end with
+    its figures then: status `resigned` (the API's statuses stay playing, won and resigned: it
+    was not won), `end_reason` "day_over", `finished_at` the day's end; nothing is logged (the
+    player did not act). Any other game is returned as it is, without a query.
+
+    Every such ending goes through here, and a ranked game's is announced as its other changes
+    are (`ranked_game_announce`, at the day's end). Returns the game as it now is: if another
+    request ended it or acted first, as that left it."""
+    for _attempt in range(ACT_ATTEMPTS):
+        ends_at = game_day_ends_at(game)
+        if (
+            ends_at is None
+            or game.status != Game.Status.PLAYING
+            or (now or timezone.now()) < ends_at
+        ):
+            return game
+        state = {**game.state, "status": Game.Status.RESIGNED}
+        with transaction.atomic():
+            ended = Game.objects.filter(
+                pk=game.pk, actions_count=game.actions_count, status=Game.Status.PLAYING
+            ).update(
+                state=state, status=Game.Status.RESIGNED, end_reason=DAY_OVER, finished_at=ends_at
+            )
+            if ended:
+                game.state, game.status = state, Game.Status.RESIGNED
+                game.end_reason, game.finished_at = DAY_OVER, ends_at
+                ranked_game_announce(game=game, at=ends_at)
+                return game
+        game = Game.objects.get(pk=game.pk)  # another request changed it first: see how
+    return game
+
+
+def games_end_day_over(
+    *, now: datetime.datetime, since: datetime.datetime | None = None, owner: Any = None
+) -> int:
+    """End every daily game still in progress whose day ended by `now` (and after `since`, if
+    given; of `owner`, if given) with `game_end_day_over`; returns how many it ended."""
+    games = Game.objects.filter(
+        challenge__ends_at__lte=now, status=Game.Status.PLAYING
+    ).select_related("challenge")
+    if since is not None:
+        games = games.filter(challenge__ends_at__gt=since)
+    if owner is not None:
+        games = games.filter(owner=owner)
+    return sum(game_end_day_over(game, now=now).end_reason == DAY_OVER for game in games)
+
+
+def game_over_message(game: Game) -> str:
+    """Why an action on a finished game is refused (409 `game_over`)."""
+    if game.end_reason == DAY_OVER:
+        return _("The day is over: this game ended at midnight.")
+    return _("This game is over.")
+
+
+def game_read(*, game: Game | None, user: Any) -> Game:
+    """`game` as `user` may read it: ended first if its day is over (R26a), so that no read sees
+    it in progress after its day; NotFound if `user` may not see it (games.selectors)."""
+    return game_visible_to(None if game is None else game_end_day_over(game), user=user)
+
+
+def game_get_for(*, game_id: Any, user: Any) -> Game:
+    """The game `game_id` as `user` may read it (`game_read`), else NotFound."""
+    return game_read(game=game_find(game_id), user=user)
+
+
 def game_act(
     *, game: Game, user: Any, action: dict[str, Any], expect: int | None
 ) -> tuple[Action, Game, EngineGame]:
@@ -165,8 +252,10 @@ def game_act(
             game = game_get_for(game_id=game.pk, user=user)
         if game.owner_id != user.pk:
             raise Forbidden(_("Only the game's owner may play it."))
+        now = timezone.now()
+        game = game_end_day_over(game, now=now)
         if game.status != Game.Status.PLAYING:
-            raise GameFinished(_("This game is over."))
+            raise GameFinished(game_over_message(game))
         if expect is not None and expect != game.moves:
             raise Stale(
                 _("The game has moved on: moves is %(moves)s, not %(expect)s.")
@@ -174,7 +263,6 @@ def game_act(
             )
         engine = EngineGame.from_dict(game.state)
         result = engine.apply(parsed).as_dict()
-        now = timezone.now()
         version = game.actions_count
         game.state = engine.to_dict()
         game.status = engine.status
@@ -183,6 +271,7 @@ def game_act(
         game.actions_count = result["n"]
         if engine.status != Game.Status.PLAYING:
             game.finished_at = now
+            game.end_reason = engine.status  # won or resigned
         row = Action(
             game=game,
             n=result["n"],
@@ -230,15 +319,19 @@ def game_act(
 
 def _write(*, game: Game, version: int, row: Action) -> bool:
     """Save the game and its new log row if no other action landed since `version` was read
-    (optimistic concurrency: no lock is held while the engine works)."""
+    and the game is still in progress (its day may have ended meanwhile: optimistic
+    concurrency, no lock is held while the engine works)."""
     with transaction.atomic():
-        written = Game.objects.filter(pk=game.pk, actions_count=version).update(
+        written = Game.objects.filter(
+            pk=game.pk, actions_count=version, status=Game.Status.PLAYING
+        ).update(
             state=game.state,
             status=game.status,
             score=game.score,
             moves=game.moves,
             actions_count=game.actions_count,
             finished_at=game.finished_at,
+            end_reason=game.end_reason,
         )
         if written:
             row.save(force_insert=True)
@@ -253,8 +346,8 @@ _ACTION = Action._meta.db_table
 _WRITE_SQL = f"""
 WITH updated AS (
     UPDATE {_GAME} SET state = %s::jsonb, status = %s, score = %s, moves = %s,
-        actions_count = %s, finished_at = %s
-    WHERE id = %s AND actions_count = %s
+        actions_count = %s, finished_at = %s, end_reason = %s
+    WHERE id = %s AND actions_count = %s AND status = 'playing'
     RETURNING id
 ){{also}}
 INSERT INTO {_ACTION} (game_id, n, type, from_pile, to_pile, count, cards, score_delta,
@@ -278,7 +371,7 @@ def _write_in_one_statement(
             _WRITE_SQL.format(also="".join(f", {sql}" for sql, _ in also)),
             [
                 json.dumps(game.state), game.status, game.score, game.moves,
-                game.actions_count, game.finished_at, game.pk, version,
+                game.actions_count, game.finished_at, game.end_reason, game.pk, version,
                 *(value for _, params in also for value in params),
                 row.n, row.type, row.from_pile, row.to_pile, row.count, _json(row.cards),
                 row.score_delta, row.auto_fill, row.undoes, _json(row.auto_finish), row.at,
@@ -312,6 +405,8 @@ def game_verify(game: Game) -> list[str]:
         engine = game_replay(game)
     except Exception as error:  # a broken log is a finding, not a crash of the check
         return [f"log does not replay: {error}"]
+    if game.end_reason == DAY_OVER and engine.status == Game.Status.PLAYING:
+        engine.status = Game.Status.RESIGNED  # ended by the server, not by an action (R26a)
     problems = []
     if engine.to_dict() != game.state:
         problems.append("stored state differs from the replayed log")
@@ -332,9 +427,10 @@ def game_hint(*, game: Game, user: Any) -> dict[str, Any]:
     Forbidden (not the owner, or a ranked daily game while its day lasts) or GameFinished."""
     if game.owner_id != user.pk:
         raise Forbidden(_("Only the game's owner may ask for a hint."))
+    game = game_end_day_over(game)
     if game.status != Game.Status.PLAYING:
-        raise GameFinished(_("This game is over."))
-    if game.challenge_id is not None and timezone.now() < game.challenge.ends_at:
+        raise GameFinished(game_over_message(game))
+    if game.challenge_id is not None:  # in progress, so its day lasts (R26a)
         raise Forbidden(_("No hints in a ranked daily game while its day lasts."), "R30")
     action, winnable = hint(EngineGame.from_dict(game.state))
     Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)

@@ -180,10 +180,15 @@ def _entry_is_bots(game_id: str) -> bool:
 def entry_record(game: Game, at: dt.datetime) -> None:
     """Inside a ranked game's action transaction: copy the game's new figures to its entry.
 
-    After the day ends the entry keeps the figures of that moment, so nothing changes. A
-    disqualified entry stays off the boards: it is not updated.
+    After the day ends the entry keeps the figures of that moment, so nothing changes but the
+    status of a game the server ended then (R26a: its figures and when it reached them stay).
+    A disqualified entry stays off the boards: it is not updated.
     """
     if at >= _challenge_of(game).ends_at:
+        if game.end_reason == "day_over":
+            Entry.objects.filter(game=game, disqualified=False).update(
+                status=game.status, ended_at=game.finished_at
+            )
         return
     _entry_is_bots(str(game.pk))
     finished = game.status != Game.Status.PLAYING

@@ -432,6 +432,10 @@ HU = {
     "Bots": "Botok",
     "A bot: it ranks among bots only.": "Bot: csak a botok között rangsorolják.",
     "BOT": "BOT",
+    "The day is over: this game ended at midnight.": (
+        "Véget ért a nap: ez a játszma éjfélkor befejeződött."
+    ),
+    "Day over": "Véget ért a nap",
 }
 
 PL = {
@@ -859,6 +863,10 @@ PL = {
     "Bots": "Boty",
     "A bot: it ranks among bots only.": "Bot: klasyfikowany tylko wśród botów.",
     "BOT": "BOT",
+    "The day is over: this game ended at midnight.": (
+        "Dzień się skończył: ta gra zakończyła się o północy."
+    ),
+    "Day over": "Koniec dnia",
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {

@@ -22,10 +22,12 @@ requires_redis = pytest.mark.skipif(
 def _fresh_cache():
     """Throttle counters live in the cache: each test starts with none; nor does any test see
     the challenges an earlier one's actions kept (their ids are reused)."""
+    from games import services as game_services
     from leaderboard import services as leaderboard_services
 
     cache.clear()
     leaderboard_services._challenges.clear()
+    game_services._day_ends.clear()
 
 
 @pytest.fixture

@@ -5,6 +5,11 @@ tests create hundreds of users, so they hash with MD5. Servers the tests start i
 subprocesses inherit this module through DJANGO_SETTINGS_MODULE, except the production
 topology (tests/ops/stack.py), which runs the real settings with a STATIC_ROOT of its own
 (tests/production_settings.py).
+
+The project's settings are production ones unless DJANGO_DEBUG says otherwise; the suite asks
+for debug (the development secrets, no HTTPS redirect) whatever the shell says, and so do the
+servers it starts with this module. What runs the production settings says DJANGO_DEBUG=0 and
+names its settings module itself (tests/ops/stack.py, tests/ops/test_settings.py).
 """
 
 import os
@@ -20,6 +25,8 @@ if _worker.startswith("gw") and _redis and os.environ.get("REDIS_URL_WORKER") !=
     _db = int(_url.path.strip("/") or 0) + int(_worker.removeprefix("gw"))
     os.environ["REDIS_URL"] = urlunsplit(_url._replace(path=f"/{_db}"))
     os.environ["REDIS_URL_WORKER"] = _worker
+
+os.environ["DJANGO_DEBUG"] = "1"
 
 from canfield_site.settings import *  # noqa: E402, F403
 from canfield_site.settings import PASSWORD_HASHERS as PRODUCTION_HASHERS  # noqa: E402

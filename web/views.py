@@ -16,6 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import selectors as game_selectors
+from games import services as game_services
 from games.accounts import account_create, signup_slot_take
 from games.engine import RULESETS
 from games.errors import NotFound
@@ -42,7 +43,7 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
 
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
-        game = game_selectors.game_get_for(game_id=game_id, user=request.user)
+        game = game_services.game_get_for(game_id=game_id, user=request.user)
     except NotFound:
         raise Http404("no such game") from None
     if game.status == game.Status.PLAYING:

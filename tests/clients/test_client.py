@@ -90,12 +90,13 @@ def test_rate_limit_headers_and_errors_in_the_callers_language(base_url, player)
 def test_a_whole_game_won_with_legal_actions(player):
     game = player.new_game_from_deck(easy_deck(), draw=1)
     assert (game.code, game.daily, game.status, game.moves) == (None, None, "playing", 0)
+    assert game.end_reason is None
     assert [f.top for f in game.foundations if f.top] == ["AH"]
     while not game.over:
         acted = player.act(game, foundation_first(player.legal_actions(game)))
         assert acted.game.moves == game.moves + 1 == acted.action.n
         game = acted.game
-    assert (game.status, game.score) == ("won", 255)
+    assert (game.status, game.end_reason, game.score) == ("won", "won", 255)
     assert player.legal_actions(game) == []
     assert len(player.actions(game.id)) == game.moves
     assert player.games(status="won").results[0].id == game.id

@@ -50,6 +50,7 @@ def test_a_generated_client_registers_and_wins_a_game(generated, base_url):  # n
         CredentialsRequest,
         DeckGameRequest,
         DrawEnum,
+        EndReasonEnum,
         Error,
         GameOut,
         GameStatusEnum,
@@ -84,4 +85,5 @@ def test_a_generated_client_registers_and_wins_a_game(generated, base_url):  # n
         final = games_get.sync(game.id, client=api)
 
     assert (final.status, final.score) == (GameStatusEnum.WON, 255)
+    assert final.end_reason == EndReasonEnum.WON and created.parsed.end_reason is None
     assert refused.status_code == 409 and refused.parsed.error.code.value == "game_over"

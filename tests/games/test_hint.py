@@ -88,8 +88,10 @@ def test_hint_refused_in_a_ranked_daily_game_while_its_day_lasts(auth_client, us
         assert Game.objects.get(pk=game.pk).hints == 0
         traveller.move_to(game.challenge.ends_at + dt.timedelta(minutes=1))
         response = hint(auth_client, game.pk)
-        assert response.status_code == 200  # the day is over: no longer ranked
-        assert Game.objects.get(pk=game.pk).hints == 1
+        # the day is over, and the game with it (R26a)
+        assert response.status_code == 409
+        assert response.json()["error"]["code"] == "game_over"
+        assert Game.objects.get(pk=game.pk).hints == 0
 
 
 def test_hint_needs_authentication_and_is_throttled(api_client, auth_client, monkeypatch):

@@ -94,11 +94,13 @@ def test_actions_update_the_board_until_the_day_ends(noon, auth_client, api_clie
     assert (entry["moves"], entry["status"], entry["game"]) == (2, "playing", game["id"])
     assert entry["seconds"] == 30.0
 
-    # when the player goes on after the day ends
+    # when the player tries to go on after the day ends
     noon.move_to(NEXT_DAY)
-    act(auth_client, game["id"], {"type": "draw"})
+    refused = auth_client.post(f"{GAMES}/{game['id']}/actions", {"type": "draw"}, format="json")
 
-    # then the board keeps the figures and the time of the end of the day
+    # then the game is over (R26a) and the board keeps the figures and the time of the end of
+    # the day
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "game_over"
     entry = api_client.get(BOARD).json()["results"][0]
     assert entry["moves"] == 2
     assert entry["seconds"] == 12 * 3600.0

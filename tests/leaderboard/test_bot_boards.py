@@ -79,7 +79,12 @@ def test_a_bots_entry_ranks_among_bots_and_the_people_among_people(
     assert info["draw"] == 3 and (info["players"], info["bots"]) == (1, 2)
     # and a finished bot game's standing is among bots
     response = bots[1].post(f"{GAMES}/{droid_game}/actions", {"type": "resign"}, format="json")
-    assert response.json()["game"]["daily"] == {"date": TODAY, "rank": 1, "players": 2, "review": None}
+    assert response.json()["game"]["daily"] == {
+        "date": TODAY,
+        "rank": 1,
+        "players": 2,
+        "review": None,
+    }
     assert Entry.objects.filter(bot=True).count() == 2
 
 

@@ -1,11 +1,16 @@
-"""Production settings: `check --deploy` is clean with the example env set for a public host; no
-key, no start; the database from DATABASE_URL or from POSTGRES_* parts."""
+"""Production settings: they are the default (no DJANGO_DEBUG: no secrets, no start); `check
+--deploy` is clean with the example env set for a public host; no key, no start; the database
+from DATABASE_URL or from POSTGRES_* parts. Development asks for debug (`make run`) and says its
+dailies are development ones."""
 
 import json
 import os
 import secrets
+import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -30,9 +35,11 @@ def example_values(*, public: bool) -> dict[str, str]:
 
 
 def example_env(*, public: bool = True) -> dict[str, str]:
-    """This process's environment with the example's values, on the embedded defaults."""
+    """This process's environment with the example's values, on the embedded defaults, with the
+    project's settings module (the suite's asks for debug whatever the environment says)."""
     drop = {"DATABASE_URL", "REDIS_URL", "POSTGRES_HOST"}
     env = {k: v for k, v in os.environ.items() if k not in drop}
+    env["DJANGO_SETTINGS_MODULE"] = "canfield_site.settings"
     return env | {k: v for k, v in example_values(public=public).items() if k not in drop}
 
 
@@ -99,18 +106,93 @@ def test_unsafe_secrets_fail_the_check_with_their_own_ids(change, message):
     assert message in result.stderr
 
 
-def test_development_needs_no_secrets():
+def test_development_needs_no_secrets_and_says_its_dailies_are_development_ones():
     env = example_env() | {"DJANGO_DEBUG": "1"}
     del env["DAILY_SECRET"]
 
-    assert manage("check", env=env).returncode == 0
+    result = manage("check", env=env)
+
+    assert result.returncode == 0
+    assert "(canfield.W001) The daily deals are development ones" in result.stderr
+    # and: a daily secret of one's own in development, no notice
+    assert "canfield.W001" not in manage("check", env=with_secrets(env)).stderr
+
+
+def bare_env() -> dict[str, str]:
+    """This process's environment without anything that chooses the settings: no
+    DJANGO_DEBUG, no secrets, the project's own settings module (not the suite's, which asks
+    for debug), the embedded database."""
+    chosen = {"DJANGO_DEBUG", "DJANGO_SECRET_KEY", "DAILY_SECRET", "DJANGO_SETTINGS_MODULE"}
+    drop = chosen | {"DATABASE_URL", "REDIS_URL", "POSTGRES_HOST"}
+    return {k: v for k, v in os.environ.items() if k not in drop}
+
+
+def test_without_django_debug_the_settings_are_production_ones():
+    # given: no DJANGO_DEBUG at all
+    server = [sys.executable, "-c", "import canfield_site.wsgi; print('started')"]
+    code = (
+        "from django.conf import settings; "
+        "print(settings.DEBUG, settings.SECURE_SSL_REDIRECT, settings.SESSION_COOKIE_SECURE, "
+        "settings.DAILY_SECRET == 'd' * 60)"
+    )
+    keys = {"DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "DAILY_SECRET": "d" * 60}
+
+    refused = subprocess.run(
+        server, cwd=ROOT, env=bare_env(), capture_output=True, text=True, timeout=60
+    )
+    started = manage("shell", "-c", code, env=bare_env() | keys)
+    no_daily = manage("check", env=bare_env() | {"DJANGO_SECRET_KEY": keys["DJANGO_SECRET_KEY"]})
+
+    # the server refuses to start without its secrets
+    assert refused.returncode != 0 and "started" not in refused.stdout
+    assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in refused.stderr
+    # with them, debug is off and HTTPS on
+    assert started.returncode == 0, started.stderr
+    assert started.stdout.split()[-4:] == ["False", "True", "True", "True"]
+    # and the development daily secret is never used: no daily secret, no start
+    assert no_daily.returncode != 0
+    assert "(canfield.E002) DAILY_SECRET is not set" in no_daily.stderr
+
+
+def test_make_run_asks_for_debug_and_says_the_dailies_are_development_ones(tmp_path):
+    # given: a shell that says production (DJANGO_DEBUG=0) and has no secrets
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    # (a make of its own, not a sub-make of the one that may run the suite)
+    env = {k: v for k, v in bare_env().items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
+    env |= {
+        "DJANGO_DEBUG": "0",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'run.sqlite3'}",
+        "PYTHONUNBUFFERED": "1",
+    }
+    log = tmp_path / "run.log"
+
+    with log.open("wb") as out:
+        run = subprocess.Popen(
+            ["make", "run", f"PORT={port}"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 90
+            while b"Quit the server with" not in log.read_bytes() and run.poll() is None:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+        finally:
+            os.killpg(run.pid, signal.SIGTERM)
+            run.wait(30)
+
+    text = log.read_text()
+    assert "Quit the server with" in text, text
+    notice = text.index("(canfield.W001) The daily deals are development ones")
+    assert notice < text.index(f"development server at http://127.0.0.1:{port}/")
 
 
 @pytest.mark.parametrize("entry", ["canfield_site.wsgi", "canfield_site.asgi"])
 def test_servers_refuse_to_start_with_unsafe_secrets(entry):
     # gunicorn and uvicorn import these modules and run no system check themselves
     start = [sys.executable, "-c", f"import {entry}; print('started')"]
-    env = example_env() | {"DJANGO_SETTINGS_MODULE": "canfield_site.settings"}
+    env = example_env()
 
     refused = subprocess.run(start, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     started = subprocess.run(
@@ -146,7 +228,7 @@ def test_refuses_to_start_without_a_secret_key_when_not_in_debug():
 
 def test_production_settings_hash_passwords_with_pbkdf2_and_tests_with_md5():
     # given: the production settings module, not the suite's
-    env = example_env() | {"DJANGO_SETTINGS_MODULE": "canfield_site.settings"}
+    env = example_env()
     code = "from django.conf import settings; print(settings.PASSWORD_HASHERS[0])"
 
     production = manage("shell", "-c", code, env=env)

@@ -334,20 +334,22 @@ print("game:", game.pk)
 
 
 def test_the_end_screen_of_a_daily_shows_the_days_par_once_it_is_over(new_context, run_on_server):
-    # given a Polish player's daily game of a day that is over, whose par is 82 moves (exact)
+    # given a Polish player's daily game left running on a day that is over, whose par is 82
+    # moves (exact)
     day = f"2002-{secrets.randbelow(12) + 1:02d}-{secrets.randbelow(28) + 1:02d}"
     page = new_context(locale="pl-PL").new_page()
     name = unique_name("par")
     sign_up(page, name)
     output = run_on_server(PAST_DAILY_GAME.format(day=day, name=name))
     game_id = next(line for line in output.splitlines() if line.startswith("game: "))[6:]
+
+    # when the player opens it: it ended with its day (R26a)
     page.goto(f"/play/{game_id}")
     page.wait_for_selector('[data-pile="stock"] .card')
 
-    # when the player resigns it
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.click("#resign")
-
-    # then the end screen gives the par, with Polish's plural form for 82
+    # then the end screen says so and gives the par, with Polish's plural form for 82
     page.locator("#win-par").filter(has_text="82").wait_for()
     assert page.locator("#win-par").inner_text() == "Par: 82 ruchy"
+    assert page.locator("#win-reason").inner_text() == (
+        "Dzień się skończył: ta gra zakończyła się o północy."
+    )

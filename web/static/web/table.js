@@ -115,9 +115,32 @@ async function load() {
     const first = game === null;
     accept(await api("GET", `games/${gameId}`));
     if (first && game.status !== "playing") showEnd(false);
+    if (first) endWithTheDay();
   } catch (error) {
     say(errorText(error), "error");
   }
+}
+
+// A daily game still in progress ends with its day (R26a): the server ends it at midnight, and
+// the table reads it again then, so that it shows the game over without waiting for a move.
+async function endWithTheDay() {
+  if (!game.daily || game.status !== "playing") return;
+  try {
+    const day = await api("GET", `daily/${game.daily.date}`);
+    const wait = Date.parse(day.ends_at) - Date.now();
+    // Beyond what a timer holds (about 24 days) there is nothing to wait for: a day is shorter.
+    if (wait < 2 ** 31 - 1000) setTimeout(load, Math.max(wait, 0) + 1000);
+  } catch (error) {
+    // No end to wait for: the next move or visit finds the game over.
+  }
+}
+
+const DAY_OVER = () => gettext("The day is over: this game ended at midnight.");
+
+// The status word: how the game ended, a daily game ended by its day's end included.
+function statusText() {
+  if (game.end_reason === "day_over") return gettext("Day over");
+  return { won: gettext("Won"), resigned: gettext("Resigned") }[game.status] || "";
 }
 
 // Actions waiting for their turn: {make, resolve}, `make` building the action from the state
@@ -144,8 +167,10 @@ async function pump() {
     } catch (error) {
       // What was queued after a refused action was meant for a table that did not happen.
       for (const waiting of queue.splice(0)) waiting.resolve(false);
-      if (error instanceof ApiError && error.code === "stale") await load();
-      say(errorText(error), "error");
+      // The game moved on elsewhere, or ended (its day is over): show it as it is now.
+      if (error instanceof ApiError && (error.code === "stale" || error.code === "game_over")) await load();
+      // A game its day ended says so itself (showEnd).
+      if (game.end_reason !== "day_over") say(errorText(error), "error");
       resolve(false);
     }
   }
@@ -205,8 +230,8 @@ function renderHud() {
   rules.href = `/rules/${game.ruleset}/`;
   const status = document.getElementById("status");
   status.hidden = game.status === "playing";
-  status.textContent = { won: gettext("Won"), resigned: gettext("Resigned") }[game.status] || "";
-  status.dataset.status = game.status;
+  status.textContent = statusText();
+  status.dataset.status = game.end_reason === "day_over" ? "day_over" : game.status;
   tickClock();
 }
 
@@ -244,7 +269,7 @@ function shareText() {
   const mode = game.draw === 3 ? gettext("3 cards (Hard)") : gettext("1 card (Easy)");
   const lines = [
     `Canfield Club · ${gettext("daily")} ${game.daily.date} · ${mode}`,
-    `${game.status === "won" ? gettext("Won") : gettext("Resigned")} · ${gettext("Score")} ${game.score} · ${counted(ngettext("%(count)s move", "%(count)s moves", game.moves), game.moves)} · ${formatSeconds(game.seconds)}`,
+    `${statusText()} · ${gettext("Score")} ${game.score} · ${counted(ngettext("%(count)s move", "%(count)s moves", game.moves), game.moves)} · ${formatSeconds(game.seconds)}`,
   ];
   if (game.daily.rank) {
     lines.push(format(gettext("Rank %(rank)s of %(count)s"), { rank: game.daily.rank, count: game.daily.players }));
@@ -260,6 +285,9 @@ function showEnd(justEnded) {
   document.getElementById("win-score").textContent = game.score;
   document.getElementById("win-moves").textContent = game.moves;
   document.getElementById("win-time").textContent = formatSeconds(game.seconds);
+  const dayOver = game.end_reason === "day_over";
+  document.getElementById("win-reason").textContent = dayOver ? DAY_OVER() : "";
+  if (dayOver) say(DAY_OVER());
   const rankLine = document.getElementById("win-rank");
   rankLine.textContent = "";
   const boardLink = document.getElementById("win-board");

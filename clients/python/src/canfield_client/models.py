@@ -13,6 +13,8 @@ T = TypeVar("T")
 Pile: TypeAlias = str  # "stock", "waste", "reserve", "tableau:1".."tableau:4", "foundation:H"...
 Card: TypeAlias = str  # "10H", "QC"...
 Status: TypeAlias = Literal["playing", "won", "resigned"]
+# Why a finished game ended; "day_over": a daily game the server ended when its day ended.
+EndReason: TypeAlias = Literal["won", "resigned", "day_over"]
 ActionType: TypeAlias = Literal["move", "tap", "draw", "recycle", "undo", "resign"]
 
 
@@ -146,6 +148,7 @@ class Game:
     seconds: float
     created_at: dt.datetime | None
     finished_at: dt.datetime | None
+    end_reason: EndReason | None
     starting_rank: str | None
     stock_count: int
     waste_count: int
@@ -178,6 +181,7 @@ class Game:
             seconds=data.get("seconds", 0.0),
             created_at=_time(data.get("created_at")),
             finished_at=_time(data.get("finished_at")),
+            end_reason=data.get("end_reason"),
             starting_rank=data.get("starting_rank"),
             stock_count=data["stock"]["count"],
             waste_count=data["waste"]["count"],
