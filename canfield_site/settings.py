@@ -63,6 +63,7 @@ ADDRESS_HASH_SECRET = os.environ.get("ADDRESS_HASH_SECRET", "")
 ADDRESS_HASH_DAYS = int(os.environ.get("ADDRESS_HASH_DAYS", "30"))
 
 INSTALLED_APPS = [
+    "canfield_site.devserver",  # its `runserver` is daphne's, closing WebSockets as uvicorn does
     "daphne",  # first, so that `runserver` serves WebSockets too
     "django.contrib.admin",
     "django.contrib.auth",
