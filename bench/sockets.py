@@ -72,9 +72,8 @@ async def send_big_frame(url: str, address: str, frame: bytes) -> int | None:
         await ws.send(frame)
         while True:
             await asyncio.wait_for(ws.recv(), timeout=30)
-    except (ConnectionClosed, OSError):
+    except (ConnectionClosed, OSError):  # closed by the server (1006: reset before its close)
         pass
-    await ws.close()
     return ws.close_code
 
 
