@@ -23,9 +23,12 @@ from pathlib import Path
 import httpx
 import pytest
 import redis.asyncio
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from canfield_site.asgi import application
 from canfield_site.sockets import AddressPlaces
 from leaderboard.days import day_today
 from tests.leaderboard.test_live_servers import start_server, stopped
@@ -227,6 +230,31 @@ def test_a_browser_origin_of_cors_allowed_origins_may_listen_a_foreign_one_may_n
     with pytest.raises(InvalidStatus) as refused:
         listen(base, origin="https://evil.example")
     assert refused.value.response.status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_process_the_51st_socket_of_an_address_is_closed_with_4429_until_one_closes():
+    # (the embedded mode's count without REDIS_URL; with it, this process's and Redis's)
+    path = f"/ws/daily/{day_today().isoformat()}/3/"
+
+    async def opened() -> tuple[WebsocketCommunicator, dict]:
+        listener = WebsocketCommunicator(application, path)
+        connected, _ = await listener.connect(timeout=10)
+        assert connected
+        return listener, await listener.receive_output(timeout=10)
+
+    async def scenario() -> list[str | int]:
+        sockets = [await opened() for _ in range(LIMIT + 1)]
+        seen: list[str | int] = [json.loads(first["text"])["type"] for _, first in sockets[:-1]]
+        seen.append(sockets[-1][1]["code"])
+        await sockets.pop(0)[0].disconnect()
+        again, first = await opened()
+        seen.append(json.loads(first["text"])["type"])
+        for listener in [again, *(listener for listener, _ in sockets)]:
+            await listener.disconnect()
+        return seen
+
+    assert async_to_sync(scenario)() == ["snapshot"] * LIMIT + [4429, "snapshot"]
 
 
 def places(url: str, lease: float = 30.0) -> AddressPlaces:
