@@ -277,7 +277,9 @@ class BoardConsumer(AsyncWebsocketConsumer):
             batch_seq, messages = await self.outbox.get()
             if 0 <= batch_seq <= seq:  # already in the snapshot
                 continue
-            if seq and batch_seq != seq + 1:  # (0: the board had no batch before the snapshot)
+            # A gap, or an overflowed outbox (-1); the first batch of a board whose snapshot
+            # came before any batch (seq 0) may have any number (leaderboard/boards.py).
+            if batch_seq < 0 or (seq and batch_seq != seq + 1):
                 await self.close(code=CLOSE_FELL_BEHIND, reason="fell behind: reconnect")
                 await self._leave()
                 return

@@ -24,6 +24,7 @@ import httpx
 import pytest
 import redis.asyncio
 from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
@@ -255,6 +256,35 @@ def test_in_process_the_51st_socket_of_an_address_is_closed_with_4429_until_one_
         return seen
 
     assert async_to_sync(scenario)() == ["snapshot"] * LIMIT + [4429, "snapshot"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_board_s_first_batch_may_have_any_number_a_gap_after_it_closes_with_4408():
+    # (after a Redis restart, batch numbers go on from the milliseconds of the first batch)
+    today = day_today().isoformat()
+    first = 1_800_000_000_000
+    entries = json.dumps({"type": "entries", "count": 0, "entries": []})
+
+    async def batch(seq: int) -> None:
+        message = {"type": "board.batch", "seq": seq, "messages": [entries], "snapshot": "{}"}
+        await get_channel_layer().group_send(f"daily.{today}.3", message)
+
+    async def scenario() -> tuple[dict, dict, dict]:
+        listener = WebsocketCommunicator(application, f"/ws/daily/{today}/3/")
+        await listener.connect(timeout=10)
+        snapshot = await listener.receive_json_from(timeout=10)  # no batch before it: seq 0
+        await batch(first)
+        taken = await listener.receive_json_from(timeout=5)
+        await batch(first + 2)
+        closed = await listener.receive_output(timeout=5)
+        await listener.wait()
+        return snapshot, taken, closed
+
+    snapshot, taken, closed = async_to_sync(scenario)()
+
+    assert (snapshot["type"], snapshot["count"]) == ("snapshot", 0)
+    assert taken == json.loads(entries)
+    assert (closed["type"], closed["code"]) == ("websocket.close", 4408)
 
 
 def places(url: str, lease: float = 30.0) -> AddressPlaces:
