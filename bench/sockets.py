@@ -169,7 +169,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
     if args.quick:
-        args.idle, args.outage = 300, 2.0
+        args.idle, args.outage = 200, 1.0
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
