@@ -12,7 +12,7 @@ Clients of the live boards never need to send anything (the consumers ignore wha
 
 With REDIS_URL the places are counted across processes: each address has a sorted set in Redis
 (`ws:{db}:{address}`, member: one socket, value: when its lease ends). A process renews its
-sockets' leases every RENEW seconds (adding them again after a Redis restart) and removes a
+sockets' leases every third of LEASE (adding them again after a Redis restart) and removes a
 socket when it closes; a process that dies stops renewing, so its places free themselves within
 LEASE seconds. Each process also counts its own sockets, so the limit holds in this process
 while Redis is down (the Redis count is skipped then, with a warning). Without Redis (the
@@ -42,7 +42,6 @@ logger = logging.getLogger(__name__)
 
 CLOSE_TOO_MANY = 4429
 LEASE = 30.0
-RENEW = 10.0
 REDIS_TIMEOUT = 0.5
 
 _warn = WarnEvery(logger, seconds=30.0)
@@ -122,7 +121,7 @@ class AddressPlaces:
     async def _renew(self) -> None:
         assert self.client is not None
         while True:
-            await asyncio.sleep(RENEW)
+            await asyncio.sleep(self.lease / 3)
             expires = _ms(time.time() + self.lease)
             try:
                 async with self.client.pipeline(transaction=False) as pipe:

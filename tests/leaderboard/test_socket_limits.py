@@ -292,17 +292,22 @@ def places(url: str, lease: float = 30.0) -> AddressPlaces:
     return AddressPlaces(2, redis.asyncio.Redis.from_url(url), "ws:test", lease=lease)
 
 
-def test_places_of_a_process_that_died_free_themselves_when_their_lease_ends(redis_server):
+def test_places_of_a_process_that_died_free_themselves_a_live_one_keeps_its_own(redis_server):
     async def scenario() -> list[bool]:
-        dying, other = places(redis_server.url, lease=0.5), places(redis_server.url)
-        seen = [await dying.take("a") is not None for _ in range(2)]
+        # given: two processes holding the address's two places on leases of 0.5 s
+        alive, dying = places(redis_server.url, lease=0.5), places(redis_server.url, lease=0.5)
+        other = places(redis_server.url)
+        seen = [await alive.take("a") is not None, await dying.take("a") is not None]
         seen.append(await other.take("a") is not None)  # both places are taken
-        dying.renewer.cancel()  # the process dies: nothing given back, nothing renewed
-        await asyncio.sleep(0.6)
-        seen.append(await other.take("a") is not None)
+        # when: one dies (nothing given back, nothing renewed); the other renews its lease
+        dying.renewer.cancel()
+        await asyncio.sleep(1)
+        # then: the dead one's place is free, the live one's is not
+        seen += [await other.take("a") is not None, await other.take("a") is not None]
+        alive.renewer.cancel()
         return seen
 
-    assert asyncio.run(scenario()) == [True, True, False, True]
+    assert asyncio.run(scenario()) == [True, True, False, True, False]
 
 
 def test_while_redis_is_down_each_process_still_holds_its_own_count():
