@@ -350,6 +350,8 @@ async def main() -> None:
 
     fresh_database(DATABASE)
     os.environ["WS_PROCESSES"] = "2"
+    # Every listener comes from this machine's one address: no cap on its sockets here.
+    os.environ["WS_PER_ADDRESS"] = "1000000"
     topology = Topology(database_url=DATABASE_URL, redis_url=REDIS_URL)
     try:
         ports = ws_ports(topology)

@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP goes to Django, WebSockets to the leaderboard consumers."""
+"""ASGI entry point: HTTP goes to Django, WebSockets to the leaderboard consumers (within the
+limits of canfield_site/sockets.py)."""
 
 import os
 from urllib.parse import urlparse
@@ -14,18 +15,30 @@ from channels.security.websocket import OriginValidator, WebsocketDenier  # noqa
 from django.conf import settings  # noqa: E402
 
 from canfield_site.checks import refuse_unsafe_secrets  # noqa: E402
+from canfield_site.sockets import SocketsPerAddress  # noqa: E402
 from leaderboard.routing import websocket_urlpatterns  # noqa: E402
 
 refuse_unsafe_secrets()
 
 
 class BrowserOriginValidator(OriginValidator):
-    """A browser (it always sends `Origin`) must come from one of ALLOWED_HOSTS, so that no
-    foreign page opens sockets with its visitors' cookies; a client that sends no `Origin` (a
-    bot, a command-line client) may listen: the live boards are public data."""
+    """A browser (it always sends `Origin`) must come from one of ALLOWED_HOSTS (the site's own)
+    or CORS_ALLOWED_ORIGINS (third-party apps), so that no other page opens sockets with its
+    visitors' cookies; a client that sends no `Origin` (a bot, a command-line client) may
+    listen: the live boards are public data."""
+
+    def __init__(self, application: object) -> None:
+        super().__init__(application, [])
 
     def valid_origin(self, parsed_origin: object) -> bool:
         return parsed_origin is None or bool(super().valid_origin(parsed_origin))
+
+    def validate_origin(self, parsed_origin: object) -> bool:
+        patterns = [*settings.ALLOWED_HOSTS, *settings.CORS_ALLOWED_ORIGINS]
+        return any(
+            pattern == "*" or self.match_allowed_origin(parsed_origin, pattern)
+            for pattern in patterns
+        )
 
     async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
         origin = dict(scope.get("headers", [])).get(b"origin")
@@ -48,8 +61,7 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # No session or user: the live boards are public, and a handshake costs no database
         # work (AuthMiddlewareStack would read the session and the user for each socket).
-        "websocket": BrowserOriginValidator(
-            URLRouter(websocket_urlpatterns), settings.ALLOWED_HOSTS
-        ),
+        # Origin first (a refused one holds no place), then the sockets per address.
+        "websocket": BrowserOriginValidator(SocketsPerAddress(URLRouter(websocket_urlpatterns))),
     }
 )

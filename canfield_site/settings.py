@@ -69,6 +69,7 @@ ADDRESS_HASH_SECRET = os.environ.get("ADDRESS_HASH_SECRET", "")
 ADDRESS_HASH_DAYS = int(os.environ.get("ADDRESS_HASH_DAYS", "30"))
 
 INSTALLED_APPS = [
+    "canfield_site.devserver",  # its `runserver` is daphne's, closing WebSockets as uvicorn does
     "daphne",  # first, so that `runserver` serves WebSockets too
     "django.contrib.admin",
     "django.contrib.auth",
@@ -201,6 +202,15 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# WebSockets (canfield_site/sockets.py): a client frame or message over WS_MAX_MESSAGE bytes
+# closes its socket with 1009 before it is read (scripts/serve-ws.sh gives uvicorn the same
+# limit; daphne's `runserver` reads these two settings); at most WS_PER_ADDRESS sockets per
+# client address, counted in Redis across processes (else in this process).
+WS_MAX_MESSAGE = 4096
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = WS_MAX_MESSAGE
+DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = WS_MAX_MESSAGE
+WS_PER_ADDRESS = int(os.environ.get("WS_PER_ADDRESS", "50"))
 
 # Django's default list, spelled out so that tests/settings.py can put a fast hasher first.
 PASSWORD_HASHERS = [

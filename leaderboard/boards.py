@@ -12,7 +12,8 @@ With REDIS_URL the state lives in Redis, shared by every process, under `board:{
 - `ready`, set once the ranking has been rebuilt from PostgreSQL: until then (a new or flushed
   Redis, a write this process could not make) reads answer NotReady;
 - `changed`, a set of game ids, drained by the one process that claims a tick (`tick:{n}`);
-- `seq` and `snapshot:{seq}`: the last batch's number and the board's first page after it.
+- `seq` and `snapshot:{seq}`: the last batch's number (growing, across Redis restarts too) and
+  the board's first page after it.
 Without Redis (the embedded mode: one process serves HTTP and WebSockets) the changed sets, the
 batch numbers and the snapshots live in this process, and the ranking is counted in the database.
 
@@ -131,6 +132,7 @@ if #found == 0 then return {} end
 return {found[2], redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. found[2])}
 """
 _BATCH = """
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SET', KEYS[1], ARGV[4]) end
 local seq = redis.call('INCR', KEYS[1])
 redis.call('SET', KEYS[2] .. seq, ARGV[1], 'EX', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
@@ -286,7 +288,10 @@ class RedisBoards:
         self._write(board, "ranking_forget", lambda: self.client.unlink(*keys))
 
     def batch_save(self, board: int, ends_at: dt.datetime, snapshot: str) -> int | None:
-        args = [snapshot, SNAPSHOT_SECONDS, _expire_in(ends_at)]
+        # A board's batches number on from the milliseconds of its first one (at most one a
+        # second follows), so that after a restarted Redis lost `seq` they still grow: a
+        # listener of an earlier batch sees a gap (4408: a fresh snapshot), never old numbers.
+        args = [snapshot, SNAPSHOT_SECONDS, _expire_in(ends_at), int(time.time() * 1000)]
         parts = ("seq", "snapshot:")
         return self._write(board, "batch_save", lambda: self._run("batch", board, parts, args))
 

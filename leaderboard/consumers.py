@@ -1,11 +1,18 @@
 """Live boards over WebSockets.
 
-Each ASGI process keeps one hub per board that has listeners in it. The hub joins the board's
-channel-layer group once (so a batch is one channel message per process, not one per listener),
-tries to claim the board's tick every second (one process in all wins it and publishes the
-batch: leaderboard.services.board_tick), keeps the board's latest snapshot for new listeners,
-and hands each batch to its listeners' outboxes. A listener whose outbox is full, or that
-missed a batch, has fallen behind: it is closed with 4408 and reconnects for a fresh snapshot.
+Each ASGI process keeps one hub per board that has listeners in it. The hub is a member of the
+board's channel-layer group (so a batch is one channel message per process, not one per
+listener), tries to claim the board's tick every second (one process in all wins it and
+publishes the batch: leaderboard.services.board_tick), keeps the board's latest snapshot for
+new listeners, and hands each batch to its listeners' outboxes. A listener whose outbox is
+full, or that missed a batch, has fallen behind: it is closed with 4408 and reconnects for a
+fresh snapshot.
+
+Redis keeps no group membership across a restart, so the hub joins the group again on every
+tick (one ZADD and EXPIRE a second per board and process): batches reach it again within a
+second or two of Redis answering, while its receive loop waits out the outage. Batches lost
+meanwhile (and the batch numbers, which go on from a new start: leaderboard/boards.py) show
+as a gap, and the listeners reconnect for a fresh snapshot (4408).
 
 A board is a day's people's (`/ws/daily/{date}/{draw}/`) or its bots' (`?players=bots`, R34;
 any other `players` closes with 4400, as a bad path does).
@@ -49,7 +56,6 @@ OUTBOX = 30
 # A batch at most this often per board.
 TICK_SECONDS = 1.0
 PUBLISH_TIMEOUT = 2.0
-REJOIN_TICKS = 600
 # A snapshot kept this long without a batch is read again for the next listener: batches tell
 # a hub only of what a process announced (in the embedded mode, not another process's writes).
 SNAPSHOT_MAX_AGE = 5.0
@@ -133,8 +139,9 @@ class BoardHub:
             tick = round(time.time() / TICK_SECONDS)
             times = [time.time()]  # woke, batch made, sent, board released, back here
             try:
-                if tick % REJOIN_TICKS == 0:  # the layer forgets a group member after a day
-                    await self.layer.group_add(self.group, self.channel)
+                # Again each tick: a restarted Redis forgot the group (and the layer forgets a
+                # member after a day).
+                await self.layer.group_add(self.group, self.channel)
                 batch = await tick_batch(challenge=self.challenge, tick=tick, bots=self.bots)
                 if batch is None:
                     continue
@@ -288,7 +295,9 @@ class BoardConsumer(AsyncWebsocketConsumer):
             batch_seq, messages = await self.outbox.get()
             if 0 <= batch_seq <= seq:  # already in the snapshot
                 continue
-            if batch_seq != seq + 1:
+            # A gap, or an overflowed outbox (-1); the first batch of a board whose snapshot
+            # came before any batch (seq 0) may have any number (leaderboard/boards.py).
+            if batch_seq < 0 or (seq and batch_seq != seq + 1):
                 await self.close(code=CLOSE_FELL_BEHIND, reason="fell behind: reconnect")
                 await self._leave()
                 return

@@ -17,6 +17,7 @@ import yaml
 from django.utils import translation
 from openapi_spec_validator import validate
 
+from canfield_site import sockets
 from games.engine import Action, EngineError, Game
 from games.engine.actions import PILE_NAMES
 from games.errors import CODES, REASONS, reason_message
@@ -267,12 +268,13 @@ def test_the_websocket_examples_match_their_payload_schemas():
 def test_every_close_code_of_the_server_is_documented_in_both_documents():
     codes = {
         str(value)
-        for name, value in vars(consumers).items()
+        for module in (consumers, sockets)
+        for name, value in vars(module).items()
         if name.startswith("CLOSE_") and isinstance(value, int)
     }
     in_md = {ticks(cells[0])[0] if ticks(cells[0]) else cells[0] for cells in table("close code")}
 
-    assert {"4400", "4404"} <= codes
+    assert {"4400", "4404", "4429"} <= codes
     assert codes <= set(ASYNCAPI["info"]["x-close-codes"])
     assert codes <= in_md
     assert ASYNCAPI["channels"]["dailyBoard"]["address"] == "/ws/daily/{date}/{draw}/"

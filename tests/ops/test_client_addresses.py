@@ -1,19 +1,24 @@
 """Client addresses through the production topology (nginx, gunicorn, PostgreSQL, Redis): nginx
 overwrites X-Forwarded-For and the app trusts exactly that one proxy, so a client that forges a
-fresh address on every request still meets the sign-up limit and the token door's lock-out,
-and the request log names the address nginx saw.
+fresh address on every request still meets the sign-up limit and the token door's lock-out
+(and on every WebSocket the sockets per address), and the request log names the address nginx
+saw.
 
 Runs in CI's PostgreSQL + Redis pass only (DATABASE_URL set), where the tools exist.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from tests.ops.stack import Postgres, Redis, Topology, tools_missing
 
@@ -30,6 +35,7 @@ FAILURES = 5
 PACE = 0.35  # seconds before each password request of a test (see below)
 SIGNUPS = 3
 PASSWORD = "correct-horse-99"
+SOCKETS = 3
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +44,11 @@ def topology() -> Iterator[Topology]:
     stack = Topology(
         database_url=postgres.url,
         redis_url=redis_server.url,
-        env={"LOGIN_FAILURE_LIMIT": str(FAILURES), "SIGNUP_LIMIT": str(SIGNUPS)},
+        env={
+            "LOGIN_FAILURE_LIMIT": str(FAILURES),
+            "SIGNUP_LIMIT": str(SIGNUPS),
+            "WS_PER_ADDRESS": str(SOCKETS),
+        },
     )
     try:
         yield stack
@@ -108,3 +118,25 @@ def test_a_fresh_forged_address_per_request_meets_the_token_lock_out(topology):
         time.sleep(0.1)
     assert len(logged) == FAILURES + 3
     assert {line["client"] for line in logged} == {"127.0.0.1"}
+
+
+def test_a_fresh_forged_address_per_socket_meets_the_sockets_per_address(topology):
+    # given: today's board, through nginx
+    today = httpx.get(f"{topology.base_url}/api/v1/daily", timeout=30).json()["date"]
+    url = f"ws://127.0.0.1:{topology.port}/ws/daily/{today}/3/"
+
+    def listen(i: int, host: str = "127.0.0.1"):
+        return connect(url, additional_headers=forged(i), open_timeout=10, source_address=(host, 0))
+
+    # when: sockets from one address, each claiming a new one
+    with ExitStack() as held:
+        sockets = [held.enter_context(listen(i)) for i in range(SOCKETS + 1)]
+        first = [json.loads(ws.recv(timeout=10))["type"] for ws in sockets[:SOCKETS]]
+        with pytest.raises(ConnectionClosed):
+            sockets[-1].recv(timeout=10)
+        # then: the address nginx saw holds SOCKETS; another address listens
+        with listen(99, host="127.0.0.2") as other:
+            assert json.loads(other.recv(timeout=10))["type"] == "snapshot"
+
+    assert first == ["snapshot"] * SOCKETS
+    assert sockets[-1].close_code == 4429

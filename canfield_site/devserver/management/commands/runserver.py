@@ -1,0 +1,22 @@
+"""`manage.py runserver`: daphne's (HTTP and WebSockets), failing a WebSocket with a close frame
+rather than by dropping its connection (autobahn's default, which a client sees as 1006): a
+client frame over WS_MAX_MESSAGE (DAPHNE_WEBSOCKET_MAX_* in settings.py) closes with 1009, as
+on uvicorn in production (canfield_site/sockets.py)."""
+
+from daphne.management.commands.runserver import Command as DaphneRunserver
+from daphne.server import Server
+from twisted.internet import reactor
+
+
+class ClosingServer(Server):
+    def run(self) -> None:
+        # The factory is made in run(), before the reactor starts serving.
+        reactor.callWhenRunning(self._close_with_frames)
+        super().run()
+
+    def _close_with_frames(self) -> None:
+        self.ws_factory.setProtocolOptions(failByDrop=False)
+
+
+class Command(DaphneRunserver):
+    server_cls = ClosingServer

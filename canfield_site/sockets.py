@@ -1,0 +1,190 @@
+"""What a WebSocket may cost: the frame limit and the sockets per client address.
+
+Clients of the live boards never need to send anything (the consumers ignore what they send), so
+- a client frame or message over `WS_MAX_MESSAGE` bytes (4 KiB) closes its socket with 1009 as
+  soon as its header announces the length, before any of it is buffered: uvicorn's
+  `--ws-max-size` (scripts/serve-ws.sh), daphne's DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE and
+  DAPHNE_WEBSOCKET_MAX_FRAME_SIZE settings under `runserver` (its `--websocket-max-*` options
+  under `daphne`); the servers enforce it, nothing here does;
+- one client address (canfield_site/clients.py: the proxy's view of it) holds at most
+  `WS_PER_ADDRESS` sockets; the next is accepted and closed at once with 4429 (a browser sees
+  a close code, never a refused handshake's status), and a closed socket frees its place.
+
+With REDIS_URL the places are counted across processes: each address has a sorted set in Redis
+(`ws:{db}:{address}`, member: one socket, value: when its lease ends). A process renews its
+sockets' leases every third of LEASE (adding them again after a Redis restart) and removes a
+socket when it closes; a process that dies stops renewing, so its places free themselves within
+LEASE seconds. Each process also counts its own sockets, so the limit holds in this process
+while Redis is down (the Redis count is skipped then, with a warning). Without Redis (the
+embedded mode: one process) this process's count is the count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import itertools
+import logging
+import time
+import uuid
+import weakref
+from typing import Any
+
+import redis
+import redis.asyncio
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+
+from canfield_site.clients import client_address
+from canfield_site.logs import WarnEvery
+
+logger = logging.getLogger(__name__)
+
+CLOSE_TOO_MANY = 4429
+LEASE = 30.0
+REDIS_TIMEOUT = 0.5
+
+_warn = WarnEvery(logger, seconds=30.0)
+
+# Drops the expired places, then takes one if the address has fewer than the limit.
+_TAKE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+
+def socket_address(scope: dict[str, Any]) -> str:
+    """The client address of a WebSocket's scope, read as an HTTP request's would be."""
+    return client_address(ASGIRequest({**scope, "method": "GET"}, io.BytesIO()))
+
+
+class AddressPlaces:
+    """The sockets per address of this process (and, given a Redis client, of all processes)."""
+
+    def __init__(
+        self, limit: int, client: redis.asyncio.Redis | None, namespace: str, lease: float = LEASE
+    ) -> None:
+        self.limit = limit
+        self.client = client
+        self.namespace = namespace
+        self.lease = lease
+        self.take_script = None if client is None else client.register_script(_TAKE)
+        self.held: dict[str, set[str]] = {}
+        self.names = (f"{uuid.uuid4().hex}:{n}" for n in itertools.count())
+        self.renewer: asyncio.Task[None] | None = None
+
+    def _key(self, address: str) -> str:
+        return f"{self.namespace}:{address}"
+
+    async def take(self, address: str) -> str | None:
+        """A place for one more socket of `address` (its name), or None when it holds them all."""
+        mine = self.held.setdefault(address, set())
+        if len(mine) >= self.limit:
+            return None
+        place = next(self.names)
+        mine.add(place)  # before the wait on Redis: this process's count holds meanwhile
+        if self.take_script is not None:
+            now = time.time()
+            args = [_ms(now), self.limit, _ms(now + self.lease), place, _ms(self.lease)]
+            try:
+                taken = await self.take_script(keys=[self._key(address)], args=args)
+            except redis.RedisError as error:
+                _warn("ws_places_unavailable", {"error": repr(error)})
+                taken = True
+            if not taken:
+                self._forget(address, place)
+                return None
+            if self.renewer is None:
+                self.renewer = asyncio.create_task(self._renew())
+        return place
+
+    async def give_back(self, address: str, place: str) -> None:
+        self._forget(address, place)
+        if not self.held and self.renewer is not None:
+            self.renewer.cancel()
+            self.renewer = None
+        if self.client is not None:
+            try:
+                await self.client.zrem(self._key(address), place)
+            except redis.RedisError as error:  # its lease ends on its own
+                _warn("ws_places_unavailable", {"error": repr(error)})
+
+    def _forget(self, address: str, place: str) -> None:
+        mine = self.held[address]
+        mine.discard(place)
+        if not mine:
+            del self.held[address]
+
+    async def _renew(self) -> None:
+        assert self.client is not None
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            expires = _ms(time.time() + self.lease)
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for address, places in self.held.items():
+                        pipe.zadd(self._key(address), dict.fromkeys(places, expires))
+                        pipe.pexpire(self._key(address), _ms(self.lease))
+                    await pipe.execute()
+            except redis.RedisError as error:
+                _warn("ws_places_unavailable", {"error": repr(error)})
+
+
+def _ms(seconds: float) -> int:
+    return int(seconds * 1000)
+
+
+# The places of each event loop (tests run several loops in one process; a Redis client
+# belongs to the loop it was made in).
+_places: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AddressPlaces]
+_places = weakref.WeakKeyDictionary()
+
+
+def places() -> AddressPlaces:
+    loop = asyncio.get_running_loop()
+    found = _places.get(loop)
+    if found is None:
+        client = None
+        if settings.REDIS_URL:
+            client = redis.asyncio.Redis.from_url(
+                settings.REDIS_URL,
+                socket_timeout=REDIS_TIMEOUT,
+                socket_connect_timeout=REDIS_TIMEOUT,
+            )
+        namespace = f"ws:{settings.DATABASES['default']['NAME']}"
+        found = _places[loop] = AddressPlaces(settings.WS_PER_ADDRESS, client, namespace)
+    return found
+
+
+class SocketsPerAddress:
+    """ASGI middleware for WebSockets: at most WS_PER_ADDRESS open sockets per client address
+    (see the module's docstring)."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        address = socket_address(scope)
+        held = places()
+        place = await held.take(address)
+        if place is None:
+            await _refuse(receive, send)
+            return
+        try:
+            await self.application(scope, receive, send)
+        finally:
+            await held.give_back(address, place)
+
+
+async def _refuse(receive: Any, send: Any) -> None:
+    """Accepted (a close code reaches the client only on an open socket), closed with 4429."""
+    if (await receive())["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    reason = "too many sockets from this address"
+    await send({"type": "websocket.close", "code": CLOSE_TOO_MANY, "reason": reason})
+    while (await receive())["type"] != "websocket.disconnect":
+        pass
