@@ -2,9 +2,12 @@
 locked-out login (django-axes counts the failures; settings.py configures it).
 
 Every door that checks a password (API token, web login, admin login) goes through
-`django.contrib.auth.authenticate(request, ...)`, where axes' backend refuses a locked account
-or client address before any password is hashed. The doors that create accounts (API register,
-web sign-up) are limited in accounts created per client address (`signup_slot_take`).
+`django.contrib.auth.authenticate(request, ...)`, where axes' backend refuses a locked
+(account, address) pair or address before any password is hashed, then `SlotModelBackend`
+checks the password in one of the host's AUTH_CONCURRENCY slots (canfield_site/slots.py), so
+that guessing can slow logins but never the workers' other requests (account_create hashes in
+one too). The doors that create accounts (API register, web sign-up) are limited in accounts
+created per client address (`signup_slot_take`).
 """
 
 from __future__ import annotations
@@ -18,16 +21,18 @@ from axes.helpers import get_cool_off
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from canfield_site.clients import client_address
+from canfield_site.clients import client_key
+from canfield_site.slots import slot
 from games.errors import error_body
 from games.throttling import _count_hit
 
@@ -57,7 +62,7 @@ def account_create(username: str, password: str) -> User:
     second wait for the first, then see its row; SQLite runs one write at a time anyway.
     Raises ValidationError (code "taken") for the loser."""
     user_model = get_user_model()
-    with transaction.atomic():
+    with slot("auth", settings.AUTH_CONCURRENCY), transaction.atomic():  # hashes the password
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute(
@@ -74,10 +79,25 @@ def signup_slot_take(request: HttpRequest) -> float | None:
     may be, else the seconds until the address may create accounts again."""
     now = time.time()
     window = int(now // SIGNUP_WINDOW)
-    key = f"signup:{client_address(request)}:{window}"
+    key = f"signup:{client_key(request)}:{window}"
     if _count_hit(key, SIGNUP_WINDOW + 1) <= settings.SIGNUP_LIMIT:
         return None
     return (window + 1) * SIGNUP_WINDOW - now
+
+
+class SlotModelBackend(ModelBackend):
+    """Django's ModelBackend with each password check (hash) in one of the host's
+    AUTH_CONCURRENCY slots; raises canfield_site.slots.Busy when none came free in time."""
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        with slot("auth", settings.AUTH_CONCURRENCY):
+            return super().authenticate(request, username, password, **kwargs)
 
 
 def attempted_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:
@@ -88,11 +108,12 @@ def attempted_username(request: HttpRequest, credentials: dict[str, Any] | None)
 
 
 def lockout_seconds(request: HttpRequest, credentials: dict[str, Any] | None) -> int:
-    """Seconds until the failures that lock this account or address out have expired."""
+    """Seconds until the failures that lock this address (or this account from it) out have
+    expired: every failure that counts is one from this address."""
     cool_off = get_cool_off(request)
-    latest = AccessAttempt.objects.filter(
-        Q(username=attempted_username(request, credentials)) | Q(ip_address=client_address(request))
-    ).aggregate(latest=Max("attempt_time"))["latest"]
+    latest = AccessAttempt.objects.filter(ip_address=client_key(request)).aggregate(
+        latest=Max("attempt_time")
+    )["latest"]
     if cool_off is None or latest is None:
         return 60
     return max(1, math.ceil((latest + cool_off - timezone.now()).total_seconds()))

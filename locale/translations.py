@@ -422,6 +422,9 @@ HU = {
     "No hints in a ranked daily game while its day lasts.": (
         "Rangsorolt napi játszmában nincs tipp, amíg tart a nap."
     ),
+    "The server is busy: retry in %(seconds)s s.": (
+        "A szerver foglalt: próbáld újra %(seconds)s mp múlva."
+    ),
 }
 
 PL = {
@@ -838,6 +841,9 @@ PL = {
     "Only the game's owner may ask for a hint.": "O podpowiedź może prosić tylko właściciel gry.",
     "No hints in a ranked daily game while its day lasts.": (
         "W rankingowej grze dnia nie ma podpowiedzi, dopóki dzień trwa."
+    ),
+    "The server is busy: retry in %(seconds)s s.": (
+        "Serwer jest zajęty: spróbuj ponownie za %(seconds)s s."
     ),
 }
 
