@@ -4,7 +4,8 @@
 # One gunicorn process of threads under `nice`: a request waiting for a slot (the host-wide
 # caps SOLVER_CONCURRENCY and AUTH_CONCURRENCY, canfield_site/slots.py) holds only a thread,
 # the solver and the hasher run without the GIL, and the web pool's workers get the CPU first.
-# A flood of hints or guesses is slow here and nowhere else.
+# A flood of hints or guesses is slow here and nowhere else. Its requests are short (a slot's
+# wait, then one search or hash), so a stop waits 5 s for them at most.
 #   HEAVY_BIND     address:port, default 127.0.0.1:8002
 #   HEAVY_THREADS  requests served at once (most of them waiting for a slot), default 16
 #   HEAVY_NICE     the pool's niceness, default 10
@@ -16,4 +17,4 @@ exec nice -n "${HEAVY_NICE:-10}" "$BIN/gunicorn" canfield_site.wsgi:application 
     --bind "${HEAVY_BIND:-127.0.0.1:8002}" \
     --workers 1 \
     --worker-class gthread --threads "${HEAVY_THREADS:-16}" \
-    --timeout 30
+    --timeout 30 --graceful-timeout 5
