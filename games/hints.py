@@ -3,8 +3,8 @@ host's SOLVER_CONCURRENCY slots (canfield_site/slots.py).
 
 The cache key is the whole position the solver reads (games.solver.position: rules, draw,
 every card where it lies, hidden ones included), so the same position is never searched
-twice while its answer is kept (HINT_CACHE_SECONDS), whoever asks; an undecided search is kept
-too, as the same budget would not decide it either.
+twice while its answer is kept (HINT_CACHE_SECONDS), whoever asks. An undecided answer is kept
+too: asking again at a position the solver could not decide must not cost another search.
 """
 
 from __future__ import annotations
