@@ -1,7 +1,7 @@
 """Other players' actions and reads while accounts flood the hints, then while rotating
 addresses guess passwords, under the production topology.
 
-    .venv/bin/python bench/floods.py [--seconds 30] [--hinters 8] [--guessers 8]
+    .venv/bin/python bench/floods.py [--seconds 30] [--hinters 8] [--guessers 24]
                                      [--addresses 24] [--workers 2]
                                      [--database canfield_bench_floods] [--quick]
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import secrets
 import statistics
@@ -47,6 +48,7 @@ from bench._common import Client, fresh_database, stop  # noqa: E402
 PORT = 8768
 LOG = "/tmp/canfield-bench-floods.log"  # the topology's output, for when something fails
 PASSWORD = "floods-" + secrets.token_urlsafe(12)
+FORK = multiprocessing.get_context("fork")  # the attackers' closures need no pickling
 
 
 def client_from(address: str, token: str | None = None) -> Client:
@@ -126,12 +128,15 @@ def measure(token: str, deadline: float) -> tuple[list[float], list[float]]:
 
 
 def hinter(address: str, token: str, deadline: float, answers: Counter[str]) -> None:
+    """Hints back to back; after each one answered, a draw: the next hint is at a new position
+    (a search, not a cache read)."""
     client = client_from(address, token)
     game = new_game(client)
     while time.monotonic() < deadline:
         status, _ = client.send("GET", f"/api/v1/games/{game['id']}/hint")
         answers[f"hint {status}"] += 1
-        _, game = step(client, game)
+        if status == 200:
+            _, game = step(client, game)
 
 
 def guesser(addresses: Callable[[], str], victim: str, deadline: float, answers: Counter[str]):
@@ -186,22 +191,37 @@ def attack(
     idle: list[tuple[float, float]],
     threads: list[Callable[[float, Counter[str]], None]],
 ) -> None:
-    answers: Counter[str] = Counter()
+    """The attackers' `threads` in a process of their own (sharing this one's GIL would slow
+    the measured player's client, not the server) while the player is measured."""
     deadline = time.monotonic() + seconds
+    results: multiprocessing.SimpleQueue[dict[str, int]] = FORK.SimpleQueue()
+    attackers = FORK.Process(target=run_threads, args=(threads, deadline, results))
+    attackers.start()
+    report(name, measure(token, deadline), idle)
+    answers = results.get()
+    attackers.join()
+    print(f"  {name}: " + ", ".join(f"{key}: {n}" for key, n in sorted(answers.items())))
+
+
+def run_threads(
+    threads: list[Callable[[float, Counter[str]], None]],
+    deadline: float,
+    results: multiprocessing.SimpleQueue[dict[str, int]],
+) -> None:
+    answers: Counter[str] = Counter()
     running = [threading.Thread(target=thread, args=(deadline, answers)) for thread in threads]
     for thread in running:
         thread.start()
-    report(name, measure(token, deadline), idle)
     for thread in running:
         thread.join()
-    print(f"  {name}: " + ", ".join(f"{key}: {n}" for key, n in sorted(answers.items())))
+    results.put(dict(answers))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--hinters", type=int, default=8)
-    parser.add_argument("--guessers", type=int, default=8)
+    parser.add_argument("--guessers", type=int, default=24)
     parser.add_argument("--addresses", type=int, default=24, help="guessing addresses a minute")
     parser.add_argument("--workers", type=int, default=2, help="web pool: gunicorn workers")
     parser.add_argument("--database", default="canfield_bench_floods")

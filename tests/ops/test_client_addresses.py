@@ -138,4 +138,3 @@ def test_the_heavy_pool_takes_hints_and_password_doors_and_nothing_else(topology
     for response in (hint, login):
         assert response.status_code == 503
         assert response.json()["error"]["code"] == "unavailable"
-
