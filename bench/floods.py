@@ -12,8 +12,9 @@ database and the Redis of REDIS_URL (default redis://127.0.0.1:6379/0). One play
 127.0.0.1) plays draws and recycles and reads `GET /api/v1/daily`, one request after another,
 and the p50/p99 of its actions and reads are measured:
 1. idle, for `--seconds`;
-2. while `--hinters` accounts, each from an address of its own, ask for a hint, draw (a new
-   position, so no answer comes from the cache) and ask again, back to back;
+2. while `--hinters` accounts, each from an address of its own, ask for hints back to back,
+   each at the start of another of 60 games dealt beforehand (so no answer comes from the
+   cache; the 61st hint of a minute meets the account's limit);
 3. while `--guessers` clients send wrong passwords to the API token, web login and admin
    login doors (the player's name or random ones), each request from the next of
    `--addresses` addresses, a new set of addresses every minute.
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import multiprocessing
 import os
@@ -127,16 +129,15 @@ def measure(token: str, deadline: float) -> tuple[list[float], list[float]]:
     return actions, reads
 
 
-def hinter(address: str, token: str, deadline: float, answers: Counter[str]) -> None:
-    """Hints back to back; after each one answered, a draw: the next hint is at a new position
-    (a search, not a cache read)."""
+def hinter(address: str, token: str, games: list[str], deadline: float, answers: Counter[str]):
+    """Hints back to back, each at the start of the next of `games`: a position not searched
+    yet (until the games come round again, by when the account's limit answers)."""
     client = client_from(address, token)
-    game = new_game(client)
-    while time.monotonic() < deadline:
-        status, _ = client.send("GET", f"/api/v1/games/{game['id']}/hint")
+    for game in itertools.cycle(games):
+        if time.monotonic() >= deadline:
+            break
+        status, _ = client.send("GET", f"/api/v1/games/{game}/hint")
         answers[f"hint {status}"] += 1
-        if status == 200:
-            _, game = step(client, game)
 
 
 def guesser(addresses: Callable[[], str], victim: str, deadline: float, answers: Counter[str]):
@@ -248,6 +249,11 @@ def main() -> None:
     try:
         player = register("127.0.0.1", "player")
         hinters = [register(f"127.0.0.{10 + n}", f"hinter{n}") for n in range(args.hinters)]
+        # As many games as an account's hints a minute (THROTTLE_HINTS), dealt beforehand.
+        hint_games = [
+            [str(new_game(client_from(f"127.0.0.{10 + n}", token))["id"]) for _ in range(60)]
+            for n, token in enumerate(hinters)
+        ]
         print(
             f"nginx + web pool {args.workers} sync workers + heavy pool (niced), "
             f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} "
@@ -262,10 +268,10 @@ def main() -> None:
             args.seconds,
             idle,
             [
-                lambda deadline, answers, n=n, token=token: hinter(
-                    f"127.0.0.{10 + n}", token, deadline, answers
+                lambda deadline, answers, n=n, token=token, games=games: hinter(
+                    f"127.0.0.{10 + n}", token, games, deadline, answers
                 )
-                for n, token in enumerate(hinters)
+                for n, (token, games) in enumerate(zip(hinters, hint_games, strict=True))
             ],
         )
 
