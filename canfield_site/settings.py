@@ -198,9 +198,11 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Django's default list, spelled out so that tests/settings.py can put a fast hasher first.
+# Django's default list, spelled out so that tests/settings.py can put a fast hasher first. The
+# first is Django's PBKDF2 (same algorithm, same hashes) hashing in one of the host's
+# AUTH_CONCURRENCY slots (games.accounts.SlotPBKDF2PasswordHasher, README "Floods").
 PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "games.accounts.SlotPBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
@@ -210,11 +212,10 @@ PASSWORD_HASHERS = [
 # django-axes checks every password door first: a locked account or address is refused before
 # any password is hashed. Failures count per (account, client address) pair and per client
 # address (IPv6: per /64), in the database: guessing from one address locks that address out,
-# never the account's owner elsewhere. Then a password is checked in one of AUTH_CONCURRENCY
-# slots of the host (games.accounts.SlotModelBackend).
+# never the account's owner elsewhere.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "games.accounts.SlotModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))

@@ -3,11 +3,11 @@ locked-out login (django-axes counts the failures; settings.py configures it).
 
 Every door that checks a password (API token, web login, admin login) goes through
 `django.contrib.auth.authenticate(request, ...)`, where axes' backend refuses a locked
-(account, address) pair or address before any password is hashed, then `SlotModelBackend`
-checks the password in one of the host's AUTH_CONCURRENCY slots (canfield_site/slots.py), so
-that guessing can slow logins but never the workers' other requests (account_create hashes in
-one too). The doors that create accounts (API register, web sign-up) are limited in accounts
-created per client address (`signup_slot_take`).
+(account, address) pair or address before any password is hashed. Every hash (a check, a new
+account, a new password) is computed in one of the host's AUTH_CONCURRENCY slots
+(canfield_site/slots.py, `SlotPBKDF2PasswordHasher`), so that guessing can slow logins but
+never the workers' other requests. The doors that create accounts (API register, web sign-up)
+are limited in accounts created per client address (`signup_slot_take`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from axes.helpers import get_cool_off
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.hashers import BasePasswordHasher, PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
@@ -62,7 +62,7 @@ def account_create(username: str, password: str) -> User:
     second wait for the first, then see its row; SQLite runs one write at a time anyway.
     Raises ValidationError (code "taken") for the loser."""
     user_model = get_user_model()
-    with slot("auth", settings.AUTH_CONCURRENCY), transaction.atomic():  # hashes the password
+    with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute(
@@ -85,19 +85,17 @@ def signup_slot_take(request: HttpRequest) -> float | None:
     return (window + 1) * SIGNUP_WINDOW - now
 
 
-class SlotModelBackend(ModelBackend):
-    """Django's ModelBackend with each password check (hash) in one of the host's
+class SlotPasswordHasherMixin(BasePasswordHasher):
+    """A password hasher whose every hash (a check hashes too) runs in one of the host's
     AUTH_CONCURRENCY slots; raises canfield_site.slots.Busy when none came free in time."""
 
-    def authenticate(
-        self,
-        request: HttpRequest | None,
-        username: str | None = None,
-        password: str | None = None,
-        **kwargs: Any,
-    ) -> Any:
+    def encode(self, password: str, salt: str, *args: Any, **kwargs: Any) -> str:
         with slot("auth", settings.AUTH_CONCURRENCY):
-            return super().authenticate(request, username, password, **kwargs)
+            return super().encode(password, salt, *args, **kwargs)  # type: ignore[call-arg]
+
+
+class SlotPBKDF2PasswordHasher(SlotPasswordHasherMixin, PBKDF2PasswordHasher):
+    """Django's PBKDF2 hasher (same algorithm name and hashes), capped per host."""
 
 
 def attempted_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:

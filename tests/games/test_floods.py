@@ -8,14 +8,16 @@ import sys
 
 import pytest
 from axes.models import AccessAttempt
-from django.contrib.auth.hashers import MD5PasswordHasher
+from django.contrib.auth.hashers import MD5PasswordHasher, PBKDF2PasswordHasher
 from django.core.cache import cache
 from django.test import RequestFactory
 from rest_framework.throttling import ScopedRateThrottle
 
 from canfield_site.clients import client_key
+from canfield_site.settings import PASSWORD_HASHERS as PRODUCTION_HASHERS
 from canfield_site.slots import Busy, slot
 from games import solver
+from games.accounts import SlotPasswordHasherMixin, SlotPBKDF2PasswordHasher
 from games.models import Game
 from tests.games.helpers import easy_deck
 from tests.games.test_api_games import act, create
@@ -57,6 +59,15 @@ def hashes(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(MD5PasswordHasher, "encode", counting)
     return computed
+
+
+class SlotMD5PasswordHasher(SlotPasswordHasherMixin, MD5PasswordHasher):
+    """The suite's fast hasher, capped as production's PBKDF2 is."""
+
+
+@pytest.fixture
+def slotted_hasher(settings):
+    settings.PASSWORD_HASHERS = [f"{__name__}.SlotMD5PasswordHasher"]
 
 
 def hint(client, game_id: str, address: str = "127.0.0.1"):
@@ -169,8 +180,19 @@ def test_hints_are_limited_per_address_across_accounts(
 # ---- password checks -----------------------------------------------------------------------
 
 
+def test_production_hashes_with_djangos_pbkdf2_in_a_slot(slots):
+    hasher = SlotPBKDF2PasswordHasher()
+    encoded = hasher.encode("secret", "salt", iterations=2)
+
+    assert PRODUCTION_HASHERS[0] == "games.accounts.SlotPBKDF2PasswordHasher"
+    assert encoded == PBKDF2PasswordHasher().encode("secret", "salt", iterations=2)
+    assert hasher.verify("secret", encoded)
+    with slot("auth", 1), pytest.raises(Busy):
+        hasher.verify("secret", encoded)
+
+
 def test_a_password_check_waits_for_the_auth_slot_then_answers_503(
-    api_client, client, user, hashes
+    slotted_hasher, api_client, client, user, hashes
 ):
     with slot("auth", 1):  # every password slot of the host busy
         api = api_client.post(
