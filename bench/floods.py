@@ -8,9 +8,8 @@ addresses guess passwords, under the production topology.
 Starts the production topology (`scripts/serve-topology.sh`: nginx in front of the web pool
 (gunicorn sync workers) and the heavy pool (hints and password doors, niced), DJANGO_DEBUG=0,
 the production settings and their PBKDF2 hasher, every limit as shipped) on a fresh PostgreSQL
-database and the Redis of REDIS_URL (default redis://127.0.0.1:6379/0). One player (address
-127.0.0.1) plays draws and recycles and reads `GET /api/v1/daily`, one request after another,
-and the p50/p99 of its actions and reads are measured:
+database and the Redis of REDIS_URL (default redis://127.0.0.1:6379/0). One player plays
+draws and recycles and reads `GET /api/v1/daily`, one request after another, and the p50/p99 of its actions and reads are measured:
 1. idle, for `--seconds`;
 2. while `--hinters` accounts, each from an address of its own, ask for hints back to back,
    each at the start of another of 60 games dealt beforehand (so no answer comes from the
@@ -19,8 +18,8 @@ and the p50/p99 of its actions and reads are measured:
    login doors (the player's name or random ones), each request from the next of
    `--addresses` addresses, a new set of addresses every minute.
 Prints each phase's figures, their ratios to idle (targets: p50 <= 2x, p99 <= 3x) and what
-the attackers were answered. Addresses are loopback ones (127.x.y.z); every loop stops at its
-deadline.
+the attackers were answered. Addresses are loopback ones (127.x.y.z, another /16 each run);
+every loop stops at its deadline.
 """
 
 from __future__ import annotations
@@ -51,6 +50,10 @@ PORT = 8768
 LOG = "/tmp/canfield-bench-floods.log"  # the topology's output, for when something fails
 PASSWORD = "floods-" + secrets.token_urlsafe(12)
 FORK = multiprocessing.get_context("fork")  # the attackers' closures need no pickling
+# This run's addresses, 127.NET.x.y: the limits count in Redis, which outlives a run, so each
+# run takes other addresses than the last (a /16 of its own, one of 200).
+NET = 20 + secrets.randbelow(200)
+PLAYER = f"127.{NET}.0.1"
 
 
 def client_from(address: str, token: str | None = None) -> Client:
@@ -114,7 +117,7 @@ def step(client: Client, game: dict[str, object]) -> tuple[int, dict[str, object
 
 def measure(token: str, deadline: float) -> tuple[list[float], list[float]]:
     """The player's action and read latencies (ms) until the deadline."""
-    client = client_from("127.0.0.1", token)
+    client = client_from(PLAYER, token)
     game = new_game(client)
     actions, reads = [], []
     while time.monotonic() < deadline:
@@ -247,11 +250,11 @@ def main() -> None:
     }
     server = start_topology(args.workers, env)
     try:
-        player = register("127.0.0.1", "player")
-        hinters = [register(f"127.0.0.{10 + n}", f"hinter{n}") for n in range(args.hinters)]
+        player = register(PLAYER, "player")
+        hinters = [register(f"127.{NET}.0.{10 + n}", f"hinter{n}") for n in range(args.hinters)]
         # As many games as an account's hints a minute (THROTTLE_HINTS), dealt beforehand.
         hint_games = [
-            [str(new_game(client_from(f"127.0.0.{10 + n}", token))["id"]) for _ in range(60)]
+            [str(new_game(client_from(f"127.{NET}.0.{10 + n}", token))["id"]) for _ in range(60)]
             for n, token in enumerate(hinters)
         ]
         print(
@@ -269,7 +272,7 @@ def main() -> None:
             idle,
             [
                 lambda deadline, answers, n=n, token=token, games=games: hinter(
-                    f"127.0.0.{10 + n}", token, games, deadline, answers
+                    f"127.{NET}.0.{10 + n}", token, games, deadline, answers
                 )
                 for n, (token, games) in enumerate(zip(hinters, hint_games, strict=True))
             ],
@@ -281,7 +284,7 @@ def main() -> None:
         def rotating() -> str:
             """The next of this minute's `--addresses` addresses."""
             minute = int((time.monotonic() - started) // 60)
-            return f"127.{100 + minute}.0.{1 + next(turn) % args.addresses}"
+            return f"127.{NET}.{1 + minute}.{1 + next(turn) % args.addresses}"
 
         attack(
             f"{args.addresses} addresses guessing",
