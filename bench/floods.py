@@ -9,7 +9,8 @@ Starts the production topology (`scripts/serve-topology.sh`: nginx in front of t
 (gunicorn sync workers) and the heavy pool (hints and password doors, niced), DJANGO_DEBUG=0,
 the production settings and their PBKDF2 hasher, every limit as shipped) on a fresh PostgreSQL
 database and the Redis of REDIS_URL (default redis://127.0.0.1:6379/0). One player plays
-draws and recycles and reads `GET /api/v1/daily`, one request after another, and the p50/p99 of its actions and reads are measured:
+draws and recycles and reads `GET /api/v1/daily`, one request after another, and the p50/p99
+of its actions and reads are measured:
 1. idle, for `--seconds`;
 2. while `--hinters` accounts, each from an address of its own, ask for hints back to back,
    each at the start of another of 60 games dealt beforehand (so no answer comes from the
