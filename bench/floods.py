@@ -259,7 +259,8 @@ def main() -> None:
             for n, token in enumerate(hinters)
         ]
         print(
-            f"nginx + web pool {args.workers} sync workers + heavy pool (niced), "
+            f"nginx + web pool {args.workers} sync workers + heavy pool "
+            f"(nice {os.environ.get('HEAVY_NICE', 19)}), "
             f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} "
             f"(a shared machine: figures are noisy)"
         )

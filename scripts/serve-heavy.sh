@@ -8,12 +8,12 @@
 # wait, then one search or hash), so a stop waits 5 s for them at most.
 #   HEAVY_BIND     address:port, default 127.0.0.1:8002
 #   HEAVY_THREADS  requests served at once (most of them waiting for a slot), default 16
-#   HEAVY_NICE     the pool's niceness, default 10
+#   HEAVY_NICE     the pool's niceness, default 19 (the lowest priority)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${VENV_BIN:-.venv/bin}"
 [ -x "$BIN/gunicorn" ] || BIN="$(dirname "$(command -v gunicorn)")"
-exec nice -n "${HEAVY_NICE:-10}" "$BIN/gunicorn" canfield_site.wsgi:application \
+exec nice -n "${HEAVY_NICE:-19}" "$BIN/gunicorn" canfield_site.wsgi:application \
     --bind "${HEAVY_BIND:-127.0.0.1:8002}" \
     --workers 1 \
     --worker-class gthread --threads "${HEAVY_THREADS:-16}" \
