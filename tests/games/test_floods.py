@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.test import RequestFactory
 from rest_framework.throttling import ScopedRateThrottle
 
-from canfield_site.clients import client_key
+from canfield_site.clients import client_address_hash, client_key
 from canfield_site.settings import PASSWORD_HASHERS as PRODUCTION_HASHERS
 from canfield_site.slots import Busy, slot
 from games import solver
@@ -241,6 +241,18 @@ def test_counters_key_ipv6_clients_per_64(settings, address, key):
     request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=address)
 
     assert client_key(request) == key
+
+
+def test_the_fair_play_address_hash_is_one_per_64(settings):
+    settings.PROXY_COUNT = 1
+
+    def hashed(address: str) -> str:
+        request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=address)
+        return client_address_hash(request)
+
+    assert hashed("2001:db8:1:2::1") == hashed("2001:db8:1:2:aaaa:bbbb:cccc:dddd")
+    assert hashed("2001:db8:1:2::1") != hashed("2001:db8:1:3::1")
+    assert hashed("203.0.113.9") != hashed("203.0.113.10")
 
 
 def test_throttles_and_sign_ups_count_a_64_as_one_client(api_client, db, settings, monkeypatch):
