@@ -14,7 +14,7 @@ of its actions and reads are measured:
 1. idle, for `--seconds`;
 2. while `--hinters` accounts, each from an address of its own, ask for hints back to back,
    each at the start of another of 60 games dealt beforehand (so no answer comes from the
-   cache; the 61st hint of a minute meets the account's limit);
+   cache; the 61st hint of a minute meets the account's limit, and a 429 is waited out);
 3. while `--guessers` clients send wrong passwords to the API token, web login and admin
    login doors (the player's name or random ones), each request from the next of
    `--addresses` addresses, a new set of addresses every minute.
@@ -135,13 +135,17 @@ def measure(token: str, deadline: float) -> tuple[list[float], list[float]]:
 
 def hinter(address: str, token: str, games: list[str], deadline: float, answers: Counter[str]):
     """Hints back to back, each at the start of the next of `games`: a position not searched
-    yet (until the games come round again, by when the account's limit answers)."""
+    yet (until the games come round again, by when the account's limit answers). After a 429
+    it waits a second, as told: a client that ignores it floods the proxy with requests, which
+    costs what any request flood does (nginx's and the network's matter, not the hints')."""
     client = client_from(address, token)
     for game in itertools.cycle(games):
         if time.monotonic() >= deadline:
             break
         status, _ = client.send("GET", f"/api/v1/games/{game}/hint")
         answers[f"hint {status}"] += 1
+        if status == 429:
+            time.sleep(1)
 
 
 def guesser(addresses: Callable[[], str], victim: str, deadline: float, answers: Counter[str]):
