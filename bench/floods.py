@@ -32,6 +32,7 @@ import json
 import multiprocessing
 import os
 import secrets
+import shutil
 import statistics
 import subprocess
 import sys
@@ -305,6 +306,7 @@ def main() -> None:
         print(f"load after: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     finally:
         stop(server)
+        shutil.rmtree(env["SLOT_DIR"], ignore_errors=True)
 
 
 if __name__ == "__main__":
