@@ -7,6 +7,9 @@ client and the app: 0 in development (the peer itself is the client), 1 in the p
 topology, where nginx overwrites the header with the address it saw (deploy/nginx.conf.template).
 With N proxies, the client is the N-th address from the right of the header: the leftmost
 entries are the client's own claims.
+
+Counters and lock-outs key on `client_key`: the address itself for IPv4, its /64 network for
+IPv6, since one subscriber is given a whole /64 and may pick any address in it.
 """
 
 from __future__ import annotations
@@ -43,12 +46,24 @@ def client_address(request: HttpRequest) -> str:
     return _address(entries[-count]) or peer
 
 
+def client_key(request: HttpRequest) -> str:
+    """What every per-address counter, limit and lock-out counts under: the client address for
+    IPv4 (an IPv4-mapped IPv6 address is its IPv4 one), for IPv6 the first address of its /64
+    (`2001:db8:1:2::` for every `2001:db8:1:2:*`): always a valid IP address."""
+    address = ipaddress.ip_address(client_address(request))
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False).network_address)
+    return str(address)
+
+
 def client_address_hash(request: HttpRequest) -> str:
-    """A keyed hash of the client address (fair-play review): equal for equal addresses, and
-    the address cannot be read back without the key."""
+    """A keyed hash of the client's key (`client_key`, fair-play review): equal for equal
+    addresses (IPv6: equal /64s), and the address cannot be read back without the key."""
     return salted_hmac(
         "canfield.client_address",
-        client_address(request),
+        client_key(request),
         secret=settings.ADDRESS_HASH_SECRET or None,  # None: derived from SECRET_KEY
         algorithm="sha256",
     ).hexdigest()

@@ -13,9 +13,11 @@ from typing import Any
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.functional import SimpleLazyObject, empty
+from django.utils.translation import gettext as _
 
 from canfield_site import health
 from canfield_site.clients import client_address
+from canfield_site.slots import Busy
 
 request_logger = logging.getLogger("canfield.request")
 # A request id from the proxy (nginx's $request_id) or a client is kept if it looks like one.
@@ -96,7 +98,17 @@ class RequestLogMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, OperationalError | InterfaceError):
             return unavailable(request, exception)
+        if isinstance(exception, Busy):
+            return busy(exception)
         return None
+
+
+def busy(exception: Busy) -> JsonResponse:
+    """The API's 503 for a request that waited too long for a slot (canfield_site/slots.py)."""
+    message = _("The server is busy: retry in %(seconds)s s.") % {"seconds": exception.retry_after}
+    response = JsonResponse({"error": {"code": "unavailable", "message": message}}, status=503)
+    response["Retry-After"] = str(exception.retry_after)
+    return response
 
 
 def unavailable(request: HttpRequest, exception: BaseException) -> JsonResponse:

@@ -7,7 +7,9 @@ of dealing dailies anyone with the repository can compute. Development asks for 
 good for a developer machine; production also sets ALLOWED_HOSTS, DATABASE_URL and REDIS_URL.
 """
 
+import hashlib
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -212,9 +214,11 @@ DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = WS_MAX_MESSAGE
 DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = WS_MAX_MESSAGE
 WS_PER_ADDRESS = int(os.environ.get("WS_PER_ADDRESS", "50"))
 
-# Django's default list, spelled out so that tests/settings.py can put a fast hasher first.
+# Django's default list, spelled out so that tests/settings.py can put a fast hasher first. The
+# first is Django's PBKDF2 (same algorithm, same hashes) hashing in one of the host's
+# AUTH_CONCURRENCY slots (games.accounts.SlotPBKDF2PasswordHasher, README "Floods").
 PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "games.accounts.SlotPBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
@@ -222,12 +226,14 @@ PASSWORD_HASHERS = [
 ]
 
 # django-axes checks every password door first: a locked account or address is refused before
-# any password is hashed. Failures count per account and per client address, in the database.
+# any password is hashed. Failures count per (account, client address) pair and per client
+# address (IPv6: per /64), in the database: guessing from one address locks that address out,
+# never the account's owner elsewhere.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")) / 60  # hours
 # A failure while locked out does not push the end of the lock-out further (Retry-After holds).
@@ -237,7 +243,7 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = False
 # No log of successful logins (it would keep raw addresses for ever).
 AXES_DISABLE_ACCESS_LOG = True
-AXES_CLIENT_IP_CALLABLE = "canfield_site.clients.client_address"
+AXES_CLIENT_IP_CALLABLE = "canfield_site.clients.client_key"
 AXES_USERNAME_CALLABLE = "games.accounts.attempted_username"
 AXES_LOCKOUT_CALLABLE = "games.accounts.lockout_response"
 AXES_VERBOSE = False
@@ -296,6 +302,7 @@ REST_FRAMEWORK = {
         "actions": os.environ.get("THROTTLE_ACTIONS", "6000/minute"),
         "hints": os.environ.get("THROTTLE_HINTS", "60/minute"),
         "account": os.environ.get("THROTTLE_ACCOUNT", "30/hour"),
+        "hints_address": os.environ.get("THROTTLE_HINTS_ADDRESS", "120/minute"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -373,3 +380,15 @@ LOGGING = {
 # most FAIRPLAY_CLAIRVOYANCE_SECONDS of it.
 FAIRPLAY_REVIEW_SECONDS = float(os.environ.get("FAIRPLAY_REVIEW_SECONDS", "10"))
 FAIRPLAY_CLAIRVOYANCE_SECONDS = float(os.environ.get("FAIRPLAY_CLAIRVOYANCE_SECONDS", "3"))
+# Floods (README "Floods"): the host-wide caps on solver runs (hints) and password checks, each
+# a set of slot files in SLOT_DIR (canfield_site/slots.py); a request waits up to
+# SLOT_WAIT_SECONDS for a free slot, then is answered 503 with Retry-After. The default SLOT_DIR
+# is one per checkout, shared by every process of this host that runs from it.
+SOLVER_CONCURRENCY = int(os.environ.get("SOLVER_CONCURRENCY", "1"))
+AUTH_CONCURRENCY = int(os.environ.get("AUTH_CONCURRENCY", "1"))
+SLOT_WAIT_SECONDS = float(os.environ.get("SLOT_WAIT_SECONDS", "5"))
+SLOT_DIR = os.environ.get("SLOT_DIR") or os.path.join(
+    tempfile.gettempdir(), f"canfield-slots-{hashlib.sha256(bytes(BASE_DIR)).hexdigest()[:12]}"
+)
+# Hint answers, per position (games/hints.py), are kept this long in the cache.
+HINT_CACHE_SECONDS = int(os.environ.get("HINT_CACHE_SECONDS", str(7 * 24 * 3600)))

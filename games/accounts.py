@@ -2,9 +2,12 @@
 locked-out login (django-axes counts the failures; settings.py configures it).
 
 Every door that checks a password (API token, web login, admin login) goes through
-`django.contrib.auth.authenticate(request, ...)`, where axes' backend refuses a locked account
-or client address before any password is hashed. The doors that create accounts (API register,
-web sign-up) are limited in accounts created per client address (`signup_slot_take`).
+`django.contrib.auth.authenticate(request, ...)`, where axes' backend refuses a locked
+(account, address) pair or address before any password is hashed. Every hash (a check, a new
+account, a new password) is computed in one of the host's AUTH_CONCURRENCY slots
+(canfield_site/slots.py, `SlotPBKDF2PasswordHasher`), so that guessing can slow logins but
+never the workers' other requests. The doors that create accounts (API register, web sign-up)
+are limited in accounts created per client address (`signup_slot_take`).
 """
 
 from __future__ import annotations
@@ -18,16 +21,18 @@ from axes.helpers import get_cool_off
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import BasePasswordHasher, PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from canfield_site.clients import client_address
+from canfield_site.clients import client_key
+from canfield_site.slots import slot
 from games.errors import Forbidden, error_body
 from games.models import Game, Player
 from games.throttling import _count_hit
@@ -75,10 +80,23 @@ def signup_slot_take(request: HttpRequest) -> float | None:
     may be, else the seconds until the address may create accounts again."""
     now = time.time()
     window = int(now // SIGNUP_WINDOW)
-    key = f"signup:{client_address(request)}:{window}"
+    key = f"signup:{client_key(request)}:{window}"
     if _count_hit(key, SIGNUP_WINDOW + 1) <= settings.SIGNUP_LIMIT:
         return None
     return (window + 1) * SIGNUP_WINDOW - now
+
+
+class SlotPasswordHasherMixin(BasePasswordHasher):
+    """A password hasher whose every hash (a check hashes too) runs in one of the host's
+    AUTH_CONCURRENCY slots; raises canfield_site.slots.Busy when none came free in time."""
+
+    def encode(self, password: str, salt: str, *args: Any, **kwargs: Any) -> str:
+        with slot("auth", settings.AUTH_CONCURRENCY):
+            return super().encode(password, salt, *args, **kwargs)  # type: ignore[call-arg]
+
+
+class SlotPBKDF2PasswordHasher(SlotPasswordHasherMixin, PBKDF2PasswordHasher):
+    """Django's PBKDF2 hasher (same algorithm name and hashes), capped per host."""
 
 
 def attempted_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:
@@ -89,11 +107,12 @@ def attempted_username(request: HttpRequest, credentials: dict[str, Any] | None)
 
 
 def lockout_seconds(request: HttpRequest, credentials: dict[str, Any] | None) -> int:
-    """Seconds until the failures that lock this account or address out have expired."""
+    """Seconds until the failures that lock this address (or this account from it) out have
+    expired: every failure that counts is one from this address."""
     cool_off = get_cool_off(request)
-    latest = AccessAttempt.objects.filter(
-        Q(username=attempted_username(request, credentials)) | Q(ip_address=client_address(request))
-    ).aggregate(latest=Max("attempt_time"))["latest"]
+    latest = AccessAttempt.objects.filter(ip_address=client_key(request)).aggregate(
+        latest=Max("attempt_time")
+    )["latest"]
     if cool_off is None or latest is None:
         return 60
     return max(1, math.ceil((latest + cool_off - timezone.now()).total_seconds()))

@@ -37,7 +37,7 @@ from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
 from games.errors import InvalidRequest
 from games.models import Action, Game
-from games.throttling import FixedWindowScopedThrottle
+from games.throttling import AddressScopedThrottle, FixedWindowScopedThrottle
 
 LANGUAGES = ("hu", "en", "pl")
 CONCRETE_PILES = [pile for pile in PILE_NAMES if pile != "foundation"]
@@ -615,8 +615,9 @@ class GameTextApi(APIView):
 
 
 class GameHintApi(APIView):
-    throttle_classes = [FixedWindowScopedThrottle]
+    throttle_classes = [FixedWindowScopedThrottle, AddressScopedThrottle]
     throttle_scope = "hints"
+    address_throttle_scope = "hints_address"
 
     @extend_schema(
         parameters=[GAME_ID],

@@ -33,9 +33,9 @@ from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.engine.deal import DEAL_NUMBERS
 from games.errors import Forbidden, GameFinished, Stale
+from games.hints import hint
 from games.models import Action, Game
 from games.selectors import game_find, game_visible_to
-from games.solver import hint
 
 # Retries when another request on the same game won the race and the client sent no `expect`.
 ACT_ATTEMPTS = 3

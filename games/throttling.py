@@ -17,7 +17,7 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import ScopedRateThrottle
 
-from canfield_site.clients import client_address
+from canfield_site.clients import client_key
 
 
 @functools.lru_cache(maxsize=8)
@@ -54,10 +54,10 @@ def _count_hit(key: str, seconds: int) -> int:
 class FixedWindowScopedThrottle(ScopedRateThrottle):
     """ScopedRateThrottle (same scopes and rates) counted per fixed window: per account where
     there is one, else per client address as our proxy saw it (never the client's own
-    X-Forwarded-For, which DRF's get_ident would key on)."""
+    X-Forwarded-For, which DRF's get_ident would key on; IPv6 per /64, `client_key`)."""
 
     def get_ident(self, request: Any) -> str:
-        return client_address(request)
+        return client_key(request)
 
     def allow_request(self, request: Any, view: Any) -> bool:
         self.scope = getattr(view, self.scope_attr, None)
@@ -77,6 +77,16 @@ class FixedWindowScopedThrottle(ScopedRateThrottle):
 
     def wait(self) -> float:
         return self.wait_seconds
+
+
+class AddressScopedThrottle(FixedWindowScopedThrottle):
+    """The same, counted per client address (IPv6: per /64) even for accounts, at the rate of
+    the view's `address_throttle_scope`: many accounts on one address share one budget."""
+
+    scope_attr = "address_throttle_scope"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 def _note_limit(request: Any, limit: int, remaining: int, reset: float) -> None:

@@ -436,6 +436,9 @@ HU = {
         "Véget ért a nap: ez a játszma éjfélkor befejeződött."
     ),
     "Day over": "Véget ért a nap",
+    "The server is busy: retry in %(seconds)s s.": (
+        "A szerver foglalt: próbáld újra %(seconds)s mp múlva."
+    ),
 }
 
 PL = {
@@ -867,6 +870,9 @@ PL = {
         "Dzień się skończył: ta gra zakończyła się o północy."
     ),
     "Day over": "Koniec dnia",
+    "The server is busy: retry in %(seconds)s s.": (
+        "Serwer jest zajęty: spróbuj ponownie za %(seconds)s s."
+    ),
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The production topology of docker-compose.yml without Docker, on this machine's PostgreSQL
 # and Redis: a one-shot migrate (+ collectstatic), then under supervisord (which restarts any of
-# them that dies) the HTTP server (gunicorn, scripts/serve-http.sh), the ASGI process(es) for
-# WebSockets (uvicorn, scripts/serve-ws.sh), the scheduler (scripts/scheduler.sh) and nginx in
-# front, all on loopback.
+# them that dies) the HTTP server (gunicorn, scripts/serve-http.sh), the heavy pool for hints
+# and password doors (scripts/serve-heavy.sh), the ASGI process(es) for WebSockets (uvicorn,
+# scripts/serve-ws.sh), the scheduler (scripts/scheduler.sh) and nginx in front, all on loopback.
 #
 #   DATABASE_URL   default postgres://postgres@127.0.0.1:5432/canfield
 #   REDIS_URL      default redis://127.0.0.1:6379/0
@@ -16,7 +16,7 @@
 #
 # Runs in the foreground until interrupted; stops every process it started. Prints
 # "topology ready on http://127.0.0.1:PORT" once the proxy answers /readyz (from gunicorn) and
-# /ws/readyz (from a ws process). The programs are web, ws-1..ws-N, scheduler and proxy:
+# /ws/readyz (from a ws process), and the heavy pool answers /readyz. The programs are web, heavy, ws-1..ws-N, scheduler and proxy:
 #   supervisorctl -c "$RUN_DIR/supervisord.conf" status   (or pid web, restart ws-1, ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -106,6 +106,11 @@ program web "bash scripts/serve-http.sh"
 echo "environment=HTTP_BIND=\"127.0.0.1:$web_port\"" >>"$conf"
 web_servers="server 127.0.0.1:$web_port;"
 
+heavy_port="$(free_port)"
+program heavy "bash scripts/serve-heavy.sh"
+echo "environment=HEAVY_BIND=\"127.0.0.1:$heavy_port\"" >>"$conf"
+heavy_servers="server 127.0.0.1:$heavy_port;"
+
 ws_servers=""
 for n in $(seq "$WS_PROCESSES"); do
     ws_port="$(free_port)"
@@ -117,10 +122,11 @@ done
 program scheduler "bash scripts/scheduler.sh"
 
 LISTEN="127.0.0.1:$PUBLIC_PORT" WEB_SERVERS="$web_servers" WS_SERVERS="$ws_servers" \
-    RUN_DIR="$RUN_DIR" python - deploy/nginx.conf.template >"$RUN_DIR/nginx.conf" <<'PY'
+    HEAVY_SERVERS="$heavy_servers" RUN_DIR="$RUN_DIR" \
+    python - deploy/nginx.conf.template >"$RUN_DIR/nginx.conf" <<'PY'
 import os, string, sys
 # Only our own names: nginx's $variables stay as they are.
-names = ("LISTEN", "WEB_SERVERS", "WS_SERVERS", "RUN_DIR")
+names = ("LISTEN", "WEB_SERVERS", "HEAVY_SERVERS", "WS_SERVERS", "RUN_DIR")
 template = string.Template(open(sys.argv[1]).read())
 print(template.safe_substitute({name: os.environ[name] for name in names}))
 PY
@@ -136,7 +142,8 @@ answers() {
 ready=0
 for _ in $(seq 120); do
     if answers "http://127.0.0.1:$PUBLIC_PORT/readyz" \
-        && answers "http://127.0.0.1:$PUBLIC_PORT/ws/readyz"; then
+        && answers "http://127.0.0.1:$PUBLIC_PORT/ws/readyz" \
+        && answers "http://127.0.0.1:$heavy_port/readyz"; then
         ready=1
         break
     fi

@@ -13,6 +13,7 @@ names its settings module itself (tests/ops/stack.py, tests/ops/test_settings.py
 """
 
 import os
+import tempfile
 from urllib.parse import urlsplit, urlunsplit
 
 # pytest-xdist workers (gw0, gw1, ...) each get a Redis db of their own, REDIS_URL's plus the
@@ -27,6 +28,11 @@ if _worker.startswith("gw") and _redis and os.environ.get("REDIS_URL_WORKER") !=
     os.environ["REDIS_URL_WORKER"] = _worker
 
 os.environ["DJANGO_DEBUG"] = "1"
+
+# The host-wide slots of hints and password checks (canfield_site/slots.py) are one set per test
+# run, shared by its workers and the servers they start (they inherit the variable), never by
+# another run on the same machine (CI runs two at once).
+os.environ.setdefault("SLOT_DIR", tempfile.mkdtemp(prefix="canfield-test-slots-"))
 
 from canfield_site.settings import *  # noqa: E402, F403
 from canfield_site.settings import PASSWORD_HASHERS as PRODUCTION_HASHERS  # noqa: E402

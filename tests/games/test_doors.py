@@ -121,13 +121,15 @@ def test_behind_the_proxy_limits_count_per_proxy_seen_address(
 # ---- lock-outs -----------------------------------------------------------------------------
 
 
-def test_the_token_door_locks_an_account_out_and_stops_hashing(api_client, user, limit, hashes):
-    # given: `limit` wrong passwords for alice, each from another address
-    codes = [token(api_client, "alice", "wrong", f"10.0.1.{i}").status_code for i in range(limit)]
+def test_the_token_door_locks_an_account_at_an_address_out_and_stops_hashing(
+    api_client, user, limit, hashes
+):
+    # given: `limit` wrong passwords for alice from one address
+    codes = [token(api_client, "alice", "wrong", "10.0.1.1").status_code for _ in range(limit)]
     hashed = len(hashes)
 
-    # when: the right password, from yet another address
-    response = token(api_client, "alice", PASSWORD, "10.0.1.99")
+    # when: the right password, from that address
+    response = token(api_client, "alice", PASSWORD, "10.0.1.1")
 
     # then: the last failure already answered the lock-out; the right password is refused
     # without hashing anything
@@ -137,17 +139,22 @@ def test_the_token_door_locks_an_account_out_and_stops_hashing(api_client, user,
     assert response.json()["error"]["code"] == "throttled"
     assert 0 < int(response["Retry-After"]) <= 15 * 60
     assert len(hashes) == hashed
-    assert AccessAttempt.objects.filter(username="alice").count() == limit
+    assert AccessAttempt.objects.get(username="alice").failures_since_start == limit
+
+
+def test_failures_spread_over_addresses_lock_nobody_out(api_client, user, limit):
+    codes = [token(api_client, "alice", "wrong", f"10.0.1.{i}").status_code for i in range(limit)]
+
+    assert codes == [400] * limit
+    assert token(api_client, "alice", PASSWORD, "10.0.1.99").status_code == 200
 
 
 def test_the_lock_out_counts_names_without_regard_to_case(api_client, user, limit):
     names = ["alice", "ALICE", "Alice"]
-    codes = [
-        token(api_client, name, "wrong", f"10.0.2.{i}").status_code for i, name in enumerate(names)
-    ]
+    codes = [token(api_client, name, "wrong", "10.0.2.1").status_code for name in names]
 
     assert codes[-1] == 429
-    assert token(api_client, "alice", PASSWORD, "10.0.2.50").status_code == 429
+    assert token(api_client, "alice", PASSWORD, "10.0.2.1").status_code == 429
 
 
 def test_the_token_door_locks_an_address_out_whatever_the_names(api_client, user, limit, hashes):
@@ -166,11 +173,54 @@ def test_the_token_door_locks_an_address_out_whatever_the_names(api_client, user
     assert elsewhere.status_code == 200
 
 
+def door_login(door: str, client, api_client, username: str, password: str, address: str) -> bool:
+    """Logs in through one door from `address`; whether it let the account in."""
+    if door == "token":
+        return token(api_client, username, password, address).status_code == 200
+    path = {"web": "/accounts/login/", "admin": "/admin/login/"}[door]
+    client.logout()
+    response = client.post(path, {"username": username, "password": password}, REMOTE_ADDR=address)
+    return response.status_code == 302 and "_auth_user_id" in client.session
+
+
+@pytest.mark.parametrize("door", ["token", "web", "admin"])
+def test_guessing_from_one_address_never_locks_the_owner_out_elsewhere(
+    client, api_client, user, settings, door
+):
+    # given: a staff account (the admin door too), and more wrong passwords for it from
+    # address A than the lock-out allows, through every door
+    user.is_staff = True
+    user.save()
+    doors = ["token", "web", "admin"]
+    for n in range(settings.AXES_FAILURE_LIMIT + 2):
+        door_login(doors[n % 3], client, api_client, "alice", "wrong", "198.51.100.1")
+
+    # when / then: A is locked out, for alice and for anyone; alice from B gets in
+    assert not door_login(door, client, api_client, "alice", PASSWORD, "198.51.100.1")
+    assert not door_login(door, client, api_client, "admin", "password", "198.51.100.1")
+    assert door_login(door, client, api_client, "alice", PASSWORD, "203.0.113.7")
+
+
+def test_an_ipv6_lock_out_covers_its_whole_64(api_client, user, limit, settings):
+    # given: wrong passwords from addresses of one /64 (behind the proxy)
+    settings.PROXY_COUNT = 1
+
+    def attempt(address: str, password: str) -> int:
+        return token(api_client, "alice", password, HTTP_X_FORWARDED_FOR=address).status_code
+
+    codes = [attempt(f"2001:db8:1:2::{i + 1:x}", "wrong") for i in range(limit)]
+
+    # then: any address of that /64 is locked out; the next /64 is another client
+    assert codes == [400] * (limit - 1) + [429]
+    assert attempt("2001:db8:1:2:ffff:ffff:ffff:ffff", PASSWORD) == 429
+    assert attempt("2001:db8:1:3::1", PASSWORD) == 200
+
+
 def test_a_lock_out_ends_after_its_cool_off(api_client, user, limit, settings):
     start = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
     with time_machine.travel(start, tick=False) as clock:
-        for i in range(limit):
-            token(api_client, "alice", "wrong", f"10.0.4.{i}")
+        for _ in range(limit):
+            token(api_client, "alice", "wrong")
         assert token(api_client, "alice", PASSWORD).status_code == 429
 
         clock.shift(dt.timedelta(minutes=14))
@@ -199,13 +249,15 @@ def test_a_success_on_another_account_clears_no_failures(api_client, user, make_
 
 
 def test_the_web_login_locks_out_with_a_page(client, user, limit, hashes):
-    for i in range(limit):
+    for _ in range(limit):
         client.post(
-            "/accounts/login/", {"username": "alice", "password": "x"}, REMOTE_ADDR=f"10.0.5.{i}"
+            "/accounts/login/", {"username": "alice", "password": "x"}, REMOTE_ADDR="10.0.5.1"
         )
     hashed = len(hashes)
 
-    response = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+    response = client.post(
+        "/accounts/login/", {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.0.5.1"
+    )
 
     assert response.status_code == 429
     assert b"Too many failed logins" in response.content
@@ -228,10 +280,10 @@ def test_the_admin_login_locks_out(client, admin_user, limit, hashes):
 
 def test_the_web_and_api_doors_share_one_count(client, api_client, user, limit):
     client.post("/accounts/login/", {"username": "alice", "password": "x"}, REMOTE_ADDR="10.0.6.1")
-    client.post("/admin/login/", {"username": "alice", "password": "x"}, REMOTE_ADDR="10.0.6.2")
-    token(api_client, "alice", "wrong", "10.0.6.3")
+    client.post("/admin/login/", {"username": "alice", "password": "x"}, REMOTE_ADDR="10.0.6.1")
+    token(api_client, "alice", "wrong", "10.0.6.1")
 
-    assert token(api_client, "alice", PASSWORD, "10.0.6.4").status_code == 429
+    assert token(api_client, "alice", PASSWORD, "10.0.6.1").status_code == 429
 
 
 # ---- sign-up limit -------------------------------------------------------------------------

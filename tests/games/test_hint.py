@@ -97,7 +97,8 @@ def test_hint_refused_in_a_ranked_daily_game_while_its_day_lasts(auth_client, us
 def test_hint_needs_authentication_and_is_throttled(api_client, auth_client, monkeypatch):
     game = create(auth_client, {"deck": easy_deck(), "draw": 1})
     assert hint(api_client, game["id"]).status_code == 401
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"hints": "2/hour"})
+    rates = {"hints": "2/hour", "hints_address": "100/hour"}
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", rates)
     codes = [hint(auth_client, game["id"]).status_code for _ in range(3)]
     assert codes == [200, 200, 429]
 

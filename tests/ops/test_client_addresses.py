@@ -2,7 +2,8 @@
 overwrites X-Forwarded-For and the app trusts exactly that one proxy, so a client that forges a
 fresh address on every request still meets the sign-up limit and the token door's lock-out
 (and on every WebSocket the sockets per address), and the request log names the address nginx
-saw.
+saw. Last, the expensive doors (hints, password checks) go to the heavy pool, and reads and
+actions never wait for it.
 
 Runs in CI's PostgreSQL + Redis pass only (DATABASE_URL set), where the tools exist.
 """
@@ -140,3 +141,32 @@ def test_a_fresh_forged_address_per_socket_meets_the_sockets_per_address(topolog
 
     assert first == ["snapshot"] * SOCKETS
     assert sockets[-1].close_code == 4429
+
+
+def test_the_heavy_pool_takes_hints_and_password_doors_and_nothing_else(topology):
+    # given: the key of an account made by the first test (this address may make no more, and
+    # its password doors are locked out by the second)
+    made = topology.manage("drf_create_token", "player0")
+    assert made.returncode == 0, made.stderr
+    token = made.stdout.split()[2]
+    with httpx.Client(base_url=topology.base_url, timeout=30) as http:
+        http.headers["Authorization"] = f"Token {token}"
+        game = http.post("/api/v1/games", json={"draw": 3}).json()
+        assert http.get(f"/api/v1/games/{game['id']}/hint").status_code == 200
+
+        # when: the heavy pool is down
+        assert "stopped" in topology.supervisorctl("stop", "heavy").stdout
+        try:
+            read = http.get("/api/v1/daily")
+            action = http.post(f"/api/v1/games/{game['id']}/actions", json={"type": "draw"})
+            hint = http.get(f"/api/v1/games/{game['id']}/hint")
+            login = http.get("/accounts/login/")  # (a POST would meet nginx's door limit)
+        finally:
+            topology.supervisorctl("start", "heavy")
+
+    # then: reads and actions answer; hints and logins are the proxy's 503 for a dead upstream
+    assert read.status_code == 200
+    assert action.status_code == 200
+    for response in (hint, login):
+        assert response.status_code == 503
+        assert response.json()["error"]["code"] == "unavailable"

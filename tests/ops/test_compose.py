@@ -20,7 +20,7 @@ SERVICES = COMPOSE["services"]
 TEMPLATE = ROOT / "deploy" / "nginx.conf.template"
 SCRIPT = (ROOT / "scripts" / "serve-topology.sh").read_text()
 SETTINGS = (ROOT / "canfield_site" / "settings.py").read_text()
-APP_SERVICES = ("migrate", "web", "ws", "scheduler")
+APP_SERVICES = ("migrate", "web", "heavy", "ws", "scheduler")
 DOCKER_COMPOSE = shutil.which("docker-compose")
 needs_docker_compose = pytest.mark.skipif(
     DOCKER_COMPOSE is None, reason="no docker-compose (Debian package docker-compose)"
@@ -28,7 +28,9 @@ needs_docker_compose = pytest.mark.skipif(
 
 
 def test_compose_runs_the_whole_topology():
-    assert set(SERVICES) == {"migrate", "web", "ws", "scheduler", "proxy", "postgres", "redis"}
+    assert set(SERVICES) == {
+        "migrate", "web", "heavy", "ws", "scheduler", "proxy", "postgres", "redis"
+    }  # fmt: skip
 
 
 def test_postgres_keeps_its_data_in_a_volume_and_reports_health():
@@ -45,7 +47,7 @@ def test_migrate_runs_once_before_the_app_processes():
     assert migrate["command"] == ["python", "manage.py", "migrate", "--noinput"]
     assert migrate["restart"] == "no"
     assert migrate["depends_on"]["postgres"]["condition"] == "service_healthy"
-    for name in ("web", "ws", "scheduler"):
+    for name in ("web", "heavy", "ws", "scheduler"):
         depends = SERVICES[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully"
         assert depends["redis"]["condition"] == "service_healthy"
@@ -58,6 +60,8 @@ def test_app_processes_are_those_the_script_starts():
     assert "bash scripts/serve-http.sh" in SCRIPT
     assert SERVICES["ws"]["command"] == ["bash", "scripts/serve-ws.sh"]
     assert 'program "ws-$n" "bash scripts/serve-ws.sh"' in SCRIPT
+    assert SERVICES["heavy"]["command"] == ["bash", "scripts/serve-heavy.sh"]
+    assert 'program heavy "bash scripts/serve-heavy.sh"' in SCRIPT
     serve_ws = (ROOT / "scripts" / "serve-ws.sh").read_text()
     assert re.search(r"uvicorn\" canfield_site\.asgi:application", serve_ws)
     assert "manage.py migrate --noinput" in SCRIPT
@@ -68,7 +72,7 @@ def test_app_processes_are_those_the_script_starts():
 
 
 def test_app_processes_are_probed_for_readiness_and_the_proxy_through_both():
-    for name in ("web", "ws"):
+    for name in ("web", "heavy", "ws"):
         probe = " ".join(SERVICES[name]["healthcheck"]["test"])
         assert "/readyz" in probe
     proxy_probe = " ".join(SERVICES["proxy"]["healthcheck"]["test"])
@@ -84,6 +88,8 @@ def test_only_the_proxy_is_published_and_it_routes_to_web_and_ws():
     assert published == ["proxy"]
     assert proxy["environment"]["WEB_SERVERS"] == "server web:8000;"
     assert proxy["environment"]["WS_SERVERS"] == "server ws:8001;"
+    assert proxy["environment"]["HEAVY_SERVERS"] == "server heavy:8002;"
+    assert SERVICES["heavy"]["environment"]["HEAVY_BIND"] == "0.0.0.0:8002"
     assert SERVICES["web"]["environment"]["HTTP_BIND"] == "0.0.0.0:8000"
     assert SERVICES["ws"]["environment"]["WS_BIND"] == "0.0.0.0:8001"
     assert any(v.startswith("./deploy/nginx.conf.template:") for v in proxy["volumes"])
@@ -93,7 +99,7 @@ def test_every_template_placeholder_is_filled_by_compose_and_by_the_script():
     placeholders = set(re.findall(r"\$\{([A-Z_]+)\}", TEMPLATE.read_text()))
     compose_command = " ".join(SERVICES["proxy"]["command"])
 
-    assert placeholders == {"LISTEN", "WEB_SERVERS", "WS_SERVERS", "RUN_DIR"}
+    assert placeholders == {"LISTEN", "WEB_SERVERS", "HEAVY_SERVERS", "WS_SERVERS", "RUN_DIR"}
     for name in placeholders:
         assert f"$${name}" in compose_command
         assert name in SERVICES["proxy"]["environment"]
@@ -106,6 +112,7 @@ def test_the_proxy_config_is_valid_nginx(tmp_path):
         LISTEN="127.0.0.1:8080",  # -t only parses: nothing binds
         WEB_SERVERS="server 127.0.0.1:9; server 127.0.0.1:10;",
         WS_SERVERS="server 127.0.0.1:11;",
+        HEAVY_SERVERS="server 127.0.0.1:12;",
         RUN_DIR=str(tmp_path),
     )
     (tmp_path / "nginx.conf").write_text(config)

@@ -1,0 +1,313 @@
+"""Other players' actions and reads while accounts flood the hints, then while rotating
+addresses guess passwords, under the production topology.
+
+    .venv/bin/python bench/floods.py [--seconds 30] [--hinters 8] [--guessers 24]
+                                     [--addresses 24] [--workers 2]
+                                     [--database canfield_bench_floods] [--quick]
+
+Starts the production topology (`scripts/serve-topology.sh`: nginx in front of the web pool
+(gunicorn sync workers) and the heavy pool (hints and password doors, niced), DJANGO_DEBUG=0,
+the production settings and their PBKDF2 hasher, every limit as shipped) on a fresh PostgreSQL
+database and the Redis of REDIS_URL (default redis://127.0.0.1:6379/0). One player plays
+draws and recycles and reads `GET /api/v1/daily`, one request after another, and the p50/p99
+of its actions and reads are measured:
+1. idle, for `--seconds`;
+2. while `--hinters` accounts, each from an address of its own, ask for hints back to back,
+   each at the start of another of 60 games dealt beforehand (so no answer comes from the
+   cache; the 61st hint of a minute meets the account's limit, and a 429 is waited out);
+3. while `--guessers` clients send wrong passwords to the API token, web login and admin
+   login doors (the player's name or random ones), each request from the next of
+   `--addresses` addresses, a new set of addresses every minute.
+Prints each phase's figures, their ratios to idle (targets: p50 <= 2x, p99 <= 3x) and what
+the attackers were answered. Addresses are loopback ones (127.x.y.z, another /16 each run);
+every loop stops at its deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import itertools
+import json
+import multiprocessing
+import os
+import secrets
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench._common import Client, fresh_database, stop  # noqa: E402
+
+PORT = 8768
+LOG = "/tmp/canfield-bench-floods.log"  # the topology's output, for when something fails
+PASSWORD = "floods-" + secrets.token_urlsafe(12)
+FORK = multiprocessing.get_context("fork")  # the attackers' closures need no pickling
+# This run's addresses, 127.NET.x.y: the limits count in Redis, which outlives a run, so each
+# run takes other addresses than the last (a /16 of its own, one of 200).
+NET = 20 + secrets.randbelow(200)
+PLAYER = f"127.{NET}.0.1"
+
+
+def client_from(address: str, token: str | None = None) -> Client:
+    """A Client whose connections leave from `address` (any 127.x.y.z is this machine)."""
+    client = Client(PORT, token)
+    client.conn = http.client.HTTPConnection(
+        "127.0.0.1", PORT, timeout=60, source_address=(address, 0)
+    )
+    return client
+
+
+def start_topology(workers: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    env = {**env, "PUBLIC_PORT": str(PORT), "WEB_WORKERS": str(workers)}
+    with open(LOG, "wb") as log:
+        server = subprocess.Popen(
+            ["bash", "scripts/serve-topology.sh"], cwd=ROOT, env=env, start_new_session=True,
+            stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if b"topology ready" in Path(LOG).read_bytes():
+            return server
+        if server.poll() is not None:
+            break
+        time.sleep(0.5)
+    stop(server)
+    raise SystemExit(f"the topology did not start; see {LOG}")
+
+
+def register(address: str, name: str) -> str:
+    for _ in range(30):
+        status, body = client_from(address).call(
+            "POST", "/api/v1/auth/register", {"username": name, "password": PASSWORD}
+        )
+        if status == 201:
+            assert isinstance(body, dict)
+            return str(body["token"])
+        assert status == 503, (status, body)  # a password slot busy: retry
+        time.sleep(1)
+    raise SystemExit(f"could not register {name}")
+
+
+def new_game(client: Client) -> dict[str, object]:
+    status, game = client.call("POST", "/api/v1/games", {"draw": 3})
+    assert status == 201 and isinstance(game, dict), (status, game)
+    return game
+
+
+def step(client: Client, game: dict[str, object]) -> tuple[int, dict[str, object]]:
+    """A draw (or a recycle when the stock is empty): always legal, always a new position."""
+    stock = game["stock"]
+    assert isinstance(stock, dict)
+    action = {"type": "draw"} if stock["count"] else {"type": "recycle"}
+    status, body = client.call("POST", f"/api/v1/games/{game['id']}/actions", action)
+    if status == 200 and isinstance(body, dict):
+        return status, body["game"]
+    if status == 409:  # the game ended (a recycle limit): another one
+        return status, new_game(client)
+    return status, game
+
+
+def measure(token: str, deadline: float) -> tuple[list[float], list[float]]:
+    """The player's action and read latencies (ms) until the deadline."""
+    client = client_from(PLAYER, token)
+    game = new_game(client)
+    actions, reads = [], []
+    while time.monotonic() < deadline:
+        started = time.perf_counter()
+        status, game = step(client, game)
+        actions.append((time.perf_counter() - started) * 1000)
+        assert status in (200, 409), status
+        started = time.perf_counter()
+        status, _ = client.send("GET", "/api/v1/daily")
+        reads.append((time.perf_counter() - started) * 1000)
+        assert status == 200, status
+    return actions, reads
+
+
+def hinter(address: str, token: str, games: list[str], deadline: float, answers: Counter[str]):
+    """Hints back to back, each at the start of the next of `games`: a position not searched
+    yet (until the games come round again, by when the account's limit answers). After a 429
+    it waits a second, as told: a client that ignores it floods the proxy with requests, which
+    costs what any request flood does (nginx's and the network's matter, not the hints')."""
+    client = client_from(address, token)
+    for game in itertools.cycle(games):
+        if time.monotonic() >= deadline:
+            break
+        status, _ = client.send("GET", f"/api/v1/games/{game}/hint")
+        answers[f"hint {status}"] += 1
+        if status == 429:
+            time.sleep(1)
+
+
+def guesser(addresses: Callable[[], str], victim: str, deadline: float, answers: Counter[str]):
+    doors = ("token", "web", "admin")
+    n = 0
+    while time.monotonic() < deadline:
+        door = doors[n % 3]
+        n += 1
+        client = client_from(addresses())
+        name = victim if secrets.randbelow(2) else f"guess{secrets.token_hex(3)}"
+        password = secrets.token_urlsafe(12)
+        if door == "token":
+            body = json.dumps({"username": name, "password": password})
+            status, _ = client.send("POST", "/api/v1/auth/token", body)
+        else:
+            path = f"/{'accounts' if door == 'web' else 'admin'}/login/"
+            client.send("GET", path)
+            token = client.cookies.get("csrftoken", "")
+            body = f"csrfmiddlewaretoken={token}&username={name}&password={password}"
+            status, _ = client.send(
+                "POST", path, body, content_type="application/x-www-form-urlencoded"
+            )
+        answers[f"{door} {status}"] += 1
+
+
+def percentiles(latencies: list[float]) -> tuple[float, float]:
+    p50 = statistics.median(latencies)
+    p99 = statistics.quantiles(latencies, n=100)[98] if len(latencies) >= 2 else p50
+    return p50, p99
+
+
+def report(name: str, figures: tuple[list[float], list[float]], idle: list[tuple[float, float]]):
+    """One line per kind (actions, reads): p50 and p99, and their ratios to idle's."""
+    measured = []
+    for kind, latencies, base in zip(
+        ("actions", "reads"), figures, idle or [None, None], strict=True
+    ):
+        p50, p99 = percentiles(latencies)
+        measured.append((p50, p99))
+        ratios = f"   {p50 / base[0]:5.2f}x   {p99 / base[1]:5.2f}x" if base else ""
+        print(
+            f"{name:<24} {kind:<8} {len(latencies):>6}   p50 {p50:8.1f} ms   "
+            f"p99 {p99:8.1f} ms{ratios}"
+        )
+    return measured
+
+
+def attack(
+    name: str,
+    token: str,
+    seconds: float,
+    idle: list[tuple[float, float]],
+    threads: list[Callable[[float, Counter[str]], None]],
+) -> None:
+    """The attackers' `threads` in a process of their own (sharing this one's GIL would slow
+    the measured player's client, not the server) while the player is measured."""
+    deadline = time.monotonic() + seconds
+    results: multiprocessing.SimpleQueue[dict[str, int]] = FORK.SimpleQueue()
+    attackers = FORK.Process(target=run_threads, args=(threads, deadline, results))
+    attackers.start()
+    report(name, measure(token, deadline), idle)
+    answers = results.get()
+    attackers.join()
+    print(f"  {name}: " + ", ".join(f"{key}: {n}" for key, n in sorted(answers.items())))
+
+
+def run_threads(
+    threads: list[Callable[[float, Counter[str]], None]],
+    deadline: float,
+    results: multiprocessing.SimpleQueue[dict[str, int]],
+) -> None:
+    answers: Counter[str] = Counter()
+    running = [threading.Thread(target=thread, args=(deadline, answers)) for thread in threads]
+    for thread in running:
+        thread.start()
+    for thread in running:
+        thread.join()
+    results.put(dict(answers))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--hinters", type=int, default=8)
+    parser.add_argument("--guessers", type=int, default=24)
+    parser.add_argument("--addresses", type=int, default=24, help="guessing addresses a minute")
+    parser.add_argument("--workers", type=int, default=2, help="web pool: gunicorn workers")
+    parser.add_argument("--database", default="canfield_bench_floods")
+    parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
+    args = parser.parse_args()
+    if args.quick:
+        args.seconds = 8
+
+    env = {
+        **os.environ,
+        "DATABASE_URL": fresh_database(args.database),
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DAILY_SECRET": secrets.token_urlsafe(50),
+        "DJANGO_SETTINGS_MODULE": "canfield_site.settings",  # the real hasher, PBKDF2
+        "LOG_LEVEL": "ERROR",
+        "REQUEST_LOG_LEVEL": "WARNING",
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on the loopback
+        "SECURE_COOKIES": "0",
+        "SLOT_DIR": tempfile.mkdtemp(prefix="canfield-bench-slots-"),
+    }
+    server = start_topology(args.workers, env)
+    try:
+        player = register(PLAYER, "player")
+        hinters = [register(f"127.{NET}.0.{10 + n}", f"hinter{n}") for n in range(args.hinters)]
+        # As many games as an account's hints a minute (THROTTLE_HINTS), dealt beforehand.
+        hint_games = [
+            [str(new_game(client_from(f"127.{NET}.0.{10 + n}", token))["id"]) for _ in range(60)]
+            for n, token in enumerate(hinters)
+        ]
+        print(
+            f"nginx + web pool {args.workers} sync workers + heavy pool "
+            f"(nice {os.environ.get('HEAVY_NICE', 19)}), "
+            f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} "
+            f"(a shared machine: figures are noisy)"
+        )
+        measure(player, time.monotonic() + 2)  # warm-up
+        idle = report("idle", measure(player, time.monotonic() + args.seconds), [])
+
+        attack(
+            f"{args.hinters} hinting",
+            player,
+            args.seconds,
+            idle,
+            [
+                lambda deadline, answers, n=n, token=token, games=games: hinter(
+                    f"127.{NET}.0.{10 + n}", token, games, deadline, answers
+                )
+                for n, (token, games) in enumerate(zip(hinters, hint_games, strict=True))
+            ],
+        )
+
+        started = time.monotonic()
+        turn = iter(range(10**9))
+
+        def rotating() -> str:
+            """The next of this minute's `--addresses` addresses."""
+            minute = int((time.monotonic() - started) // 60)
+            return f"127.{NET}.{1 + minute}.{1 + next(turn) % args.addresses}"
+
+        attack(
+            f"{args.addresses} addresses guessing",
+            player,
+            args.seconds,
+            idle,
+            [
+                lambda deadline, answers: guesser(rotating, "player", deadline, answers)
+                for _ in range(args.guessers)
+            ],
+        )
+        print(f"load after: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
+    finally:
+        stop(server)
+        shutil.rmtree(env["SLOT_DIR"], ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
