@@ -16,8 +16,9 @@ from tests.web.conftest import (  # noqa: F401 (fixtures)
 from tests.web.helpers import PASSWORD, unique_name
 
 # Hints are throttled per account, low enough for a test to reach the limit with an account of
-# its own, high enough for a game won by hints; sign-ups and logins, counted per address, are
-# not limited (the counters outlive a run when the server's cache is Redis).
+# its own, high enough for a game won by hints; sign-ups, logins and hints per address (every
+# test's client has the same one) are not limited (the counters outlive a run when the server's
+# cache is Redis).
 HINT_RATE = 100
 
 
@@ -31,6 +32,7 @@ def server_env(server_database) -> dict[str, str]:  # noqa: F811
         THROTTLE_REGISTER="1000/minute",
         THROTTLE_TOKEN="1000/minute",
         THROTTLE_HINTS=f"{HINT_RATE}/minute",
+        THROTTLE_HINTS_ADDRESS="100000/minute",
     )
 
 
