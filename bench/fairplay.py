@@ -235,6 +235,7 @@ class Reviewed:
     cpu: list[float] = field(default_factory=list)
     won: list[bool] = field(default_factory=list)
     number: int = 0  # the (highest) deal number
+    honest_held: list[str] = field(default_factory=list)  # what held them
 
 
 def review(number: int, seconds: float) -> Reviewed | None:
@@ -264,6 +265,9 @@ def review(number: int, seconds: float) -> Reviewed | None:
             reviewed.held["scout + solver, no link"].append(verdict(signals[:3])[1])
         if game.kind == "honest":
             reviewed.won.append(game.log.actions[-1].kind != "resign")
+            if verdict(signals)[1]:
+                scores = ", ".join(f"{signal.name} {signal.score:.2f}" for signal in signals)
+                reviewed.honest_held.append(f"{game.log.label} ({scores})")
     return reviewed
 
 
@@ -330,6 +334,7 @@ def main() -> None:
             total.cpu.extend(reviewed.cpu)
             total.won.extend(reviewed.won)
             total.number = reviewed.number
+            total.honest_held.extend(reviewed.honest_held)
             if len(total.held["bot"]) == deals:
                 break
         pool.terminate()
@@ -338,6 +343,8 @@ def main() -> None:
         held = total.held[kind]
         print(f"held {kind}: {100 * sum(held) / len(held):.1f} % of {len(held)} games")
     print(f"honest games won: {100 * sum(total.won) / len(total.won):.1f} %")
+    for held in total.honest_held:
+        print(f"honest game held: {held}")
     for kind in KINDS:
         means = ", ".join(
             f"{name} {statistics.mean(total.scores[kind, name]):.2f}"

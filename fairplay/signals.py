@@ -27,7 +27,7 @@ HOLD_THRESHOLD = 1.0
 
 # Thresholds as (score 1 at, score 0 at), linear between; tuned in bench/fairplay.py.
 # timing: the fastest MOVE_WINDOW moves' and ACTION_WINDOW actions' seconds.
-MOVE_WINDOW, MOVE_SECONDS = 20, (5.0, 10.0)
+MOVE_WINDOW, MOVE_SECONDS = 20, (4.0, 8.0)
 ACTION_WINDOW, ACTION_SECONDS = 60, (3.0, 6.0)  # R35's example
 # identical: runs of SHINGLE actions; the share of them in common; games with fewer runs
 # than IDENTICAL_MIN score less (a short game's opening is often everyone's).
@@ -109,10 +109,13 @@ def identical(game: GameLog, others: Sequence[GameLog]) -> Signal:
     """The log identical or nearly identical to another account's game of the same deal;
     evidence names the closest one (`label`) and how much of the two logs match.
 
-    Logs are compared as their runs of SHINGLE consecutive (kind, from, to, count) actions that
-    hold a move (undos left out): `share` is the part of the runs the two logs have in common,
-    of the longer one's. A replay with a few undos, draws or moves inserted keeps most of them;
-    two people's games share little beyond the first obvious moves."""
+    Logs are compared by the line each kept (an undo takes back the action before it), as its
+    runs of SHINGLE consecutive (kind, from, to, count) actions that hold a move: `share` is
+    the part of the runs the two have in common, of the longer one's. A replay dressed up with
+    draws or moves taken back keeps all of them, one with a few actions inserted most; two
+    people's games of a deal share some runs (obvious openings, forced endings), not most.
+    `others`: the deal's games by other accounts that ended before this one (compared the
+    other way, the replayed game would match its replays)."""
     mine = _shingles(game)
     best: tuple[float, GameLog] | None = None
     for other in others:
