@@ -49,7 +49,7 @@ from fairplay.signals import (  # noqa: E402
     verdict,
     visible,
 )
-from games.engine import Action, Game  # noqa: E402
+from games.engine import Action, EngineError, Game  # noqa: E402
 from games.engine.deal import shuffled_deck  # noqa: E402
 from games.solver import solve  # noqa: E402
 
@@ -109,7 +109,7 @@ class Player:
         `paced`: the clock ticks first (else the caller has moved it)."""
         try:
             result = self.game.apply(action)
-        except Exception:  # noqa: BLE001 (an engine refusal: the action is not logged)
+        except EngineError:  # refused: not logged
             return False
         count = result.count if action.type == "move" else None
         at = self.clock.tick(action.type) if paced else self.clock.at
@@ -143,9 +143,10 @@ def honest(deck: tuple[str, ...], rng: random.Random, label: str) -> GameLog:
                 player.send(Action("undo"))
         if rng.random() < IDEAS:  # an idea of its own: another action, then a new plan
             legal = [a for a in player.game.legal_actions() if a["type"] != "undo"]
-            player.send(Action.from_dict(rng.choice(legal)))
-            plan = []
-            continue
+            if legal:
+                player.send(Action.from_dict(rng.choice(legal)))
+                plan = []
+                continue
         knew = player.seen
         if not player.send(plan.pop(0)) or player.seen != knew:
             plan = []
