@@ -142,12 +142,12 @@ def clairvoyance(game: GameLog, *, seconds: float = 10.0) -> Signal:
     At a position where some hidden card was never face up in this game and more than one
     action is legal, the solver searches the true position and up to SAMPLES positions whose
     unseen cards are permuted among the hidden places (stopping once half of them agree with
-    the true one: what was seen decides). Where fewer than half do, `true` is the true search's
-    first action and `seen` the samples' most common one; a player who sees only the table
-    chooses `true` there about as often as the samples do (`share`), one who knows the hidden
-    cards nearly always (CLAIRVOYANT_HIT). The score ramps with the log-likelihood ratio of the
-    two over these positions (CLAIRVOYANT_LLR). Positions are taken in an order seeded by the
-    deal until the budget is spent, counted from the searches and their nodes rather than the
+    the true one: what was seen decides). Where fewer than half do and the samples' most
+    common first action (`seen`) is another than the true search's (`true`), a player who sees
+    only the table chooses `true` there about as often as the samples do (`share`), one who
+    knows the hidden cards nearly always (CLAIRVOYANT_HIT). The score ramps with the
+    log-likelihood ratio of the two over these positions (CLAIRVOYANT_LLR). Positions are taken
+    in an order seeded by the deal until the budget is spent, counted from the searches and their nodes rather than the
     clock, so that the answer is the same on any machine."""
     seed = int.from_bytes(hashlib.sha256(",".join(game.deck).encode()).digest()[:8], "big")
     positions = _positions(game)
@@ -178,6 +178,8 @@ def clairvoyance(game: GameLog, *, seconds: float = 10.0) -> Signal:
             continue
         counts = Counter(_key(guess) for guess in guesses)
         likely = max(guesses, key=lambda guess: counts[_key(guess)])
+        if _key(likely) == _key(true):  # the samples split, but the true move leads them
+            continue
         share = (agree + 0.5) / (SAMPLES + 1)
         knew = _key(chosen) == _key(true)
         llr += math.log(CLAIRVOYANT_HIT / share if knew else (1 - CLAIRVOYANT_HIT) / (1 - share))
