@@ -147,8 +147,8 @@ def clairvoyance(game: GameLog, *, seconds: float = 10.0) -> Signal:
     only the table chooses `true` there about as often as the samples do (`share`), one who
     knows the hidden cards nearly always (CLAIRVOYANT_HIT). The score ramps with the
     log-likelihood ratio of the two over these positions (CLAIRVOYANT_LLR). Positions are taken
-    in an order seeded by the deal until the budget is spent, counted from the searches and their nodes rather than the
-    clock, so that the answer is the same on any machine."""
+    in an order seeded by the deal until the budget is spent, counted from the searches and
+    their nodes rather than the clock, so that the answer is the same on any machine."""
     seed = int.from_bytes(hashlib.sha256(",".join(game.deck).encode()).digest()[:8], "big")
     positions = _positions(game)
     random.Random(seed).shuffle(positions)
