@@ -146,7 +146,7 @@ class BoardHub:
                 if batch is None:
                     continue
                 times.append(time.time())
-                seq, messages, snapshot = batch
+                seq, messages, snapshot, games = batch
                 message = {"type": "board.batch", "seq": seq, "messages": messages}
                 message["snapshot"] = snapshot
                 try:
@@ -154,6 +154,14 @@ class BoardHub:
                         self.layer.group_send(self.group, message), timeout=PUBLISH_TIMEOUT
                     )
                     times.append(time.time())
+                except Exception:
+                    # Not sent (e.g. a connection Redis dropped when it restarted): the next
+                    # tick sends them again under a later number.
+                    await asyncio.to_thread(
+                        services.board_unsent, challenge=self.challenge, games=games,
+                        bots=self.bots,
+                    )  # fmt: skip
+                    raise
                 finally:
                     # Released on a thread of its own (one Redis call), not through the database
                     # thread and this loop: while the board is held no process can make its

@@ -232,11 +232,11 @@ def entry_committed(game: Game, at: dt.datetime) -> None:
 
 def board_tick(
     *, challenge: DailyChallenge, tick: int, bots: bool = False
-) -> tuple[int, list[str], str] | None:
+) -> tuple[int, list[str], str, list[str]] | None:
     """The board's live batch for this tick (a wall-clock second), made by whichever process
     claims the tick first, exactly once: (its number, its messages, the board's snapshot after
-    it), each message JSON text. None when another process claimed the tick or nothing changed:
-    batches stop while the board is still."""
+    it, the games it took), each message JSON text. None when another process claimed the tick
+    or nothing changed: batches stop while the board is still."""
     store = boards.store()
     board = boards.board_id(challenge.pk, bots=bots)
     games = store.changed_take(board, tick)
@@ -263,7 +263,16 @@ def board_tick(
     finally:
         if seq is None:  # no batch: the board is free (Redis went away: listeners reconnect)
             store.published(board)
-    return None if seq is None else (seq, messages, snapshot)
+    return None if seq is None else (seq, messages, snapshot, games)
+
+
+def board_unsent(*, challenge: DailyChallenge, games: list[str], bots: bool = False) -> None:
+    """The batch that took `games` could not be sent (Redis went away meanwhile): they are
+    changed again, so the next tick sends a batch with a later number, and listeners that
+    missed this one see the gap and read a fresh snapshot (4408) instead of waiting for a
+    change that may never come."""
+    board = boards.board_id(challenge.pk, bots=bots)
+    boards.store().changed_restore(board, challenge.ends_at, games)
 
 
 def board_published(*, challenge: DailyChallenge, bots: bool = False) -> None:

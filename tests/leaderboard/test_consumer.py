@@ -1,6 +1,8 @@
 """The live board's consumer in process (any channel layer): snapshot, batches once a second
 while the board changes and none while it is still, removed entries, close codes, origins."""
 
+import json
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -188,3 +190,43 @@ def test_bad_paths_close_with_a_clear_code(path, code):
 
     assert message["type"] == "websocket.close"
     assert message["code"] == code
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_the_layer_could_not_send_is_sent_again_at_the_next_tick(make_user, monkeypatch):
+    # given: alice on today's board and a listener that has had everything so far
+    today = day_today().isoformat()
+    alice = make_user("alice")
+    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+    layer = get_channel_layer()
+    send = layer.group_send
+    failed: list[str] = []
+
+    async def send_once_failing(group, message):
+        if message.get("type") == "board.batch" and not failed:
+            failed.append(group)
+            raise ConnectionError("Redis restarted: the pooled connection is gone")
+        await send(group, message)
+
+    async def scenario():
+        socket = await open_socket(f"/ws/daily/{today}/3/")
+        await next_message(socket)
+        while not await socket.receive_nothing(timeout=1.5, interval=0.05):
+            await next_message(socket)
+        # when: alice draws and the tick's batch cannot be sent
+        monkeypatch.setattr(layer, "group_send", send_once_failing)
+        await draw(alice, game.pk)
+        # then: the listener still hears of it, from a later tick: the batch again (it had
+        # seen no later one) or, having missed a number, 4408 (reconnect for a snapshot)
+        heard = await socket.receive_output(timeout=5)
+        await socket.disconnect()
+        return heard
+
+    heard = async_to_sync(scenario)()
+
+    assert failed == [f"daily.{today}.3"]
+    if heard["type"] == "websocket.close":
+        assert heard["code"] == 4408
+    else:
+        entries = json.loads(heard["text"])["entries"]
+        assert [(e["player"], e["moves"]) for e in entries] == [("alice", 1)]
