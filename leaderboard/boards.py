@@ -41,6 +41,9 @@ from leaderboard.models import DailyChallenge, Entry
 
 logger = logging.getLogger(__name__)
 
+# In a board's changed games: its writes failed while Redis was away, so what changed is
+# unknown (RedisBoards._repair_missed).
+RESYNC = "resync"
 # The version of a disqualified entry: no later change puts it back on the board.
 REMOVED = 2**52
 # R35: the versions of an entry held by the fair-play review (off the board) and cleared by
@@ -189,6 +192,11 @@ class RedisBoards:
             self.client.delete(
                 self._key(board, "ready"), self._key(board, f"snapshot:{seq.decode()}")
             )
+            # What changed meanwhile is unknown: the next tick makes a batch anyway, so that
+            # listeners see its number's gap and read a fresh snapshot (4408).
+            changed = self._key(board, "changed")
+            self.client.sadd(changed, RESYNC)
+            self.client.expire(changed, int(KEPT.total_seconds()))
 
     def _write(self, board: int, action: str, write: Any) -> Any:
         try:

@@ -248,8 +248,9 @@ def board_tick(
         now = timezone.now()
         try:
             entries, removed = selectors.board_changes(
-                challenge=challenge, games=games, now=now, bots=bots
-            )
+                challenge=challenge, games=[g for g in games if g != boards.RESYNC], now=now,
+                bots=bots,
+            )  # fmt: skip
             snapshot = board_snapshot_text(challenge=challenge, now=now, bots=bots)
         except DatabaseError:
             # Taken but not published: they go into the next batch instead of being lost.
