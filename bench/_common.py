@@ -7,6 +7,8 @@ import json
 import os
 import signal
 import subprocess
+import time
+from pathlib import Path
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 
@@ -72,3 +74,25 @@ def stop(server: subprocess.Popen[bytes]) -> None:
     """Stop a server started with `start_new_session=True`, with all its processes."""
     os.killpg(server.pid, signal.SIGTERM)
     server.wait(timeout=30)
+
+
+def start_topology(
+    *, root: Path, port: int, log: str, workers: int, env: dict[str, str]
+) -> subprocess.Popen[bytes]:
+    """scripts/serve-topology.sh on `port` with `workers` gunicorn workers, its output in `log`;
+    returns once it says it is ready (SystemExit if it does not within 2 minutes)."""
+    env = {**env, "PUBLIC_PORT": str(port), "WEB_WORKERS": str(workers)}
+    with open(log, "wb") as out:
+        server = subprocess.Popen(
+            ["bash", "scripts/serve-topology.sh"], cwd=root, env=env, start_new_session=True,
+            stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if b"topology ready" in Path(log).read_bytes():
+            return server
+        if server.poll() is not None:
+            break
+        time.sleep(0.5)
+    stop(server)
+    raise SystemExit(f"the topology did not start; see {log}")

@@ -34,7 +34,6 @@ import os
 import secrets
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -46,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import Client, fresh_database, stop  # noqa: E402
+from bench._common import Client, fresh_database, start_topology, stop  # noqa: E402
 
 PORT = 8768
 LOG = "/tmp/canfield-bench-floods.log"  # the topology's output, for when something fails
@@ -65,24 +64,6 @@ def client_from(address: str, token: str | None = None) -> Client:
         "127.0.0.1", PORT, timeout=60, source_address=(address, 0)
     )
     return client
-
-
-def start_topology(workers: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    env = {**env, "PUBLIC_PORT": str(PORT), "WEB_WORKERS": str(workers)}
-    with open(LOG, "wb") as log:
-        server = subprocess.Popen(
-            ["bash", "scripts/serve-topology.sh"], cwd=ROOT, env=env, start_new_session=True,
-            stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if b"topology ready" in Path(LOG).read_bytes():
-            return server
-        if server.poll() is not None:
-            break
-        time.sleep(0.5)
-    stop(server)
-    raise SystemExit(f"the topology did not start; see {LOG}")
 
 
 def register(address: str, name: str) -> str:
@@ -262,7 +243,7 @@ def main() -> None:
         "SECURE_COOKIES": "0",
         "SLOT_DIR": tempfile.mkdtemp(prefix="canfield-bench-slots-"),
     }
-    server = start_topology(args.workers, env)
+    server = start_topology(root=ROOT, port=PORT, log=LOG, workers=args.workers, env=env)
     try:
         player = register(PLAYER, "player")
         hinters = [register(f"127.{NET}.0.{10 + n}", f"hinter{n}") for n in range(args.hinters)]

@@ -36,30 +36,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import Client, fresh_database, stop  # noqa: E402
+from bench._common import Client, fresh_database, start_topology, stop  # noqa: E402
 
 PORT = 8767
 LOG = "/tmp/canfield-bench-logins.log"  # the server's stderr, for when something fails
 READ = "/api/v1/daily"
 DOORS = ("token", "web", "admin")
-
-
-def start_topology(workers: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    env = {**env, "PUBLIC_PORT": str(PORT), "WEB_WORKERS": str(workers)}
-    with open(LOG, "wb") as log:
-        server = subprocess.Popen(
-            ["bash", "scripts/serve-topology.sh"], cwd=ROOT, env=env, start_new_session=True,
-            stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if b"topology ready" in Path(LOG).read_bytes():
-            return server
-        if server.poll() is not None:
-            break
-        time.sleep(0.5)
-    stop(server)
-    raise SystemExit(f"the topology did not start; see {LOG}")
 
 
 def read_latencies(deadline: float) -> list[float]:
@@ -130,7 +112,7 @@ def main() -> None:
         "SECURE_SSL_REDIRECT": "0",  # plain HTTP on the loopback
         "SECURE_COOKIES": "0",
     }
-    server = start_topology(args.workers, env)
+    server = start_topology(root=ROOT, port=PORT, log=LOG, workers=args.workers, env=env)
     try:
         body = json.dumps({"username": "victim", "password": secrets.token_urlsafe(16)})
         status, _ = Client(PORT).send("POST", "/api/v1/auth/register", body)

@@ -9,7 +9,6 @@ import datetime as dt
 import pytest
 import time_machine
 from axes.models import AccessAttempt
-from django.contrib.auth.hashers import MD5PasswordHasher
 from django.test import RequestFactory
 from rest_framework.throttling import ScopedRateThrottle
 
@@ -19,20 +18,6 @@ from leaderboard.services import daily_game_get_or_create
 REGISTER = "/api/v1/auth/register"
 TOKEN = "/api/v1/auth/token"
 PASSWORD = "correct-horse-battery"
-
-
-@pytest.fixture
-def hashes(monkeypatch) -> list[str]:
-    """Every password hash computed (tests hash with MD5): one entry per hash."""
-    computed: list[str] = []
-    encode = MD5PasswordHasher.encode
-
-    def counting(self, password, salt):
-        computed.append(password)
-        return encode(self, password, salt)
-
-    monkeypatch.setattr(MD5PasswordHasher, "encode", counting)
-    return computed
 
 
 @pytest.fixture

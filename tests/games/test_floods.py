@@ -48,19 +48,6 @@ def searches(monkeypatch) -> list[object]:
     return asked
 
 
-@pytest.fixture
-def hashes(monkeypatch) -> list[str]:
-    computed: list[str] = []
-    encode = MD5PasswordHasher.encode
-
-    def counting(self, password, salt):
-        computed.append(password)
-        return encode(self, password, salt)
-
-    monkeypatch.setattr(MD5PasswordHasher, "encode", counting)
-    return computed
-
-
 class SlotMD5PasswordHasher(SlotPasswordHasherMixin, MD5PasswordHasher):
     """The suite's fast hasher, capped as production's PBKDF2 is."""
 
