@@ -436,6 +436,10 @@ HU = {
         "Véget ért a nap: ez a játszma éjfélkor befejeződött."
     ),
     "Day over": "Véget ért a nap",
+    "Held for a fair-play review: off the public boards until staff have looked at it.": (
+        "Sportszerűségi ellenőrzésre visszatartva: amíg a személyzet meg nem nézi, nem "
+        "látszik a nyilvános táblákon."
+    ),
     "The server is busy: retry in %(seconds)s s.": (
         "A szerver foglalt: próbáld újra %(seconds)s mp múlva."
     ),
@@ -870,6 +874,10 @@ PL = {
         "Dzień się skończył: ta gra zakończyła się o północy."
     ),
     "Day over": "Koniec dnia",
+    "Held for a fair-play review: off the public boards until staff have looked at it.": (
+        "Wstrzymana do kontroli fair play: poza publicznymi tablicami, dopóki obsługa jej nie "
+        "sprawdzi."
+    ),
     "The server is busy: retry in %(seconds)s s.": (
         "Serwer jest zajęty: spróbuj ponownie za %(seconds)s s."
     ),

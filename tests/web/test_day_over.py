@@ -1,5 +1,5 @@
 """R26a at the table: a daily game still open when its day ends shows as over, with a line that
-says why, without the player having to move."""
+says why, without the player having to move; and R35: a daily game held for review says so."""
 
 import datetime as dt
 import secrets
@@ -7,6 +7,7 @@ import secrets
 from tests.web.helpers import api, sign_up, unique_name
 
 DAY_OVER = "The day is over: this game ended at midnight."
+HELD = "Held for a fair-play review: off the public boards until staff have looked at it."
 
 
 def test_a_daily_game_open_at_the_end_of_its_day_shows_as_over(new_context, run_on_server):
@@ -56,3 +57,24 @@ def test_a_daily_game_open_at_the_end_of_its_day_shows_as_over(new_context, run_
     row = page.locator("tr", has=page.locator(f'a[href="/replay/{game_id}"]'))
     row.wait_for()
     assert "Day over" in row.inner_text()
+
+
+def test_a_daily_game_held_for_review_tells_its_owner_at_the_table(new_context, run_on_server):
+    # given a player's finished daily game that the fair-play review held (R35)
+    page = new_context().new_page()
+    sign_up(page, unique_name("held"))
+    game = api(page, "POST", "games", {"daily": True})["body"]
+    assert api(page, "POST", f"games/{game['id']}/actions", {"type": "resign"})["status"] == 200
+    run_on_server(
+        "from games.models import Game\n"
+        "from leaderboard.services import entry_hold\n"
+        f"assert entry_hold(game=Game.objects.get(pk='{game['id']}'))\n"
+    )
+
+    # when the player opens it
+    page.goto(f"/play/{game['id']}")
+
+    # then the end dialog says it is held, instead of a rank
+    page.locator("#win").wait_for(state="visible")
+    assert page.locator("#win-rank").inner_text() == HELD
+    assert api(page, "GET", f"games/{game['id']}")["body"]["daily"]["review"] == "held"
