@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -51,6 +51,12 @@ class QueueFilter(admin.SimpleListFilter):
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         value = self.value() or Review.State.HELD
+        # An entry staff disqualified elsewhere (the board entries' own action) is decided too.
+        elsewhere = Q(state=Review.State.HELD, game__entry__disqualified=True)
+        if value == Review.State.HELD:
+            return queryset.filter(state=value).exclude(elsewhere)
+        if value == Review.State.DISQUALIFIED:
+            return queryset.filter(Q(state=value) | elsewhere)
         return queryset if value == "all" else queryset.filter(state=value)
 
 

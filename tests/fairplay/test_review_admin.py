@@ -11,6 +11,7 @@ from django.contrib.admin.models import LogEntry
 from fairplay.models import Review
 from games.engine import Game as EngineGame
 from leaderboard.models import Entry
+from leaderboard.services import entries_disqualify
 from tests.fairplay.test_review import ranked_game, review_games
 
 QUEUE = "/admin/fairplay/review/"
@@ -92,3 +93,17 @@ def test_clear_and_disqualify_from_the_queue_are_audited(make_user, admin_client
         "Disqualified by the fair-play review (review)",
     ]  # fmt: skip
     assert all(entry.user_id == admin_user.pk for entry in LogEntry.objects.all())
+
+
+def test_a_held_game_disqualified_from_the_board_entries_leaves_the_queue(
+    make_user, admin_client, admin_user
+):
+    held, _ = held_and_clean(make_user)
+    entry = Entry.objects.get(game=held)
+
+    # when staff disqualify its entry from the board entries' admin, not from the queue
+    entries_disqualify(entries=Entry.objects.filter(pk=entry.pk), by=admin_user)
+
+    # then the queue no longer lists it; it is among the disqualified
+    assert "speedy" not in admin_client.get(QUEUE).content.decode()
+    assert "speedy" in admin_client.get(QUEUE + "?state=disqualified").content.decode()
