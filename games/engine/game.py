@@ -90,7 +90,7 @@ class Game:
 
     __slots__ = (
         "rules", "draw", "base", "stock", "waste", "reserve", "tableau", "found",
-        "fan", "score", "scored", "moves", "n", "status", "history",
+        "fan", "score", "scored", "moves", "n", "status", "history", "seen",
     )  # fmt: skip
 
     def __init__(self, rules: RuleSet, draw: int, base: int) -> None:
@@ -109,6 +109,9 @@ class Game:
         self.n = 0  # actions in the log
         self.status = "playing"
         self.history: list[str] = []  # undo snapshots, oldest first (R24)
+        # R20a: bit per waste size the player has seen since the last action other than draw,
+        # recycle, undo or a move from a foundation (so the talon has not changed since).
+        self.seen = 0
 
     # -- creating ---------------------------------------------------------------------------
 
@@ -180,6 +183,34 @@ class Game:
     @property
     def undo_available(self) -> int:
         return 0 if self.is_over else len(self.history)
+
+    @property
+    def stuck(self) -> bool:
+        """R20a: in progress, the player has drawn through the whole talon since its last action
+        other than draw, recycle, undo or a move from a foundation, and no other action is legal,
+        neither now nor with any card that drawing brings to the waste's top. Decided from seen
+        cards only: every card it looks at in the talon has been on the waste's top."""
+        if self.is_over:
+            return False
+        talon = self.waste + self.stock[::-1]  # in drawing order
+        size = len(talon)
+        tops = {min(drawn, size) for drawn in range(self.draw, size + self.draw, self.draw)}
+        if any(not self.seen >> drawn & 1 for drawn in tops):
+            return False
+        if any(self._fits(talon[drawn - 1]) for drawn in tops):
+            return False
+        return all(
+            action["type"] != "move" or action["from"].startswith("foundation")
+            for action in self.legal_actions()
+        )
+
+    def _fits(self, card: int) -> bool:
+        """Whether `card` on the waste's top could go to its foundation or a column."""
+        if self.foundation_next(card // 13) == card:
+            return True
+        return any(
+            fits_on(card, column[-1]) if column else not self.reserve for column in self.tableau
+        )
 
     # -- checking ---------------------------------------------------------------------------
 
@@ -402,6 +433,8 @@ class Game:
             card = self.reserve.pop()
             self.tableau[src - 3].append(card)
             auto_fill = NAMES[card]
+        if src not in FOUNDATION:
+            self.seen = 1 << len(self.waste)  # R20a: the talon may have changed
         self.moves += 1
         self.n += 1
         result = ActionResult(
@@ -489,6 +522,7 @@ class Game:
         drawn = [self.stock.pop() for _ in range(min(self.draw, len(self.stock)))]
         self.waste.extend(drawn)
         self.fan = len(drawn)
+        self.seen |= 1 << len(self.waste)
         self.moves += 1
         self.n += 1
         return ActionResult(self.n, "draw", "stock", "waste", len(drawn), [NAMES[c] for c in drawn])
@@ -523,11 +557,12 @@ class Game:
             _encode(pile) for pile in (self.stock, self.waste, self.reserve, *self.tableau)
         )
         found = "".join(chr(97 + count) for count in self.found)
-        return f"{n};{self.fan};{self.score};{self.scored:x};{found};{piles}"
+        return f"{n};{self.fan};{self.score};{self.scored:x};{found};{piles};{self.seen:x}"
 
     def _restore(self, snapshot: str) -> int:
-        n, fan, score, scored, found, piles = snapshot.split(";")
+        n, fan, score, scored, found, piles, *seen = snapshot.split(";")
         self.fan, self.score, self.scored = int(fan), int(score), int(scored, 16)
+        self.seen = int(seen[0], 16) if seen else 0  # stored before R20a: not drawn through
         self.found = [ord(char) - 97 for char in found]
         stock, waste, reserve, *tableau = (_decode(pile) for pile in piles.split(","))
         self.stock, self.waste, self.reserve, self.tableau = stock, waste, reserve, tableau
@@ -584,6 +619,7 @@ class Game:
             ],
             "tableau": [[NAMES[c] for c in column] for column in self.tableau],
             "undo_available": self.undo_available,
+            "stuck": self.stuck,
         }
 
     def _top_name(self, suit: int) -> str | None:
