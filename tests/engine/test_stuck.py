@@ -126,9 +126,7 @@ def unseen_shuffled(game: Game, rng: random.Random) -> Game:
     below its top and the stock cards not on the waste's top since the last talon change."""
     copy = Game.from_dict(game.to_dict())
     drawn_order = copy.stock[::-1]
-    unseen = [
-        i for i in range(len(drawn_order)) if not copy.seen >> (len(copy.waste) + i + 1) & 1
-    ]
+    unseen = [i for i in range(len(drawn_order)) if not copy.seen >> (len(copy.waste) + i + 1) & 1]
     pool = [drawn_order[i] for i in unseen] + copy.reserve[:-1]
     rng.shuffle(pool)
     for i in unseen:
