@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from games.engine.actions import (
@@ -54,6 +55,14 @@ def _encode(pile: list[int]) -> str:
 
 def _decode(text: str) -> list[int]:
     return list(text.encode("ascii").translate(_FROM_LETTERS))
+
+
+@cache
+def _talon_tops(size: int, draw: int) -> tuple[int, tuple[int, ...]]:
+    """R20a: the waste sizes at which drawing through a talon of `size` cards shows its top
+    cards (every `draw`-th card and the last), as a bit mask and in order."""
+    tops = tuple(sorted({min(drawn, size) for drawn in range(draw, size + draw, draw)}))
+    return sum(1 << drawn for drawn in tops), tops
 
 
 # Why a pile gives no cards: (English message, reason, params); the caller adds the rule.
@@ -192,13 +201,14 @@ class Game:
         cards only: every card it looks at in the talon has been on the waste's top."""
         if self.is_over:
             return False
-        talon = self.waste + self.stock[::-1]  # in drawing order
-        size = len(talon)
-        tops = {min(drawn, size) for drawn in range(self.draw, size + self.draw, self.draw)}
-        if any(not self.seen >> drawn & 1 for drawn in tops):
+        mask, tops = _talon_tops(len(self.waste) + len(self.stock), self.draw)
+        if self.seen & mask != mask:
             return False
+        talon = self.waste + self.stock[::-1]  # in drawing order
         if any(self._fits(talon[drawn - 1]) for drawn in tops):
             return False
+        if any(self._fits(pile[-1]) for pile in (self.waste, self.reserve) if pile):
+            return False  # cheap checks first: legal_actions below is slow
         return all(
             action["type"] != "move" or action["from"].startswith("foundation")
             for action in self.legal_actions()
