@@ -65,6 +65,16 @@ def _talon_tops(size: int, draw: int) -> tuple[int, tuple[int, ...]]:
     return sum(1 << drawn for drawn in tops), tops
 
 
+def without_seen(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored game (`Game.to_dict`) without R20a's seen waste sizes: a game begun before R20a
+    counts them from its first load after it, so only the rest compares with a replay."""
+
+    def cut(snapshot: str) -> str:
+        return ";".join(snapshot.split(";")[:6])
+
+    return {**stored, "state": cut(stored["state"]), "history": list(map(cut, stored["history"]))}
+
+
 # Why a pile gives no cards: (English message, reason, params); the caller adds the rule.
 _Why = tuple[str, str, Params]
 
@@ -215,7 +225,7 @@ class Game:
         )
 
     def _fits(self, card: int) -> bool:
-        """Whether `card` on the waste's top could go to its foundation or a column."""
+        """Whether `card`, on the waste's or the reserve's top, could go to a foundation or a column."""
         if self.foundation_next(card // 13) == card:
             return True
         return any(
