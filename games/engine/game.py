@@ -225,7 +225,8 @@ class Game:
         )
 
     def _fits(self, card: int) -> bool:
-        """Whether `card`, on the waste's or the reserve's top, could go to a foundation or a column."""
+        """Whether `card`, on top of the waste or the reserve, could go to a foundation or a
+        column."""
         if self.foundation_next(card // 13) == card:
             return True
         return any(
