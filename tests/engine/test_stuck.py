@@ -56,7 +56,7 @@ def test_three_card_draw_counts_only_the_cards_that_can_reach_the_top():
     assert not game.stuck  # 4S, drawn third, fits on 5H
     game = play(game, RECYCLE, DRAW, move("waste", "tableau:1"))
     assert not play(game, DRAW).stuck  # QH, drawn third now, not seen yet since the move
-    # 3D fits on 4S but, second of six, never comes to the top again without another move
+    # 3D fits on 4S but, second of five, never comes to the top again without another move
     assert play(game, RECYCLE, DRAW).stuck
 
 
