@@ -1,5 +1,6 @@
 """Engine speed: `python bench/engine.py` prints actions/s for the request path (load stored
-state, check and apply one action, dump state), legal_actions calls/s, random playouts/s and
+state, check and apply one action, dump state), legal_actions and public_view (with R20a's
+`stuck`) calls/s, random playouts/s and
 the time to deal a game from a CF1 and from a CF2 number (R4, R4a).
 Targets: >= 20,000 actions/s on one core (under 50 us each); a deal well under 1 ms."""
 
@@ -50,6 +51,14 @@ def legal_actions_rate(pairs: list[tuple[dict, dict]]) -> float:
     return len(games) / (time.perf_counter() - start)
 
 
+def public_view_rate(pairs: list[tuple[dict, dict]]) -> float:
+    games = [Game.from_dict(stored) for stored, _ in pairs]
+    start = time.perf_counter()
+    for game in games:
+        game.public_view()
+    return len(games) / (time.perf_counter() - start)
+
+
 def playouts_rate(rng: random.Random, count: int) -> float:
     start = time.perf_counter()
     for _ in range(count):
@@ -82,6 +91,8 @@ def main() -> None:
     )
     rate = legal_actions_rate(pairs)
     print(f"legal_actions: {rate:,.0f} calls/s ({1e6 / rate:.1f} us each)")
+    rate = public_view_rate(pairs)
+    print(f"public_view: {rate:,.0f} calls/s ({1e6 / rate:.1f} us each)")
     rate = playouts_rate(rng, 40 // scale)
     print(f"random playouts ({PLAYOUT_ACTIONS} legal actions each): {rate:,.1f} playouts/s")
     for version in (1, 2):

@@ -198,6 +198,10 @@ class GameOutSerializer(serializers.Serializer):
     foundations = FoundationSerializer(many=True)
     tableau = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
     undo_available = serializers.IntegerField()
+    stuck = serializers.BooleanField(
+        help_text="R20a: in progress, the whole talon drawn through since the last other action "
+        "and nothing but draw, recycle, undo or a move from a foundation can be played"
+    )
     hints = serializers.IntegerField(help_text="hints used (R30)")
     actions = ActionOutSerializer(many=True, required=False)
 

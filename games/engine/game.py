@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from games.engine.actions import (
@@ -56,6 +57,24 @@ def _decode(text: str) -> list[int]:
     return list(text.encode("ascii").translate(_FROM_LETTERS))
 
 
+@cache
+def _talon_tops(size: int, draw: int) -> tuple[int, tuple[int, ...]]:
+    """R20a: the waste sizes at which drawing through a talon of `size` cards shows its top
+    cards (every `draw`-th card and the last), as a bit mask and in order."""
+    tops = tuple(sorted({min(drawn, size) for drawn in range(draw, size + draw, draw)}))
+    return sum(1 << drawn for drawn in tops), tops
+
+
+def without_seen(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored game (`Game.to_dict`) without R20a's seen waste sizes: a game begun before R20a
+    counts them from its first load after it, so only the rest compares with a replay."""
+
+    def cut(snapshot: str) -> str:
+        return ";".join(snapshot.split(";")[:6])
+
+    return {**stored, "state": cut(stored["state"]), "history": list(map(cut, stored["history"]))}
+
+
 # Why a pile gives no cards: (English message, reason, params); the caller adds the rule.
 _Why = tuple[str, str, Params]
 
@@ -90,7 +109,7 @@ class Game:
 
     __slots__ = (
         "rules", "draw", "base", "stock", "waste", "reserve", "tableau", "found",
-        "fan", "score", "scored", "moves", "n", "status", "history",
+        "fan", "score", "scored", "moves", "n", "status", "history", "seen",
     )  # fmt: skip
 
     def __init__(self, rules: RuleSet, draw: int, base: int) -> None:
@@ -109,6 +128,9 @@ class Game:
         self.n = 0  # actions in the log
         self.status = "playing"
         self.history: list[str] = []  # undo snapshots, oldest first (R24)
+        # R20a: bit per waste size the player has seen since the last action other than draw,
+        # recycle, undo or a move from a foundation (so the talon has not changed since).
+        self.seen = 0
 
     # -- creating ---------------------------------------------------------------------------
 
@@ -180,6 +202,36 @@ class Game:
     @property
     def undo_available(self) -> int:
         return 0 if self.is_over else len(self.history)
+
+    @property
+    def stuck(self) -> bool:
+        """R20a: in progress, the player has drawn through the whole talon since its last action
+        other than draw, recycle, undo or a move from a foundation, and no other action is legal,
+        neither now nor with any card that drawing brings to the waste's top. Decided from seen
+        cards only: every card it looks at in the talon has been on the waste's top."""
+        if self.is_over:
+            return False
+        mask, tops = _talon_tops(len(self.waste) + len(self.stock), self.draw)
+        if self.seen & mask != mask:
+            return False
+        talon = self.waste + self.stock[::-1]  # in drawing order
+        if any(self._fits(talon[drawn - 1]) for drawn in tops):
+            return False
+        if any(self._fits(pile[-1]) for pile in (self.waste, self.reserve) if pile):
+            return False  # cheap checks first: legal_actions below is slow
+        return all(
+            action["type"] != "move" or action["from"].startswith("foundation")
+            for action in self.legal_actions()
+        )
+
+    def _fits(self, card: int) -> bool:
+        """Whether `card`, on top of the waste or the reserve, could go to a foundation or a
+        column."""
+        if self.foundation_next(card // 13) == card:
+            return True
+        return any(
+            fits_on(card, column[-1]) if column else not self.reserve for column in self.tableau
+        )
 
     # -- checking ---------------------------------------------------------------------------
 
@@ -402,6 +454,8 @@ class Game:
             card = self.reserve.pop()
             self.tableau[src - 3].append(card)
             auto_fill = NAMES[card]
+        if src not in FOUNDATION:
+            self.seen = 1 << len(self.waste)  # R20a: the talon may have changed
         self.moves += 1
         self.n += 1
         result = ActionResult(
@@ -489,6 +543,7 @@ class Game:
         drawn = [self.stock.pop() for _ in range(min(self.draw, len(self.stock)))]
         self.waste.extend(drawn)
         self.fan = len(drawn)
+        self.seen |= 1 << len(self.waste)
         self.moves += 1
         self.n += 1
         return ActionResult(self.n, "draw", "stock", "waste", len(drawn), [NAMES[c] for c in drawn])
@@ -523,11 +578,12 @@ class Game:
             _encode(pile) for pile in (self.stock, self.waste, self.reserve, *self.tableau)
         )
         found = "".join(chr(97 + count) for count in self.found)
-        return f"{n};{self.fan};{self.score};{self.scored:x};{found};{piles}"
+        return f"{n};{self.fan};{self.score};{self.scored:x};{found};{piles};{self.seen:x}"
 
     def _restore(self, snapshot: str) -> int:
-        n, fan, score, scored, found, piles = snapshot.split(";")
+        n, fan, score, scored, found, piles, *seen = snapshot.split(";")
         self.fan, self.score, self.scored = int(fan), int(score), int(scored, 16)
+        self.seen = int(seen[0], 16) if seen else 0  # stored before R20a: not drawn through
         self.found = [ord(char) - 97 for char in found]
         stock, waste, reserve, *tableau = (_decode(pile) for pile in piles.split(","))
         self.stock, self.waste, self.reserve, self.tableau = stock, waste, reserve, tableau
@@ -584,6 +640,7 @@ class Game:
             ],
             "tableau": [[NAMES[c] for c in column] for column in self.tableau],
             "undo_available": self.undo_available,
+            "stuck": self.stuck,
         }
 
     def _top_name(self, suit: int) -> str | None:

@@ -7,7 +7,7 @@ from games.engine.cards import NAMES
 
 ENGINE_GAME_FIELDS = {
     "ruleset", "draw", "status", "score", "moves", "starting_rank", "stock", "waste",
-    "reserve", "foundations", "tableau", "undo_available",
+    "reserve", "foundations", "tableau", "undo_available", "stuck",
 }  # fmt: skip
 
 

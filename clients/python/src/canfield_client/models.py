@@ -158,6 +158,7 @@ class Game:
     foundations: list[Foundation]
     tableau: list[list[Card]]
     undo_available: int
+    stuck: bool  # R20a
     hints: int
     actions: list[Action] | None  # the replay of a finished game someone else played
 
@@ -193,6 +194,7 @@ class Game:
             ],
             tableau=[list(column) for column in data["tableau"]],
             undo_available=data.get("undo_available", 0),
+            stuck=data.get("stuck", False),
             hints=data.get("hints", 0),
             actions=None if actions is None else [Action.from_json(a) for a in actions],
         )
