@@ -58,11 +58,12 @@ def _decode(text: str) -> list[int]:
 
 
 @cache
-def _talon_tops(size: int, draw: int) -> tuple[int, tuple[int, ...]]:
+def _talon_tops(size: int, draw: int) -> int:
     """R20a: the waste sizes at which drawing through a talon of `size` cards shows its top
-    cards (every `draw`-th card and the last), as a bit mask and in order."""
-    tops = tuple(sorted({min(drawn, size) for drawn in range(draw, size + draw, draw)}))
-    return sum(1 << drawn for drawn in tops), tops
+    cards (every `draw`-th card and the last), as a bit mask."""
+    return sum(
+        1 << drawn for drawn in {min(drawn, size) for drawn in range(draw, size + draw, draw)}
+    )
 
 
 def without_seen(stored: dict[str, Any]) -> dict[str, Any]:
@@ -205,17 +206,15 @@ class Game:
 
     @property
     def stuck(self) -> bool:
-        """R20a: in progress, the player has drawn through the whole talon since its last action
-        other than draw, recycle, undo or a move from a foundation, and no other action is legal,
-        neither now nor with any card that drawing brings to the waste's top. Decided from seen
-        cards only: every card it looks at in the talon has been on the waste's top."""
+        """R20a, to the letter: in progress, no action other than draw, recycle, undo and moves
+        from a foundation is legal now, and since the last other action the player has drawn
+        through the whole talon (every card that drawing can bring to the waste's top has been
+        there). Decided from seen cards only. A talon card that would fit, drawn past without
+        being played, does not count: the rule asks what is legal now."""
         if self.is_over:
             return False
-        mask, tops = _talon_tops(len(self.waste) + len(self.stock), self.draw)
+        mask = _talon_tops(len(self.waste) + len(self.stock), self.draw)
         if self.seen & mask != mask:
-            return False
-        talon = self.waste + self.stock[::-1]  # in drawing order
-        if any(self._fits(talon[drawn - 1]) for drawn in tops):
             return False
         if any(self._fits(pile[-1]) for pile in (self.waste, self.reserve) if pile):
             return False  # cheap checks first: legal_actions below is slow

@@ -42,10 +42,13 @@ def test_stuck_once_every_card_of_the_talon_has_been_on_the_waste_top():
     assert game.status == "playing"  # the game does not end by itself (R20)
 
 
-def test_a_seen_card_that_fits_somewhere_means_not_stuck():
+def test_a_talon_card_that_fits_but_was_drawn_past_leaves_it_stuck_by_the_letter():
+    # R20a asks what is legal now: 4S, which fits on 5H, was on the top and drawn past
     game = play(table(["2H", "4S", "KD"]), DRAW, DRAW, DRAW)
-    assert game.waste[-1] == parse_card("KD") and not game.stuck  # 4S fits on 5H
-    game = play(game, RECYCLE, DRAW, DRAW, move("waste", "tableau:1"))
+    assert game.waste[-1] == parse_card("KD") and game.stuck
+    game = play(game, RECYCLE, DRAW, DRAW)
+    assert not game.stuck  # 4S on the top: a move is legal now
+    game = play(game, move("waste", "tableau:1"))
     assert not game.stuck  # the move starts a new count: KD not on the top since
     assert play(game, DRAW).stuck
 
@@ -53,8 +56,10 @@ def test_a_seen_card_that_fits_somewhere_means_not_stuck():
 def test_three_card_draw_counts_only_the_cards_that_can_reach_the_top():
     game = table(["2H", "3D", "4S", "QH", "KD", "JH"], draw=3)
     game = play(game, DRAW, DRAW)
-    assert not game.stuck  # 4S, drawn third, fits on 5H
-    game = play(game, RECYCLE, DRAW, move("waste", "tableau:1"))
+    assert game.stuck  # 4S (drawn third, fits on 5H) and JH have been on the top
+    game = play(game, RECYCLE, DRAW)
+    assert not game.stuck  # 4S on the top: a move is legal now
+    game = play(game, move("waste", "tableau:1"))
     assert not play(game, DRAW).stuck  # QH, drawn third now, not seen yet since the move
     # 3D fits on 4S but, second of five, never comes to the top again without another move
     assert play(game, RECYCLE, DRAW).stuck
