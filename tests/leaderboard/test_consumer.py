@@ -35,6 +35,13 @@ async def next_message(socket, timeout: float = 5.0) -> dict:
     return await socket.receive_json_from(timeout=timeout)
 
 
+async def drain(socket) -> None:
+    """Takes the batch of the players' joining the board, if no tick fell since they joined
+    (it may come after the snapshot): what the test does next is then the next message."""
+    while not await socket.receive_nothing(timeout=1.5, interval=0.05):
+        await next_message(socket)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_batches_come_while_the_board_changes_stop_when_it_is_still_and_resume(make_user):
     # given: alice and bob on today's board, and a listener
@@ -46,9 +53,7 @@ def test_batches_come_while_the_board_changes_stop_when_it_is_still_and_resume(m
     async def scenario():
         socket = await open_socket(f"/ws/daily/{today}/3/")
         snapshot = await next_message(socket)
-        # (their joining the board may still come as a batch, if no tick fell since: take it)
-        while not await socket.receive_nothing(timeout=1.5, interval=0.05):
-            await next_message(socket)
+        await drain(socket)
         # when: both draw (bob twice); one batch carries both with current ranks
         await draw(bob, bob_game.pk)
         await draw(bob, bob_game.pk)
@@ -90,6 +95,7 @@ def test_a_disqualified_entry_is_removed_from_the_live_board(make_user):
     async def scenario():
         socket = await open_socket(f"/ws/daily/{today}/3/")
         await next_message(socket)
+        await drain(socket)
         await database_sync_to_async(services.entries_disqualify)(
             entries=Entry.objects.filter(game=game), by=None
         )
@@ -109,6 +115,7 @@ def test_client_frames_are_ignored_and_a_client_without_origin_may_listen(make_u
     async def scenario():
         socket = await open_socket(f"/ws/daily/{today}/3/", headers=[])
         snapshot = await next_message(socket)
+        await drain(socket)
         await socket.send_to(text_data="not json {")
         await socket.send_to(bytes_data=b"\x00\xff")
         await socket.send_json_to({"type": "subscribe"})
@@ -211,8 +218,7 @@ def test_a_batch_the_layer_could_not_send_is_sent_again_at_the_next_tick(make_us
     async def scenario():
         socket = await open_socket(f"/ws/daily/{today}/3/")
         await next_message(socket)
-        while not await socket.receive_nothing(timeout=1.5, interval=0.05):
-            await next_message(socket)
+        await drain(socket)
         # when: alice draws and the tick's batch cannot be sent
         monkeypatch.setattr(layer, "group_send", send_once_failing)
         await draw(alice, game.pk)
