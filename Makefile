@@ -67,7 +67,7 @@ test-tools:
 	command -v npm >/dev/null || bash scripts/apt-install.sh nodejs npm
 	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core, for test_accessibility.py
 
-# Every benchmark in bench/ with its --quick settings, then one table (README, Benchmarks).
+# Every benchmark in bench/ with its --quick settings, then one table (docs/benchmarks.md).
 bench: setup
 	$(BIN)/python bench/run.py
 

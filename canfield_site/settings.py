@@ -216,7 +216,7 @@ WS_PER_ADDRESS = int(os.environ.get("WS_PER_ADDRESS", "50"))
 
 # Django's default list, spelled out so that tests/settings.py can put a fast hasher first. The
 # first is Django's PBKDF2 (same algorithm, same hashes) hashing in one of the host's
-# AUTH_CONCURRENCY slots (games.accounts.SlotPBKDF2PasswordHasher, README "Floods").
+# AUTH_CONCURRENCY slots (games.accounts.SlotPBKDF2PasswordHasher, docs/fairplay.md, "Floods").
 PASSWORD_HASHERS = [
     "games.accounts.SlotPBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
@@ -380,8 +380,8 @@ LOGGING = {
 # most FAIRPLAY_CLAIRVOYANCE_SECONDS of it.
 FAIRPLAY_REVIEW_SECONDS = float(os.environ.get("FAIRPLAY_REVIEW_SECONDS", "10"))
 FAIRPLAY_CLAIRVOYANCE_SECONDS = float(os.environ.get("FAIRPLAY_CLAIRVOYANCE_SECONDS", "3"))
-# Floods (README "Floods"): the host-wide caps on solver runs (hints) and password checks, each
-# a set of slot files in SLOT_DIR (canfield_site/slots.py); a request waits up to
+# Floods (docs/fairplay.md, "Floods"): the host-wide caps on solver runs (hints) and password
+# checks, each a set of slot files in SLOT_DIR (canfield_site/slots.py); a request waits up to
 # SLOT_WAIT_SECONDS for a free slot, then is answered 503 with Retry-After. The default SLOT_DIR
 # is one per checkout, shared by every process of this host that runs from it.
 SOLVER_CONCURRENCY = int(os.environ.get("SOLVER_CONCURRENCY", "1"))

@@ -33,7 +33,7 @@ GIB = 1 << 30
 # R30: a hint's search budget and memory, so that a web worker answers well within 1 s.
 HINT_SECONDS = 0.4
 HINT_BYTES = 256 << 20
-# Searches for wins only, before the whole search (README "Solver"), each with at most a share
+# Searches for wins only, before the whole search (docs/solver.md), each with at most a share
 # of the time budget: partial tails move only to free a card that a foundation takes next
 # (TAILS), first also without take-backs (TAKEBACKS), then with them. Their lines are legal
 # lines; they prove nothing unwinnable. The flags are _core.c's.
@@ -93,7 +93,7 @@ def solve(
     reduce: bool = True,
 ) -> Solution:
     """Search `game`'s position. `max_nodes` 0 means no node cap; `reduce=False` turns off
-    the search reductions (README "Solver"), for tests."""
+    the search reductions (docs/solver.md), for tests."""
     if game.status == "won":
         return Solution("won")
     if game.is_over:

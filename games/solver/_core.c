@@ -444,7 +444,7 @@ static inline int same(Key x, Key y) { return x.a == y.a && (x.b ^ y.b) >> DEPTH
  * open addressing with linear probing, a power-of-two number of slots. It grows (a new array,
  * the entries moved, the old one freed) at 3/4 full while the old and new arrays and the path
  * fit in the memory allowed; past that it fills up to 7/8, and then a new entry takes the
- * place of one in its probe run that is not on the path (README "Solver": dropping entries
+ * place of one in its probe run that is not on the path (docs/solver.md: dropping entries
  * never gives a wrong verdict, it only costs searching a position again; a position on the
  * path must stay, else the search could go round a cycle). */
 typedef struct {

@@ -236,7 +236,7 @@ def test_production_settings_hash_passwords_with_pbkdf2_and_tests_with_md5():
         "shell", "-c", code, env=example_env() | {"DJANGO_SETTINGS_MODULE": "tests.settings"}
     )
 
-    # (Django's PBKDF2, hashing in one of the host's password slots: README "Floods")
+    # (Django's PBKDF2, hashing in one of the host's password slots: docs/fairplay.md, "Floods")
     assert production.stdout.split()[-1] == "games.accounts.SlotPBKDF2PasswordHasher"
     assert suite.stdout.split()[-1] == "django.contrib.auth.hashers.MD5PasswordHasher"
 

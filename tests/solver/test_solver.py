@@ -153,7 +153,7 @@ def test_reductions_on_and_off_give_the_same_verdicts(ruleset, draw):
 def test_a_table_too_small_drops_entries_and_gives_the_same_verdict(number):
     """Unwinnable deals whose search stores about 150,000 positions: with 4 MiB the table may
     not grow that far, so it drops entries (searched again when met: more positions) and still
-    proves the deal unwinnable (README "Solver": why dropping entries is sound)."""
+    proves the deal unwinnable (docs/solver.md: why dropping entries is sound)."""
     game = Game.deal(number, ruleset="app", draw=3)
     roomy = solve(game, seconds=300, max_nodes=5_000_000)
     small = solve(game, seconds=300, max_nodes=5_000_000, max_bytes=4 << 20)
