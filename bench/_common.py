@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import secrets
 import signal
 import subprocess
 import time
@@ -96,3 +97,23 @@ def start_topology(
         time.sleep(0.5)
     stop(server)
     raise SystemExit(f"the topology did not start; see {log}")
+
+
+def production_env(database: str, **extra: str) -> dict[str, str]:
+    """The environment of a production topology on a fresh PostgreSQL database `database`:
+    the production settings (the real PBKDF2 hasher) with new secrets, quiet logs, the
+    machine's Redis, plain HTTP on the loopback; `extra` on top."""
+    return {
+        **os.environ,
+        "DATABASE_URL": fresh_database(database),
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DAILY_SECRET": secrets.token_urlsafe(50),
+        "DJANGO_SETTINGS_MODULE": "canfield_site.settings",
+        "LOG_LEVEL": "ERROR",
+        "REQUEST_LOG_LEVEL": "WARNING",
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_COOKIES": "0",
+        **extra,
+    }

@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import Client, fresh_database, start_topology, stop  # noqa: E402
+from bench._common import Client, production_env, start_topology, stop  # noqa: E402
 
 PORT = 8768
 LOG = "/tmp/canfield-bench-floods.log"  # the topology's output, for when something fails
@@ -229,20 +229,7 @@ def main() -> None:
     if args.quick:
         args.seconds = 8
 
-    env = {
-        **os.environ,
-        "DATABASE_URL": fresh_database(args.database),
-        "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DAILY_SECRET": secrets.token_urlsafe(50),
-        "DJANGO_SETTINGS_MODULE": "canfield_site.settings",  # the real hasher, PBKDF2
-        "LOG_LEVEL": "ERROR",
-        "REQUEST_LOG_LEVEL": "WARNING",
-        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on the loopback
-        "SECURE_COOKIES": "0",
-        "SLOT_DIR": tempfile.mkdtemp(prefix="canfield-bench-slots-"),
-    }
+    env = production_env(args.database, SLOT_DIR=tempfile.mkdtemp(prefix="canfield-bench-slots-"))
     server = start_topology(root=ROOT, port=PORT, log=LOG, workers=args.workers, env=env)
     try:
         player = register(PLAYER, "player")
