@@ -20,10 +20,12 @@ from canfield_client.models import (
     Hint,
     Json,
     Leaderboard,
+    Match,
     Move,
     Page,
     Player,
     RateLimit,
+    RatingEntry,
 )
 
 T = TypeVar("T")
@@ -259,6 +261,30 @@ class Core:
     def player(self, username: str) -> Op[Player]:
         data = yield from self.fetch(Call("GET", f"players/{username}"))
         return Player.from_json(data)
+
+    # -- matches and ratings (R32, R33) -----------------------------------------------------
+
+    def join_match(self, size: int, draw: int) -> Op[Match]:
+        # Safe to retry: the server answers a second join with the match the caller is in.
+        body = {"size": size, "draw": draw}
+        data = yield from self.fetch(Call("POST", "matches", body), idempotent=True)
+        return Match.from_json(data)
+
+    def matches(self, status: str | None) -> Op[list[Match]]:
+        params = {} if status is None else {"status": status}
+        data = yield from self.fetch(Call("GET", "matches", params=params))
+        rows = data["results"] if isinstance(data, dict) else data
+        return [Match.from_json(m) for m in rows]
+
+    def match(self, match_id: str) -> Op[Match]:
+        data = yield from self.fetch(Call("GET", f"matches/{match_id}"))
+        return Match.from_json(data)
+
+    def ratings(self, size: int, draw: int, page: int) -> Op[Page[RatingEntry]]:
+        params = {"size": str(size), "draw": str(draw), "page": str(page)}
+        data = yield from self.fetch(Call("GET", "ratings", params=params))
+        results = [RatingEntry.from_json(r) for r in data["results"]]
+        return Page(data["count"], data.get("next"), data.get("previous"), results)
 
 
 def drive_step(op: Op[T], sent: httpx.Response | BaseException | None) -> tuple[bool, Any]:

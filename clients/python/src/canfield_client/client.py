@@ -21,6 +21,7 @@ from canfield_client._core import (
     headers_for,
 )
 from canfield_client.board import LiveBoard
+from canfield_client.match import LiveMatch
 from canfield_client.models import (
     Acted,
     Action,
@@ -29,11 +30,13 @@ from canfield_client.models import (
     Game,
     Hint,
     Leaderboard,
+    Match,
     Move,
     Page,
     Pile,
     Player,
     RateLimit,
+    RatingEntry,
 )
 
 T = TypeVar("T")
@@ -230,6 +233,26 @@ class Client(_Options):
     def player(self, username: str) -> Player:
         return self._run(self._core.player(username))
 
+    # Matches and ratings (R32, R33)
+    def join_match(self, *, size: int = 2, draw: int = 3) -> Match:
+        """Join a match of `size` players (2 or 4) and draw mode: the caller's game in it
+        (`Match.game`) is dealt at once; a caller already in an unfinished match of that mode
+        gets that one."""
+        return self._run(self._core.join_match(size, draw))
+
+    def match(self, match_id: str) -> Match:
+        """A match: its players' figures (only those until it is finished), then places,
+        rating changes and the deal's code."""
+        return self._run(self._core.match(match_id))
+
+    def matches(self, *, status: str | None = None) -> list[Match]:
+        """The caller's matches (`status`: "open" or "finished")."""
+        return self._run(self._core.matches(status))
+
+    def ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> Page[RatingEntry]:
+        """The ratings board of a mode, best first."""
+        return self._run(self._core.ratings(size, draw, page))
+
 
 class AsyncClient(_Options):
     """The asyncio client: the same methods as `Client`, awaited, plus `board()`."""
@@ -355,6 +378,24 @@ class AsyncClient(_Options):
 
     async def player(self, username: str) -> Player:
         return await self._run(self._core.player(username))
+
+    async def join_match(self, *, size: int = 2, draw: int = 3) -> Match:
+        return await self._run(self._core.join_match(size, draw))
+
+    async def match(self, match_id: str) -> Match:
+        return await self._run(self._core.match(match_id))
+
+    async def matches(self, *, status: str | None = None) -> list[Match]:
+        return await self._run(self._core.matches(status))
+
+    async def ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> Page[RatingEntry]:
+        return await self._run(self._core.ratings(size, draw, page))
+
+    def live_match(self, match: Match | str) -> LiveMatch:
+        """The match live, to iterate with `async for`: a `MatchSnapshot` first (and after
+        every reconnection), then `SeatChanged` as the players' figures change and
+        `MatchFinished` at the end, after which the iteration stops."""
+        return LiveMatch(self.server, match if isinstance(match, str) else match.id)
 
     async def board(self, date: dt.date | None = None, *, draw: int = 3) -> LiveBoard:
         """The live board of that day (default: the server's today) and draw mode, to iterate
