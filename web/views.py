@@ -136,6 +136,30 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
+# The match modes (R32): (size, draw), in the order the pages list them.
+MATCH_MODES = [(2, 3), (2, 1), (4, 3), (4, 1)]
+
+
+def matches(request: HttpRequest) -> HttpResponse:
+    """Issue 23: play a match, the player's open and recent matches, their ratings."""
+    return render(request, "web/matches.html", {"modes": MATCH_MODES})
+
+
+def match(request: HttpRequest, match_id: str) -> HttpResponse:
+    """One match, live until it is finished (the page reads it from the API: a match that does
+    not exist says so there)."""
+    if "\x00" in match_id or len(match_id) > 64:
+        raise Http404("no such match")
+    return render(request, "web/match.html", {"match_id": match_id})
+
+
+def ratings(request: HttpRequest, size: int, draw: int) -> HttpResponse:
+    """The ratings board of one mode (R33), best first."""
+    if (size, draw) not in MATCH_MODES:
+        raise Http404("no such mode")
+    return render(request, "web/ratings.html", {"size": size, "draw": draw, "modes": MATCH_MODES})
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
