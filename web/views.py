@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import uuid
 
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
@@ -145,12 +146,10 @@ def matches(request: HttpRequest) -> HttpResponse:
     return render(request, "web/matches.html", {"modes": MATCH_MODES})
 
 
-def match(request: HttpRequest, match_id: str) -> HttpResponse:
+def match(request: HttpRequest, match_id: uuid.UUID) -> HttpResponse:
     """One match, live until it is finished (the page reads it from the API: a match that does
     not exist says so there)."""
-    if "\x00" in match_id or len(match_id) > 64:
-        raise Http404("no such match")
-    return render(request, "web/match.html", {"match_id": match_id})
+    return render(request, "web/match.html", {"match_id": str(match_id)})
 
 
 def ratings(request: HttpRequest, size: int, draw: int) -> HttpResponse:

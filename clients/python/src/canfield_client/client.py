@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -52,9 +52,11 @@ class _Options:
         language: str | None,
         retries: int,
         backoff: float,
+        headers: Mapping[str, str] | None = None,
     ) -> None:
         self.server = server.rstrip("/")
         self.language = language
+        self.headers = dict(headers or {})
         self._core = Core(token=token, retries=retries, backoff=backoff)
 
     @property
@@ -73,6 +75,8 @@ class _Options:
 
     def _http_args(self, timeout: float, transport: Any) -> dict[str, Any]:
         args: dict[str, Any] = {"base_url": api_base(self.server), "timeout": timeout}
+        if self.headers:
+            args["headers"] = self.headers
         if transport is not None:
             args["transport"] = transport
         return args
@@ -105,8 +109,9 @@ class Client(_Options):
         retries: int = 3,
         backoff: float = 0.25,
         transport: httpx.BaseTransport | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(server, token, language, retries, backoff)
+        super().__init__(server, token, language, retries, backoff, headers)
         self._http = httpx.Client(**self._http_args(timeout, transport))
 
     def __enter__(self) -> Self:
@@ -267,8 +272,9 @@ class AsyncClient(_Options):
         retries: int = 3,
         backoff: float = 0.25,
         transport: httpx.AsyncBaseTransport | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(server, token, language, retries, backoff)
+        super().__init__(server, token, language, retries, backoff, headers)
         self._http = httpx.AsyncClient(**self._http_args(timeout, transport))
 
     async def __aenter__(self) -> Self:
