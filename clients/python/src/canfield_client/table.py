@@ -109,8 +109,9 @@ def cards_home(seat: Seat) -> int:
 def seat_line(seat: Seat) -> str:
     """ "anna: 23 cards home, 140 moves, 3:20 (won)" """
     status = "" if seat.status == "playing" else f" ({seat.status})"
+    cards, moves = cards_home(seat), seat.moves
     return (
-        f"{seat.player}: {cards_home(seat)} cards home, {seat.moves} moves, "
+        f"{seat.player}: {cards} card{'s' * (cards != 1)} home, {moves} move{'s' * (moves != 1)}, "
         f"{_clock(seat.seconds)}{status}"
     )
 
