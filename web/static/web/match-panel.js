@@ -15,7 +15,14 @@ function render(match) {
   const others = match.players.filter((seat) => seat.player !== me);
   document.getElementById("match-players").replaceChildren(
     ...(others.length
-      ? others.map((seat) => el("li", { "data-player": seat.player, text: seatText(seat) }))
+      ? others.map((seat) =>
+          el("li", {
+            "data-player": seat.player,
+            "data-moves": String(seat.moves),
+            "data-status": seat.status,
+            text: seatText(seat),
+          }),
+        )
       : [el("li", { class: "note", text: gettext("Nobody else has sat down yet: your opponents play this deal when they come.") })]),
   );
   const mine = match.players.find((seat) => seat.player === me);
