@@ -25,7 +25,7 @@ from django.contrib.auth.hashers import BasePasswordHasher, PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -160,7 +160,9 @@ def account_bot_declare(*, user: Any) -> Player:
         player = player_lock(user=user)
         if player.bot:
             return player
-        if Game.objects.filter(owner=user, challenge__isnull=False).exists():
+        if Game.objects.filter(
+            Q(challenge__isnull=False) | Q(match__isnull=False), owner=user
+        ).exists():
             raise Forbidden(
                 _("An account can declare itself a bot only before its first ranked game."), "R34"
             )
