@@ -108,7 +108,8 @@ def test_a_duel_through_the_client_and_its_live_stream(base_url, run_on_server):
     assert [row.moves for row in bela_rows][-1] == 3
     assert all(row.place is None and row.rating_after is None for row in bela_rows)
     # the finished match: places 1 and 2, ratings moved apart, the deal's code shown
-    assert final.status == "finished" and final.code is not None and final.code.startswith("CF2-")
+    assert (final.status, final.cancelled, final.rated) == ("finished", False, True)
+    assert final.code is not None and final.code.startswith("CF2-")
     places = {seat.player: seat.place for seat in final.players}
     assert sorted(places.values()) == [1, 2]
     first = next(seat for seat in final.players if seat.place == 1)
@@ -130,8 +131,11 @@ def test_a_duel_through_the_client_and_its_live_stream(base_url, run_on_server):
             reader.match("00000000-0000-0000-0000-000000000000")
     with Client(base_url) as anna:
         anna.login(anna_name, PASSWORD)
-        assert [m.id for m in anna.matches(status="finished")] == [final.id]
-        assert anna.matches(status="open") == []
+        assert [m.id for m in anna.matches(status="finished").results] == [final.id]
+        assert anna.matches(status="open").count == 0
+        weekly = anna.weekly_ratings(size=2, draw=3)
+        gains = {entry.player: entry.gain for entry in weekly.results}
+        assert gains[first.player] == first.rating_change and weekly.week.weekday() == 0
 
 
 def test_a_player_message_is_read_as_the_seat_it_carries():

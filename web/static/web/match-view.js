@@ -38,7 +38,7 @@ export function seatText(seat) {
     moves: counted(ngettext("%(count)s move", "%(count)s moves", seat.moves), seat.moves),
     time: formatSeconds(seat.seconds),
   });
-  const status = seat.status === "playing" ? "" : ` (${statusText(seat.status)})`;
+  const status = seat.status === "playing" ? "" : ` (${statusText(seat.end_reason === "match_over" ? "match_over" : seat.status)})`;
   return `${seat.player}: ${figures}${status}`;
 }
 
@@ -75,7 +75,13 @@ export function placeItems(match, me) {
 export function placeSentence(match, me) {
   const seat = match.players.find((each) => each.player === me);
   if (!seat) return "";
-  if (match.status !== "finished") return gettext("The match was cancelled: nobody else played it. Ratings did not change.");
+  if (match.cancelled) return gettext("The match was cancelled: nobody else played it. Ratings did not change.");
+  if (!match.rated) {
+    return format(gettext("You placed %(place)s of %(count)s. Ratings change once the games held for a fair-play review are cleared."), {
+      place: seat.place,
+      count: match.players.length,
+    });
+  }
   return format(gettext("You placed %(place)s of %(count)s. Rating: %(rating)s (%(change)s)."), {
     place: seat.place,
     count: match.players.length,

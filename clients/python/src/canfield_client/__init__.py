@@ -50,6 +50,8 @@ from canfield_client.models import (
     Seat,
     SeatChanged,
     Snapshot,
+    WeeklyBoard,
+    WeeklyEntry,
 )
 
 __all__ = [
@@ -102,4 +104,6 @@ __all__ = [
     "Throttled",
     "Unavailable",
     "UnsupportedMediaType",
+    "WeeklyBoard",
+    "WeeklyEntry",
 ]

@@ -26,6 +26,7 @@ from canfield_client.models import (
     Player,
     RateLimit,
     RatingEntry,
+    WeeklyBoard,
 )
 
 T = TypeVar("T")
@@ -270,11 +271,13 @@ class Core:
         data = yield from self.fetch(Call("POST", "matches", body), idempotent=True)
         return Match.from_json(data)
 
-    def matches(self, status: str | None) -> Op[list[Match]]:
-        params = {} if status is None else {"status": status}
+    def matches(self, status: str | None, page: int) -> Op[Page[Match]]:
+        params = {"page": str(page)}
+        if status is not None:
+            params["status"] = status
         data = yield from self.fetch(Call("GET", "matches", params=params))
-        rows = data["results"] if isinstance(data, dict) else data
-        return [Match.from_json(m) for m in rows]
+        results = [Match.from_json(m) for m in data["results"]]
+        return Page(data["count"], data.get("next"), data.get("previous"), results)
 
     def match(self, match_id: str) -> Op[Match]:
         data = yield from self.fetch(Call("GET", f"matches/{match_id}"))
@@ -285,6 +288,11 @@ class Core:
         data = yield from self.fetch(Call("GET", "ratings", params=params))
         results = [RatingEntry.from_json(r) for r in data["results"]]
         return Page(data["count"], data.get("next"), data.get("previous"), results)
+
+    def weekly_ratings(self, size: int, draw: int, page: int) -> Op[WeeklyBoard]:
+        params = {"size": str(size), "draw": str(draw), "page": str(page)}
+        data = yield from self.fetch(Call("GET", "ratings/weekly", params=params))
+        return WeeklyBoard.from_json(data)
 
 
 def drive_step(op: Op[T], sent: httpx.Response | BaseException | None) -> tuple[bool, Any]:

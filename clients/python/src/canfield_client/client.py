@@ -37,6 +37,7 @@ from canfield_client.models import (
     Player,
     RateLimit,
     RatingEntry,
+    WeeklyBoard,
 )
 
 T = TypeVar("T")
@@ -250,13 +251,17 @@ class Client(_Options):
         rating changes and the deal's code."""
         return self._run(self._core.match(match_id))
 
-    def matches(self, *, status: str | None = None) -> list[Match]:
-        """The caller's matches (`status`: "open" or "finished")."""
-        return self._run(self._core.matches(status))
+    def matches(self, *, status: str | None = None, page: int = 1) -> Page[Match]:
+        """The caller's matches, newest first (`status`: "open" or "finished")."""
+        return self._run(self._core.matches(status, page))
 
     def ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> Page[RatingEntry]:
         """The ratings board of a mode, best first."""
         return self._run(self._core.ratings(size, draw, page))
+
+    def weekly_ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> WeeklyBoard:
+        """The week's best rating gains of a mode (reset every Monday)."""
+        return self._run(self._core.weekly_ratings(size, draw, page))
 
 
 class AsyncClient(_Options):
@@ -391,11 +396,14 @@ class AsyncClient(_Options):
     async def match(self, match_id: str) -> Match:
         return await self._run(self._core.match(match_id))
 
-    async def matches(self, *, status: str | None = None) -> list[Match]:
-        return await self._run(self._core.matches(status))
+    async def matches(self, *, status: str | None = None, page: int = 1) -> Page[Match]:
+        return await self._run(self._core.matches(status, page))
 
     async def ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> Page[RatingEntry]:
         return await self._run(self._core.ratings(size, draw, page))
+
+    async def weekly_ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> WeeklyBoard:
+        return await self._run(self._core.weekly_ratings(size, draw, page))
 
     def live_match(self, match: Match | str) -> LiveMatch:
         """The match live, to iterate with `async for`: a `MatchSnapshot` first (and after

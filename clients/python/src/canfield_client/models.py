@@ -384,6 +384,7 @@ class Seat:
     moves: int
     seconds: float
     status: str  # playing, won, resigned
+    end_reason: EndReason | None  # "match_over": still playing when the match closed
     place: int | None
     rating_before: float | None
     rating_after: float | None
@@ -403,6 +404,7 @@ class Seat:
             moves=data.get("moves", 0),
             seconds=data.get("seconds", 0.0),
             status=data.get("status", "playing"),
+            end_reason=data.get("end_reason"),
             place=data.get("place"),
             rating_before=data.get("rating_before"),
             rating_after=data.get("rating_after"),
@@ -417,9 +419,12 @@ class Match:
     id: str
     size: int
     draw: int
-    status: str  # open, finished (or cancelled: fewer than two players when it closed)
+    status: str  # open, finished
+    cancelled: bool  # finished with fewer than two players: no rating changes
+    rated: bool  # its ratings changed (a game held for review R35 makes it wait)
     created: dt.datetime | None
     ends_at: dt.datetime | None
+    finished_at: dt.datetime | None
     code: str | None
     game: str | None
     players: list[Seat]
@@ -438,8 +443,11 @@ class Match:
             size=data["size"],
             draw=data["draw"],
             status=data["status"],
+            cancelled=data.get("cancelled", False),
+            rated=data.get("rated", False),
             created=_time(data.get("created")),
             ends_at=_time(data.get("ends_at")),
+            finished_at=_time(data.get("finished_at")),
             code=data.get("code"),
             game=data.get("game"),
             players=[Seat.from_json(row) for row in data.get("players", [])],
@@ -494,6 +502,45 @@ class Removed:
 
 
 BoardEvent: TypeAlias = Snapshot | Entries | Removed
+
+
+@dataclass(frozen=True, slots=True)
+class WeeklyEntry:
+    """A line of a weekly board: the sum of the player's rating changes this week."""
+
+    rank: int
+    player: str
+    gain: int
+    matches: int
+
+    @classmethod
+    def from_json(cls, data: Json) -> WeeklyEntry:
+        return cls(data["rank"], data["player"], data["gain"], data.get("matches", 0))
+
+
+@dataclass(frozen=True, slots=True)
+class WeeklyBoard:
+    """The week's best rating gains in one mode (the week begins on Monday)."""
+
+    size: int
+    draw: int
+    week: dt.date
+    count: int
+    next: str | None
+    previous: str | None
+    results: list[WeeklyEntry]
+
+    @classmethod
+    def from_json(cls, data: Json) -> WeeklyBoard:
+        return cls(
+            size=data["size"],
+            draw=data["draw"],
+            week=_date(data["week"]),
+            count=data["count"],
+            next=data.get("next"),
+            previous=data.get("previous"),
+            results=[WeeklyEntry.from_json(e) for e in data["results"]],
+        )
 
 
 # -- the live match's messages ---------------------------------------------------------------

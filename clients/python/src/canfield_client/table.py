@@ -108,7 +108,7 @@ def cards_home(seat: Seat) -> int:
 
 def seat_line(seat: Seat) -> str:
     """ "anna: 23 cards home, 140 moves, 3:20 (won)" """
-    status = "" if seat.status == "playing" else f" ({seat.status})"
+    status = "" if seat.status == "playing" else f" ({seat.end_reason or seat.status})"
     cards, moves = cards_home(seat), seat.moves
     return (
         f"{seat.player}: {cards} card{'s' * (cards != 1)} home, {moves} move{'s' * (moves != 1)}, "
@@ -141,7 +141,7 @@ def _change(seat: Seat) -> Text:
 
 def match_result(match: Match, *, me: str) -> RenderableType:
     """The end screen: places, figures and rating changes."""
-    if match.status != "finished":
+    if match.cancelled:
         return Text("The match was cancelled: nobody else played it. Ratings did not change.")
     table = Table(title=f"Match over · {_mode(match)}", title_justify="left")
     table.add_column("place", justify="right")
@@ -163,6 +163,8 @@ def match_result(match: Match, *, me: str) -> RenderableType:
             _change(seat),
         )
     parts: list[RenderableType] = [table]
+    if not match.rated:
+        parts.append(Text("Ratings change once the games held for a fair-play review are cleared."))
     if match.code:
         parts.append(Text(f"The deal: {match.code}"))
     return Group(*parts)
