@@ -931,6 +931,186 @@ PL_PLURALS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# ---- Matches and ratings (issue 23): the pages, the match panel, the server's words --------
+HU |= {
+    # the server's (matches app)
+    "The match is over: its 24 hours are up.": "A meccsnek vége: letelt a 24 órája.",
+    "No hints in a match game.": "Meccsjátszmában nincs tipp.",
+    "%(name)s must be one of: %(choices)s.": "%(name)s értéke csak ez lehet: %(choices)s.",
+    "No such match.": "Nincs ilyen meccs.",
+    "size must be one of: %(choices)s.": "a size értéke csak ez lehet: %(choices)s.",
+    "Matches are not set up on this server.": "Ezen a szerveren nincsenek meccsek beállítva.",
+    "players must be one of: %s.": "a players értéke csak ez lehet: %s.",
+    # the pages
+    "Match": "Meccs",
+    "Matches": "Meccsek",
+    "Waiting for the other players to finish their games.": (
+        "Várakozás, hogy a többi játékos befejezze a játszmáját."
+    ),
+    "The whole match": "Az egész meccs",
+    "Match over": "Vége a meccsnek",
+    "The deal's code:": "A leosztás kódja:",
+    "Play another match": "Új meccs",
+    "Ratings board": "Értékszám-ranglista",
+    "Match ratings": "Meccs-értékszámok",
+    "A rating is provisional (?) for its first 10 matches.": (
+        "Az értékszám az első 10 meccsig ideiglenes (?)."
+    ),
+    "Your game": "A játszmád",
+    "Play the same deal as players of your level: one opponent or three. Nobody waits: your game "
+    "is dealt at once and the others play theirs when they come. Every match is rated.": (
+        "Ugyanazt a leosztást játszod, mint a hozzád hasonló szintű játékosok: egy vagy három "
+        "ellenfél. Senki sem vár: a játszmád azonnal leosztjuk, a többiek akkor játsszák a "
+        "sajátjukat, amikor jönnek. Minden meccs számít az értékszámba."
+    ),
+    "Players": "Játékosok",
+    "1 v 1": "1 az 1 ellen",
+    "Table of 4": "4 fős asztal",
+    "Play a match": "Meccs indítása",
+    "Ratings boards:": "Értékszám-ranglisták:",
+    "Your open matches": "Nyitott meccseid",
+    "No open match.": "Nincs nyitott meccs.",
+    "Recent matches": "Legutóbbi meccsek",
+    "Mode": "Mód",
+    "Place": "Helyezés",
+    "Rating": "Értékszám",
+    "No finished match yet.": "Még nincs befejezett meccs.",
+    "Your ratings": "Értékszámaid",
+    "No rating yet: finish a match.": "Még nincs értékszámod: fejezz be egy meccset.",
+    "Ratings": "Értékszámok",
+    "Modes": "Módok",
+    "Nobody has a rating in this mode yet.": "Ebben a módban még senkinek sincs értékszáma.",
+    # the scripts
+    "Open: the players' figures change as they play.": (
+        "Nyitott: a játékosok adatai játék közben változnak."
+    ),
+    "Finished.": "Befejeződött.",
+    "Nobody else has sat down yet: your opponents play this deal when they come.": (
+        "Még senki más nem ült le: az ellenfeleid akkor játsszák ezt a leosztást, amikor jönnek."
+    ),
+    "playing": "játszik",
+    "won": "megnyerte",
+    "resigned": "feladta",
+    "time up": "lejárt az idő",
+    "%(cards)s, %(moves)s, %(time)s": "%(cards)s, %(moves)s, %(time)s",
+    "rating %(rating)s (%(change)s)": "értékszám: %(rating)s (%(change)s)",
+    "%(place)s.": "%(place)s.",
+    "The match was cancelled: nobody else played it. Ratings did not change.": (
+        "A meccs elmaradt: senki más nem játszotta. Az értékszámok nem változtak."
+    ),
+    "You placed %(place)s of %(count)s. Ratings change once the games held for a fair-play "
+    "review are cleared.": (
+        "Helyezésed: %(place)s. / %(count)s. Az értékszámok akkor változnak, amikor a "
+        "sportszerűségi ellenőrzésre visszatartott játszmákat jóváhagyják."
+    ),
+    "You placed %(place)s of %(count)s. Rating: %(rating)s (%(change)s).": (
+        "Helyezésed: %(place)s. / %(count)s. Értékszám: %(rating)s (%(change)s)."
+    ),
+    "%(taken)s of %(size)s seats taken": "%(taken)s / %(size)s hely foglalt",
+    "the match": "a meccs",
+    "Details": "Részletek",
+}
+HU_PLURALS |= {
+    "%(count)s card home": ("%(count)s lap az alapokon",) * 2,
+    "From %(first)s to %(last)s over %(count)s match; lowest %(low)s, highest %(high)s.": (
+        "Kezdet: %(first)s, %(count)s meccs után: %(last)s; legalacsonyabb %(low)s, "
+        "legmagasabb %(high)s.",
+    )
+    * 2,
+    "%(count)s match": ("%(count)s meccs",) * 2,
+}
+PL |= {
+    "The match is over: its 24 hours are up.": "Mecz się skończył: minęły jego 24 godziny.",
+    "No hints in a match game.": "W partii meczowej nie ma podpowiedzi.",
+    "%(name)s must be one of: %(choices)s.": "%(name)s musi być jednym z: %(choices)s.",
+    "No such match.": "Nie ma takiego meczu.",
+    "size must be one of: %(choices)s.": "size musi być jednym z: %(choices)s.",
+    "Matches are not set up on this server.": "Mecze nie są skonfigurowane na tym serwerze.",
+    "players must be one of: %s.": "players musi być jednym z: %s.",
+    "Match": "Mecz",
+    "Matches": "Mecze",
+    "Waiting for the other players to finish their games.": (
+        "Czekamy, aż pozostali gracze skończą swoje partie."
+    ),
+    "The whole match": "Cały mecz",
+    "Match over": "Koniec meczu",
+    "The deal's code:": "Kod rozdania:",
+    "Play another match": "Zagraj kolejny mecz",
+    "Ratings board": "Tabela rankingowa",
+    "Match ratings": "Rankingi meczowe",
+    "A rating is provisional (?) for its first 10 matches.": (
+        "Ranking jest tymczasowy (?) przez pierwsze 10 meczów."
+    ),
+    "Your game": "Twoja partia",
+    "Play the same deal as players of your level: one opponent or three. Nobody waits: your game "
+    "is dealt at once and the others play theirs when they come. Every match is rated.": (
+        "Graj to samo rozdanie co gracze na twoim poziomie: z jednym przeciwnikiem albo z trzema. "
+        "Nikt nie czeka: twoja partia jest rozdawana od razu, a pozostali grają swoje, gdy "
+        "przyjdą. Każdy mecz liczy się do rankingu."
+    ),
+    "Players": "Gracze",
+    "1 v 1": "1 na 1",
+    "Table of 4": "Stół na 4",
+    "Play a match": "Zagraj mecz",
+    "Ratings boards:": "Tabele rankingowe:",
+    "Your open matches": "Twoje otwarte mecze",
+    "No open match.": "Brak otwartych meczów.",
+    "Recent matches": "Ostatnie mecze",
+    "Mode": "Tryb",
+    "Place": "Miejsce",
+    "Rating": "Ranking",
+    "No finished match yet.": "Nie ma jeszcze zakończonego meczu.",
+    "Your ratings": "Twoje rankingi",
+    "No rating yet: finish a match.": "Nie masz jeszcze rankingu: dokończ mecz.",
+    "Ratings": "Rankingi",
+    "Modes": "Tryby",
+    "Nobody has a rating in this mode yet.": "Nikt nie ma jeszcze rankingu w tym trybie.",
+    "Open: the players' figures change as they play.": (
+        "Otwarty: wyniki graczy zmieniają się w trakcie gry."
+    ),
+    "Finished.": "Zakończony.",
+    "Nobody else has sat down yet: your opponents play this deal when they come.": (
+        "Nikt inny jeszcze nie usiadł: przeciwnicy zagrają to rozdanie, gdy przyjdą."
+    ),
+    "playing": "gra",
+    "won": "wygrana",
+    "resigned": "poddana",
+    "time up": "koniec czasu",
+    "%(cards)s, %(moves)s, %(time)s": "%(cards)s, %(moves)s, %(time)s",
+    "rating %(rating)s (%(change)s)": "ranking %(rating)s (%(change)s)",
+    "%(place)s.": "%(place)s.",
+    "The match was cancelled: nobody else played it. Ratings did not change.": (
+        "Mecz został anulowany: nikt inny go nie zagrał. Rankingi się nie zmieniły."
+    ),
+    "You placed %(place)s of %(count)s. Ratings change once the games held for a fair-play "
+    "review are cleared.": (
+        "Zająłeś miejsce %(place)s z %(count)s. Rankingi zmienią się, gdy partie wstrzymane do "
+        "kontroli uczciwej gry zostaną zatwierdzone."
+    ),
+    "You placed %(place)s of %(count)s. Rating: %(rating)s (%(change)s).": (
+        "Zająłeś miejsce %(place)s z %(count)s. Ranking: %(rating)s (%(change)s)."
+    ),
+    "%(taken)s of %(size)s seats taken": "zajęte miejsca: %(taken)s z %(size)s",
+    "the match": "mecz",
+    "Details": "Szczegóły",
+}
+PL_PLURALS |= {
+    "%(count)s card home": (
+        "%(count)s karta na bazach",
+        "%(count)s karty na bazach",
+        "%(count)s kart na bazach",
+        "%(count)s karty na bazach",
+    ),
+    "From %(first)s to %(last)s over %(count)s match; lowest %(low)s, highest %(high)s.": (
+        "Od %(first)s do %(last)s w %(count)s meczu; najniżej %(low)s, najwyżej %(high)s.",
+        "Od %(first)s do %(last)s w %(count)s meczach; najniżej %(low)s, najwyżej %(high)s.",
+        "Od %(first)s do %(last)s w %(count)s meczach; najniżej %(low)s, najwyżej %(high)s.",
+        "Od %(first)s do %(last)s w %(count)s meczu; najniżej %(low)s, najwyżej %(high)s.",
+    ),
+    "%(count)s match": ("%(count)s mecz", "%(count)s mecze", "%(count)s meczów", "%(count)s meczu"),
+}
+
+
 ENTRY = re.compile(r'(msgid (?:"(?:[^"\\]|\\.)*"\n)+)(msgstr (?:"(?:[^"\\]|\\.)*"\n)+)')
 PLURAL_ENTRY = re.compile(
     r'(msgid (?:"(?:[^"\\]|\\.)*"\n)+msgid_plural (?:"(?:[^"\\]|\\.)*"\n)+)'
