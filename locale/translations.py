@@ -1009,6 +1009,12 @@ HU |= {
     "%(taken)s of %(size)s seats taken": "%(taken)s / %(size)s hely foglalt",
     "the match": "a meccs",
     "Details": "Részletek",
+    "This week's best gains": "A hét legnagyobb nyerői",
+    "The sum of each player's rating changes since Monday; the board starts again every Monday.": (
+        "Minden játékos értékszám-változásainak összege hétfő óta; a lista minden hétfőn újraindul."
+    ),
+    "Gain": "Nyereség",
+    "No rated match this week yet.": "Ezen a héten még nem volt értékelt meccs.",
 }
 HU_PLURALS |= {
     "%(count)s card home": ("%(count)s lap az alapokon",) * 2,
@@ -1093,6 +1099,13 @@ PL |= {
     "%(taken)s of %(size)s seats taken": "zajęte miejsca: %(taken)s z %(size)s",
     "the match": "mecz",
     "Details": "Szczegóły",
+    "This week's best gains": "Największe zyski tygodnia",
+    "The sum of each player's rating changes since Monday; the board starts again every Monday.": (
+        "Suma zmian rankingu każdego gracza od poniedziałku; tabela zaczyna się od nowa w "
+        "każdy poniedziałek."
+    ),
+    "Gain": "Zysk",
+    "No rated match this week yet.": "W tym tygodniu nie było jeszcze meczu rankingowego.",
 }
 PL_PLURALS |= {
     "%(count)s card home": (

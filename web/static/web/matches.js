@@ -1,6 +1,6 @@
 // The Matches page (issue 23): play a match (1 v 1 or a table of 4, draw 3 or 1), the
 // player's open and recent matches, and their ratings with a chart per mode.
-import { api, currentUser, el, format } from "./api.js";
+import { api, currentUser, el, format, pageLang } from "./api.js";
 import { errorText } from "./messages.js";
 import { changeText, modeText, ratingChart, ratingHistories, ratingNumber } from "./match-view.js";
 
@@ -53,7 +53,7 @@ function showRecent(matches) {
     return el(
       "tr",
       { "data-match": match.id },
-      el("td", { text: String(match.created || "").slice(0, 16).replace("T", " ") }),
+      el("td", { text: match.created ? new Date(match.created).toLocaleString(pageLang(), { dateStyle: "short", timeStyle: "short" }) : "" }),
       el("td", { text: modeText(match.size, match.draw) }),
       el("td", { class: "num", text: seat.place ? `${seat.place}/${match.players.length}` : "–" }),
       el("td", { text: others.join(", ") }),
