@@ -10,7 +10,7 @@ import re
 import pytest
 
 from tests.web.conftest import screenshot
-from tests.web.helpers import api, sign_up, unique_name
+from tests.web.helpers import api, sign_up, unique_name, wait_for_moves
 from tests.web.test_accessibility import AXE, violations
 
 
@@ -74,7 +74,7 @@ def test_two_players_play_a_duel_and_see_each_other_live(new_context, run_on_ser
     act(second, bela_game, {"type": "draw", "expect": 1})
     first.locator(f'#match-players li[data-player="{bela}"][data-moves="2"]').wait_for()
     first.click('[data-pile="stock"]')
-    first.wait_for_function("document.getElementById('moves').textContent === '1'")
+    wait_for_moves(first, 1)
     second.locator(f'#match-players li[data-player="{anna}"][data-moves="1"]').wait_for()
     assert "1 lépés" in opponent_line(second, anna).inner_text()  # in Hungarian
     screenshot(first, "match-panel")
