@@ -132,6 +132,10 @@ def test_two_players_play_a_duel_and_see_each_other_live(new_context, run_on_ser
         second.goto("/matches/")
         second.locator("#my-ratings figure").wait_for()
         assert violations(second) == []
+    second.goto(f"/matches/{match}")
+    second.locator(f'#match-places li[data-player="{anna}"]').wait_for()
+    assert final["code"] in second.locator("#match-code").inner_text()
+    assert second.locator("#match-game").get_attribute("href") == f"/replay/{bela_game}"
     second.goto(f"/players/{anna}")
     section = second.locator("#player-ratings")
     section.wait_for(state="visible")
