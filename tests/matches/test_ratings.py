@@ -13,7 +13,7 @@ from fairplay.services import reviews_clear
 from games.models import Game
 from games.services import game_act
 from matches import ratings, services
-from matches.models import Match, Rating, RatingChange
+from matches.models import Rating, RatingChange
 
 
 def join(user, i, size=4):
