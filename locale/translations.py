@@ -422,6 +422,14 @@ HU = {
     "No hints in a ranked daily game while its day lasts.": (
         "Rangsorolt napi játszmában nincs tipp, amíg tart a nap."
     ),
+    # Matches and ratings (R32, R33): the server's messages.
+    "No hints in a match game.": "Mérkőzés játszmájában nincs tipp.",
+    "The match is over: its 24 hours are up.": "A mérkőzésnek vége: letelt a 24 órája.",
+    "No such match.": "Nincs ilyen mérkőzés.",
+    "%(name)s must be one of: %(choices)s.": "%(name)s értéke ezek egyike lehet: %(choices)s.",
+    "size must be one of: %(choices)s.": "size értéke ezek egyike lehet: %(choices)s.",
+    "players must be one of: %s.": "players értéke ezek egyike lehet: %s.",
+    "Matches are not set up on this server.": "Ezen a szerveren nincsenek beállítva mérkőzések.",
     # Bots (R34): the account, the boards' tabs, the player page's mark
     "An account can declare itself a bot only before its first ranked game.": (
         "Egy fiók csak az első rangsorolt játszmája előtt nyilváníthatja magát botnak."
@@ -860,6 +868,14 @@ PL = {
     "No hints in a ranked daily game while its day lasts.": (
         "W rankingowej grze dnia nie ma podpowiedzi, dopóki dzień trwa."
     ),
+    # Matches and ratings (R32, R33): the server's messages.
+    "No hints in a match game.": "W grze meczowej nie ma podpowiedzi.",
+    "The match is over: its 24 hours are up.": "Mecz się skończył: minęły jego 24 godziny.",
+    "No such match.": "Nie ma takiego meczu.",
+    "%(name)s must be one of: %(choices)s.": "%(name)s musi być jednym z: %(choices)s.",
+    "size must be one of: %(choices)s.": "size musi być jednym z: %(choices)s.",
+    "players must be one of: %s.": "players musi być jednym z: %s.",
+    "Matches are not set up on this server.": "Mecze nie są skonfigurowane na tym serwerze.",
     # Bots (R34): the account, the boards' tabs, the player page's mark
     "An account can declare itself a bot only before its first ranked game.": (
         "Konto może ogłosić się botem tylko przed swoją pierwszą grą rankingową."
@@ -931,16 +947,8 @@ PL_PLURALS: dict[str, tuple[str, ...]] = {
     ),
 }
 
-# ---- Matches and ratings (issue 23): the pages, the match panel, the server's words --------
+# ---- Matches and ratings (issue 23): the pages and the match panel -----------------------
 HU |= {
-    # the server's (matches app)
-    "The match is over: its 24 hours are up.": "A meccsnek vége: letelt a 24 órája.",
-    "No hints in a match game.": "Meccsjátszmában nincs tipp.",
-    "%(name)s must be one of: %(choices)s.": "%(name)s értéke csak ez lehet: %(choices)s.",
-    "No such match.": "Nincs ilyen meccs.",
-    "size must be one of: %(choices)s.": "a size értéke csak ez lehet: %(choices)s.",
-    "Matches are not set up on this server.": "Ezen a szerveren nincsenek meccsek beállítva.",
-    "players must be one of: %s.": "a players értéke csak ez lehet: %s.",
     # the pages
     "Match": "Meccs",
     "Matches": "Meccsek",
@@ -1026,13 +1034,6 @@ HU_PLURALS |= {
     "%(count)s match": ("%(count)s meccs",) * 2,
 }
 PL |= {
-    "The match is over: its 24 hours are up.": "Mecz się skończył: minęły jego 24 godziny.",
-    "No hints in a match game.": "W partii meczowej nie ma podpowiedzi.",
-    "%(name)s must be one of: %(choices)s.": "%(name)s musi być jednym z: %(choices)s.",
-    "No such match.": "Nie ma takiego meczu.",
-    "size must be one of: %(choices)s.": "size musi być jednym z: %(choices)s.",
-    "Matches are not set up on this server.": "Mecze nie są skonfigurowane na tym serwerze.",
-    "players must be one of: %s.": "players musi być jednym z: %s.",
     "Match": "Mecz",
     "Matches": "Mecze",
     "Waiting for the other players to finish their games.": (

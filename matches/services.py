@@ -46,7 +46,7 @@ JOIN_WITHIN = dt.timedelta(hours=20)
 # The open matches of a mode locked and weighed per join, nearest rating first.
 CANDIDATES = 8
 # R32: the acceptable distance between a joiner's rating and a match's, widening with its age.
-RATING_WINDOW = 100
+RATING_WINDOW = 150
 RATING_WIDEN_PER_MINUTE = 20
 
 
