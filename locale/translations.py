@@ -1022,6 +1022,8 @@ HU |= {
         "Minden játékos értékszám-változásainak összege hétfő óta; a lista minden hétfőn újraindul."
     ),
     "Gain": "Nyereség",
+    "%(player)s joined the match.": "%(player)s beszállt a meccsbe.",
+    "%(player)s's game ended: %(figures)s": "%(player)s játszmája véget ért: %(figures)s",
     "No rated match this week yet.": "Ezen a héten még nem volt értékelt meccs.",
 }
 HU_PLURALS |= {
@@ -1106,6 +1108,8 @@ PL |= {
         "każdy poniedziałek."
     ),
     "Gain": "Zysk",
+    "%(player)s joined the match.": "%(player)s dołączył do meczu.",
+    "%(player)s's game ended: %(figures)s": "Partia gracza %(player)s się skończyła: %(figures)s",
     "No rated match this week yet.": "W tym tygodniu nie było jeszcze meczu rankingowego.",
 }
 PL_PLURALS |= {

@@ -68,6 +68,7 @@ def test_two_players_play_a_duel_and_see_each_other_live(new_context, run_on_ser
     opponent_line(second, anna).wait_for()
     opponent_line(first, bela).wait_for()
     assert opponent_line(first, bela).inner_text() == f"{bela}: 1 card home, 0 moves, 0:00"
+    assert first.locator("#match-announce").inner_text() == f"{bela} joined the match."
 
     # and each plays: bela through the API, anna on the table; the other page follows live
     act(second, bela_game, {"type": "draw", "expect": 0})
@@ -83,6 +84,9 @@ def test_two_players_play_a_duel_and_see_each_other_live(new_context, run_on_ser
     # then both games end: both pages show the end screen with both places and ratings
     anna_game = first.locator("#game").get_attribute("data-game-id")
     act(first, anna_game, {"type": "resign"})
+    first.locator("#match-waiting").wait_for(state="visible")  # bela still plays
+    second.locator(f'#match-players li[data-player="{anna}"][data-status="resigned"]').wait_for()
+    assert anna in second.locator("#match-announce").inner_text()
     act(second, bela_game, {"type": "resign"})
     for page in (first, second):
         page.locator("#match-end").wait_for(state="visible")

@@ -2,15 +2,32 @@
 // figures live ("anna: 23 cards home, 140 moves"), then an end screen with the places and
 // rating changes. A module of its own beside table.js: it reads the game once to learn its
 // match, then follows the match's socket.
-import { api, currentUser, el } from "./api.js";
-import { modeText, placeItems, placeSentence, seatText, setLive, watchMatch } from "./match-view.js";
+import { api, currentUser, el, format } from "./api.js";
+import { modeText, placeItems, placeSentence, seatFigures, seatText, setLive, watchMatch } from "./match-view.js";
 
 const panel = document.getElementById("match-panel");
 const gameId = document.getElementById("game").dataset.gameId;
 const me = currentUser();
 const endDialog = document.getElementById("match-end");
 
+// What a screen reader hears: a player sitting down or ending their game, not every move
+// (the list itself is not a live region: it changes with each of the others' moves).
+let known = null; // player -> status, as last rendered
+
+function announce(match) {
+  const said = [];
+  for (const seat of match.players) {
+    if (seat.player === me) continue;
+    const before = known && known.get(seat.player);
+    if (known && before === undefined) said.push(format(gettext("%(player)s joined the match."), { player: seat.player }));
+    else if (before === "playing" && seat.status !== "playing") said.push(format(gettext("%(player)s's game ended: %(figures)s"), { player: seat.player, figures: seatFigures(seat) }));
+  }
+  known = new Map(match.players.map((seat) => [seat.player, seat.status]));
+  if (said.length) document.getElementById("match-announce").textContent = said.join(" ");
+}
+
 function render(match) {
+  announce(match);
   document.getElementById("match-mode").textContent = `${modeText(match.size, match.draw)} · ${match.players.length}/${match.size}`;
   const others = match.players.filter((seat) => seat.player !== me);
   document.getElementById("match-players").replaceChildren(

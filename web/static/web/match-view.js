@@ -33,13 +33,18 @@ export function statusText(status) {
 
 // "anna: 23 cards home, 140 moves, 3:20 (won)"
 export function seatText(seat) {
+  return `${seat.player}: ${seatFigures(seat)}`;
+}
+
+// "23 cards home, 140 moves, 3:20 (won)"
+export function seatFigures(seat) {
   const figures = format(gettext("%(cards)s, %(moves)s, %(time)s"), {
     cards: counted(ngettext("%(count)s card home", "%(count)s cards home", cardsHome(seat.score)), cardsHome(seat.score)),
     moves: counted(ngettext("%(count)s move", "%(count)s moves", seat.moves), seat.moves),
     time: formatSeconds(seat.seconds),
   });
   const status = seat.status === "playing" ? "" : ` (${statusText(seat.end_reason === "match_over" ? "match_over" : seat.status)})`;
-  return `${seat.player}: ${figures}${status}`;
+  return `${figures}${status}`;
 }
 
 export function ratingNumber(value) {
