@@ -103,6 +103,15 @@ def test_a_duel_through_the_client_and_its_live_stream(base_url, run_on_server):
 
         seen, final = asyncio.run(follow())
 
+        async def follow_again() -> list[object]:
+            # a finished match's stream: its snapshot, then the end
+            async with AsyncClient(base_url) as reader, reader.live_match(match.id) as stream:
+                return [event async for event in stream]
+
+        [again] = asyncio.run(follow_again())
+        assert isinstance(again, MatchSnapshot) and again.match.over
+        assert again.match.players == final.players
+
     # then the stream showed bela's figures as they changed, and never anything else of his
     bela_rows = [m.seat(bela_name) for m in seen if m.seat(bela_name) is not None]
     assert [row.moves for row in bela_rows][-1] == 3
