@@ -149,8 +149,11 @@ def player_lock(*, user: Any) -> Player:
     """The account's Player row, made on first need, locked until the caller's transaction
     ends: a bot declaration and a ranked game's creation (leaderboard) lock it, so that neither
     can slip in between the other's check and write."""
-    Player.objects.get_or_create(user=user)
-    return Player.objects.select_for_update().get(user=user)
+    player = Player.objects.select_for_update().filter(user=user).first()
+    if player is None:  # one query for an account that has its row (the usual case)
+        Player.objects.bulk_create([Player(user=user)], ignore_conflicts=True)
+        player = Player.objects.select_for_update().get(user=user)
+    return player
 
 
 def account_bot_declare(*, user: Any) -> Player:

@@ -187,6 +187,7 @@ def game_create(
 # it on every ranked action would cost the action a round trip.
 _day_ends: dict[int, datetime.datetime] = {}
 _match_ends: dict[Any, datetime.datetime] = {}
+MATCH_ENDS_KEPT = 50_000
 
 
 def game_day_ends_at(game: Game) -> datetime.datetime | None:
@@ -195,6 +196,8 @@ def game_day_ends_at(game: Game) -> datetime.datetime | None:
     if game.match_id is not None:
         ends_at = _match_ends.get(game.match_id)
         if ends_at is None:
+            if len(_match_ends) >= MATCH_ENDS_KEPT:  # matches come and go: keep it bounded
+                _match_ends.clear()
             ends_at = _match_ends[game.match_id] = game.match.ends_at  # type: ignore[union-attr]
         return ends_at
     if game.challenge_id is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -314,3 +315,42 @@ class WeeklyRatingsApi(APIView):
             for rank, row in enumerate(rows[start : start + page_size], start=start + 1)
         ]
         return Response(body)
+
+
+class RatingChangeSerializer(serializers.Serializer):
+    match = serializers.UUIDField()
+    at = serializers.DateTimeField()
+    place = serializers.IntegerField()
+    rating_before = serializers.IntegerField()
+    rating_after = serializers.IntegerField()
+
+
+class RatingHistorySerializer(serializers.Serializer):
+    player = serializers.CharField()
+    size = serializers.ChoiceField(choices=SIZE_CHOICES)
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES)
+    results = RatingChangeSerializer(many=True)
+
+
+class ModeOnlyQuerySerializer(serializers.Serializer):
+    size = serializers.ChoiceField(choices=SIZE_CHOICES, required=False, default=2)
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+
+
+class RatingHistoryApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[ModeOnlyQuerySerializer],
+        responses=answers({200: RatingHistorySerializer}, 400, 401, 404),
+        summary="A player's rating history in a mode, oldest first (the last 200 matches)",
+        operation_id="players_ratings_history",
+    )
+    def get(self, request: Request, username: str) -> Response:
+        size = _query_choice(request, "size", services.SIZES, 2)
+        draw = _query_choice(request, "draw", services.DRAWS, 3)
+        player = get_user_model().objects.filter(username__iexact=username[:150]).first()
+        if player is None:
+            raise NotFound(_("No such player."))
+        history = selectors.rating_history(user=player, size=size, draw=draw)
+        return Response({"player": player.username, "size": size, "draw": draw, "results": history})

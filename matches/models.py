@@ -36,7 +36,7 @@ class MatchDeal(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.deal_code} ({'used' if self.used_at else 'free'})"
+        return f"D{self.draw} #{self.index} ({'used' if self.used_at else 'free'})"
 
 
 class Match(models.Model):

@@ -122,6 +122,7 @@ def _seat_find(
     any fits."""
     candidates = list(
         Match.objects.select_for_update(skip_locked=True, of=("self",))
+        .select_related("deal")
         .filter(
             size=size, draw=draw, bot=bot, status=Match.Status.OPEN, full=False,
             created_at__gt=now - JOIN_WITHIN,
@@ -275,31 +276,36 @@ def match_finish(*, match: Match, at: dt.datetime) -> None:
     else:
         for place, seat in enumerate(sorted(seats, key=_place_key), start=1):
             seat.place = place
-        MatchPlayer.objects.bulk_update(seats, ["place"])
         match.status = Match.Status.FINISHED
-        match.save(update_fields=["status", "finished_at"])
         if not Game.objects.filter(match=match, fairplay_review__state="held").exists():
-            match_rate(match=match, seats=seats, at=at)
+            match_rate(match=match, seats=seats, at=at, save=False)
+        # The places, the ratings after and the match's end in two statements.
+        MatchPlayer.objects.bulk_update(seats, ["place", "rating_after"])
+        match.save(update_fields=["status", "finished_at", "rated_at"])
     transaction.on_commit(lambda: match_publish_finished(match_id=match.pk))
 
 
-def match_rate(*, match: Match, seats: list[MatchPlayer], at: dt.datetime) -> None:
+def match_rate(
+    *, match: Match, seats: list[MatchPlayer], at: dt.datetime, save: bool = True
+) -> None:
     """R33: update the players' ratings of the mode from their places, inside the caller's
     transaction with the match row locked (so once: `rated_at` is set here, and RatingChange's
-    unique constraint would refuse a second)."""
+    unique constraint would refuse a second). `save` False: the caller saves the seats'
+    `rating_after` and the match's `rated_at`."""
     if match.rated_at is not None:
         return
     players = sorted(seats, key=lambda seat: seat.player_id)
-    for seat in players:
-        Rating.objects.get_or_create(
-            player_id=seat.player_id,
-            size=match.size,
-            draw=match.draw,
-            defaults={
-                "mu": ratings.MU, "sigma": ratings.SIGMA, "rating": ratings.START,
-                "bot": seat.bot, "updated_at": at,
-            },
-        )  # fmt: skip
+    # First matches of the mode: their new ratings (one statement; the others' rows stay).
+    Rating.objects.bulk_create(
+        [
+            Rating(
+                player_id=seat.player_id, size=match.size, draw=match.draw, bot=seat.bot,
+                mu=ratings.MU, sigma=ratings.SIGMA, rating=ratings.START, updated_at=at,
+            )
+            for seat in players
+        ],
+        ignore_conflicts=True,
+    )  # fmt: skip
     rows = {
         row.player_id: row
         for row in Rating.objects.select_for_update()
@@ -327,9 +333,10 @@ def match_rate(*, match: Match, seats: list[MatchPlayer], at: dt.datetime) -> No
         )  # fmt: skip
     Rating.objects.bulk_update(rows.values(), ["mu", "sigma", "rating", "matches", "updated_at"])
     RatingChange.objects.bulk_create(changes)
-    MatchPlayer.objects.bulk_update(players, ["rating_after"])
     match.rated_at = at
-    match.save(update_fields=["rated_at"])
+    if save:
+        MatchPlayer.objects.bulk_update(players, ["rating_after"])
+        match.save(update_fields=["rated_at"])
 
 
 def match_rate_held(*, game: Game) -> bool:

@@ -7,4 +7,5 @@ urlpatterns = [
     path("matches/<str:match_id>", api.MatchDetailApi.as_view(), name="match"),
     path("ratings", api.RatingsApi.as_view(), name="ratings"),
     path("ratings/weekly", api.WeeklyRatingsApi.as_view(), name="ratings-weekly"),
+    path("players/<str:username>/ratings", api.RatingHistoryApi.as_view(), name="player-ratings"),
 ]

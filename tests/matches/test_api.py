@@ -61,6 +61,13 @@ def test_a_duel_from_join_to_finish(pool, players, api_client):
     assert page["ratings"]["2-3"]["rating"] == by_player["p0"]["rating_after"]
     weekly = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
     assert weekly["results"][0]["player"] == "p0" and weekly["results"][0]["gain"] > 0
+    history = api_client.get("/api/v1/players/P1/ratings?size=2&draw=3").json()
+    assert history["player"] == "p1" and [
+        (row["match"], row["place"], row["rating_before"], row["rating_after"])
+        for row in history["results"]
+    ] == [(match["id"], 2, 1500, by_player["p1"]["rating_after"])]
+    assert api_client.get("/api/v1/players/p1/ratings?size=4").json()["results"] == []
+    assert api_client.get("/api/v1/players/nobody/ratings").status_code == 404
     listed = anna_client.get("/api/v1/matches?status=finished").json()
     assert [each["id"] for each in listed["results"]] == [match["id"]]
     assert anna_client.get("/api/v1/matches?status=open").json()["count"] == 0

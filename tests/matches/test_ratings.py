@@ -155,3 +155,60 @@ def test_a_held_games_match_waits_for_staff_then_rates(pool, make_user, admin_us
     reviews_clear(reviews=Review.objects.filter(pk=review.pk), by=admin_user)
     match.refresh_from_db()
     assert match.rated_at is not None and RatingChange.objects.filter(match=match).count() == 2
+
+
+def test_the_weekly_board_counts_this_weeks_gains_and_resets_on_monday(pool, make_user, api_client):
+    # given: a duel rated on a Sunday, another on the next Monday
+    pool(2)
+    anna, bob = make_user("anna"), make_user("bob")
+    sunday = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
+    with time_machine.travel(sunday, tick=False):
+        first = join(anna, 0, size=2)
+        join(bob, 1, size=2)
+        act(anna, first, {"type": "draw"}, {"type": "resign"})
+        act(bob, first, {"type": "resign"})
+        week_of_sunday = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
+    with time_machine.travel(sunday + dt.timedelta(days=1), tick=False):
+        monday = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
+        second = join(anna, 0, size=2)
+        join(bob, 1, size=2)
+        act(bob, second, {"type": "draw"}, {"type": "resign"})
+        act(anna, second, {"type": "resign"})
+        later = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
+
+    # then: Sunday's week shows bob's gain; Monday starts empty; then anna's gain alone
+    assert week_of_sunday["week"] == "2026-11-23"
+    assert [(e["rank"], e["player"]) for e in week_of_sunday["results"]][0] == (1, "bob")
+    assert week_of_sunday["results"][0]["gain"] > 0 > week_of_sunday["results"][1]["gain"]
+    assert monday["week"] == "2026-11-30" and monday["count"] == 0
+    gains = {e["player"]: e["gain"] for e in later["results"]}
+    change = RatingChange.objects.get(player=anna, match=second)
+    assert gains["anna"] == change.rating_after - change.rating_before > 0
+    assert [e["matches"] for e in later["results"]] == [1, 1]
+
+
+def test_the_admin_lists_matches_ratings_and_history(pool, make_user, admin_client):
+    pool(1)
+    anna, bob = make_user("anna"), make_user("bob")
+    match = join(anna, 0, size=2)
+    join(bob, 1, size=2)
+    act(anna, match, {"type": "resign"})
+    act(bob, match, {"type": "resign"})
+    for path in ("match", "rating", "ratingchange", "matchdeal"):
+        assert admin_client.get(f"/admin/matches/{path}/").status_code == 200, path
+    page = admin_client.get(f"/admin/matches/match/{match.pk}/change/")
+    assert page.status_code == 200 and b"anna" in page.content
+    code = match.deal.deal_code.encode()
+    deal = admin_client.get(f"/admin/matches/matchdeal/{match.deal_id}/change/")
+    assert deal.status_code == 200 and code not in deal.content
+    # an open match's game keeps its deal from staff too (it is the other players')
+    carl, dan = make_user("carl"), make_user("dan")
+    open_match = join(carl, 2, size=2)
+    game = Game.objects.get(owner=carl, match=open_match)
+    page = admin_client.get(f"/admin/games/game/{game.pk}/change/")
+    assert page.status_code == 200 and open_match.deal.deal_code.encode() not in page.content
+    join(dan, 3, size=2)
+    act(carl, open_match, {"type": "resign"})
+    act(dan, open_match, {"type": "resign"})
+    page = admin_client.get(f"/admin/games/game/{game.pk}/change/")
+    assert open_match.deal.deal_code.encode() in page.content
