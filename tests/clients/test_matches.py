@@ -136,6 +136,12 @@ def test_a_duel_through_the_client_and_its_live_stream(base_url, run_on_server):
         profile = reader.player(first.player).rating(2, 3)
         assert profile is not None and (profile.rating, profile.matches) == (first.rating_after, 1)
         assert reader.player(first.player).rating(4, 3) is None
+        [change] = reader.rating_history(first.player, size=2, draw=3)
+        assert (change.match, change.place) == (final.id, 1)
+        assert (change.rating_before, change.rating_after) == (
+            first.rating_before,
+            first.rating_after,
+        )
         with pytest.raises(NotFound):
             reader.match("00000000-0000-0000-0000-000000000000")
     with Client(base_url) as anna:

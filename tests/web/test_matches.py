@@ -148,6 +148,7 @@ def test_two_players_play_a_duel_and_see_each_other_live(new_context, run_on_ser
     section = second.locator("#player-ratings")
     section.wait_for(state="visible")
     assert f"{mine[anna]['rating_after']}?" in section.inner_text()  # provisional
+    assert section.locator('[data-mode="2-3"] svg[role=img] circle').count() == 2
 
 
 @pytest.mark.parametrize("path", ["/matches/", "/ratings/2/1/", "/ratings/4/3/"])

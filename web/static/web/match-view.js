@@ -2,7 +2,7 @@
 // snapshot on connect, one players[] row per change, `finished` at the end), a match's
 // players in words, places with rating changes, and a rating history as an inline SVG chart.
 // The opponents' cards and actions never come: only their figures.
-import { counted, el, format, formatSeconds } from "./api.js";
+import { api, counted, el, format, formatSeconds } from "./api.js";
 import { retryDelay } from "./board.js";
 
 // Closes after which no reconnection helps: a bad id, no such match.
@@ -203,17 +203,11 @@ export function ratingChart(points, label) {
   return chart;
 }
 
-// The player's rating history per mode ("2-3"...) from their finished matches: the rating
-// before the first, then the rating after each.
-export function ratingHistories(matches, me) {
-  const byMode = new Map();
-  const sorted = [...matches].sort((a, b) => String(a.created).localeCompare(String(b.created)));
-  for (const match of sorted) {
-    const seat = match.players.find((each) => each.player === me);
-    if (!seat || seat.rating_after === null || seat.rating_after === undefined) continue;
-    const mode = `${match.size}-${match.draw}`;
-    if (!byMode.has(mode)) byMode.set(mode, [seat.rating_before ?? seat.rating_after]);
-    byMode.get(mode).push(seat.rating_after);
-  }
-  return byMode;
+// A player's rating history in one mode ("2-3") as the chart's points: the rating before their
+// first match, then after each (the API keeps the last 200), oldest first.
+export async function ratingHistory(player, mode, rating) {
+  const [size, draw] = mode.split("-");
+  const history = await api("GET", `players/${encodeURIComponent(player)}/ratings?size=${size}&draw=${draw}`);
+  if (!history.results.length) return [rating.rating];
+  return [history.results[0].rating_before, ...history.results.map((change) => change.rating_after)];
 }

@@ -2,7 +2,7 @@
 // player's open and recent matches, and their ratings with a chart per mode.
 import { api, currentUser, el, format, pageLang } from "./api.js";
 import { errorText } from "./messages.js";
-import { changeText, modeText, ratingChart, ratingHistories, ratingNumber } from "./match-view.js";
+import { changeText, modeText, ratingChart, ratingHistory, ratingNumber } from "./match-view.js";
 
 const me = currentUser();
 const form = document.getElementById("match-form");
@@ -66,18 +66,17 @@ function showRecent(matches) {
   document.getElementById("recent-none").hidden = rows.length > 0;
 }
 
-async function showRatings(finished) {
+async function showRatings() {
   const player = await api("GET", `players/${encodeURIComponent(me)}`);
   const ratings = player.ratings || {};
-  const histories = ratingHistories(finished, me);
+  const modes = Object.keys(ratings).sort();
+  const histories = await Promise.all(modes.map((mode) => ratingHistory(me, mode, ratings[mode])));
   const box = document.getElementById("my-ratings");
-  const figures = Object.keys(ratings)
-    .sort()
-    .map((mode) => {
+  const figures = modes.map((mode, index) => {
       const [size, draw] = mode.split("-").map(Number);
       const rating = ratings[mode];
       const label = `${modeText(size, draw)}: ${ratingNumber(rating.rating)}${rating.provisional ? "?" : ""}`;
-      const points = histories.get(mode) || [rating.rating];
+      const points = histories[index];
       return el(
         "figure",
         { class: "rating-figure", "data-mode": mode },
@@ -94,7 +93,7 @@ async function load() {
   const [open, finished] = await Promise.all([api("GET", "matches?status=open"), api("GET", "matches?status=finished")]);
   showOpen(results(open));
   showRecent(results(finished));
-  await showRatings(results(finished));
+  await showRatings();
 }
 
 load().catch(() => {});

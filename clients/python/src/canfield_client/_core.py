@@ -25,6 +25,7 @@ from canfield_client.models import (
     Page,
     Player,
     RateLimit,
+    RatingChange,
     RatingEntry,
     WeeklyBoard,
 )
@@ -288,6 +289,11 @@ class Core:
         data = yield from self.fetch(Call("GET", "ratings", params=params))
         results = [RatingEntry.from_json(r) for r in data["results"]]
         return Page(data["count"], data.get("next"), data.get("previous"), results)
+
+    def rating_history(self, username: str, size: int, draw: int) -> Op[list[RatingChange]]:
+        params = {"size": str(size), "draw": str(draw)}
+        data = yield from self.fetch(Call("GET", f"players/{username}/ratings", params=params))
+        return [RatingChange.from_json(change) for change in data["results"]]
 
     def weekly_ratings(self, size: int, draw: int, page: int) -> Op[WeeklyBoard]:
         params = {"size": str(size), "draw": str(draw), "page": str(page)}

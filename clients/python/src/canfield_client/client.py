@@ -36,6 +36,7 @@ from canfield_client.models import (
     Pile,
     Player,
     RateLimit,
+    RatingChange,
     RatingEntry,
     WeeklyBoard,
 )
@@ -259,6 +260,10 @@ class Client(_Options):
         """The ratings board of a mode, best first."""
         return self._run(self._core.ratings(size, draw, page))
 
+    def rating_history(self, username: str, *, size: int = 2, draw: int = 3) -> list[RatingChange]:
+        """A player's rating changes in a mode, oldest first (the last 200 matches)."""
+        return self._run(self._core.rating_history(username, size, draw))
+
     def weekly_ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> WeeklyBoard:
         """The week's best rating gains of a mode (reset every Monday)."""
         return self._run(self._core.weekly_ratings(size, draw, page))
@@ -401,6 +406,11 @@ class AsyncClient(_Options):
 
     async def ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> Page[RatingEntry]:
         return await self._run(self._core.ratings(size, draw, page))
+
+    async def rating_history(
+        self, username: str, *, size: int = 2, draw: int = 3
+    ) -> list[RatingChange]:
+        return await self._run(self._core.rating_history(username, size, draw))
 
     async def weekly_ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> WeeklyBoard:
         return await self._run(self._core.weekly_ratings(size, draw, page))

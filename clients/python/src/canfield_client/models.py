@@ -505,6 +505,27 @@ BoardEvent: TypeAlias = Snapshot | Entries | Removed
 
 
 @dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One match's change of a player's rating (their history, oldest first)."""
+
+    match: str
+    at: dt.datetime | None
+    place: int
+    rating_before: int
+    rating_after: int
+
+    @classmethod
+    def from_json(cls, data: Json) -> RatingChange:
+        return cls(
+            match=str(data["match"]),
+            at=_time(data.get("at")),
+            place=data["place"],
+            rating_before=data["rating_before"],
+            rating_after=data["rating_after"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class WeeklyEntry:
     """A line of a weekly board: the sum of the player's rating changes this week."""
 
