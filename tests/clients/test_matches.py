@@ -162,3 +162,36 @@ def test_a_player_message_is_read_as_the_seat_it_carries():
     event = match_event(json.loads(json.dumps({"type": "player", **row})))
     assert isinstance(event, SeatChanged) and event.seat.moves == 9 and event.seat.score == 15
     assert match_event({"type": "something newer"}) is None
+
+
+def test_a_table_of_four_places_its_players_by_their_figures(base_url, run_on_server):
+    fill_match_deals(run_on_server, draw=3, size=1)
+    names = [unique_name(f"four{i}") for i in range(4)]
+    clients = [player_from(base_url, f"10.23.4.{i + 1}") for i in range(4)]
+    try:
+        # given four players joining a table of 4, one after the other
+        matches = []
+        for client, name in zip(clients, names, strict=True):
+            client.register(name, PASSWORD)
+            matches.append(client.join_match(size=4, draw=3))
+        assert len({match.id for match in matches}) == 1
+        assert [seat.player for seat in matches[-1].players] == names
+        assert clients[0].matches(status="open").results[0].id == matches[0].id
+
+        # when each draws as many times as their seat number, then resigns
+        for seat, (client, match) in enumerate(zip(clients, matches, strict=True)):
+            for _ in range(seat):
+                client.draw(match.game)
+            client.resign(match.game)
+
+        # then the places follow the figures (same score: fewer moves first) and the ratings
+        # the places, best first
+        final = clients[0].match(matches[0].id)
+    finally:
+        for client in clients:
+            client.close()
+    assert final.status == "finished" and final.rated
+    assert [seat.place for seat in final.players] == [1, 2, 3, 4]
+    assert [seat.moves for seat in final.players] == [0, 1, 2, 3]
+    after = [seat.rating_after for seat in final.players]
+    assert after == sorted(after, reverse=True) and len(set(after)) == 4
