@@ -19,6 +19,4 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         ended = games_end_idle(now=timezone.now())
-        self.stdout.write(
-            f"{ended} game(s) ended: idle for {settings.IDLE_GAME_DAYS} days or more"
-        )
+        self.stdout.write(f"{ended} game(s) ended: idle for {settings.IDLE_GAME_DAYS} days or more")
