@@ -174,3 +174,14 @@ def games_counted(games: QuerySet[Game]) -> QuerySet[Game]:
     return games.filter(practice=False, hints=0, left=False, moves__gt=0).exclude(
         status=Game.Status.PLAYING
     )
+
+
+def game_counts(game: Game) -> bool:
+    """Whether one game counts in its player's statistics: `games_counted`'s rule for one."""
+    return (
+        not game.practice
+        and game.hints == 0
+        and not game.left
+        and game.moves > 0
+        and game.status != Game.Status.PLAYING
+    )

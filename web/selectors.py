@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games import services
 from games.engine import Action as EngineAction
+from games.engine import Game as EngineGame
 from games.models import Game
 from games.selectors import games_counted
 from leaderboard.days import day_today
@@ -42,6 +43,12 @@ def player_history(*, player: Any, viewer: Any) -> QuerySet[Game]:
             Q(challenge__isnull=True) | Q(challenge__ends_at__lte=timezone.now())
         )
     return games.order_by("-created_at")
+
+
+def cards_home(game: Game) -> int:
+    """How many cards the game has on its foundations (0..52)."""
+    view = EngineGame.from_dict(game.state).public_view()
+    return sum(int(foundation["count"]) for foundation in view["foundations"])
 
 
 def player_figures(*, player: Any) -> list[dict[str, Any]]:
@@ -103,6 +110,7 @@ def player_dailies(*, player: Any, viewer: Any, now: dt.datetime) -> list[dict[s
                 "moves": entry.moves,
                 "seconds": _entry_seconds(entry, now),
                 "game": entry.game_id,
+                "home": cards_home(entry.game),
                 "playing": entry.game.status == Game.Status.PLAYING,
                 "open": own or over,
                 "today": not over,

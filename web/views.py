@@ -35,6 +35,7 @@ from games.accounts import (
 from games.engine import RULESETS
 from games.errors import Forbidden, NotFound
 from leaderboard.days import day_today
+from leaderboard.selectors import daily_streak
 from web import selectors
 from web.forms import SignupForm
 
@@ -182,6 +183,9 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     history = Paginator(
         selectors.player_history(player=owner, viewer=request.user), selectors.HISTORY_PAGE_SIZE
     ).get_page(request.GET.get("page"))
+    for game in history:
+        game.counts = game_selectors.game_counts(game)
+        game.home = selectors.cards_home(game)
     return render(
         request,
         "web/player.html",
@@ -189,6 +193,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             "username": owner.username,
             "own": request.user.pk == owner.pk,
             "bot": player_is_bot(user=owner),
+            "streak": daily_streak(player=owner, now=now),
             "figures": selectors.player_figures(player=owner),
             "dailies": dailies,
             "calendar": selectors.daily_calendar(dailies=dailies, now=now),
