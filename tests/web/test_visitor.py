@@ -114,6 +114,8 @@ def test_a_visitor_plays_at_once_is_asked_before_leaving_and_signs_up_keeping_th
     daily = api(page, "POST", "games", {"daily": True, "draw": 1})["body"]["id"]
     page.goto(f"/play/{daily}")
     page.wait_for_selector(FIRST_CARDS)
+    page.click('[data-pile="stock"]')
+    page.wait_for_function("() => document.getElementById('moves').textContent === '1'")
     page.click("#new-game")
     assert "midnight" in page.locator("#leave-game").inner_text()
     page.click('#leave-game button[data-value="false"]')

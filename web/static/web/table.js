@@ -363,8 +363,8 @@ async function startGame(body) {
 }
 
 async function newGame() {
-  // Mid-game, ask first (a daily stays open until midnight; web/static/web/dialogs.js).
-  if (game && game.status === "playing" && !(await confirmLeave(game))) return;
+  // Mid-game (a move made), ask first: a daily stays open until midnight (dialogs.js).
+  if (game && game.status === "playing" && game.moves > 0 && !(await confirmLeave(game))) return;
   return startGame({ draw: Number(newDraw.value), ruleset: newRuleset.value });
 }
 
