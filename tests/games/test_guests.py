@@ -266,3 +266,11 @@ def test_statistics_count_games_that_are_over_with_a_move(db, user, auth_client)
 
     # then only the two played and ended count: no "4 games, 0 wins" for the tried deals
     assert (stats["games"], stats["wins"]) == (2, 0)
+
+
+def test_the_scheduler_runs_both_clean_ups_every_hour():
+    from pathlib import Path
+
+    script = (Path(__file__).resolve().parents[2] / "scripts" / "scheduler.sh").read_text()
+    hourly = script.split("if (( SECONDS >= hourly_due )); then")[1].split("    fi\n")[0]
+    assert "manage.py end_idle_games" in hourly and "manage.py remove_guests" in hourly
