@@ -27,7 +27,7 @@ from django.contrib.auth.hashers import BasePasswordHasher, PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Exists, Max, OuterRef, ProtectedError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -270,6 +270,9 @@ def guests_remove(*, now: datetime.datetime) -> int:
                 .first()
             )
             if user is not None:
-                user.delete()
+                try:
+                    user.delete()
+                except ProtectedError:  # something ranked refers to it: not a mere guest
+                    continue
                 removed += 1
     return removed

@@ -87,14 +87,18 @@ def _entry_seconds(entry: Entry, now: dt.datetime) -> float:
 
 
 def player_dailies(*, player: Any, viewer: Any, now: dt.datetime) -> list[dict[str, Any]]:
-    """The player's daily games, newest day first, as the boards show them: today's too, with
+    """The player's daily games of the last CALENDAR_DAYS days (older ones are in the history),
+    newest day first, as the boards show them: today's too, with
     their live figures (the boards list games in progress); to others, without the entries
     that are off the boards (disqualified, or held for review, R35). Each has `date`, `draw`,
     `status` ("playing", "won", "resigned"), `end_reason`, `score`, `moves`, `seconds`, `game`
     (its id) and `open`: whether the viewer may open the game (its owner always: to play it
     on, or as a replay; others once its day is over)."""
     own = getattr(viewer, "pk", None) == player.pk
-    entries = Entry.objects.select_related("challenge", "game").filter(player=player)
+    since = day_today(now) - dt.timedelta(days=CALENDAR_DAYS - 1)
+    entries = Entry.objects.select_related("challenge", "game").filter(
+        player=player, challenge__date__gte=since
+    )
     if not own:
         entries = entries.filter(disqualified=False).exclude(review="held")
     rows = []
