@@ -22,21 +22,10 @@ CALENDAR_DAYS = 30
 HISTORY_PAGE_SIZE = 20
 
 
-def game_list_public_for(*, username: str, limit: int = 20) -> QuerySet[Game]:
-    """The player's finished games that anyone may see (API.md: not a daily game whose day is
-    still running), newest first."""
-    return (
-        Game.objects.select_related("challenge")
-        .filter(owner__username=username)
-        .exclude(status=Game.Status.PLAYING)
-        .filter(Q(challenge__isnull=True) | Q(challenge__ends_at__lte=timezone.now()))
-        .order_by("-created_at")[:limit]
-    )
-
-
 def player_history(*, player: Any, viewer: Any) -> QuerySet[Game]:
     """The player's games for the history on their page, newest first: all of them for the
-    player themselves (in progress too), else those anyone may see (`game_list_public_for`)."""
+    player themselves (in progress too), else those anyone may see (API.md: finished, and not
+    a daily game whose day is still running)."""
     games = Game.objects.select_related("challenge").filter(owner=player)
     if getattr(viewer, "pk", None) != player.pk:
         games = games.exclude(status=Game.Status.PLAYING).filter(

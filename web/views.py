@@ -65,8 +65,8 @@ def _guest_keep(request: HttpRequest) -> None:
 
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
-    """ "Play now": a random deal at once, for anyone. A visitor without an account becomes a
-    guest (an account behind this browser session, GUEST_LIMIT an hour per address)."""
+    """The home page's Play now: a random deal at once, for anyone. A visitor without an account
+    becomes a guest (an account behind this browser session, GUEST_LIMIT an hour per address)."""
     if not request.user.is_authenticated:
         wait = guest_slot_take(request)
         if wait is not None:
@@ -191,7 +191,6 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "web/player.html",
         {
             "username": owner.username,
-            "own": request.user.pk == owner.pk,
             "bot": player_is_bot(user=owner),
             "streak": daily_streak(player=owner, now=now),
             "figures": selectors.player_figures(player=owner),
