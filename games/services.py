@@ -406,8 +406,9 @@ def game_verify(game: Game) -> list[str]:
         engine = game_replay(game)
     except Exception as error:  # a broken log is a finding, not a crash of the check
         return [f"log does not replay: {error}"]
-    if game.end_reason == DAY_OVER and engine.status == Game.Status.PLAYING:
-        engine.status = Game.Status.RESIGNED  # ended by the server, not by an action (R26a)
+    ended_by_server = game.end_reason == DAY_OVER or game.left  # R26a, or left idle
+    if ended_by_server and engine.status == Game.Status.PLAYING:
+        engine.status = Game.Status.RESIGNED  # ended by the server, not by an action
     problems = []
     if without_seen(engine.to_dict()) != without_seen(game.state):
         problems.append("stored state differs from the replayed log")

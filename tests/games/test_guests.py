@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Action, Game, Player
-from games.services import game_create
+from games.services import game_create, game_verify
 
 GAMES = "/api/v1/games"
 FORM = {"password1": "green-felt-42x", "password2": "green-felt-42x"}
@@ -246,6 +246,8 @@ def test_end_idle_games_ends_games_left_a_week_and_they_never_count(db, user, au
         recent: "playing",
     }
     assert auth_client.get(f"/api/v1/players/{user.username}").json()["games"] == 0
+    # and its log still replays to what is stored (`manage.py verify_games`)
+    assert game_verify(Game.objects.get(pk=left)) == []
 
 
 def test_statistics_count_games_that_are_over_with_a_move(db, user, auth_client):
