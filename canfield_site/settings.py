@@ -132,6 +132,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "web.context.guest",
             ],
         },
     },
@@ -257,6 +258,13 @@ AXES_LOCKOUT_CALLABLE = "games.accounts.lockout_response"
 AXES_VERBOSE = False
 # Accounts created per client address and hour, on the web and through the API.
 SIGNUP_LIMIT = int(os.environ.get("SIGNUP_LIMIT", "5"))
+# Guests ("Play now" without an account) created per client address and hour; a guest unused
+# this many days is removed (`manage.py remove_guests`, run by the scheduler).
+GUEST_LIMIT = int(os.environ.get("GUEST_LIMIT", "20"))
+GUEST_DAYS = int(os.environ.get("GUEST_DAYS", "30"))
+# A game other than a daily one (or a match's) left this many days without an action is ended
+# by the server (`manage.py end_idle_games`); it never counts in statistics.
+IDLE_GAME_DAYS = int(os.environ.get("IDLE_GAME_DAYS", "7"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

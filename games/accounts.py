@@ -12,8 +12,10 @@ are limited in accounts created per client address (`signup_slot_take`).
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
+import secrets
 import time
 from typing import Any
 
@@ -25,7 +27,7 @@ from django.contrib.auth.hashers import BasePasswordHasher, PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Max, Q
+from django.db.models import Exists, Max, OuterRef, ProtectedError, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -34,7 +36,7 @@ from django.utils.translation import gettext as _
 from canfield_site.clients import client_key
 from canfield_site.slots import slot
 from games.errors import Forbidden, error_body
-from games.models import Game, Player
+from games.models import Action, Game, Player
 from games.throttling import _count_hit
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
@@ -163,6 +165,8 @@ def account_bot_declare(*, user: Any) -> Player:
         player = player_lock(user=user)
         if player.bot:
             return player
+        if player.guest:
+            raise Forbidden(_("Sign up first: a guest cannot declare itself a bot."))
         if Game.objects.filter(
             Q(challenge__isnull=False) | Q(match__isnull=False), owner=user
         ).exists():
@@ -178,3 +182,102 @@ def account_bot_declare(*, user: Any) -> Player:
 def player_is_bot(*, user: Any) -> bool:
     """Whether the account declared itself a bot (an account without a Player row did not)."""
     return Player.objects.filter(user=user, bot=True).exists()
+
+
+# ---- guests: a visitor's account behind a browser session ("Play now") --------------------------
+
+# A guest's username: "~" is outside the rule for names people choose (USERNAME), so a guest's
+# name can never be taken by, or taken from, a person.
+GUEST_PREFIX = "guest~"
+GUEST_WINDOW = 3600
+
+
+def guest_slot_take(request: HttpRequest) -> float | None:
+    """Counts one guest about to be created from the client's address (GUEST_LIMIT an hour,
+    as sign-ups are limited); returns None if it may be, else the seconds until it may."""
+    now = time.time()
+    window = int(now // GUEST_WINDOW)
+    key = f"guest:{client_key(request)}:{window}"
+    if _count_hit(key, GUEST_WINDOW + 1) <= settings.GUEST_LIMIT:
+        return None
+    return (window + 1) * GUEST_WINDOW - now
+
+
+def guest_create() -> User:
+    """A new guest: an account without a password (no door that checks one lets it in: only
+    its browser session does), marked a guest on its Player row."""
+    user_model = get_user_model()
+    with transaction.atomic():
+        user: User = user_model.objects.create_user(
+            username=f"{GUEST_PREFIX}{secrets.token_hex(8)}", password=None
+        )
+        Player.objects.create(user=user, guest=True)
+    return user
+
+
+def player_is_guest(*, user: Any) -> bool:
+    """Whether the account is a guest that has not signed up."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return Player.objects.filter(user=user, guest=True).exists()
+
+
+def guest_convert(*, user: Any, username: str, password: str) -> User:
+    """Sign a guest up: the same account, so its games and figures stay, now with the name
+    and password chosen (the name passed `username_validate`). Raises ValidationError (code
+    "taken") when a concurrent sign-up took the name first (as `account_create`), or
+    Forbidden when the account is not a guest (any more)."""
+    user_model = get_user_model()
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"username:{username.lower()}"]
+                )
+        player = player_lock(user=user)
+        if not player.guest:
+            raise Forbidden(_("This account has signed up already."))
+        if user_model.objects.filter(username__iexact=username).exists():
+            raise ValidationError(_("That username is taken."), code="taken")
+        converted: User = user_model.objects.select_for_update().get(pk=user.pk)
+        converted.username = username
+        converted.set_password(password)
+        converted.date_joined = timezone.now()
+        converted.save(update_fields=["username", "password", "date_joined"])
+        player.guest = False
+        player.save(update_fields=["guest"])
+    return converted
+
+
+def guests_remove(*, now: datetime.datetime) -> int:
+    """Delete the guests unused for GUEST_DAYS: joined before then, and no game dealt or
+    action played since (their games go with them: a guest has no ranked game, so nothing on a
+    board refers to them). Returns how many were removed."""
+    since = now - datetime.timedelta(days=settings.GUEST_DAYS)
+    recent_game = Game.objects.filter(owner=OuterRef("pk"), created_at__gte=since)
+    recent_action = Action.objects.filter(game__owner=OuterRef("pk"), at__gte=since)
+    stale = (
+        get_user_model()
+        .objects.filter(player__guest=True, date_joined__lt=since)
+        .exclude(Exists(recent_game))
+        .exclude(Exists(recent_action))
+    )
+    removed = 0
+    for pk in stale.values_list("pk", flat=True).iterator():
+        with transaction.atomic():
+            # Checked again under the lock: the guest may have played meanwhile.
+            user = (
+                get_user_model()
+                .objects.select_for_update()
+                .filter(pk=pk, player__guest=True)
+                .exclude(Exists(recent_game))
+                .exclude(Exists(recent_action))
+                .first()
+            )
+            if user is not None:
+                try:
+                    user.delete()
+                except ProtectedError:  # something ranked refers to it: not a mere guest
+                    continue
+                removed += 1
+    return removed

@@ -55,6 +55,10 @@ class Game(models.Model):
     # fair-play review of accounts sharing an address; never the address itself. Emptied
     # after ADDRESS_HASH_DAYS by `manage.py forget_addresses`.
     address_hash = models.CharField(max_length=64, blank=True, default="")
+    # Ended by the server after IDLE_GAME_DAYS without an action (`manage.py end_idle_games`):
+    # status and end_reason say "resigned" (API.md has no other value); a game the player left
+    # never counts in statistics (games.selectors.games_counted).
+    left = models.BooleanField(default=False)
 
     class Meta:
         indexes = [
@@ -111,6 +115,10 @@ class Player(models.Model):
     # R34: declared before the first ranked game (POST account/bot), irreversible.
     bot = models.BooleanField(default=False)
     bot_since = models.DateTimeField(null=True, blank=True)
+    # A visitor's account behind a browser session ("Play now"), without a name of its own or a
+    # password until it signs up (games.accounts.guest_convert); never on boards or player
+    # pages, no daily games; removed after GUEST_DAYS unused (`manage.py remove_guests`).
+    guest = models.BooleanField(default=False)
 
     def __str__(self) -> str:
-        return f"{self.user_id}{' (bot)' if self.bot else ''}"
+        return f"{self.user_id}{' (bot)' if self.bot else ''}{' (guest)' if self.guest else ''}"

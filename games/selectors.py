@@ -166,3 +166,24 @@ def game_list_for(
 def action_list_for(*, game: Game) -> QuerySet[Action]:
     """The game's log, oldest first."""
     return Action.objects.filter(game=game).order_by("n")
+
+
+def games_counted(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Of `games`, those that count in a player's statistics (docs/api.md, "players"): over,
+    not practice (R19), without a hint (R30), with at least one move made, and not ended by the
+    server after the player left it (`left`). A deal opened and left, or tried for a few moves
+    and abandoned, is not a game played."""
+    return games.filter(practice=False, hints=0, left=False, moves__gt=0).exclude(
+        status=Game.Status.PLAYING
+    )
+
+
+def game_counts(game: Game) -> bool:
+    """Whether one game counts in its player's statistics: `games_counted`'s rule for one."""
+    return (
+        not game.practice
+        and game.hints == 0
+        and not game.left
+        and game.moves > 0
+        and game.status != Game.Status.PLAYING
+    )

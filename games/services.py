@@ -24,7 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -454,8 +454,9 @@ def game_verify(game: Game) -> list[str]:
         engine = game_replay(game)
     except Exception as error:  # a broken log is a finding, not a crash of the check
         return [f"log does not replay: {error}"]
-    if game.end_reason in (DAY_OVER, MATCH_OVER) and engine.status == Game.Status.PLAYING:
-        engine.status = Game.Status.RESIGNED  # ended by the server, not by an action (R26a)
+    ended_by_server = game.end_reason in (DAY_OVER, MATCH_OVER) or game.left  # R26a, R32, idle
+    if ended_by_server and engine.status == Game.Status.PLAYING:
+        engine.status = Game.Status.RESIGNED  # ended by the server, not by an action
     problems = []
     if without_seen(engine.to_dict()) != without_seen(game.state):
         problems.append("stored state differs from the replayed log")
@@ -496,3 +497,41 @@ def address_hashes_forget(*, now: datetime.datetime) -> int:
     return (
         Game.objects.filter(created_at__lt=cutoff).exclude(address_hash="").update(address_hash="")
     )
+
+
+RESIGNED = "resigned"
+
+
+def games_end_idle(*, now: datetime.datetime) -> int:
+    """End the games left without an action for IDLE_GAME_DAYS (dealt that long ago, and no
+    action since): every game in progress that is not on a daily challenge or in a match (daily
+    games end with their day, R26a; match games with their match, R32). API.md's statuses and
+    end reasons have no "left": such a game ends `resigned` with end_reason "resigned", as of
+    `now`, and is marked `left`, so that it never counts in statistics
+    (games.selectors.games_counted). Nothing is logged: the player did not act. A game that
+    moved meanwhile is left alone (the update checks its action count).
+    Returns how many were ended."""
+    since = now - datetime.timedelta(days=settings.IDLE_GAME_DAYS)
+    recent = Action.objects.filter(game=OuterRef("pk"), at__gte=since)
+    idle = (
+        Game.objects.filter(
+            status=Game.Status.PLAYING,
+            challenge__isnull=True,
+            match__isnull=True,
+            created_at__lt=since,
+        )
+        .exclude(Exists(recent))
+        .values_list("pk", "actions_count", "state")
+    )
+    ended = 0
+    for pk, actions_count, state in idle.iterator():
+        ended += Game.objects.filter(
+            pk=pk, actions_count=actions_count, status=Game.Status.PLAYING
+        ).update(
+            state={**state, "status": RESIGNED},
+            status=Game.Status.RESIGNED,
+            end_reason=RESIGNED,
+            finished_at=now,
+            left=True,
+        )
+    return ended

@@ -39,6 +39,7 @@ from django.db.models.functions import Coalesce
 from games.accounts import player_is_bot
 from games.errors import NotFound
 from games.models import Game
+from games.selectors import games_counted
 from leaderboard import boards
 from leaderboard.days import day_today
 from leaderboard.models import DailyChallenge, Entry
@@ -320,14 +321,16 @@ def _revealed_code(challenge: DailyChallenge, now: dt.datetime) -> str | None:
 
 
 def player_stats(*, username: str, now: dt.datetime) -> dict[str, Any]:
-    """API.md's player figures, of the games that count: random and daily games played without
-    a hint. Practice games (dealt from a code or a deck the player chose, R19) are left out,
-    since their cards are known in advance, and so are games that asked the solver (R30)."""
-    player = get_user_model().objects.filter(username=username).first()
+    """API.md's player figures, of the games that count (games.selectors.games_counted):
+    random and daily games that are over, played without a hint, with a move made, and not left
+    idle. Practice games (dealt from a code or a deck the player chose, R19) are left out,
+    since their cards are known in advance, and so are games that asked the solver (R30).
+    Guests have no player page: NotFound."""
+    player = get_user_model().objects.filter(username=username).exclude(player__guest=True).first()
     if player is None:
         raise NotFound("no such player")
     won = Q(status=Game.Status.WON)
-    figures = Game.objects.filter(owner=player, practice=False, hints=0).aggregate(
+    figures = games_counted(Game.objects.filter(owner=player)).aggregate(
         games=Count("id"),
         wins=Count("id", filter=won),
         best_score=Max("score"),

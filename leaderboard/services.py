@@ -18,11 +18,13 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import services as game_services
-from games.accounts import player_lock
+from games.accounts import player_is_guest, player_lock
 from games.engine import DealCode
 from games.engine import Game as EngineGame
+from games.errors import Forbidden
 from games.models import Game
 from games.solver import Solution, solve
 from leaderboard import boards, selectors
@@ -103,8 +105,11 @@ def daily_game_get_or_create(
     """The player's ranked game on today's challenge: (game, created).
 
     One per player, day and draw mode, enforced by the entries' unique constraint: of two
-    concurrent first requests, one creates the game and the other returns it.
+    concurrent first requests, one creates the game and the other returns it. A guest may not
+    play a daily (Forbidden): a ranked game needs an account with a name on the board.
     """
+    if player_is_guest(user=player):
+        raise Forbidden(_("Sign up to play the daily challenge: your games stay yours."))
     challenge = challenge_get_or_create(date=day_today(), draw=draw)
     existing = _entry_game(challenge=challenge, player=player)
     if existing is not None:

@@ -452,6 +452,91 @@ HU = {
     "The server is busy: retry in %(seconds)s s.": (
         "A szerver foglalt: próbáld újra %(seconds)s mp múlva."
     ),
+    # ---- issue 22: guests, Play now, the player page, leaving a game, first-game tips ----
+    "Sign up first: a guest cannot declare itself a bot.": (
+        "Előbb regisztrálj: vendégként nem jelentheted be magad botnak."
+    ),
+    "This account has signed up already.": "Ez a fiók már regisztrált.",
+    "Sign up to play the daily challenge: your games stay yours.": (
+        "A napi kihíváshoz regisztrálj: a játszmáid megmaradnak."
+    ),
+    "Sign up to play a match: your games stay yours.": (
+        "A meccshez regisztrálj: a játszmáid megmaradnak."
+    ),
+    "Your games so far, and the one you are playing, stay yours: they move to the account you "
+    "create.": (
+        "Az eddigi játszmáid, és az is, amelyet most játszol, megmaradnak: átkerülnek az új "
+        "fiókodba."
+    ),
+    "Sign up: your games stay yours": "Regisztráció: a játszmáid megmaradnak",
+    "Play now": "Játssz most",
+    "Canfield solitaire in your browser: a random deal at once, no account needed.": (
+        "Canfield pasziánsz a böngésződben: azonnal kapsz egy véletlen leosztást, fiók nélkül."
+    ),
+    "Sign up to play": "Regisztrálj a játékhoz",
+    "Play now deals a random game at once. To choose the deal and the rules, and to keep your "
+    "games:": (
+        "A „Játssz most” azonnal oszt egy véletlen játszmát. Ha a leosztást és a szabályokat is "
+        "választanád, és megtartanád a játszmáidat:"
+    ),
+    "Win rate": "Győzelmi arány",
+    "By draw mode": "Húzásmód szerint",
+    "These figures count random and daily games that are over, played without hints and with at "
+    "least one move. Games left unfinished never count, nor do practice games, dealt from a deal "
+    "code or a deck the player chose: their cards are known in advance.": (
+        "Ezek a számok a véget ért, tipp nélkül és legalább egy lépéssel játszott véletlen és napi "
+        "játszmákat számolják. A befejezetlenül otthagyott játszmák sosem számítanak, és a "
+        "gyakorló játszmák sem, amelyeket a játékos által választott leosztáskódból vagy "
+        "pakliból osztottak: a lapjaik előre ismertek."
+    ),
+    "Daily challenges": "Napi kihívások",
+    "The last 30 days": "Az utolsó 30 nap",
+    "today": "ma",
+    "3 cards": "3 lap",
+    "1 card": "1 lap",
+    "won": "megnyerve",
+    "playing": "folyamatban",
+    "In progress": "Folyamatban",
+    "Ended": "Véget ért",
+    "No daily challenge played yet.": "Még nincs lejátszott napi kihívás.",
+    "Left unfinished": "Befejezetlenül otthagyva",
+    "Pages of games": "A játszmák oldalai",
+    "Newer": "Újabbak",
+    "Page %(page)s of %(pages)s": "%(page)s. oldal / %(pages)s",
+    "Older": "Régebbiek",
+    "Too many guests were created from this address. Try later.": (
+        "Erről a címről túl sok vendég jött létre. Próbáld később."
+    ),
+    "Leave this game?": "Kilépsz ebből a játszmából?",
+    "Keep playing": "Játszom tovább",
+    "Leave and start a new game": "Kilépek, és új játszmát kezdek",
+    "Your daily game stays open until midnight: you can come back to it from the home page until "
+    "then.": ("A napi játszmád éjfélig nyitva marad: addig a kezdőlapról visszatérhetsz hozzá."),
+    "It stays in your recent games, so you can come back to it. A game left alone for 7 days ends "
+    "by itself and does not count in your statistics.": (
+        "Megmarad a legutóbbi játszmáid között, így visszatérhetsz hozzá. Az a játszma, amelyhez "
+        "7 napig nem nyúlsz, magától véget ér, és nem számít bele a statisztikádba."
+    ),
+    "Four tips for your first game": "Négy tipp az első játszmádhoz",
+    "Build the four foundations up by suit, starting from the rank of the first foundation's "
+    "card. After the king comes the ace.": (
+        "A négy alapot színenként, felfelé építsd, az első alap lapjának rangjától kezdve. A "
+        "király után az ász jön."
+    ),
+    "In the four columns, put a card on one a rank higher of the other colour. When a column "
+    "empties, the reserve's top card fills it.": (
+        "A négy oszlopban egy lapot az eggyel magasabb rangú, ellenkező színű lapra tehetsz. Ha "
+        "egy oszlop kiürül, a tartalék felső lapja kitölti."
+    ),
+    "Click or tap the stock to draw. Drag a card where it goes, or tap it to send it where it "
+    "fits.": (
+        "Húzáshoz kattints vagy koppints a húzópaklira. Húzd a lapot a helyére, vagy koppints "
+        "rá, és oda kerül, ahová illik."
+    ),
+    "Stuck? Undo, ask for a hint, or read the rules:": (
+        "Elakadtál? Vonj vissza egy lépést, kérj tippet, vagy olvasd el a szabályokat:"
+    ),
+    "Got it": "Értem",
 }
 
 PL = {
@@ -899,6 +984,93 @@ PL = {
     "The server is busy: retry in %(seconds)s s.": (
         "Serwer jest zajęty: spróbuj ponownie za %(seconds)s s."
     ),
+    # ---- issue 22: guests, Play now, the player page, leaving a game, first-game tips ----
+    "Sign up first: a guest cannot declare itself a bot.": (
+        "Najpierw załóż konto: gość nie może zgłosić się jako bot."
+    ),
+    "This account has signed up already.": "To konto jest już założone.",
+    "Sign up to play the daily challenge: your games stay yours.": (
+        "Załóż konto, aby zagrać w wyzwanie dnia: twoje gry zostaną zachowane."
+    ),
+    "Sign up to play a match: your games stay yours.": (
+        "Załóż konto, aby zagrać mecz: twoje gry zostaną zachowane."
+    ),
+    "Your games so far, and the one you are playing, stay yours: they move to the account you "
+    "create.": (
+        "Twoje dotychczasowe gry, także ta w toku, zostaną zachowane: przejdą na zakładane konto."
+    ),
+    "Sign up: your games stay yours": "Załóż konto: twoje gry zostaną zachowane",
+    "Play now": "Zagraj teraz",
+    "Canfield solitaire in your browser: a random deal at once, no account needed.": (
+        "Pasjans Canfield w przeglądarce: losowe rozdanie od razu, bez zakładania konta."
+    ),
+    "Sign up to play": "Załóż konto, aby grać",
+    "Play now deals a random game at once. To choose the deal and the rules, and to keep your "
+    "games:": (
+        "„Zagraj teraz” od razu rozdaje losową grę. Aby wybrać rozdanie i zasady oraz zachować "
+        "swoje gry:"
+    ),
+    "Win rate": "Odsetek wygranych",
+    "By draw mode": "Według trybu dobierania",
+    "These figures count random and daily games that are over, played without hints and with at "
+    "least one move. Games left unfinished never count, nor do practice games, dealt from a deal "
+    "code or a deck the player chose: their cards are known in advance.": (
+        "Te statystyki liczą zakończone gry losowe i dzienne, rozegrane bez podpowiedzi i z co "
+        "najmniej jednym ruchem. Gry porzucone w trakcie nigdy się nie liczą, podobnie jak gry "
+        "treningowe, rozdane z kodu rozdania lub talii wybranej przez gracza: ich karty są znane "
+        "z góry."
+    ),
+    "Daily challenges": "Wyzwania dnia",
+    "The last 30 days": "Ostatnie 30 dni",
+    "today": "dziś",
+    "3 cards": "3 karty",
+    "1 card": "1 karta",
+    "won": "wygrana",
+    "playing": "w toku",
+    "In progress": "W toku",
+    "Ended": "Zakończona",
+    "No daily challenge played yet.": "Brak rozegranych wyzwań dnia.",
+    "Left unfinished": "Porzucona w trakcie",
+    "Pages of games": "Strony gier",
+    "Newer": "Nowsze",
+    "Page %(page)s of %(pages)s": "Strona %(page)s z %(pages)s",
+    "Older": "Starsze",
+    "Too many guests were created from this address. Try later.": (
+        "Z tego adresu utworzono zbyt wielu gości. Spróbuj później."
+    ),
+    "Leave this game?": "Opuścić tę grę?",
+    "Keep playing": "Graj dalej",
+    "Leave and start a new game": "Opuść i zacznij nową grę",
+    "Your daily game stays open until midnight: you can come back to it from the home page until "
+    "then.": (
+        "Twoja gra dnia pozostaje otwarta do północy: do tego czasu możesz do niej wrócić ze "
+        "strony głównej."
+    ),
+    "It stays in your recent games, so you can come back to it. A game left alone for 7 days ends "
+    "by itself and does not count in your statistics.": (
+        "Zostaje na liście twoich ostatnich gier, więc możesz do niej wrócić. Gra nieruszana przez "
+        "7 dni kończy się sama i nie liczy się do twoich statystyk."
+    ),
+    "Four tips for your first game": "Cztery wskazówki na pierwszą grę",
+    "Build the four foundations up by suit, starting from the rank of the first foundation's "
+    "card. After the king comes the ace.": (
+        "Układaj cztery bazy w górę według koloru, zaczynając od rangi karty na pierwszej bazie. "
+        "Po królu przychodzi as."
+    ),
+    "In the four columns, put a card on one a rank higher of the other colour. When a column "
+    "empties, the reserve's top card fills it.": (
+        "W czterech kolumnach kładź kartę na kartę o jedną rangę wyższą w przeciwnym kolorze. Gdy "
+        "kolumna się opróżni, wypełnia ją wierzchnia karta rezerwy."
+    ),
+    "Click or tap the stock to draw. Drag a card where it goes, or tap it to send it where it "
+    "fits.": (
+        "Kliknij lub dotknij zapasu, aby dobrać. Przeciągnij kartę na jej miejsce albo dotknij "
+        "jej, a trafi tam, gdzie pasuje."
+    ),
+    "Stuck? Undo, ask for a hint, or read the rules:": (
+        "Nie wiesz, co dalej? Cofnij ruch, poproś o podpowiedź albo przeczytaj zasady:"
+    ),
+    "Got it": "Rozumiem",
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {
@@ -912,6 +1084,8 @@ HU_PLURALS: dict[str, tuple[str, ...]] = {
     "%(count)s player": ("%(count)s játékos", "%(count)s játékos"),
     "%(count)s move": ("%(count)s lépés", "%(count)s lépés"),
     "%(pile)s holds only %(holds)s card.": ("%(pile)s csak %(holds)s lapot tartalmaz.",) * 2,
+    "%(home)s card home": ("%(home)s lap az alapokon", "%(home)s lap az alapokon"),
+    "%(home)s of 52 cards home": ("%(home)s / 52 lap az alapokon",) * 2,
 }
 # Polish forms: one, few (2-4, 22-24...), many (5-21, 25...), fractions.
 PL_PLURALS: dict[str, tuple[str, ...]] = {
@@ -947,6 +1121,13 @@ PL_PLURALS: dict[str, tuple[str, ...]] = {
         "%(pile)s ma tylko %(holds)s kart.",
         "%(pile)s ma tylko %(holds)s karty.",
     ),
+    "%(home)s card home": (
+        "%(home)s karta na bazach",
+        "%(home)s karty na bazach",
+        "%(home)s kart na bazach",
+        "%(home)s karty na bazach",
+    ),
+    "%(home)s of 52 cards home": ("%(home)s z 52 kart na bazach",) * 4,
 }
 
 # ---- Matches and ratings (issue 23): the pages and the match panel -----------------------

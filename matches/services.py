@@ -24,9 +24,11 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import F, Func
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.accounts import player_lock
 from games.engine import DealCode
+from games.errors import Forbidden
 from games.models import Game
 from games.services import game_create, game_end_day_over
 from leaderboard.days import day_today, day_zone
@@ -188,7 +190,10 @@ def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> 
     if size not in SIZES or draw not in DRAWS:
         raise ValueError(f"no match of size {size} and draw {draw}")
     with transaction.atomic():
-        bot = player_lock(user=player).bot
+        locked = player_lock(user=player)
+        if locked.guest:  # a rated game needs an account with a name (as a daily does)
+            raise Forbidden(_("Sign up to play a match: your games stay yours."))
+        bot = locked.bot
         existing = (
             MatchPlayer.objects.filter(
                 player=player, match__size=size, match__draw=draw, match__status=Match.Status.OPEN

@@ -41,6 +41,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *PRODUCTION
 
 # Tests create many accounts from one address; the sign-up limit's own tests lower it.
 SIGNUP_LIMIT = 10_000
+GUEST_LIMIT = 10_000
 
 # R29: the solver budget per deal tried when a test creates a daily challenge.
 DAILY_SOLVE_SECONDS = 3.0

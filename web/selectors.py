@@ -1,29 +1,140 @@
-"""Reads for the pages that the REST API does not serve as such (a player's public games, the
-frames of a replay)."""
+"""Reads for the pages that the REST API does not serve as such (a player's page: figures,
+dailies and history; the frames of a replay)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, DurationField, ExpressionWrapper, F, Max, Min, Q, QuerySet
 from django.utils import timezone
 
 from games import services
 from games.engine import Action as EngineAction
+from games.engine import Game as EngineGame
 from games.models import Game
+from games.selectors import games_counted
+from leaderboard.days import day_today
+from leaderboard.models import Entry
 from web.strings import action_caption
 
+CALENDAR_DAYS = 30
+HISTORY_PAGE_SIZE = 20
 
-def game_list_public_for(*, username: str, limit: int = 20) -> QuerySet[Game]:
-    """The player's finished games that anyone may see (API.md: not a daily game whose day is
-    still running), newest first."""
-    return (
-        Game.objects.select_related("challenge")
-        .filter(owner__username=username)
-        .exclude(status=Game.Status.PLAYING)
-        .filter(Q(challenge__isnull=True) | Q(challenge__ends_at__lte=timezone.now()))
-        .order_by("-created_at")[:limit]
+
+def player_history(*, player: Any, viewer: Any) -> QuerySet[Game]:
+    """The player's games for the history on their page, newest first: all of them for the
+    player themselves (in progress too), else those anyone may see (API.md: finished, and not
+    a daily game whose day is still running)."""
+    games = Game.objects.select_related("challenge").filter(owner=player)
+    if getattr(viewer, "pk", None) != player.pk:
+        games = games.exclude(status=Game.Status.PLAYING).filter(
+            Q(challenge__isnull=True) | Q(challenge__ends_at__lte=timezone.now())
+        )
+    return games.order_by("-created_at")
+
+
+def cards_home(game: Game) -> int:
+    """How many cards the game has on its foundations (0..52)."""
+    view = EngineGame.from_dict(game.state).public_view()
+    return sum(int(foundation["count"]) for foundation in view["foundations"])
+
+
+def player_figures(*, player: Any) -> list[dict[str, Any]]:
+    """The player's figures over the games that count (games.selectors.games_counted, as the
+    API's `players/{username}`): all games first, then each draw mode (3, then 1), each with
+    `games`, `wins`, `win_rate` (whole percent, None without a game), `best_score`,
+    `best_win_seconds` and `best_win_moves` (None without a win)."""
+    won = Q(status=Game.Status.WON)
+    aggregates = {
+        "games": Count("id"),
+        "wins": Count("id", filter=won),
+        "best_score": Max("score"),
+        "best_win_span": Min(
+            ExpressionWrapper(F("finished_at") - F("created_at"), output_field=DurationField()),
+            filter=won,
+        ),
+        "best_win_moves": Min("moves", filter=won),
+    }
+    counted = games_counted(Game.objects.filter(owner=player))
+    rows = [{"draw": None, **counted.aggregate(**aggregates)}]
+    by_draw = {row["draw"]: row for row in counted.values("draw").annotate(**aggregates)}
+    for draw in (3, 1):
+        rows.append(by_draw.get(draw) or {"draw": draw, "games": 0, "wins": 0})
+    for row in rows:
+        span = row.pop("best_win_span", None)
+        row["best_win_seconds"] = None if span is None else span.total_seconds()
+        row.setdefault("best_score", None)
+        row.setdefault("best_win_moves", None)
+        row["win_rate"] = round(100 * row["wins"] / row["games"]) if row["games"] else None
+    return rows
+
+
+def _entry_seconds(entry: Entry, now: dt.datetime) -> float:
+    end = entry.ended_at or min(now, entry.challenge.ends_at)
+    return max(0.0, (end - entry.started_at).total_seconds())
+
+
+def player_dailies(*, player: Any, viewer: Any, now: dt.datetime) -> list[dict[str, Any]]:
+    """The player's daily games of the last CALENDAR_DAYS days (older ones are in the history),
+    newest day first, as the boards show them: today's too, with
+    their live figures (the boards list games in progress); to others, without the entries
+    that are off the boards (disqualified, or held for review, R35). Each has `date`, `draw`,
+    `status` ("playing", "won", "resigned"), `end_reason`, `score`, `moves`, `seconds`, `game`
+    (its id) and `open`: whether the viewer may open the game (its owner always: to play it
+    on, or as a replay; others once its day is over)."""
+    own = getattr(viewer, "pk", None) == player.pk
+    since = day_today(now) - dt.timedelta(days=CALENDAR_DAYS - 1)
+    entries = Entry.objects.select_related("challenge", "game").filter(
+        player=player, challenge__date__gte=since
     )
+    if not own:
+        entries = entries.filter(disqualified=False).exclude(review="held")
+    rows = []
+    for entry in entries.order_by("-challenge__date", "-challenge__draw"):
+        over = now >= entry.challenge.ends_at
+        rows.append(
+            {
+                "date": entry.challenge.date,
+                "draw": entry.challenge.draw,
+                "status": entry.status,
+                "end_reason": entry.game.end_reason,
+                "score": entry.score,
+                "moves": entry.moves,
+                "seconds": _entry_seconds(entry, now),
+                "game": entry.game_id,
+                "home": cards_home(entry.game),
+                "playing": entry.game.status == Game.Status.PLAYING,
+                "open": own or over,
+                "today": not over,
+            }
+        )
+    return rows
+
+
+def daily_calendar(*, dailies: list[dict[str, Any]], now: dt.datetime) -> list[dict[str, Any]]:
+    """The last CALENDAR_DAYS days up to today, oldest first, each with the player's daily of
+    draw mode that day (`cells`: [{"draw": 3, "daily": row or None}, {"draw": 1, ...}], rows
+    of `player_dailies`), `played` and `won`: how many."""
+    today = day_today(now)
+    by_day: dict[tuple[dt.date, int], dict[str, Any]] = {
+        (row["date"], row["draw"]): row for row in dailies
+    }
+    days = []
+    for back in range(CALENDAR_DAYS - 1, -1, -1):
+        date = today - dt.timedelta(days=back)
+        cells = [{"draw": draw, "daily": by_day.get((date, draw))} for draw in (3, 1)]
+        played = [cell["daily"] for cell in cells if cell["daily"] is not None]
+        days.append(
+            {
+                "date": date,
+                "today": back == 0,
+                "cells": cells,
+                "played": len(played),
+                "won": sum(daily["status"] == "won" for daily in played),
+            }
+        )
+    return days
 
 
 def replay_frames(*, game: Game) -> list[dict[str, Any]]:

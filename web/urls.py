@@ -7,6 +7,7 @@ from web import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("play/<uuid:game_id>", views.play, name="play"),
+    path("play/now", views.play_now, name="play-now"),
     path("replay/<uuid:game_id>", views.replay, name="replay"),
     path("daily/", views.daily_today, name="daily-today"),
     path("daily/<str:day>/<int:draw>/", views.daily, name="daily"),

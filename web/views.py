@@ -7,21 +7,36 @@ import datetime
 import math
 import uuid
 
+from django.conf import settings
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
+from canfield_site.clients import client_address_hash
 from games import selectors as game_selectors
 from games import services as game_services
-from games.accounts import account_create, signup_slot_take
+from games.accounts import (
+    account_create,
+    guest_convert,
+    guest_create,
+    guest_slot_take,
+    player_is_bot,
+    player_is_guest,
+    signup_slot_take,
+)
 from games.engine import RULESETS
-from games.errors import NotFound
+from games.errors import Forbidden, NotFound
 from leaderboard.days import day_today
+from leaderboard.selectors import daily_streak
 from web import selectors
 from web.forms import SignupForm
 
@@ -37,9 +52,39 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _throttled(request: HttpRequest, message: str, wait: float) -> HttpResponse:
+    response = render(request, "registration/locked_out.html", {"message": message}, status=429)
+    response["Retry-After"] = str(math.ceil(wait))
+    return response
+
+
+def _guest_keep(request: HttpRequest) -> None:
+    """A guest's session lasts GUEST_DAYS from its last visit to a table: as long as the guest
+    itself (`manage.py remove_guests`)."""
+    request.session.set_expiry(settings.GUEST_DAYS * 86400)
+
+
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """The home page's Play now: a random deal at once, for anyone. A visitor without an account
+    becomes a guest (an account behind this browser session, GUEST_LIMIT an hour per address)."""
+    if not request.user.is_authenticated:
+        wait = guest_slot_take(request)
+        if wait is not None:
+            return _throttled(
+                request, _("Too many guests were created from this address. Try later."), wait
+            )
+        login(request, guest_create(), backend="django.contrib.auth.backends.ModelBackend")
+        _guest_keep(request)
+    game = game_services.game_create(owner=request.user, address_hash=client_address_hash(request))
+    return redirect("play", game_id=game.id)
+
+
 @login_required
 def play(request: HttpRequest, game_id: str) -> HttpResponse:
-    return render(request, "web/play.html", {"game_id": str(game_id)})
+    if player_is_guest(user=request.user):
+        _guest_keep(request)
+    return render(request, "web/play.html", {"game_id": str(game_id), "play_tips": True})
 
 
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
@@ -124,15 +169,35 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: figures by draw mode, dailies (a 30-day calendar and the list) and the
+    history, a page at a time. Guests have none."""
     # PostgreSQL refuses NUL in text: no such name can exist.
-    if "\x00" in username or not get_user_model().objects.filter(username=username).exists():
+    owner = (
+        None
+        if "\x00" in username
+        else get_user_model().objects.filter(username=username).exclude(player__guest=True).first()
+    )
+    if owner is None:
         raise Http404("no such player")
+    now = timezone.now()
+    dailies = selectors.player_dailies(player=owner, viewer=request.user, now=now)
+    history = Paginator(
+        selectors.player_history(player=owner, viewer=request.user), selectors.HISTORY_PAGE_SIZE
+    ).get_page(request.GET.get("page"))
+    for game in history:
+        game.counts = game_selectors.game_counts(game)
+        game.home = selectors.cards_home(game)
     return render(
         request,
         "web/player.html",
         {
-            "username": username,
-            "games": selectors.game_list_public_for(username=username),
+            "username": owner.username,
+            "bot": player_is_bot(user=owner),
+            "streak": daily_streak(player=owner, now=now),
+            "figures": selectors.player_figures(player=owner),
+            "dailies": dailies,
+            "calendar": selectors.daily_calendar(dailies=dailies, now=now),
+            "games": history,
         },
     )
 
@@ -159,24 +224,44 @@ def ratings(request: HttpRequest, size: int, draw: int) -> HttpResponse:
     return render(request, "web/ratings.html", {"size": size, "draw": draw, "modes": MATCH_MODES})
 
 
+def _next_url(request: HttpRequest) -> str | None:
+    """The page to go back to after signing up (`next`, on this site only)."""
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
 def signup(request: HttpRequest) -> HttpResponse:
+    """Sign up: a new account, or for a guest the same account with a name and a password, so
+    that its games and figures stay (then back to `next`, e.g. the game being played)."""
+    guest = player_is_guest(user=request.user)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        wait = signup_slot_take(request)
-        if wait is not None:
-            response = render(
-                request,
-                "registration/locked_out.html",
-                {"message": _("Too many accounts were created from this address. Try later.")},
-                status=429,
-            )
-            response["Retry-After"] = str(math.ceil(wait))
-            return response
+        if not guest:
+            wait = signup_slot_take(request)
+            if wait is not None:
+                return _throttled(
+                    request, _("Too many accounts were created from this address. Try later."), wait
+                )
+        username, password = form.cleaned_data["username"], form.cleaned_data["password1"]
         try:
-            user = account_create(form.cleaned_data["username"], form.cleaned_data["password1"])
+            if guest:
+                user = guest_convert(user=request.user, username=username, password=password)
+            else:
+                user = account_create(username, password)
         except ValidationError as taken:
             form.add_error("username", taken)
+        except Forbidden as refused:
+            form.add_error(None, str(refused.detail))
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
+            request.session.set_expiry(None)  # an account's session: the site's usual length
+            return redirect(_next_url(request) or "home")
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "guest": guest, "next": _next_url(request) or ""},
+    )

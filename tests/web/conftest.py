@@ -133,19 +133,27 @@ def base_url(server_env, tmp_path_factory) -> Iterator[str]:
         yield url
 
 
+# Run in every page before its scripts: this browser has seen the first-game tips.
+TIPS_SEEN = "try { localStorage.setItem('tipsSeen', '1'); } catch (error) {}"
+
+
 @pytest.fixture
 def new_context(browser, base_url):
     """Browser contexts (separate cookie jars, i.e. separate people), closed after the test.
     They ask for reduced motion unless a test says otherwise, so that the cards are where the
-    state puts them as soon as it is shown (tests/web/test_motion.py plays the animations)."""
+    state puts them as soon as it is shown (tests/web/test_motion.py plays the animations).
+    They are browsers that have seen the first-game tips (web/static/web/tips.js), unless a
+    test asks for `tips=True` (tests/web/test_visitor.py)."""
     contexts = []
 
-    def make(**options):
+    def make(tips: bool = False, **options):
         options.setdefault("viewport", {"width": 1200, "height": 900})
         options.setdefault("locale", "en-US")
         options.setdefault("reduced_motion", "reduce")
         context = browser.new_context(base_url=base_url, **options)
         context.set_default_timeout(10_000)
+        if not tips:
+            context.add_init_script(TIPS_SEEN)
         contexts.append(context)
         return context
 

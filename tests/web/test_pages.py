@@ -158,17 +158,20 @@ def test_todays_board_follows_the_daily_time_zone(client, db, settings):
 
 
 def test_player_page_says_which_games_count_and_marks_practice_games(client, db, user):
-    # given a finished random game and a finished practice game (from a deal code)
+    # given a finished random game and a finished practice game (from a deal code), a move each
     random_game = game_create(owner=user)
     practice_game = game_create(owner=user, code=DealCode.parse("CF1-D3-AAAAACL"))
-    Game.objects.filter(pk__in=[random_game.pk, practice_game.pk]).update(status="resigned")
+    Game.objects.filter(pk__in=[random_game.pk, practice_game.pk]).update(
+        status="resigned", moves=1
+    )
 
     page = client.get(f"/players/{user.username}", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     hungarian = client.get(f"/players/{user.username}", HTTP_ACCEPT_LANGUAGE="hu").content.decode()
 
-    assert "These figures count random and daily games played without hints" in page
+    assert "These figures count random and daily games that are over" in page
     assert "a lapjaik előre ismertek" in hungarian
-    rows = re.findall(r"<tr>.*?</tr>", page.split("<tbody>")[1], flags=re.DOTALL)
+    history = page.split('id="history"')[1].split("</table>")[0]
+    rows = re.findall(r"<tr data-game.*?</tr>", history, flags=re.DOTALL)
     assert len(rows) == 2
     assert sum("not counted" in row for row in rows) == 1
 

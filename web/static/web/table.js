@@ -16,6 +16,7 @@ import { cardWords } from "./cards.js";
 import { actionText, errorText, parText } from "./messages.js";
 import { renderTable } from "./render.js";
 import { applyLook } from "./site.js";
+import { confirmLeave } from "./dialogs.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -361,7 +362,9 @@ async function startGame(body) {
   }
 }
 
-function newGame() {
+async function newGame() {
+  // Mid-game (a move made), ask first: a daily stays open until midnight (dialogs.js).
+  if (game && game.status === "playing" && game.moves > 0 && !(await confirmLeave(game))) return;
   return startGame({ draw: Number(newDraw.value), ruleset: newRuleset.value });
 }
 

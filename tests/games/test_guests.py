@@ -1,0 +1,278 @@
+"""Visitors who play at once (issue 22): a guest account behind the browser session, made by
+"Play now"; what a guest may not do; signing up keeps its games; the scheduler's clean-ups of
+unused guests and of games left idle; which games count in a player's statistics."""
+
+import datetime as dt
+import re
+
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from django.utils import timezone
+
+from games.models import Action, Game, Player
+from games.services import game_create, game_verify
+
+GAMES = "/api/v1/games"
+FORM = {"password1": "green-felt-42x", "password2": "green-felt-42x"}
+
+
+def play_now(client: Client, address: str = "127.0.0.1"):
+    return client.post("/play/now", REMOTE_ADDR=address)
+
+
+def the_guest(client: Client):
+    return get_user_model().objects.get(pk=client.session["_auth_user_id"])
+
+
+def test_play_now_deals_a_random_game_for_a_new_guest(client, db, settings):
+    # when a visitor presses Play now
+    response = play_now(client)
+
+    # then a guest account behind the session owns a random game (not practice: it counts once
+    # over), and the table opens on it
+    guest = the_guest(client)
+    game = Game.objects.get(owner=guest)
+    assert response.status_code == 302 and response["Location"] == f"/play/{game.id}"
+    assert Player.objects.get(user=guest).guest
+    assert not guest.has_usable_password()
+    assert (game.status, game.practice, game.challenge, game.draw) == ("playing", False, None, 3)
+    assert game.address_hash
+    # the session lasts as long as an unused guest does
+    assert client.session.get_expiry_age() == settings.GUEST_DAYS * 86400
+    table = client.get(response["Location"]).content.decode()
+    assert "web/tips.js" in table  # the first-game tips
+    # the navigation offers the one-click sign-up back to this game, and How to play
+    assert f'href="/accounts/signup/?next=/play/{game.id}"' in table
+    assert '<a href="/rules/app/" id="nav-rules">' in table
+
+
+def test_play_now_again_deals_another_game_for_the_same_account(client, db):
+    play_now(client)
+    guest = the_guest(client)
+
+    play_now(client)
+
+    assert the_guest(client) == guest
+    assert Game.objects.filter(owner=guest).count() == 2
+    assert get_user_model().objects.count() == 1
+
+
+def test_play_now_only_answers_a_post(client, db):
+    assert client.get("/play/now").status_code == 405
+    assert get_user_model().objects.count() == 0
+
+
+def test_guests_are_limited_per_address(db, settings):
+    settings.GUEST_LIMIT = 2
+    made = [play_now(Client()).status_code for _ in range(2)]
+
+    over = play_now(Client())
+    elsewhere = play_now(Client(), address="10.2.0.9")
+
+    assert made == [302, 302]
+    assert over.status_code == 429 and 0 < int(over["Retry-After"]) <= 3600
+    assert b"Too many guests" in over.content
+    assert elsewhere.status_code == 302
+    assert get_user_model().objects.count() == 3
+
+
+def test_the_home_page_offers_play_now_first_to_visitors_and_guests(client, db, user):
+    anonymous = client.get("/").content.decode()
+    play_now(client)
+    guest = client.get("/").content.decode()
+    client.force_login(user)
+    member = client.get("/").content.decode()
+
+    for page in (anonymous, guest):
+        first_button = re.search(r"<button[^>]*>", page.split("<main>")[1])[0]
+        assert 'id="play-now"' in first_button
+        assert 'id="home-rules"' in page
+    assert 'id="play-now"' not in member
+    assert "Sign up to play" in guest and "play-daily" not in guest
+    assert "play-daily" in member
+
+
+def test_a_guest_cannot_play_a_daily_or_become_a_bot_and_has_no_player_page(client, db):
+    play_now(client)
+    guest = the_guest(client)
+
+    daily = client.post(GAMES, {"daily": True}, content_type="application/json")
+    hungarian = client.post(
+        GAMES, {"daily": True}, content_type="application/json", HTTP_ACCEPT_LANGUAGE="hu"
+    )
+    bot = client.post("/api/v1/account/bot")
+
+    assert daily.status_code == 403 and daily.json()["error"]["code"] == "forbidden"
+    assert "Sign up" in daily.json()["error"]["message"]
+    assert hungarian.json()["error"]["message"] != daily.json()["error"]["message"]
+    assert bot.status_code == 403
+    assert not Player.objects.get(user=guest).bot
+    assert client.get(f"/players/{guest.username}").status_code == 404
+    assert client.get(f"/api/v1/players/{guest.username}").status_code == 404
+
+
+def test_a_guest_plays_through_the_api_with_its_session(client, db):
+    play_now(client)
+    game = Game.objects.get(owner=the_guest(client))
+
+    drawn = client.post(
+        f"{GAMES}/{game.id}/actions", {"type": "draw"}, content_type="application/json"
+    )
+
+    assert drawn.status_code == 200 and drawn.json()["game"]["moves"] == 1
+
+
+def test_a_guest_signs_up_and_keeps_its_account_games_and_figures(client, db):
+    # given a guest with a game in progress and a finished one
+    play_now(client)
+    guest = the_guest(client)
+    playing = Game.objects.get(owner=guest)
+    client.post(f"{GAMES}/{playing.id}/actions", {"type": "draw"}, content_type="application/json")
+    play_now(client)
+    ended = Game.objects.filter(owner=guest).exclude(pk=playing.pk).get()
+    for action in ({"type": "draw"}, {"type": "resign"}):
+        client.post(f"{GAMES}/{ended.id}/actions", action, content_type="application/json")
+    form_page = client.get(f"/accounts/signup/?next=/play/{playing.id}").content.decode()
+    assert 'id="guest-keeps"' in form_page
+
+    # when it signs up from the table's link
+    response = client.post(
+        "/accounts/signup/", {"username": "newcomer", "next": f"/play/{playing.id}", **FORM}
+    )
+
+    # then it is back at its game, as the same account, now with a name and a password
+    assert response.status_code == 302 and response["Location"] == f"/play/{playing.id}"
+    user = get_user_model().objects.get(username="newcomer")
+    assert user.pk == guest.pk and the_guest(client).pk == guest.pk
+    assert not Player.objects.get(user=user).guest
+    assert user.check_password(FORM["password1"])
+    assert set(Game.objects.filter(owner=user)) == {playing, ended}
+    assert client.get(f"/play/{playing.id}").status_code == 200
+    assert client.session.get_expiry_age() != 86400 * 30  # an account's usual session now
+    stats = client.get("/api/v1/players/newcomer").json()
+    assert (stats["games"], stats["wins"]) == (1, 0)  # the ended game; the other is not over
+    assert client.get("/players/newcomer").status_code == 200
+
+
+def test_a_guest_cannot_take_a_name_that_is_taken(client, db, make_user):
+    make_user("Taken")
+    play_now(client)
+    guest = the_guest(client)
+
+    response = client.post("/accounts/signup/", {"username": "taken", **FORM})
+
+    assert response.status_code == 200 and b"That username is taken." in response.content
+    assert Player.objects.get(user=guest).guest
+    assert get_user_model().objects.get(pk=guest.pk).username == guest.username
+
+
+def test_sign_up_goes_back_only_to_this_site(client, db):
+    response = client.post(
+        "/accounts/signup/", {"username": "wanderer", "next": "https://elsewhere.example/", **FORM}
+    )
+    assert response.status_code == 302 and response["Location"] == "/"
+
+
+# ---- the scheduler's clean-ups ---------------------------------------------------------------
+
+
+def at(days_ago: float) -> dt.datetime:
+    return timezone.now() - dt.timedelta(days=days_ago)
+
+
+def a_guest(client: Client, *, joined: float, played: float | None) -> object:
+    """A guest that joined `joined` days ago and last acted `played` days ago (None: never)."""
+    play_now(client)
+    guest = the_guest(client)
+    get_user_model().objects.filter(pk=guest.pk).update(date_joined=at(joined))
+    game = Game.objects.get(owner=guest)
+    Game.objects.filter(pk=game.pk).update(created_at=at(joined))
+    if played is not None:
+        client.post(f"{GAMES}/{game.id}/actions", {"type": "draw"}, content_type="application/json")
+        Action.objects.filter(game=game).update(at=at(played))
+    return guest
+
+
+def test_remove_guests_removes_only_guests_unused_for_30_days(db, make_user, capsys):
+    unused = a_guest(Client(), joined=40, played=31)
+    never_played = a_guest(Client(), joined=31, played=None)
+    recent_action = a_guest(Client(), joined=40, played=29)
+    recent_guest = a_guest(Client(), joined=3, played=None)
+    person = make_user("oldtimer")
+    get_user_model().objects.filter(pk=person.pk).update(date_joined=at(400))
+    game_create(owner=person)
+    Game.objects.filter(owner=person).update(created_at=at(400))
+
+    call_command("remove_guests")
+    call_command("remove_guests")  # idempotent
+
+    remaining = set(get_user_model().objects.values_list("pk", flat=True))
+    assert remaining == {recent_action.pk, recent_guest.pk, person.pk}
+    assert not Game.objects.filter(owner_id__in=[unused.pk, never_played.pk]).exists()
+    assert "2 guest(s) removed" in capsys.readouterr().out
+
+
+def test_end_idle_games_ends_games_left_a_week_and_they_never_count(db, user, auth_client):
+    # given a player's games: one left 8 days ago after a move, one dealt 8 days ago but played
+    # 6 days ago, one dealt yesterday
+    left = auth_client.post(GAMES, {}, format="json").json()["id"]
+    auth_client.post(f"{GAMES}/{left}/actions", {"type": "draw"}, format="json")
+    Game.objects.filter(pk=left).update(created_at=at(8))
+    Action.objects.filter(game_id=left).update(at=at(8))
+    resumed = auth_client.post(GAMES, {}, format="json").json()["id"]
+    auth_client.post(f"{GAMES}/{resumed}/actions", {"type": "draw"}, format="json")
+    Game.objects.filter(pk=resumed).update(created_at=at(8))
+    Action.objects.filter(game_id=resumed).update(at=at(6))
+    recent = auth_client.post(GAMES, {}, format="json").json()["id"]
+    Game.objects.filter(pk=recent).update(created_at=at(1))
+
+    # when the scheduler's hourly round runs
+    call_command("end_idle_games")
+
+    # then only the game left a week is over: resigned (API.md's values), and uncounted
+    ended = auth_client.get(f"{GAMES}/{left}").json()
+    assert (ended["status"], ended["end_reason"], ended["moves"]) == ("resigned", "resigned", 1)
+    assert ended["finished_at"] is not None
+    assert Game.objects.get(pk=left).left
+    assert (
+        auth_client.post(f"{GAMES}/{left}/actions", {"type": "draw"}, format="json").json()[
+            "error"
+        ]["code"]
+        == "game_over"
+    )
+    assert {game: Game.objects.get(pk=game).status for game in (resumed, recent)} == {
+        resumed: "playing",
+        recent: "playing",
+    }
+    assert auth_client.get(f"/api/v1/players/{user.username}").json()["games"] == 0
+    # and its log still replays to what is stored (`manage.py verify_games`)
+    assert game_verify(Game.objects.get(pk=left)) == []
+
+
+def test_statistics_count_games_that_are_over_with_a_move(db, user, auth_client):
+    # given four deals tried and left, one ended at once, and two played and ended
+    tried = [auth_client.post(GAMES, {}, format="json").json()["id"] for _ in range(4)]
+    for game in tried[:2]:
+        auth_client.post(f"{GAMES}/{game}/actions", {"type": "draw"}, format="json")
+    untouched = auth_client.post(GAMES, {}, format="json").json()["id"]
+    auth_client.post(f"{GAMES}/{untouched}/actions", {"type": "resign"}, format="json")
+    played = []
+    for draw in (3, 1):
+        game = auth_client.post(GAMES, {"draw": draw}, format="json").json()["id"]
+        auth_client.post(f"{GAMES}/{game}/actions", {"type": "draw"}, format="json")
+        auth_client.post(f"{GAMES}/{game}/actions", {"type": "resign"}, format="json")
+        played.append(game)
+
+    stats = auth_client.get(f"/api/v1/players/{user.username}").json()
+
+    # then only the two played and ended count: no "4 games, 0 wins" for the tried deals
+    assert (stats["games"], stats["wins"]) == (2, 0)
+
+
+def test_the_scheduler_runs_both_clean_ups_every_hour():
+    from pathlib import Path
+
+    script = (Path(__file__).resolve().parents[2] / "scripts" / "scheduler.sh").read_text()
+    hourly = script.split("if (( SECONDS >= hourly_due )); then")[1].split("    fi\n")[0]
+    assert "manage.py end_idle_games" in hourly and "manage.py remove_guests" in hourly

@@ -1,0 +1,15 @@
+"""Template context of every page: whether the visitor is a guest (games.accounts), read only
+when a template asks (the navigation does, for signed-in visitors)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
+
+from games.accounts import player_is_guest
+
+
+def guest(request: HttpRequest) -> dict[str, Any]:
+    return {"is_guest": SimpleLazyObject(lambda: player_is_guest(user=request.user))}
