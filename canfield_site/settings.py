@@ -81,7 +81,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "corsheaders",
     "axes",
@@ -91,6 +90,8 @@ INSTALLED_APPS = [
     "games",
     "leaderboard",
     "fairplay",
+    "keys",
+    "oauth2_provider",
     "web",
 ]
 
@@ -291,7 +292,11 @@ REST_FRAMEWORK = {
         "games.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Every view checks its scope (keys/scopes.py); views that set their own classes add it.
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "keys.scopes.ScopeRequired",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["games.parsers.JSONBodyParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -303,6 +308,7 @@ REST_FRAMEWORK = {
         "hints": os.environ.get("THROTTLE_HINTS", "60/minute"),
         "account": os.environ.get("THROTTLE_ACCOUNT", "30/hour"),
         "hints_address": os.environ.get("THROTTLE_HINTS_ADDRESS", "120/minute"),
+        "export": os.environ.get("THROTTLE_EXPORT", "10/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

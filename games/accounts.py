@@ -20,9 +20,10 @@ from typing import Any
 from axes.helpers import get_cool_off
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.hashers import BasePasswordHasher, PBKDF2PasswordHasher
 from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Max
@@ -33,7 +34,7 @@ from django.utils.translation import gettext as _
 
 from canfield_site.clients import client_key
 from canfield_site.slots import slot
-from games.errors import Forbidden, error_body
+from games.errors import Forbidden, InvalidRequest, error_body
 from games.models import Game, Player
 from games.throttling import _count_hit
 
@@ -173,3 +174,68 @@ def account_bot_declare(*, user: Any) -> Player:
 def player_is_bot(*, user: Any) -> bool:
     """Whether the account declared itself a bot (an account without a Player row did not)."""
     return Player.objects.filter(user=user, bot=True).exists()
+
+
+# ---- the account's own changes (API.md "the account") ------------------------------------------
+
+
+def account_password_check(*, request: HttpRequest, user: Any, password: Any) -> None:
+    """Raises InvalidRequest unless `password` is the account's, checked through axes (the
+    failures count towards a lockout as a login's do)."""
+    if not isinstance(password, str) or not password or len(password) > 4096:
+        raise InvalidRequest(_("password must be a non-empty string"))
+    checked = authenticate(request, username=user.get_username(), password=password)
+    if checked is None or checked.pk != user.pk:
+        raise InvalidRequest(_("Wrong password."))
+
+
+def account_password_change(*, user: Any, new_password: str) -> None:
+    """Sets the new password (validated first: InvalidRequest with the reasons). The account's
+    sessions end with it (Django checks a session against the password's hash); its API keys
+    and OAuth tokens stay valid."""
+    try:
+        validate_password(new_password, user=user)
+    except ValidationError as error:
+        raise InvalidRequest(" ".join(error.messages)) from None
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+
+
+def account_delete(*, user: Any) -> str:
+    """Closes the account for good: it can no longer log in, its keys and OAuth grants die, its
+    name becomes `deleted-<n>` (n: its number) wherever it shows (boards, matches), and nothing
+    else personal stays: no e-mail, no client-address hashes, no login records. Its games stay,
+    so that ranked figures, and the ranks of everyone else, do not drift. Returns the new name."""
+    from keys.models import ApiKey
+
+    with transaction.atomic():
+        user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        old_name = user.get_username()
+        user.username = f"deleted-{user.pk}"
+        user.email = ""
+        user.first_name = ""
+        user.last_name = ""
+        user.is_active = False
+        user.is_staff = False
+        user.is_superuser = False
+        user.set_unusable_password()  # also ends its sessions: their hash no longer matches
+        user.save()
+        ApiKey.objects.filter(user=user).delete()
+        _oauth_forget(user)
+        Game.objects.filter(owner=user).exclude(address_hash="").update(address_hash="")
+        AccessAttempt.objects.filter(username__iexact=old_name).delete()
+    return user.username
+
+
+def _oauth_forget(user: Any) -> None:
+    from oauth2_provider.models import (
+        get_access_token_model,
+        get_application_model,
+        get_grant_model,
+        get_refresh_token_model,
+    )
+
+    get_refresh_token_model().objects.filter(user=user).delete()
+    get_access_token_model().objects.filter(user=user).delete()
+    get_grant_model().objects.filter(user=user).delete()
+    get_application_model().objects.filter(user=user).delete()

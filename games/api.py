@@ -21,7 +21,6 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import serializers
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -38,6 +37,8 @@ from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
 from games.errors import InvalidRequest
 from games.models import Action, Game
 from games.throttling import AddressScopedThrottle, FixedWindowScopedThrottle
+from keys import services as key_services
+from keys.scopes import ScopeRequired
 
 LANGUAGES = ("hu", "en", "pl")
 CONCRETE_PILES = [pile for pile in PILE_NAMES if pile != "foundation"]
@@ -354,7 +355,7 @@ def _credentials(request: Request) -> tuple[str, str]:
 
 class RegisterApi(APIView):
     authentication_classes: list[Any] = []
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
     throttle_classes = [FixedWindowScopedThrottle]
     throttle_scope = "register"
 
@@ -379,22 +380,22 @@ class RegisterApi(APIView):
         try:
             with transaction.atomic():
                 user = accounts.account_create(username, password)
-                token = Token.objects.create(user=user)
+                key = key_services.key_create_for_login(user=user, name="auth/register")
         except (DjangoValidationError, IntegrityError):
             raise InvalidRequest(_("That username is taken.")) from None
-        return Response({"username": user.username, "token": token.key}, status=201)
+        return Response({"username": user.username, "token": key}, status=201)
 
 
 class TokenApi(APIView):
     authentication_classes: list[Any] = []
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
     throttle_classes = [FixedWindowScopedThrottle]
     throttle_scope = "token"
 
     @extend_schema(
         request=CredentialsSerializer,
         responses=answers({200: TokenOutSerializer}, 400, 429, body=True),
-        summary="Get the API token of an account",
+        summary="A new API key of an account, with every scope",
         operation_id="auth_token",
         auth=[],
     )
@@ -405,8 +406,10 @@ class TokenApi(APIView):
         user = authenticate(request._request, username=username, password=password)
         if user is None:
             raise InvalidRequest(_("Wrong username or password."))
-        token, _created = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        # Only keys' hashes are kept: each login makes a new key with every scope (the older
+        # ones keep working until revoked: GET/DELETE account/tokens).
+        key = key_services.key_create_for_login(user=user, name="auth/token")
+        return Response({"token": key})
 
 
 # ---- games -------------------------------------------------------------------------------------
@@ -517,7 +520,7 @@ class GameListCreateApi(APIView):
 
 
 class GameDetailApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[GAME_ID],
@@ -535,7 +538,11 @@ class GameActionsApi(APIView):
 
     def get_permissions(self) -> list[Any]:
         # Anyone may read a visible game's log; only an account may act.
-        return [AllowAny()] if self.request.method == "GET" else super().get_permissions()
+        return (
+            [AllowAny(), ScopeRequired()]
+            if self.request.method == "GET"
+            else super().get_permissions()
+        )
 
     def get_throttles(self) -> list[Any]:
         return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
@@ -585,7 +592,7 @@ class GameActionsApi(APIView):
 
 
 class GameLegalActionsApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[GAME_ID],
@@ -599,7 +606,7 @@ class GameLegalActionsApi(APIView):
 
 
 class GameTextApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[

@@ -50,10 +50,13 @@ class ApiError(Exception):
     status_code = 400
     code = "invalid_request"
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    def __init__(
+        self, message: str, rule: str | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.rule = rule
+        self.params = params
 
 
 class InvalidRequest(ApiError):
@@ -224,7 +227,7 @@ def error_body(
     code: str,
     message: str,
     rule: str | None = None,
-    params: Mapping[str, str | int] | None = None,
+    params: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": message}
     if rule:
@@ -255,7 +258,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, EngineError):
         return Response(engine_error_body(exc), CODES.get(exc.code, 400))
     if isinstance(exc, ApiError):
-        return Response(error_body(exc.code, exc.message, exc.rule), exc.status_code)
+        return Response(error_body(exc.code, exc.message, exc.rule, exc.params), exc.status_code)
     if isinstance(exc, OperationalError | InterfaceError):
         # The database is down or unreachable: say so plainly instead of a 500.
         return Response(

@@ -19,6 +19,7 @@ from canfield_site.api import PageQuerySerializer, answers, page_links, page_par
 from games.api import DRAW_CHOICES
 from games.errors import InvalidRequest, NotFound
 from games.models import Game
+from keys.scopes import ScopeRequired
 from leaderboard import selectors, services
 from leaderboard.days import DRAWS, day_parse, day_today
 from leaderboard.models import DailyChallenge
@@ -130,7 +131,7 @@ def challenge_for(date: dt.date, draw: int) -> DailyChallenge:
 
 
 class DailyTodayApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         responses=answers({200: DailyOutSerializer}, 401),
@@ -144,7 +145,7 @@ class DailyTodayApi(APIView):
 
 
 class DailyDayApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[DATE],
@@ -161,7 +162,7 @@ class DailyDayApi(APIView):
 
 
 class LeaderboardApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[DATE, BoardQuerySerializer],
@@ -190,7 +191,7 @@ class LeaderboardApi(APIView):
 
 
 class PlayerApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         responses=answers({200: PlayerOutSerializer}, 401, 404),
