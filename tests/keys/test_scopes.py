@@ -57,9 +57,7 @@ def test_every_operation_has_a_declared_scope_and_every_view_checks_it(filled):
     assert len(seen) >= 20
 
 
-def test_a_key_without_the_scope_is_refused_on_every_operation_and_one_with_it_is_not(
-    user, filled
-):
+def test_a_key_without_the_scope_is_refused_on_every_operation_and_one_with_it_is_not(user, filled):
     for path, method, operation_id in operations():
         url = concrete(path, filled)
         needed = scope_table.operation_scope(resolve(url).url_name, method)
