@@ -313,6 +313,22 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
+# OAuth 2.0 for third-party apps (keys/oauth.py): authorization code with PKCE, S256 only; no
+# implicit or password grant; tokens stored as checksums only; the API's four scopes.
+OAUTH2_PROVIDER = {
+    "SCOPES_BACKEND_CLASS": "keys.oauth.ApiScopes",
+    "PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS", "3600")),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
+    "ROTATE_REFRESH_TOKEN": True,
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+}
+
 # Content-Security-Policy on every response (django-csp): only our own scripts and styles; a
 # page's inline <script> would need the response's nonce (none uses one).
 CONTENT_SECURITY_POLICY = {
