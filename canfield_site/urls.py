@@ -1,12 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
-
 from oauth2_provider import views as oauth_views
 
 from canfield_site.api import PingApi
-from keys.oauth import ConsentView
 from games.errors import api_not_found
+from keys.oauth import ConsentView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
