@@ -21,7 +21,6 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import serializers
-from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -34,7 +33,7 @@ from games.authentication import game_read_for
 from games.engine import RULESETS, DealCode, describe
 from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
-from games.errors import InvalidRequest
+from games.errors import InvalidRequest, Throttled
 from games.models import Action, Game
 from games.throttling import AddressScopedThrottle, FixedWindowScopedThrottle
 from keys import services as key_services
@@ -331,16 +330,21 @@ def _body(request: Request) -> dict[str, Any]:
 def _string(data: dict[str, Any], key: str, *, max_length: int) -> str:
     value = data.get(key)
     if not isinstance(value, str) or not value:
-        raise InvalidRequest(f"{key} must be a non-empty string")
+        raise InvalidRequest(_("%(field)s must be a non-empty string.") % {"field": key})
     if len(value) > max_length or "\x00" in value:
-        raise InvalidRequest(f"{key} must be at most {max_length} characters, without NUL")
+        raise InvalidRequest(
+            _("%(field)s must be at most %(max)s characters, without NUL.")
+            % {"field": key, "max": max_length}
+        )
     return value
 
 
 def _only(data: dict[str, Any], allowed: set[str]) -> None:
     unknown = sorted(str(key) for key in data if key not in allowed)
     if unknown:
-        raise InvalidRequest(f"unknown field(s): {', '.join(unknown)[:200]}")
+        raise InvalidRequest(
+            _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(unknown)[:200]}
+        )
 
 
 # ---- accounts ----------------------------------------------------------------------------------
@@ -376,7 +380,7 @@ class RegisterApi(APIView):
             raise InvalidRequest(" ".join(error.messages)) from None
         wait = accounts.signup_slot_take(request._request)
         if wait is not None:
-            raise Throttled(wait, "too many accounts created from this address")
+            raise Throttled(wait, _("Too many accounts were created from this address."))
         try:
             with transaction.atomic():
                 user = accounts.account_create(username, password)
@@ -420,25 +424,35 @@ def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
     _only(data, {"draw", "ruleset", "code", "deck", "daily"})
     ruleset = data.get("ruleset", "app")
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
-        raise InvalidRequest(f"ruleset must be one of {', '.join(RULESETS)}")
+        raise InvalidRequest(
+            _("ruleset must be one of: %(values)s.") % {"values": ", ".join(RULESETS)}
+        )
     draw = data.get("draw")
-    if draw is not None and (type(draw) is not int or draw not in (1, 3)):
-        raise InvalidRequest("draw must be 1 or 3")
-    if "daily" in data and type(data["daily"]) is not bool:
-        raise InvalidRequest("daily must be true or false")
+    # The schema's bodies: draw is 1 or 3 when sent (never null); daily is only ever true.
+    if "draw" in data and (type(draw) is not int or draw not in (1, 3)):
+        raise InvalidRequest(_("draw must be 1 or 3."))
+    if "daily" in data and data["daily"] is not True:
+        raise InvalidRequest(
+            _("daily can only be true (leave it out for a game that is not the daily one).")
+        )
     if data.get("daily"):
         if "code" in data or "deck" in data or ruleset != "app":
-            raise InvalidRequest("a daily game is today's deal with the app rules: send only draw")
+            raise InvalidRequest(
+                _("A daily game is today's deal with the app rules: send only draw.")
+            )
         return {"daily": True, "draw": draw or 3}
     if "code" in data and "deck" in data:
-        raise InvalidRequest("send a code or a deck, not both")
+        raise InvalidRequest(_("Send a code or a deck, not both."))
     if "code" in data:
         code = DealCode.parse(data["code"])
         if draw is not None and draw != code.draw:
-            raise InvalidRequest(f"draw {draw} contradicts the code's draw {code.draw}")
+            raise InvalidRequest(
+                _("draw %(draw)s contradicts the code's draw %(code_draw)s.")
+                % {"draw": draw, "code_draw": code.draw}
+            )
         return {"ruleset": ruleset, "draw": code.draw, "code": code}
     if "deck" in data and not isinstance(data["deck"], list):
-        raise InvalidRequest("deck must be a list of 52 card names")
+        raise InvalidRequest(_("deck must be a list of 52 card names."))
     return {"ruleset": ruleset, "draw": draw or 3, "deck": data.get("deck")}
 
 
@@ -579,7 +593,7 @@ class GameActionsApi(APIView):
         if expect is not None and (
             isinstance(expect, bool) or not isinstance(expect, int) or expect < 0
         ):
-            raise InvalidRequest("expect must be a whole number of moves (0 or more)")
+            raise InvalidRequest(_("expect must be a whole number of moves (0 or more)."))
         row, game, engine = services.game_act(
             game=game_read_for(request, game_id), user=request.user, action=action, expect=expect
         )
@@ -620,7 +634,9 @@ class GameTextApi(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         lang = request.query_params.get("lang", "en")
         if lang not in LANGUAGES:
-            raise InvalidRequest(f"lang must be one of {', '.join(LANGUAGES)}")
+            raise InvalidRequest(
+                _("lang must be one of: %(values)s.") % {"values": ", ".join(LANGUAGES)}
+            )
         game = game_read_for(request, game_id)
         return Response({"lang": lang, "text": describe(EngineGame.from_dict(game.state), lang)})
 

@@ -8,6 +8,7 @@ docs/api.md lists every reason and its params for clients that word messages the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -285,8 +286,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         detail = getattr(exc, "detail", _("You may not do this."))
         return Response(error_body("forbidden", str(detail)), status.HTTP_403_FORBIDDEN)
     if isinstance(exc, exceptions.Throttled):
-        headers = {"Retry-After": str(max(1, round(exc.wait)))} if exc.wait is not None else {}
-        return Response(error_body("throttled", str(exc.detail)), 429, headers=headers)
+        return _throttled(exc)
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body("invalid_request", _("The request body is too large.")), 400)
     if isinstance(exc, exceptions.MethodNotAllowed):
@@ -299,6 +299,28 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # Parse errors, validation errors...
         return Response(error_body("invalid_request", _drf_message(exc.detail)), exc.status_code)
     return None
+
+
+class Throttled(exceptions.Throttled):
+    """DRF's Throttled with our own reason, worded whole in the caller's language (DRF's
+    appends its English "Expected available in N seconds." to any reason)."""
+
+    def __init__(self, wait: float | None, reason: str) -> None:
+        super().__init__(wait)
+        self.reason = reason
+
+
+def _throttled(exc: exceptions.Throttled) -> Response:
+    reason = getattr(exc, "reason", None) or _("Too many requests.")
+    if exc.wait is None:
+        return Response(error_body("throttled", reason), 429)
+    seconds = max(1, math.ceil(exc.wait))
+    retry = ngettext(
+        "Try again in %(seconds)s second.", "Try again in %(seconds)s seconds.", seconds
+    ) % {"seconds": seconds}
+    return Response(
+        error_body("throttled", f"{reason} {retry}"), 429, headers={"Retry-After": str(seconds)}
+    )
 
 
 @csrf_exempt

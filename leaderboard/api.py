@@ -126,7 +126,10 @@ def challenge_for(date: dt.date, draw: int) -> DailyChallenge:
         return services.challenge_get_or_create(date=date, draw=draw)
     challenge = selectors.challenge_find(date=date, draw=draw)
     if challenge is None or date > day_today():
-        raise NotFound(f"there is no {draw}-card daily challenge on {date.isoformat()}")
+        raise NotFound(
+            _("There is no %(draw)s-card daily challenge on %(date)s.")
+            % {"draw": draw, "date": date.isoformat()}
+        )
     return challenge
 
 
@@ -156,7 +159,9 @@ class DailyDayApi(APIView):
     def get(self, request: Request, date: str) -> Response:
         day = parse_date(date)
         if day > day_today():
-            raise NotFound(f"there is no daily challenge on {day.isoformat()} yet")
+            raise NotFound(
+                _("There is no daily challenge on %(date)s yet.") % {"date": day.isoformat()}
+            )
         challenges_of_day(day)
         return Response(selectors.daily_info(date=day, now=timezone.now()))
 
