@@ -21,6 +21,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import serializers
+from rest_framework.exceptions import UnsupportedMediaType
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -321,6 +322,11 @@ class ActionInSerializer(serializers.Serializer):
 
 
 def _body(request: Request) -> dict[str, Any]:
+    # An empty body is no body (a game with the defaults), whatever its type: DRF parses
+    # nothing then. But a type that is not JSON is refused as a body with content would be.
+    media_type = request.content_type.split(";")[0].strip().lower()
+    if media_type and media_type != "application/json":
+        raise UnsupportedMediaType(media_type[:100])
     data = request.data
     if not isinstance(data, dict):
         raise InvalidRequest(_("The body must be a JSON object."))
