@@ -71,6 +71,7 @@ def make_tokens(prefix: str, count: int, database_url: str) -> list[str]:
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
         django.setup()
     from django.contrib.auth import get_user_model
+
     from keys.services import key_create
 
     users = get_user_model().objects.bulk_create(

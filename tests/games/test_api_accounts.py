@@ -3,11 +3,11 @@ import threading
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
-from keys.models import ApiKey
-from keys.services import key_hash
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
+from keys.models import ApiKey
+from keys.services import key_hash
 from tests.conftest import requires_postgres
 
 REGISTER = "/api/v1/auth/register"

@@ -4,11 +4,11 @@
 import pytest
 from django.db import close_old_connections, connection, connections
 from django.test.utils import CaptureQueriesContext
-from keys.services import key_create, key_hash
 from rest_framework.test import APIClient
 
 from games import selectors, services
 from games.models import Game
+from keys.services import key_create, key_hash
 from leaderboard import services as leaderboard_services
 from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck
