@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import secrets
 import time
 from typing import Any
 
@@ -39,6 +40,8 @@ from games.models import Game, Player
 from games.throttling import _count_hit
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
+# The names deleted accounts take (account_delete): never given to a new account.
+DELETED_NAME = re.compile(r"deleted-\d+(-\d+)?", re.ASCII | re.IGNORECASE)
 SIGNUP_WINDOW = 3600
 
 
@@ -53,7 +56,10 @@ def username_validate(username: str) -> None:
             shown = " ".join(f"{char} (U+{ord(char):04X})" for char in odd[:5])
             message += " " + _("These characters are not allowed: %(chars)s") % {"chars": shown}
         raise ValidationError(message, code="invalid")
-    if get_user_model().objects.filter(username__iexact=username).exists():
+    if (
+        DELETED_NAME.fullmatch(username)
+        or get_user_model().objects.filter(username__iexact=username).exists()
+    ):
         raise ValidationError(_("That username is taken."), code="taken")
 
 
@@ -212,6 +218,9 @@ def account_delete(*, user: Any) -> str:
         user = get_user_model().objects.select_for_update().get(pk=user.pk)
         old_name = user.get_username()
         user.username = f"deleted-{user.pk}"
+        taken = get_user_model().objects.filter(username__iexact=user.username).exclude(pk=user.pk)
+        if taken.exists():  # an account named so before the name was reserved
+            user.username = f"deleted-{user.pk}-{secrets.randbelow(10**6)}"
         user.email = ""
         user.first_name = ""
         user.last_name = ""

@@ -115,3 +115,26 @@ def test_the_export_is_every_game_with_its_actions_oldest_first(user, auth_clien
     assert games[0]["status"] == "won" and len(games[0]["actions"]) == 85
     assert [action["n"] for action in games[0]["actions"]] == list(range(1, 86))
     assert games[1]["actions"] == []
+
+
+def test_the_names_of_deleted_accounts_are_never_given_to_new_ones(api_client, db):
+    for name in ("deleted-7", "DELETED-12", "deleted-3-44"):
+        response = api_client.post(
+            "/api/v1/auth/register", {"username": name, "password": "correct-horse-99"}, "json"
+        )
+        assert response.status_code == 400, name
+    ok = api_client.post(
+        "/api/v1/auth/register", {"username": "deleted-x", "password": "correct-horse-99"}, "json"
+    )
+    assert ok.status_code == 201
+
+
+def test_a_deletion_never_takes_a_name_an_older_account_has(make_user, client_for):
+    alice = make_user("alice")
+    make_user(f"deleted-{alice.pk}")  # made before the name was reserved
+
+    response = client_for(alice).delete(ACCOUNT, {"password": PASSWORD}, "json")
+
+    assert response.status_code == 204
+    renamed = get_user_model().objects.get(pk=alice.pk).username
+    assert renamed.startswith(f"deleted-{alice.pk}-")
