@@ -4,9 +4,11 @@ and its declaration as a bot (R34)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Q
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
@@ -136,9 +138,11 @@ class AccountExportApi(APIView):
     )
     def get(self, request: Request) -> StreamingHttpResponse:
         user = request.user
-        response = StreamingHttpResponse(
-            _export_lines(user), content_type="application/x-ndjson; charset=utf-8"
-        )
+        chunks: Any = _export_chunks(user)
+        if isinstance(request._request, ASGIRequest):
+            # Under uvicorn a sync iterator would be read whole before the first byte is sent.
+            chunks = _async_chunks(chunks)
+        response = StreamingHttpResponse(chunks, content_type="application/x-ndjson; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="canfield-games.ndjson"'
         response["X-Accel-Buffering"] = "no"
         return response
@@ -147,8 +151,9 @@ class AccountExportApi(APIView):
 EXPORT_BATCH = 200
 
 
-def _export_lines(user: Any) -> Iterator[bytes]:
-    """The caller's games, a batch at a time (a long history never sits in memory whole)."""
+def _export_chunks(user: Any) -> Iterator[bytes]:
+    """The caller's games, a batch of lines at a time (a long history never sits in memory
+    whole)."""
     from games.api import action_payload, game_payload
 
     last: tuple[Any, Any] | None = None
@@ -162,11 +167,20 @@ def _export_lines(user: Any) -> Iterator[bytes]:
         logs: dict[Any, list[dict[str, Any]]] = {game.id: [] for game in batch}
         for row in Action.objects.filter(game__in=batch).order_by("game_id", "n"):
             logs[row.game_id].append(action_payload(row))
+        lines = []
         for game in batch:
             payload = game_payload(game, viewer=user)
             payload["actions"] = logs[game.id]
-            yield (json.dumps(payload, separators=(",", ":")) + "\n").encode()
+            lines.append(json.dumps(payload, separators=(",", ":")) + "\n")
+        yield "".join(lines).encode()
         last = (batch[-1].created_at, batch[-1].id)
+
+
+async def _async_chunks(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
+    """`chunks` read in the database's thread, one batch at a time."""
+    read = sync_to_async(next, thread_sensitive=True)
+    while (chunk := await read(chunks, None)) is not None:
+        yield chunk
 
 
 class AccountBotApi(APIView):

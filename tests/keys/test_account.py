@@ -2,8 +2,10 @@
 
 import json
 
+import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.test import AsyncClient, Client
 from rest_framework.test import APIClient
 
 from games import services
@@ -138,3 +140,30 @@ def test_a_deletion_never_takes_a_name_an_older_account_has(make_user, client_fo
     assert response.status_code == 204
     renamed = get_user_model().objects.get(pk=alice.pk).username
     assert renamed.startswith(f"deleted-{alice.pk}-")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_export_streams_under_asgi_too(user, monkeypatch):
+    # given: three games, read in batches of two
+    from games import account_api
+
+    monkeypatch.setattr(account_api, "EXPORT_BATCH", 2)
+    for _ in range(3):
+        services.game_create(owner=user)
+    _row, key = key_create(user=user, name="export")
+
+    # when: asked through the ASGI handler (as under uvicorn)
+    async def export() -> tuple[bool, list[bytes]]:
+        response = await AsyncClient().get(
+            f"{ACCOUNT}/export", headers={"Authorization": f"Bearer {key}"}
+        )
+        assert response.status_code == 200
+        return response.is_async, [chunk async for chunk in response.streaming_content]
+
+    is_async, chunks = async_to_sync(export)()
+
+    # then: two chunks (2 + 1 lines), oldest first
+    assert is_async
+    assert [chunk.count(b"\n") for chunk in chunks] == [2, 1]
+    created = [json.loads(line)["created_at"] for line in b"".join(chunks).splitlines()]
+    assert created == sorted(created)
