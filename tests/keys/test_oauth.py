@@ -110,12 +110,26 @@ def test_an_app_gets_a_token_with_pkce_plays_with_it_and_loses_it_on_revocation(
     assert refused.status_code == 403
     assert refused.json()["error"]["params"] == {"missing_scope": "account:read"}
 
-    # when: the app revokes it
+    # when: the app gets a new one with its refresh token
+    refresh = {"grant_type": "refresh_token", "client_id": app.client_id}
+    renewed = Client().post("/oauth/token", {**refresh, "refresh_token": body["refresh_token"]})
+
+    # then: the same scopes, a new refresh token
+    assert renewed.status_code == 200, renewed.content
+    assert set(renewed.json()["scope"].split()) == {"game:play", "board:read"}
+    assert renewed.json()["refresh_token"] != body["refresh_token"]
+    access = renewed.json()["access_token"]
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {access}")
+    assert api.get("/api/v1/daily").status_code == 200
+
+    # when: the app revokes its token
     revoked = Client().post("/oauth/revoke", {"token": access, "client_id": app.client_id})
 
-    # then
+    # then: refused at once; and the used refresh token cannot be played again
     assert revoked.status_code == 200
     assert api.get("/api/v1/daily").status_code == 401
+    again = {**refresh, "refresh_token": body["refresh_token"]}
+    assert Client().post("/oauth/token", again).status_code == 400
 
 
 @pytest.mark.parametrize("method", ["plain", ""])
