@@ -178,3 +178,24 @@ def test_keys_made_before_hashing_keep_working_after_the_migration(make_user):
         body = bearer(key).get("/api/v1/account").json()
         assert body["username"] == user.username
         assert bearer(key).post(GAMES, {}, "json").status_code == 201
+
+
+def test_logins_never_pile_up_more_keys_than_an_account_may_hold(api_client, user, monkeypatch):
+    # given: room for 3 keys, and a named key made on the keys page
+    from keys import services
+
+    monkeypatch.setattr(services, "MAX_KEYS", 3)
+    _row, named = key_create(user=user, name="my bot", scopes=["board:read"])
+    credentials = {"username": "alice", "password": "correct-horse-battery"}
+
+    # when: four logins, the second key used since
+    made = [api_client.post("/api/v1/auth/token", credentials, "json").json()["token"]]
+    made.append(api_client.post("/api/v1/auth/token", credentials, "json").json()["token"])
+    assert bearer(made[1]).get(GAMES).status_code == 200
+    made += [api_client.post("/api/v1/auth/token", credentials, "json").json()["token"]]
+    made += [api_client.post("/api/v1/auth/token", credentials, "json").json()["token"]]
+
+    # then: 3 keys; the named one kept, the logins' least recently used went first
+    assert ApiKey.objects.filter(user=user).count() == 3
+    working = [key for key in [named, *made] if bearer(key).get("/api/v1/daily").status_code == 200]
+    assert working == [named, made[1], made[3]]
