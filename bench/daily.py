@@ -72,12 +72,12 @@ def make_tokens(prefix: str, count: int, database_url: str) -> list[str]:
         django.setup()
     from django.contrib.auth import get_user_model
 
-    from keys.services import key_create
+    from keys.services import keys_create_many
 
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"{prefix}{i}", password="!") for i in range(count)
     )
-    return [key_create(user=user, name="bench")[1] for user in users]
+    return keys_create_many(users=users, name="bench")
 
 
 async def tokens_for(prefix: str, count: int, database_url: str = DATABASE_URL) -> list[str]:

@@ -60,6 +60,24 @@ def key_create(
     raise RuntimeError("no free key prefix in 5 draws")  # 2^32 prefixes: never in practice
 
 
+def keys_create_many(*, users: Any, name: str) -> list[str]:
+    """A key with every scope for each of `users`, in one insert (benchmarks make thousands)."""
+    now = timezone.now()
+    keys = [secrets.token_hex(20) for _user in users]
+    ApiKey.objects.bulk_create(
+        ApiKey(
+            id=key[:PREFIX_LENGTH],
+            user=user,
+            key_hash=key_hash(key),
+            name=name,
+            scopes=" ".join(SCOPES),
+            created=now,
+        )
+        for user, key in zip(users, keys, strict=True)
+    )
+    return keys
+
+
 def key_create_for_login(*, user: Any, name: str) -> str:
     """A new key with every scope for a password login (auth/register, auth/token): the
     server cannot hand back a key it made before, having kept only its hash. Past MAX_KEYS keys

@@ -199,3 +199,15 @@ def test_logins_never_pile_up_more_keys_than_an_account_may_hold(api_client, use
     assert ApiKey.objects.filter(user=user).count() == 3
     working = [key for key in [named, *made] if bearer(key).get("/api/v1/daily").status_code == 200]
     assert working == [named, made[1], made[3]]
+
+
+def test_keys_made_in_bulk_work_like_the_others(make_user):
+    from keys.services import keys_create_many
+
+    users = [make_user(f"bulk{i}") for i in range(3)]
+
+    keys = keys_create_many(users=users, name="bench")
+
+    assert len(set(keys)) == 3
+    for user, key in zip(users, keys, strict=True):
+        assert bearer(key).get("/api/v1/account").json()["username"] == user.username
