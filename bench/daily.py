@@ -71,13 +71,13 @@ def make_tokens(prefix: str, count: int, database_url: str) -> list[str]:
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
         django.setup()
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
+
+    from keys.services import keys_create_many
 
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"{prefix}{i}", password="!") for i in range(count)
     )
-    tokens = Token.objects.bulk_create(Token(user=user, key=Token.generate_key()) for user in users)
-    return [token.key for token in tokens]
+    return keys_create_many(users=users, name="bench")
 
 
 async def tokens_for(prefix: str, count: int, database_url: str = DATABASE_URL) -> list[str]:

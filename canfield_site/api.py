@@ -17,6 +17,7 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from games.errors import CODES, InvalidRequest, NotFound, error_body
+from keys.scopes import ScopeRequired
 
 MAX_PAGE_SIZE = 100
 MAX_PAGE = 10**9 - 1
@@ -94,7 +95,7 @@ class PingApi(APIView):
     """The cheapest DRF request the stack can serve: bench/api.py's floor."""
 
     authentication_classes: list[Any] = []
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         responses=answers(

@@ -81,7 +81,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "corsheaders",
     "axes",
@@ -92,6 +91,8 @@ INSTALLED_APPS = [
     "leaderboard",
     "fairplay",
     "matches",
+    "keys",
+    "oauth2_provider",
     "web",
 ]
 
@@ -307,7 +308,11 @@ REST_FRAMEWORK = {
         "games.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Every view checks its scope (keys/scopes.py); views that set their own classes add it.
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "keys.scopes.ScopeRequired",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["games.parsers.JSONBodyParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -320,8 +325,32 @@ REST_FRAMEWORK = {
         "account": os.environ.get("THROTTLE_ACCOUNT", "30/hour"),
         "hints_address": os.environ.get("THROTTLE_HINTS_ADDRESS", "120/minute"),
         "matches": os.environ.get("THROTTLE_MATCHES", "120/hour"),
+        "export": os.environ.get("THROTTLE_EXPORT", "10/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+
+# OAuth 2.0 for third-party apps (keys/oauth.py): authorization code with PKCE, S256 only; no
+# implicit or password grant; tokens stored as checksums only; the API's four scopes.
+OAUTH2_PROVIDER = {
+    "SCOPES_BACKEND_CLASS": "keys.oauth.ApiScopes",
+    "PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    # https redirects only in production; development adds http (apps on this machine).
+    "ALLOWED_REDIRECT_URI_SCHEMES": env_list(
+        "OAUTH_REDIRECT_SCHEMES", "http,https" if DEBUG else "https"
+    ),
+    "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS", "3600")),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
+    "ROTATE_REFRESH_TOKEN": True,
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
 }
 
 # Content-Security-Policy on every response (django-csp): only our own scripts and styles; a

@@ -1,9 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from oauth2_provider import views as oauth_views
 
 from canfield_site.api import PingApi
 from games.errors import api_not_found
+from keys.oauth import ConsentView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -16,6 +18,25 @@ urlpatterns = [
     path("api/v1/", include("matches.urls")),
     # Last of /api/: any other path there (a trailing slash too) is the API's JSON 404.
     re_path(r"^api/", api_not_found),
+    # OAuth 2.0 (keys/oauth.py): its URL names are django-oauth-toolkit's, for its metadata.
+    path(
+        "oauth/",
+        include(
+            (
+                [
+                    path("authorize", ConsentView.as_view(), name="authorize"),
+                    path("token", oauth_views.TokenView.as_view(), name="token"),
+                    path("revoke", oauth_views.RevokeTokenView.as_view(), name="revoke-token"),
+                ],
+                "oauth2_provider",
+            )
+        ),
+    ),
+    path(
+        ".well-known/oauth-authorization-server",
+        oauth_views.OAuthServerMetadataView.as_view(),
+        name="oauth-server-metadata",
+    ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("web.urls")),
 ]

@@ -3,17 +3,29 @@ and its declaration as a bot (R34)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.db.models import Q
+from django.http import StreamingHttpResponse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from canfield_site.api import answers
-from games import accounts
+from games import accounts, selectors
+from games.authentication import request_scopes
+from games.errors import InvalidRequest
+from games.models import Action
 from games.throttling import FixedWindowScopedThrottle
+from keys import services as key_services
 
 
 class AccountSerializer(serializers.Serializer):
@@ -26,13 +38,34 @@ class AccountSerializer(serializers.Serializer):
     )
 
 
-def account_payload(user: Any, *, bot: bool) -> dict[str, Any]:
+def account_payload(user: Any, *, bot: bool, scopes: Any = accounts.SCOPES) -> dict[str, Any]:
     return {
         "username": user.username,
         "bot": bot,
         "created": user.date_joined.isoformat().replace("+00:00", "Z"),
-        "scopes": list(accounts.SCOPES),
+        "scopes": key_services.scopes_ordered(scopes),
     }
+
+
+class PasswordChangeSerializer(serializers.Serializer):
+    password = serializers.CharField(help_text="the current password")
+    new_password = serializers.CharField()
+
+
+class PasswordSerializer(serializers.Serializer):
+    password = serializers.CharField(help_text="the current password")
+
+
+def _fields(request: Request, names: tuple[str, ...]) -> dict[str, Any]:
+    data = request.data
+    if not isinstance(data, dict):
+        raise InvalidRequest(_("The body must be a JSON object."))
+    unknown = sorted(str(key) for key in data if key not in names)
+    if unknown:
+        raise InvalidRequest(
+            _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(unknown)[:200]}
+        )
+    return data
 
 
 class AccountApi(APIView):
@@ -43,7 +76,111 @@ class AccountApi(APIView):
     )
     def get(self, request: Request) -> Response:
         bot = accounts.player_is_bot(user=request.user)
-        return Response(account_payload(request.user, bot=bot))
+        return Response(account_payload(request.user, bot=bot, scopes=request_scopes(request)))
+
+    @extend_schema(
+        request=PasswordSerializer,
+        responses=answers({204: None}, 400, 401, 403, 429, body=True),
+        summary="Delete the account: it can no longer log in, its keys die, its name on boards "
+        "becomes deleted-<n>; its ranked figures stay",
+        operation_id="account_delete",
+    )
+    def delete(self, request: Request) -> Response:
+        data = _fields(request, ("password",))
+        accounts.account_password_check(
+            request=request._request, user=request.user, password=data.get("password")
+        )
+        accounts.account_delete(user=request.user)
+        return Response(status=204)
+
+    def get_throttles(self) -> list[Any]:
+        return [FixedWindowScopedThrottle()] if self.request.method == "DELETE" else []
+
+    throttle_scope = "account"
+
+
+class AccountPasswordApi(APIView):
+    throttle_classes = [FixedWindowScopedThrottle]
+    throttle_scope = "account"
+
+    @extend_schema(
+        request=PasswordChangeSerializer,
+        responses=answers({204: None}, 400, 401, 403, 429, body=True),
+        summary="Change the password: the account's other keys stay valid, its sessions end",
+        operation_id="account_password",
+    )
+    def post(self, request: Request) -> Response:
+        data = _fields(request, ("password", "new_password"))
+        accounts.account_password_check(
+            request=request._request, user=request.user, password=data.get("password")
+        )
+        new_password = data.get("new_password")
+        if not isinstance(new_password, str) or not new_password or len(new_password) > 4096:
+            raise InvalidRequest(_("new_password must be a non-empty string"))
+        accounts.account_password_change(user=request.user, new_password=new_password)
+        return Response(status=204)
+
+
+class AccountExportApi(APIView):
+    throttle_classes = [FixedWindowScopedThrottle]
+    throttle_scope = "export"
+
+    @extend_schema(
+        responses={
+            (200, "application/x-ndjson"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="one GAME with its `actions` per line, oldest first",
+            ),
+            **answers({}, 401, 403, 429),
+        },
+        summary="Export the caller's games as NDJSON, with their actions, oldest first",
+        operation_id="account_export",
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        user = request.user
+        chunks: Any = _export_chunks(user)
+        if isinstance(request._request, ASGIRequest):
+            # Under uvicorn a sync iterator would be read whole before the first byte is sent.
+            chunks = _async_chunks(chunks)
+        response = StreamingHttpResponse(chunks, content_type="application/x-ndjson; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="canfield-games.ndjson"'
+        response["X-Accel-Buffering"] = "no"
+        return response
+
+
+EXPORT_BATCH = 200
+
+
+def _export_chunks(user: Any) -> Iterator[bytes]:
+    """The caller's games, a batch of lines at a time (a long history never sits in memory
+    whole)."""
+    from games.api import action_payload, game_payload
+
+    last: tuple[Any, Any] | None = None
+    while True:
+        games = selectors.game_list_for(user=user).order_by("created_at", "id")
+        if last is not None:
+            games = games.filter(Q(created_at__gt=last[0]) | Q(created_at=last[0], id__gt=last[1]))
+        batch = list(games[:EXPORT_BATCH])
+        if not batch:
+            return
+        logs: dict[Any, list[dict[str, Any]]] = {game.id: [] for game in batch}
+        for row in Action.objects.filter(game__in=batch).order_by("game_id", "n"):
+            logs[row.game_id].append(action_payload(row))
+        lines = []
+        for game in batch:
+            payload = game_payload(game, viewer=user)
+            payload["actions"] = logs[game.id]
+            lines.append(json.dumps(payload, separators=(",", ":")) + "\n")
+        yield "".join(lines).encode()
+        last = (batch[-1].created_at, batch[-1].id)
+
+
+async def _async_chunks(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
+    """`chunks` read in the database's thread, one batch at a time."""
+    read = sync_to_async(next, thread_sensitive=True)
+    while (chunk := await read(chunks, None)) is not None:
+        yield chunk
 
 
 class AccountBotApi(APIView):

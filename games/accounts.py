@@ -22,9 +22,10 @@ from typing import Any
 from axes.helpers import get_cool_off
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.hashers import BasePasswordHasher, PBKDF2PasswordHasher
 from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Exists, Max, OuterRef, ProtectedError, Q
@@ -35,11 +36,13 @@ from django.utils.translation import gettext as _
 
 from canfield_site.clients import client_key
 from canfield_site.slots import slot
-from games.errors import Forbidden, error_body
+from games.errors import Forbidden, InvalidRequest, error_body
 from games.models import Action, Game, Player
 from games.throttling import _count_hit
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
+# The names deleted accounts take (account_delete): never given to a new account.
+DELETED_NAME = re.compile(r"deleted-\d+(-\d+)?", re.ASCII | re.IGNORECASE)
 SIGNUP_WINDOW = 3600
 
 
@@ -54,7 +57,10 @@ def username_validate(username: str) -> None:
             shown = " ".join(f"{char} (U+{ord(char):04X})" for char in odd[:5])
             message += " " + _("These characters are not allowed: %(chars)s") % {"chars": shown}
         raise ValidationError(message, code="invalid")
-    if get_user_model().objects.filter(username__iexact=username).exists():
+    if (
+        DELETED_NAME.fullmatch(username)
+        or get_user_model().objects.filter(username__iexact=username).exists()
+    ):
         raise ValidationError(_("That username is taken."), code="taken")
 
 
@@ -281,3 +287,71 @@ def guests_remove(*, now: datetime.datetime) -> int:
                     continue
                 removed += 1
     return removed
+
+
+# ---- the account's own changes (API.md "the account") ------------------------------------------
+
+
+def account_password_check(*, request: HttpRequest, user: Any, password: Any) -> None:
+    """Raises InvalidRequest unless `password` is the account's, checked through axes (the
+    failures count towards a lockout as a login's do)."""
+    if not isinstance(password, str) or not password or len(password) > 4096:
+        raise InvalidRequest(_("password must be a non-empty string"))
+    checked = authenticate(request, username=user.get_username(), password=password)
+    if checked is None or checked.pk != user.pk:
+        raise InvalidRequest(_("Wrong password."))
+
+
+def account_password_change(*, user: Any, new_password: str) -> None:
+    """Sets the new password (validated first: InvalidRequest with the reasons). The account's
+    sessions end with it (Django checks a session against the password's hash); its API keys
+    and OAuth tokens stay valid."""
+    try:
+        validate_password(new_password, user=user)
+    except ValidationError as error:
+        raise InvalidRequest(" ".join(error.messages)) from None
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+
+
+def account_delete(*, user: Any) -> str:
+    """Closes the account for good: it can no longer log in, its keys and OAuth grants die, its
+    name becomes `deleted-<n>` (n: its number) wherever it shows (boards, matches), and nothing
+    else personal stays: no e-mail, no client-address hashes, no login records. Its games stay,
+    so that ranked figures, and the ranks of everyone else, do not drift. Returns the new name."""
+    from keys.models import ApiKey
+
+    with transaction.atomic():
+        user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        old_name = user.get_username()
+        user.username = f"deleted-{user.pk}"
+        taken = get_user_model().objects.filter(username__iexact=user.username).exclude(pk=user.pk)
+        if taken.exists():  # an account named so before the name was reserved
+            user.username = f"deleted-{user.pk}-{secrets.randbelow(10**6)}"
+        user.email = ""
+        user.first_name = ""
+        user.last_name = ""
+        user.is_active = False
+        user.is_staff = False
+        user.is_superuser = False
+        user.set_unusable_password()  # also ends its sessions: their hash no longer matches
+        user.save()
+        ApiKey.objects.filter(user=user).delete()
+        _oauth_forget(user)
+        Game.objects.filter(owner=user).exclude(address_hash="").update(address_hash="")
+        AccessAttempt.objects.filter(username__iexact=old_name).delete()
+    return user.username
+
+
+def _oauth_forget(user: Any) -> None:
+    from oauth2_provider.models import (
+        get_access_token_model,
+        get_application_model,
+        get_grant_model,
+        get_refresh_token_model,
+    )
+
+    get_refresh_token_model().objects.filter(user=user).delete()
+    get_access_token_model().objects.filter(user=user).delete()
+    get_grant_model().objects.filter(user=user).delete()
+    get_application_model().objects.filter(user=user).delete()

@@ -21,8 +21,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import serializers
-from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import Throttled
+from rest_framework.exceptions import UnsupportedMediaType
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -35,9 +34,11 @@ from games.authentication import game_read_for
 from games.engine import RULESETS, DealCode, describe
 from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
-from games.errors import InvalidRequest
+from games.errors import InvalidRequest, Throttled
 from games.models import Action, Game
 from games.throttling import AddressScopedThrottle, FixedWindowScopedThrottle
+from keys import services as key_services
+from keys.scopes import ScopeRequired
 
 LANGUAGES = ("hu", "en", "pl")
 CONCRETE_PILES = [pile for pile in PILE_NAMES if pile != "foundation"]
@@ -326,6 +327,11 @@ class ActionInSerializer(serializers.Serializer):
 
 
 def _body(request: Request) -> dict[str, Any]:
+    # An empty body is no body (a game with the defaults), whatever its type: DRF parses
+    # nothing then. But a type that is not JSON is refused as a body with content would be.
+    media_type = request.content_type.split(";")[0].strip().lower()
+    if media_type and media_type != "application/json":
+        raise UnsupportedMediaType(media_type[:100])
     data = request.data
     if not isinstance(data, dict):
         raise InvalidRequest(_("The body must be a JSON object."))
@@ -335,16 +341,21 @@ def _body(request: Request) -> dict[str, Any]:
 def _string(data: dict[str, Any], key: str, *, max_length: int) -> str:
     value = data.get(key)
     if not isinstance(value, str) or not value:
-        raise InvalidRequest(f"{key} must be a non-empty string")
+        raise InvalidRequest(_("%(field)s must be a non-empty string.") % {"field": key})
     if len(value) > max_length or "\x00" in value:
-        raise InvalidRequest(f"{key} must be at most {max_length} characters, without NUL")
+        raise InvalidRequest(
+            _("%(field)s must be at most %(max)s characters, without NUL.")
+            % {"field": key, "max": max_length}
+        )
     return value
 
 
 def _only(data: dict[str, Any], allowed: set[str]) -> None:
     unknown = sorted(str(key) for key in data if key not in allowed)
     if unknown:
-        raise InvalidRequest(f"unknown field(s): {', '.join(unknown)[:200]}")
+        raise InvalidRequest(
+            _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(unknown)[:200]}
+        )
 
 
 # ---- accounts ----------------------------------------------------------------------------------
@@ -359,7 +370,7 @@ def _credentials(request: Request) -> tuple[str, str]:
 
 class RegisterApi(APIView):
     authentication_classes: list[Any] = []
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
     throttle_classes = [FixedWindowScopedThrottle]
     throttle_scope = "register"
 
@@ -380,26 +391,26 @@ class RegisterApi(APIView):
             raise InvalidRequest(" ".join(error.messages)) from None
         wait = accounts.signup_slot_take(request._request)
         if wait is not None:
-            raise Throttled(wait, "too many accounts created from this address")
+            raise Throttled(wait, _("Too many accounts were created from this address."))
         try:
             with transaction.atomic():
                 user = accounts.account_create(username, password)
-                token = Token.objects.create(user=user)
+                key = key_services.key_create_for_login(user=user, name="auth/register")
         except (DjangoValidationError, IntegrityError):
             raise InvalidRequest(_("That username is taken.")) from None
-        return Response({"username": user.username, "token": token.key}, status=201)
+        return Response({"username": user.username, "token": key}, status=201)
 
 
 class TokenApi(APIView):
     authentication_classes: list[Any] = []
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
     throttle_classes = [FixedWindowScopedThrottle]
     throttle_scope = "token"
 
     @extend_schema(
         request=CredentialsSerializer,
         responses=answers({200: TokenOutSerializer}, 400, 429, body=True),
-        summary="Get the API token of an account",
+        summary="A new API key of an account, with every scope",
         operation_id="auth_token",
         auth=[],
     )
@@ -410,8 +421,10 @@ class TokenApi(APIView):
         user = authenticate(request._request, username=username, password=password)
         if user is None:
             raise InvalidRequest(_("Wrong username or password."))
-        token, _created = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        # Only keys' hashes are kept: each login makes a new key with every scope (the older
+        # ones keep working until revoked: GET/DELETE account/tokens).
+        key = key_services.key_create_for_login(user=user, name="auth/token")
+        return Response({"token": key})
 
 
 # ---- games -------------------------------------------------------------------------------------
@@ -422,25 +435,35 @@ def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
     _only(data, {"draw", "ruleset", "code", "deck", "daily"})
     ruleset = data.get("ruleset", "app")
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
-        raise InvalidRequest(f"ruleset must be one of {', '.join(RULESETS)}")
+        raise InvalidRequest(
+            _("ruleset must be one of: %(values)s.") % {"values": ", ".join(RULESETS)}
+        )
     draw = data.get("draw")
-    if draw is not None and (type(draw) is not int or draw not in (1, 3)):
-        raise InvalidRequest("draw must be 1 or 3")
-    if "daily" in data and type(data["daily"]) is not bool:
-        raise InvalidRequest("daily must be true or false")
+    # The schema's bodies: draw is 1 or 3 when sent (never null); daily is only ever true.
+    if "draw" in data and (type(draw) is not int or draw not in (1, 3)):
+        raise InvalidRequest(_("draw must be 1 or 3."))
+    if "daily" in data and data["daily"] is not True:
+        raise InvalidRequest(
+            _("daily can only be true (leave it out for a game that is not the daily one).")
+        )
     if data.get("daily"):
         if "code" in data or "deck" in data or ruleset != "app":
-            raise InvalidRequest("a daily game is today's deal with the app rules: send only draw")
+            raise InvalidRequest(
+                _("A daily game is today's deal with the app rules: send only draw.")
+            )
         return {"daily": True, "draw": draw or 3}
     if "code" in data and "deck" in data:
-        raise InvalidRequest("send a code or a deck, not both")
+        raise InvalidRequest(_("Send a code or a deck, not both."))
     if "code" in data:
         code = DealCode.parse(data["code"])
         if draw is not None and draw != code.draw:
-            raise InvalidRequest(f"draw {draw} contradicts the code's draw {code.draw}")
+            raise InvalidRequest(
+                _("draw %(draw)s contradicts the code's draw %(code_draw)s.")
+                % {"draw": draw, "code_draw": code.draw}
+            )
         return {"ruleset": ruleset, "draw": code.draw, "code": code}
     if "deck" in data and not isinstance(data["deck"], list):
-        raise InvalidRequest("deck must be a list of 52 card names")
+        raise InvalidRequest(_("deck must be a list of 52 card names."))
     return {"ruleset": ruleset, "draw": draw or 3, "deck": data.get("deck")}
 
 
@@ -522,7 +545,7 @@ class GameListCreateApi(APIView):
 
 
 class GameDetailApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[GAME_ID],
@@ -540,7 +563,11 @@ class GameActionsApi(APIView):
 
     def get_permissions(self) -> list[Any]:
         # Anyone may read a visible game's log; only an account may act.
-        return [AllowAny()] if self.request.method == "GET" else super().get_permissions()
+        return (
+            [AllowAny(), ScopeRequired()]
+            if self.request.method == "GET"
+            else super().get_permissions()
+        )
 
     def get_throttles(self) -> list[Any]:
         return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
@@ -577,7 +604,7 @@ class GameActionsApi(APIView):
         if expect is not None and (
             isinstance(expect, bool) or not isinstance(expect, int) or expect < 0
         ):
-            raise InvalidRequest("expect must be a whole number of moves (0 or more)")
+            raise InvalidRequest(_("expect must be a whole number of moves (0 or more)."))
         row, game, engine = services.game_act(
             game=game_read_for(request, game_id), user=request.user, action=action, expect=expect
         )
@@ -590,7 +617,7 @@ class GameActionsApi(APIView):
 
 
 class GameLegalActionsApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[GAME_ID],
@@ -604,7 +631,7 @@ class GameLegalActionsApi(APIView):
 
 
 class GameTextApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[
@@ -618,7 +645,9 @@ class GameTextApi(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         lang = request.query_params.get("lang", "en")
         if lang not in LANGUAGES:
-            raise InvalidRequest(f"lang must be one of {', '.join(LANGUAGES)}")
+            raise InvalidRequest(
+                _("lang must be one of: %(values)s.") % {"values": ", ".join(LANGUAGES)}
+            )
         game = game_read_for(request, game_id)
         return Response({"lang": lang, "text": describe(EngineGame.from_dict(game.state), lang)})
 

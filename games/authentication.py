@@ -1,10 +1,13 @@
-"""Token authentication for API clients: DRF's TokenAuthentication, taking the key after
-`Authorization: Token` or `Bearer` alike, with its lookup as one plain SQL query (every API
-request authenticates, and the ORM's query compilation was the largest part of the lookup).
+"""Authentication of API clients: an API key after `Authorization: Token` or `Bearer` alike,
+or an OAuth 2.0 access token after `Bearer` (API.md "Scoped tokens, OAuth and the account").
 
-On the endpoints of one game (URLs with a `game_id`), the same query reads that game too, so an
-action costs one read before its write instead of two (measured: bench/api.py). The game rides
-on `request.auth`; the views take it with `game_read_for`.
+An API key is looked up by its SHA-256 (only that is stored: keys.models.ApiKey) in one plain
+SQL query (every API request authenticates, and the ORM's query compilation was the largest
+part of the lookup). On the endpoints of one game (URLs with a `game_id`), the same query reads
+that game too, so an action costs one read before its write instead of two (measured:
+bench/api.py). The game rides on `request.auth`; the views take it with `game_read_for`.
+A `Bearer` value that is no API key is tried as an OAuth access token (django-oauth-toolkit
+stores only its checksum too).
 """
 
 from __future__ import annotations
@@ -12,39 +15,92 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
-from rest_framework.authentication import get_authorization_header
 from rest_framework.request import Request
 
 from games import selectors, services
 from games.models import Game
+from keys import services as key_services
+
+ALL_SCOPES = frozenset(key_services.SCOPES)
 
 
 @dataclass(frozen=True)
 class TokenAuth:
-    """`request.auth` of a token request: the token, and the game the URL names as read with
-    the user (None if it names none, or no such game; not yet checked for visibility)."""
+    """`request.auth` of a key or OAuth request: the key's id (None for an OAuth token), its
+    scopes, and the game the URL names as read with the user (None if it names none, or no such
+    game; not yet checked for visibility)."""
 
-    key: str
+    key_id: str | None
+    scopes: frozenset[str]
     game: Game | None
 
 
-class TokenAuthentication(authentication.TokenAuthentication):
-    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
-        self.game_id = (request.parser_context or {}).get("kwargs", {}).get("game_id")
-        # One instance per request: the keyword DRF checks is the one this request used.
-        if get_authorization_header(request).lower().split()[:1] == [b"bearer"]:
-            self.keyword = "Bearer"
-        return super().authenticate(request)
+def request_scopes(request: Request) -> frozenset[str]:
+    """The scopes of the request's credentials: a key's or a token's; every scope for a
+    session (the site) and for anonymous callers (whose limits are those of anonymity)."""
+    auth = getattr(request, "auth", None)
+    return auth.scopes if isinstance(auth, TokenAuth) else ALL_SCOPES
 
-    def authenticate_credentials(self, key: str) -> tuple[Any, TokenAuth]:
-        found = selectors.token_user_and_game(key=key, game_id=self.game_id)
+
+class TokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Token"
+
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        parts = authentication.get_authorization_header(request).split()
+        if not parts or parts[0].lower() not in (b"token", b"bearer"):
+            return None
+        # One instance per request: the keyword DRF names in WWW-Authenticate is this request's.
+        self.keyword = "Bearer" if parts[0].lower() == b"bearer" else "Token"
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header: give the key after the word, without spaces.")
+            )
+        try:
+            key = parts[1].decode()
+        except UnicodeError:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header: the key has characters no key has.")
+            ) from None
+        game_id = (request.parser_context or {}).get("kwargs", {}).get("game_id")
+        return self.authenticate_credentials(key, game_id=game_id)
+
+    def authenticate_credentials(self, key: str, *, game_id: Any = None) -> tuple[Any, TokenAuth]:
+        now = timezone.now()
+        found = selectors.token_user_and_game(key_hash=key_services.key_hash(key), game_id=game_id)
         if found is None:
-            raise exceptions.AuthenticationFailed("Invalid token.")
-        user, game = found
-        if not user.is_active:
-            raise exceptions.AuthenticationFailed("User inactive or deleted.")
-        return user, TokenAuth(key=key, game=game)
+            if self.keyword == "Bearer":
+                oauth = _oauth_token(key, game_id=game_id)
+                if oauth is not None:
+                    return oauth
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        if found.expires is not None and found.expires <= now:
+            raise exceptions.AuthenticationFailed(_("This key has expired."))
+        if not found.user.is_active:
+            raise exceptions.AuthenticationFailed(_("This account is closed."))
+        key_services.key_touch(key_id=found.id, last_used=found.last_used, now=now)
+        return found.user, TokenAuth(key_id=found.id, scopes=found.scopes, game=found.game)
+
+    def authenticate_header(self, request: Request) -> str:
+        return self.keyword
+
+
+def _oauth_token(token: str, *, game_id: Any) -> tuple[Any, TokenAuth] | None:
+    """The user and scopes of a valid OAuth access token `token`, else None."""
+    from oauth2_provider.models import get_access_token_model
+
+    row = (
+        get_access_token_model()
+        .objects.select_related("user")
+        .filter(token_checksum=key_services.key_hash(token))
+        .first()
+    )
+    if row is None or row.user is None or row.is_expired() or not row.user.is_active:
+        return None
+    scopes = frozenset(row.scope.split()) & ALL_SCOPES
+    return row.user, TokenAuth(key_id=None, scopes=scopes, game=selectors.game_find(game_id))
 
 
 def game_read_for(request: Request, game_id: str) -> Game:

@@ -8,6 +8,7 @@ docs/api.md lists every reason and its params for clients that word messages the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -50,10 +51,13 @@ class ApiError(Exception):
     status_code = 400
     code = "invalid_request"
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    def __init__(
+        self, message: str, rule: str | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.rule = rule
+        self.params = params
 
 
 class InvalidRequest(ApiError):
@@ -224,7 +228,7 @@ def error_body(
     code: str,
     message: str,
     rule: str | None = None,
-    params: Mapping[str, str | int] | None = None,
+    params: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": message}
     if rule:
@@ -255,7 +259,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, EngineError):
         return Response(engine_error_body(exc), CODES.get(exc.code, 400))
     if isinstance(exc, ApiError):
-        return Response(error_body(exc.code, exc.message, exc.rule), exc.status_code)
+        return Response(error_body(exc.code, exc.message, exc.rule, exc.params), exc.status_code)
     if isinstance(exc, OperationalError | InterfaceError):
         # The database is down or unreachable: say so plainly instead of a 500.
         return Response(
@@ -282,8 +286,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         detail = getattr(exc, "detail", _("You may not do this."))
         return Response(error_body("forbidden", str(detail)), status.HTTP_403_FORBIDDEN)
     if isinstance(exc, exceptions.Throttled):
-        headers = {"Retry-After": str(max(1, round(exc.wait)))} if exc.wait is not None else {}
-        return Response(error_body("throttled", str(exc.detail)), 429, headers=headers)
+        return _throttled(exc)
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body("invalid_request", _("The request body is too large.")), 400)
     if isinstance(exc, exceptions.MethodNotAllowed):
@@ -296,6 +299,28 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # Parse errors, validation errors...
         return Response(error_body("invalid_request", _drf_message(exc.detail)), exc.status_code)
     return None
+
+
+class Throttled(exceptions.Throttled):
+    """DRF's Throttled with our own reason, worded whole in the caller's language (DRF's
+    appends its English "Expected available in N seconds." to any reason)."""
+
+    def __init__(self, wait: float | None, reason: str) -> None:
+        super().__init__(wait)
+        self.reason = reason
+
+
+def _throttled(exc: exceptions.Throttled) -> Response:
+    reason = getattr(exc, "reason", None) or _("Too many requests.")
+    if exc.wait is None:
+        return Response(error_body("throttled", reason), 429)
+    seconds = max(1, math.ceil(exc.wait))
+    retry = ngettext(
+        "Try again in %(seconds)s second.", "Try again in %(seconds)s seconds.", seconds
+    ) % {"seconds": seconds}
+    return Response(
+        error_body("throttled", f"{reason} {retry}"), 429, headers={"Retry-After": str(seconds)}
+    )
 
 
 @csrf_exempt

@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -11,4 +12,6 @@ class JSONBodyParser(JSONParser):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError("JSON parse error - nested too deeply") from None
+            raise ParseError(_("The body is nested too deeply.")) from None
+        except ParseError:
+            raise ParseError(_("The body is not valid JSON.")) from None

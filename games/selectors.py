@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 import functools
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -19,10 +21,10 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from rest_framework.authtoken.models import Token
 
 from games.errors import NotFound
 from games.models import Action, Game
+from keys.models import ApiKey
 
 
 def game_is_private(game: Game) -> bool:
@@ -124,30 +126,62 @@ def _fetch_one(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> tuple[An
 def _token_user_and_game_sql() -> str:
     user_model = get_user_model()
     quote = connection.ops.quote_name
-    token, game = quote(Token._meta.db_table), quote(Game._meta.db_table)
+    key, game = quote(ApiKey._meta.db_table), quote(Game._meta.db_table)
     user, user_pk = quote(user_model._meta.db_table), quote(user_model._meta.pk.column)
+    key_columns = ", ".join(
+        f"{key}.{quote(column)}" for column in ("id", "scopes", "expires", "last_used")
+    )
     return (
-        f"SELECT {_row_reader(user_model)[0]}, {_row_reader(Game)[0]} FROM {token} "
-        f"JOIN {user} ON {user}.{user_pk} = {token}.{quote('user_id')} "
+        f"SELECT {key_columns}, {_row_reader(user_model)[0]}, {_row_reader(Game)[0]} FROM {key} "
+        f"JOIN {user} ON {user}.{user_pk} = {key}.{quote('user_id')} "
         f"LEFT JOIN {game} ON {game}.{quote('id')} = %s "
-        f"WHERE {token}.{quote('key')} = %s"
+        f"WHERE {key}.{quote('key_hash')} = %s"
     )
 
 
-def token_user_and_game(*, key: str, game_id: Any) -> tuple[Any, Game | None] | None:
-    """The user of API token `key` and the game `game_id` (None if there is no such game), in
-    one query: the game endpoints' requests authenticate and read their game in one round trip
-    (bench/api.py). None if the token is unknown. Visibility is the caller's: game_visible_to,
-    after games.services.game_read ends a game whose day is over."""
+@dataclass(frozen=True)
+class KeyFound:
+    """An API key's row as the authentication needs it, its user, and the game the URL names."""
+
+    id: str
+    scopes: frozenset[str]
+    expires: datetime.datetime | None
+    last_used: datetime.datetime | None
+    user: Any
+    game: Game | None
+
+
+def _moment(value: Any) -> datetime.datetime | None:
+    """A timestamp column's value as the ORM would give it (SQLite gives UTC text)."""
+    if value is None:
+        return None
+    parsed = (
+        value if isinstance(value, datetime.datetime) else datetime.datetime.fromisoformat(value)
+    )
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=datetime.UTC)
+
+
+def token_user_and_game(*, key_hash: str, game_id: Any) -> KeyFound | None:
+    """The API key whose SHA-256 is `key_hash`, its user, and the game `game_id` (None if there
+    is no such game), in one query: the game endpoints' requests authenticate and read their
+    game in one round trip (bench/api.py). None if no key has that hash. Visibility is the
+    caller's: game_visible_to, after games.services.game_read ends a game whose day is over."""
     db = connections[DEFAULT_DB_ALIAS]  # the wrapper itself: each use of the proxy costs a lookup
     pk = Game._meta.pk.get_db_prep_value(_game_pk(game_id), db)
-    row = _fetch_one(db, _token_user_and_game_sql(), [pk, key])
+    row = _fetch_one(db, _token_user_and_game_sql(), [pk, key_hash])
     if row is None:
         return None
     user_model = get_user_model()
-    split = len(user_model._meta.concrete_fields)
+    split = 4 + len(user_model._meta.concrete_fields)
     game = None if row[split] is None else _instance(db, Game, row[split:])
-    return _instance(db, user_model, row[:split]), game
+    return KeyFound(
+        id=row[0],
+        scopes=frozenset(row[1].split()),
+        expires=_moment(row[2]),
+        last_used=_moment(row[3]),
+        user=_instance(db, user_model, row[4:split]),
+        game=game,
+    )
 
 
 def game_list_for(

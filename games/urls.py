@@ -1,6 +1,7 @@
 from django.urls import path
 
 from games import account_api, api
+from keys import api as keys_api
 
 urlpatterns = [
     path("auth/register", api.RegisterApi.as_view(), name="auth-register"),
@@ -17,4 +18,8 @@ urlpatterns = [
     path("games/<str:game_id>/text", api.GameTextApi.as_view(), name="game-text"),
     path("account", account_api.AccountApi.as_view(), name="account"),
     path("account/bot", account_api.AccountBotApi.as_view(), name="account-bot"),
+    path("account/password", account_api.AccountPasswordApi.as_view(), name="account-password"),
+    path("account/export", account_api.AccountExportApi.as_view(), name="account-export"),
+    path("account/tokens", keys_api.KeyListCreateApi.as_view(), name="account-tokens"),
+    path("account/tokens/<str:key_id>", keys_api.KeyDetailApi.as_view(), name="account-token"),
 ]

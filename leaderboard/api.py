@@ -20,6 +20,7 @@ from canfield_site.api import PageQuerySerializer, answers, page_links, page_par
 from games.api import DRAW_CHOICES
 from games.errors import InvalidRequest, NotFound
 from games.models import Game
+from keys.scopes import ScopeRequired
 from leaderboard import selectors, services
 from leaderboard.days import DRAWS, day_parse, day_today
 from leaderboard.models import DailyChallenge
@@ -139,12 +140,15 @@ def challenge_for(date: dt.date, draw: int) -> DailyChallenge:
         return services.challenge_get_or_create(date=date, draw=draw)
     challenge = selectors.challenge_find(date=date, draw=draw)
     if challenge is None or date > day_today():
-        raise NotFound(f"there is no {draw}-card daily challenge on {date.isoformat()}")
+        raise NotFound(
+            _("There is no %(draw)s-card daily challenge on %(date)s.")
+            % {"draw": draw, "date": date.isoformat()}
+        )
     return challenge
 
 
 class DailyTodayApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         responses=answers({200: DailyOutSerializer}, 401),
@@ -158,7 +162,7 @@ class DailyTodayApi(APIView):
 
 
 class DailyDayApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[DATE],
@@ -169,13 +173,15 @@ class DailyDayApi(APIView):
     def get(self, request: Request, date: str) -> Response:
         day = parse_date(date)
         if day > day_today():
-            raise NotFound(f"there is no daily challenge on {day.isoformat()} yet")
+            raise NotFound(
+                _("There is no daily challenge on %(date)s yet.") % {"date": day.isoformat()}
+            )
         challenges_of_day(day)
         return Response(selectors.daily_info(date=day, now=timezone.now()))
 
 
 class LeaderboardApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[DATE, BoardQuerySerializer],
@@ -204,7 +210,7 @@ class LeaderboardApi(APIView):
 
 
 class PlayerApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         responses=answers({200: PlayerOutSerializer}, 401, 404),

@@ -35,6 +35,7 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 from games.accounts import player_is_bot
 from games.errors import NotFound
@@ -286,7 +287,7 @@ def daily_info(*, date: dt.date, now: dt.datetime) -> dict[str, Any]:
     """API.md's daily info: the day's boards, their player counts, and the codes once over."""
     challenges = list(DailyChallenge.objects.filter(date=date).order_by("-draw"))
     if not challenges:
-        raise NotFound(f"there is no daily challenge on {date.isoformat()}")
+        raise NotFound(_("There is no daily challenge on %(date)s.") % {"date": date.isoformat()})
     ends_at = challenges[0].ends_at
     return {
         "date": date.isoformat(),
@@ -326,9 +327,14 @@ def player_stats(*, username: str, now: dt.datetime) -> dict[str, Any]:
     idle. Practice games (dealt from a code or a deck the player chose, R19) are left out,
     since their cards are known in advance, and so are games that asked the solver (R30).
     Guests have no player page: NotFound."""
-    player = get_user_model().objects.filter(username=username).exclude(player__guest=True).first()
+    # Names are unique without regard to case (API.md): /players/ALICE is alice. An exact match
+    # first, for the few names made before that rule that differ only in case.
+    users = get_user_model().objects.exclude(player__guest=True)
+    player = users.filter(username=username).first()
     if player is None:
-        raise NotFound("no such player")
+        player = users.filter(username__iexact=username).order_by("id").first()
+    if player is None:
+        raise NotFound(_("No such player."))
     won = Q(status=Game.Status.WON)
     figures = games_counted(Game.objects.filter(owner=player)).aggregate(
         games=Count("id"),

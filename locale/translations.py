@@ -537,6 +537,148 @@ HU = {
         "Elakadtál? Vonj vissza egy lépést, kérj tippet, vagy olvasd el a szabályokat:"
     ),
     "Got it": "Értem",
+    # issue 24: keys, OAuth, the account, API messages
+    "new_password must be a non-empty string": "A new_password nem lehet üres szöveg.",
+    "password must be a non-empty string": "A password nem lehet üres szöveg.",
+    "Wrong password.": "Hibás jelszó.",
+    "%(field)s must be a non-empty string.": "%(field)s mező: nem lehet üres szöveg.",
+    "%(field)s must be at most %(max)s characters, without NUL.": (
+        "%(field)s mező: legfeljebb %(max)s karakter lehet, NUL nélkül."
+    ),
+    "Too many accounts were created from this address.": (
+        "Erről a címről túl sok fiókot hoztak létre."
+    ),
+    "ruleset must be one of: %(values)s.": "A ruleset értéke ezek egyike lehet: %(values)s.",
+    "draw must be 1 or 3.": "A draw értéke 1 vagy 3 lehet.",
+    "daily can only be true (leave it out for a game that is not the daily one).": (
+        "A daily értéke csak true lehet (nem napi játszmához hagyd el)."
+    ),
+    "A daily game is today's deal with the app rules: send only draw.": (
+        "A napi játszma a mai leosztás az app szabályaival: csak a draw mezőt küldd."
+    ),
+    "Send a code or a deck, not both.": "Leosztáskódot vagy paklit küldj, ne mindkettőt.",
+    "draw %(draw)s contradicts the code's draw %(code_draw)s.": (
+        "A draw %(draw)s ellentmond a kód húzásmódjának (%(code_draw)s)."
+    ),
+    "deck must be a list of 52 card names.": "A deck 52 kártyanév listája kell legyen.",
+    "expect must be a whole number of moves (0 or more).": (
+        "Az expect a lépések száma kell legyen (0 vagy több egész szám)."
+    ),
+    "lang must be one of: %(values)s.": "A lang értéke ezek egyike lehet: %(values)s.",
+    "Invalid token header: give the key after the word, without spaces.": (
+        "Hibás hitelesítő fejléc: a kulcsot a szó után add meg, szóközök nélkül."
+    ),
+    "Invalid token header: the key has characters no key has.": (
+        "Hibás hitelesítő fejléc: a kulcsban olyan karakterek vannak, amilyenek egyetlen "
+        "kulcsban sincsenek."
+    ),
+    "Invalid token.": "Érvénytelen kulcs.",
+    "This key has expired.": "Ez a kulcs lejárt.",
+    "This account is closed.": "Ez a fiók megszűnt.",
+    "Too many requests.": "Túl sok kérés.",
+    "The body is nested too deeply.": "A kérés törzse túl mélyen egymásba ágyazott.",
+    "The body is not valid JSON.": "A kérés törzse nem érvényes JSON.",
+    "name must be a non-empty string of at most 100 characters.": (
+        "A name legfeljebb 100 karakteres, nem üres szöveg lehet."
+    ),
+    "scopes must be a non-empty list of: %(scopes)s.": (
+        "A scopes ezek nem üres listája lehet: %(scopes)s."
+    ),
+    "A key cannot make a key with scopes it lacks: %(scopes)s.": (
+        "Egy kulcs nem hozhat létre olyan jogosultságú kulcsot, amellyel maga nem rendelkezik: "
+        "%(scopes)s."
+    ),
+    "days must be a whole number from 1 to %(max)s.": (
+        "A days 1 és %(max)s közötti egész szám lehet."
+    ),
+    "An account holds at most %(max)s keys: revoke one first.": (
+        "Egy fióknak legfeljebb %(max)s kulcsa lehet: előbb vonj vissza egyet."
+    ),
+    "No such key.": "Nincs ilyen kulcs.",
+    "The code_challenge_method must be S256.": "A code_challenge_method értéke csak S256 lehet.",
+    "see your account, your games and your keys": (
+        "láthatja a fiókodat, a játszmáidat és a kulcsaidat"
+    ),
+    "change your account and its keys": "módosíthatja a fiókodat és a kulcsait",
+    "deal games and play them in your name": "játszmákat oszthat és játszhat a nevedben",
+    "read games, boards and players as anyone may": (
+        "olvashatja a játszmákat, ranglistákat és játékosokat, ahogy bárki"
+    ),
+    "This key lacks the scope %(scope)s needed here.": (
+        "Ennek a kulcsnak nincs meg az itt szükséges %(scope)s jogosultsága."
+    ),
+    "There is no %(draw)s-card daily challenge on %(date)s.": (
+        "%(date)s napon nincs %(draw)s lapos napi kihívás."
+    ),
+    "There is no daily challenge on %(date)s yet.": "%(date)s napra még nincs napi kihívás.",
+    "There is no daily challenge on %(date)s.": "%(date)s napon nincs napi kihívás.",
+    "Name": "Név",
+    "What it may do": "Mit tehet",
+    "Expires after (days; empty: never)": "Lejár ennyi nap múlva (üresen: soha)",
+    "I understand: my account is closed for good and cannot come back.": (
+        "Értem: a fiókom végleg megszűnik, és nem állítható vissza."
+    ),
+    "Account": "Fiók",
+    "API keys": "API-kulcsok",
+    "Change password": "Jelszócsere",
+    "Download my games": "Játszmáim letöltése",
+    "Delete account": "Fiók törlése",
+    "Your account is deleted": "A fiókod törölve",
+    "You can no longer log in, and your keys no longer work. Your games stay on the boards "
+    "under a name that says nothing about you.": (
+        "Többé nem tudsz belépni, és a kulcsaid sem működnek. A játszmáid a ranglistákon "
+        "maradnak, olyan név alatt, amely semmit sem árul el rólad."
+    ),
+    "Deleting your account closes it for good: you can no longer log in, your API keys and "
+    "app permissions stop working, and your name on boards becomes “deleted-” and a number. "
+    "Your games stay, so that everyone's ranks stay as they were. Download your games first "
+    "if you want to keep them.": (
+        "A fiók törlése végleges: többé nem tudsz belépni, az API-kulcsaid és az "
+        "alkalmazásoknak adott engedélyeid megszűnnek, a neved a ranglistákon „deleted-” és "
+        "egy szám lesz. A játszmáid megmaradnak, így senki helyezése nem változik. Ha meg "
+        "akarod őrizni őket, előbb töltsd le a játszmáidat."
+    ),
+    "Delete my account": "Fiókom törlése",
+    "A key lets a program (a bot, an app) use the API in your name, with only the permissions "
+    "you give it. Keep it secret.": (
+        "Egy kulccsal egy program (bot, alkalmazás) a nevedben használhatja az API-t, csak a "
+        "neki adott jogosultságokkal. Tartsd titokban."
+    ),
+    "Your new key “%(name)s”": "Az új kulcsod: „%(name)s”",
+    "Copy it now: it is shown this once, the server keeps only a fingerprint of it.": (
+        "Másold ki most: csak most látható, a szerver csak az ujjlenyomatát őrzi meg."
+    ),
+    "Starts with": "Eleje",
+    "Permissions": "Jogosultságok",
+    "Created": "Létrehozva",
+    "Expires": "Lejár",
+    "Last used": "Utoljára használva",
+    "Revoke": "Visszavonás",
+    "never": "soha",
+    "No keys yet.": "Még nincs kulcs.",
+    "Make a key": "Új kulcs",
+    "Make the key": "Kulcs létrehozása",
+    "Your password is changed. You stay signed in here; your other sessions have ended. Your "
+    "API keys keep working.": (
+        "A jelszavad megváltozott. Itt bejelentkezve maradsz, a többi munkameneted véget ért. "
+        "Az API-kulcsaid továbbra is működnek."
+    ),
+    "Current password": "Jelenlegi jelszó",
+    "New password": "Új jelszó",
+    "New password again": "Új jelszó még egyszer",
+    "Allow an app?": "Engedélyezed az alkalmazást?",
+    "Allow %(app)s to use your account?": (
+        "Engedélyezed a fiókod használatát ennek az alkalmazásnak: %(app)s?"
+    ),
+    "Signed in as %(user)s. The app will be able to:": (
+        "Bejelentkezve: %(user)s. Az alkalmazás ezeket teheti:"
+    ),
+    "It never learns your password. You can take the permission back on the API keys page.": (
+        "A jelszavadat sosem tudja meg. Az engedélyt az API-kulcsok oldalán vonhatod vissza."
+    ),
+    "Allow": "Engedélyezem",
+    "Deny": "Elutasítom",
+    "This app's request cannot be served": "Az alkalmazás kérése nem teljesíthető",
 }
 
 PL = {
@@ -1071,6 +1213,143 @@ PL = {
         "Nie wiesz, co dalej? Cofnij ruch, poproś o podpowiedź albo przeczytaj zasady:"
     ),
     "Got it": "Rozumiem",
+    "new_password must be a non-empty string": "new_password musi być niepustym tekstem.",
+    "password must be a non-empty string": "password musi być niepustym tekstem.",
+    "Wrong password.": "Błędne hasło.",
+    "%(field)s must be a non-empty string.": "Pole %(field)s musi być niepustym tekstem.",
+    "%(field)s must be at most %(max)s characters, without NUL.": (
+        "Pole %(field)s może mieć najwyżej %(max)s znaków, bez NUL."
+    ),
+    "Too many accounts were created from this address.": (
+        "Z tego adresu założono zbyt wiele kont."
+    ),
+    "ruleset must be one of: %(values)s.": "ruleset musi być jednym z: %(values)s.",
+    "draw must be 1 or 3.": "draw musi wynosić 1 lub 3.",
+    "daily can only be true (leave it out for a game that is not the daily one).": (
+        "daily może mieć tylko wartość true (pomiń je dla gry innej niż dzienna)."
+    ),
+    "A daily game is today's deal with the app rules: send only draw.": (
+        "Gra dzienna to dzisiejsze rozdanie z zasadami aplikacji: wyślij tylko draw."
+    ),
+    "Send a code or a deck, not both.": "Wyślij kod rozdania albo talię, nie oba naraz.",
+    "draw %(draw)s contradicts the code's draw %(code_draw)s.": (
+        "draw %(draw)s przeczy trybowi dobierania kodu (%(code_draw)s)."
+    ),
+    "deck must be a list of 52 card names.": "deck musi być listą 52 nazw kart.",
+    "expect must be a whole number of moves (0 or more).": (
+        "expect musi być liczbą ruchów (całkowitą, 0 lub więcej)."
+    ),
+    "lang must be one of: %(values)s.": "lang musi być jednym z: %(values)s.",
+    "Invalid token header: give the key after the word, without spaces.": (
+        "Błędny nagłówek uwierzytelniania: podaj klucz po słowie, bez spacji."
+    ),
+    "Invalid token header: the key has characters no key has.": (
+        "Błędny nagłówek uwierzytelniania: klucz zawiera znaki, których żaden klucz nie ma."
+    ),
+    "Invalid token.": "Nieprawidłowy klucz.",
+    "This key has expired.": "Ten klucz wygasł.",
+    "This account is closed.": "To konto zostało zamknięte.",
+    "Too many requests.": "Zbyt wiele żądań.",
+    "The body is nested too deeply.": "Treść żądania jest zagnieżdżona zbyt głęboko.",
+    "The body is not valid JSON.": "Treść żądania nie jest poprawnym JSON-em.",
+    "name must be a non-empty string of at most 100 characters.": (
+        "name musi być niepustym tekstem o długości najwyżej 100 znaków."
+    ),
+    "scopes must be a non-empty list of: %(scopes)s.": (
+        "scopes musi być niepustą listą spośród: %(scopes)s."
+    ),
+    "A key cannot make a key with scopes it lacks: %(scopes)s.": (
+        "Klucz nie może utworzyć klucza z uprawnieniami, których sam nie ma: %(scopes)s."
+    ),
+    "days must be a whole number from 1 to %(max)s.": (
+        "days musi być liczbą całkowitą od 1 do %(max)s."
+    ),
+    "An account holds at most %(max)s keys: revoke one first.": (
+        "Konto może mieć najwyżej %(max)s kluczy: najpierw unieważnij jeden."
+    ),
+    "No such key.": "Nie ma takiego klucza.",
+    "The code_challenge_method must be S256.": "code_challenge_method musi wynosić S256.",
+    "see your account, your games and your keys": "widzieć twoje konto, gry i klucze",
+    "change your account and its keys": "zmieniać twoje konto i jego klucze",
+    "deal games and play them in your name": "rozdawać gry i grać w twoim imieniu",
+    "read games, boards and players as anyone may": (
+        "czytać gry, rankingi i graczy, jak każdy może"
+    ),
+    "This key lacks the scope %(scope)s needed here.": (
+        "Ten klucz nie ma potrzebnego tu uprawnienia %(scope)s."
+    ),
+    "There is no %(draw)s-card daily challenge on %(date)s.": (
+        "Dnia %(date)s nie ma dziennego wyzwania z dobieraniem %(draw)s kart."
+    ),
+    "There is no daily challenge on %(date)s yet.": (
+        "Na dzień %(date)s nie ma jeszcze dziennego wyzwania."
+    ),
+    "There is no daily challenge on %(date)s.": "Dnia %(date)s nie ma dziennego wyzwania.",
+    "Name": "Nazwa",
+    "What it may do": "Co może robić",
+    "Expires after (days; empty: never)": "Wygasa po (dniach; puste: nigdy)",
+    "I understand: my account is closed for good and cannot come back.": (
+        "Rozumiem: moje konto zostanie zamknięte na zawsze i nie da się go przywrócić."
+    ),
+    "Account": "Konto",
+    "API keys": "Klucze API",
+    "Change password": "Zmień hasło",
+    "Download my games": "Pobierz moje gry",
+    "Delete account": "Usuń konto",
+    "Your account is deleted": "Twoje konto zostało usunięte",
+    "You can no longer log in, and your keys no longer work. Your games stay on the boards "
+    "under a name that says nothing about you.": (
+        "Nie możesz się już zalogować, a twoje klucze przestały działać. Twoje gry zostają w "
+        "rankingach pod nazwą, która nic o tobie nie mówi."
+    ),
+    "Deleting your account closes it for good: you can no longer log in, your API keys and "
+    "app permissions stop working, and your name on boards becomes “deleted-” and a number. "
+    "Your games stay, so that everyone's ranks stay as they were. Download your games first "
+    "if you want to keep them.": (
+        "Usunięcie konta zamyka je na zawsze: nie zalogujesz się już, twoje klucze API i "
+        "zgody dla aplikacji przestaną działać, a twoja nazwa w rankingach zmieni się na "
+        "„deleted-” i numer. Twoje gry zostają, więc niczyje miejsca się nie zmienią. Jeśli "
+        "chcesz je zachować, najpierw pobierz swoje gry."
+    ),
+    "Delete my account": "Usuń moje konto",
+    "A key lets a program (a bot, an app) use the API in your name, with only the permissions "
+    "you give it. Keep it secret.": (
+        "Klucz pozwala programowi (botowi, aplikacji) korzystać z API w twoim imieniu, tylko z "
+        "nadanymi mu uprawnieniami. Trzymaj go w tajemnicy."
+    ),
+    "Your new key “%(name)s”": "Twój nowy klucz „%(name)s”",
+    "Copy it now: it is shown this once, the server keeps only a fingerprint of it.": (
+        "Skopiuj go teraz: widać go tylko ten raz, serwer przechowuje jedynie jego odcisk."
+    ),
+    "Starts with": "Początek",
+    "Permissions": "Uprawnienia",
+    "Created": "Utworzono",
+    "Expires": "Wygasa",
+    "Last used": "Ostatnio użyty",
+    "Revoke": "Unieważnij",
+    "never": "nigdy",
+    "No keys yet.": "Nie ma jeszcze kluczy.",
+    "Make a key": "Nowy klucz",
+    "Make the key": "Utwórz klucz",
+    "Your password is changed. You stay signed in here; your other sessions have ended. Your "
+    "API keys keep working.": (
+        "Hasło zostało zmienione. Tutaj pozostajesz zalogowany; pozostałe sesje zakończyły "
+        "się. Twoje klucze API działają dalej."
+    ),
+    "Current password": "Obecne hasło",
+    "New password": "Nowe hasło",
+    "New password again": "Powtórz nowe hasło",
+    "Allow an app?": "Zezwolić aplikacji?",
+    "Allow %(app)s to use your account?": "Zezwolić aplikacji %(app)s na korzystanie z konta?",
+    "Signed in as %(user)s. The app will be able to:": (
+        "Zalogowano jako %(user)s. Aplikacja będzie mogła:"
+    ),
+    "It never learns your password. You can take the permission back on the API keys page.": (
+        "Nigdy nie pozna twojego hasła. Zgodę możesz cofnąć na stronie kluczy API."
+    ),
+    "Allow": "Zezwól",
+    "Deny": "Odmów",
+    "This app's request cannot be served": "Nie można spełnić żądania tej aplikacji",
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {
@@ -1086,6 +1365,7 @@ HU_PLURALS: dict[str, tuple[str, ...]] = {
     "%(pile)s holds only %(holds)s card.": ("%(pile)s csak %(holds)s lapot tartalmaz.",) * 2,
     "%(home)s card home": ("%(home)s lap az alapokon", "%(home)s lap az alapokon"),
     "%(home)s of 52 cards home": ("%(home)s / 52 lap az alapokon",) * 2,
+    "Try again in %(seconds)s second.": ("Próbáld újra %(seconds)s másodperc múlva.",) * 2,
 }
 # Polish forms: one, few (2-4, 22-24...), many (5-21, 25...), fractions.
 PL_PLURALS: dict[str, tuple[str, ...]] = {
@@ -1128,6 +1408,12 @@ PL_PLURALS: dict[str, tuple[str, ...]] = {
         "%(home)s karty na bazach",
     ),
     "%(home)s of 52 cards home": ("%(home)s z 52 kart na bazach",) * 4,
+    "Try again in %(seconds)s second.": (
+        "Spróbuj ponownie za %(seconds)s sekundę.",
+        "Spróbuj ponownie za %(seconds)s sekundy.",
+        "Spróbuj ponownie za %(seconds)s sekund.",
+        "Spróbuj ponownie za %(seconds)s sekundy.",
+    ),
 }
 
 # ---- Matches and ratings (issue 23): the pages and the match panel -----------------------

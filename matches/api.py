@@ -20,6 +20,7 @@ from canfield_site.api import PageQuerySerializer, answers, page_links, page_par
 from canfield_site.clients import client_address_hash
 from games.errors import ApiError, InvalidRequest, NotFound
 from games.throttling import FixedWindowScopedThrottle
+from keys.scopes import ScopeRequired
 from matches import selectors, services
 from matches.deals import NoMatchSecret
 from matches.models import Match
@@ -245,7 +246,7 @@ class MatchListCreateApi(APIView):
 
 
 class MatchDetailApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[MATCH_ID],
@@ -258,7 +259,7 @@ class MatchDetailApi(APIView):
 
 
 class RatingsApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[RatingsQuerySerializer],
@@ -285,7 +286,7 @@ class RatingsApi(APIView):
 
 
 class WeeklyRatingsApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[ModeQuerySerializer],
@@ -338,7 +339,7 @@ class ModeOnlyQuerySerializer(serializers.Serializer):
 
 
 class RatingHistoryApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
         parameters=[ModeOnlyQuerySerializer],

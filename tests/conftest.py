@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 requires_postgres = pytest.mark.skipif(
@@ -53,9 +52,11 @@ def client_for():
     """An API client authenticated with the user's token, as a third-party client would be."""
 
     def make(user) -> APIClient:
-        token, _ = Token.objects.get_or_create(user=user)
+        from keys.services import key_create
+
+        _row, key = key_create(user=user, name="test")
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
         return client
 
     return make

@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 from django.views.i18n import JavaScriptCatalog
 
-from web import views
+from web import account_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -22,4 +22,12 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("account/keys/", account_views.account_keys, name="account-keys"),
+    path(
+        "account/keys/<str:key_id>/revoke",
+        account_views.account_key_revoke,
+        name="account-key-revoke",
+    ),
+    path("account/password/", account_views.account_password, name="account-password"),
+    path("account/delete/", account_views.account_delete, name="account-delete"),
 ]

@@ -3,10 +3,11 @@ import threading
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
+from keys.models import ApiKey
+from keys.services import key_hash
 from tests.conftest import requires_postgres
 
 REGISTER = "/api/v1/auth/register"
@@ -23,7 +24,11 @@ def test_register_creates_account_and_token(api_client, db):
     assert response.status_code == 201
     body = response.json()
     assert body["username"] == "carol"
-    assert Token.objects.get(user__username="carol").key == body["token"]
+    # only the key's hash is kept, and the key has every scope
+    key = ApiKey.objects.get(user__username="carol")
+    assert key.key_hash == key_hash(body["token"]) and key.id == body["token"][:8]
+    assert body["token"] not in str(list(ApiKey.objects.values_list()))
+    assert key.scopes.split() == ["account:read", "account:write", "game:play", "board:read"]
 
 
 def test_registered_token_authenticates(api_client, db):
@@ -57,7 +62,7 @@ def test_register_rejects_bad_input(api_client, user, body):
 
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "invalid_request"
-    assert not Token.objects.filter(user__username__iexact="dave").exists()
+    assert not ApiKey.objects.filter(user__username__iexact="dave").exists()
 
 
 def test_token_for_good_credentials(api_client, user):
@@ -66,7 +71,9 @@ def test_token_for_good_credentials(api_client, user):
     )
 
     assert response.status_code == 200
-    assert response.json() == {"token": Token.objects.get(user=user).key}
+    assert list(response.json()) == ["token"]
+    key = ApiKey.objects.get(user=user)
+    assert key.key_hash == key_hash(response.json()["token"]) and key.name == "auth/token"
 
 
 @pytest.mark.parametrize(

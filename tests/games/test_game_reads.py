@@ -4,11 +4,11 @@
 import pytest
 from django.db import close_old_connections, connection, connections
 from django.test.utils import CaptureQueriesContext
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import selectors, services
 from games.models import Game
+from keys.services import key_create, key_hash
 from leaderboard import services as leaderboard_services
 from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck
@@ -23,7 +23,7 @@ def same_row(a, b, model) -> None:
 
 def test_token_read_gives_the_user_and_the_game_as_the_orm_does(user):
     # given: a random game, a custom deck's finished game and a daily game
-    token = Token.objects.create(user=user)
+    _row, key = key_create(user=user, name="test")
     random_game = services.game_create(owner=user)
     custom = services.game_create(owner=user, deck=easy_deck(), draw=1)
     Game.objects.filter(pk=custom.pk).update(status="resigned", finished_at=custom.created_at)
@@ -31,7 +31,8 @@ def test_token_read_gives_the_user_and_the_game_as_the_orm_does(user):
 
     for game in (random_game, custom, daily):
         # when
-        read_user, read_game = selectors.token_user_and_game(key=token.key, game_id=str(game.pk))
+        found = selectors.token_user_and_game(key_hash=key_hash(key), game_id=str(game.pk))
+        read_user, read_game = found.user, found.game
 
         # then: every column as the ORM gives it (JSON decoded, ids and times typed)
         same_row(read_user, type(user).objects.get(pk=user.pk), type(user))
@@ -41,9 +42,10 @@ def test_token_read_gives_the_user_and_the_game_as_the_orm_does(user):
 
 @pytest.mark.parametrize("game_id", ["not-a-uuid", "7d1a7c36-3c6f-4f6e-9b0e-2d3c1c0b9a11"])
 def test_token_read_of_no_such_game_gives_the_user_alone(user, game_id):
-    token = Token.objects.create(user=user)
+    _row, key = key_create(user=user, name="test")
 
-    read_user, read_game = selectors.token_user_and_game(key=token.key, game_id=game_id)
+    found = selectors.token_user_and_game(key_hash=key_hash(key), game_id=game_id)
+    read_user, read_game = found.user, found.game
 
     assert read_user.pk == user.pk and read_game is None
 

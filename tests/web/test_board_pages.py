@@ -18,12 +18,12 @@ PAGE_SIZE = 50
 # a test act for them. The 3-card board is left to the other tests.
 CROWD = """
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from keys.services import key_create
 from leaderboard.services import daily_game_get_or_create
 for i in range(52):
     user = get_user_model().objects.create_user("{prefix}%02d" % i)
     daily_game_get_or_create(player=user, draw=1)
-    print("crowd:", user.username, Token.objects.create(user=user).key)
+    print("crowd:", user.username, key_create(user=user, name="crowd")[1])
 """
 LINE = """
 import json

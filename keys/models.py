@@ -1,0 +1,30 @@
+from django.conf import settings
+from django.db import models
+
+
+class ApiKey(models.Model):
+    """An API key of an account (API.md "Scoped tokens"): named, scoped, perhaps expiring.
+
+    The key itself is never stored: only its first characters (`id`, shown in lists and used
+    to revoke it) and the SHA-256 of the whole key, which the authentication looks up. A key has
+    160 random bits, so a fast hash is enough: nobody can search the key space behind it.
+    """
+
+    id = models.CharField(primary_key=True, max_length=16)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_keys"
+    )
+    key_hash = models.CharField(max_length=64, unique=True)
+    name = models.CharField(max_length=100)
+    # Space-separated, as OAuth writes scopes: "account:read game:play".
+    scopes = models.CharField(max_length=200)
+    created = models.DateTimeField()
+    expires = models.DateTimeField(null=True, blank=True)
+    # Updated at most once a minute (keys.services.LAST_USED_STEP): not a write per request.
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created"], name="apikey_user_created")]
+
+    def __str__(self) -> str:
+        return f"{self.id}… ({self.name})"
