@@ -351,17 +351,21 @@ setInterval(tickClock, 250);
 
 // ---- the end of a game ----------------------------------------------------------------------
 
-// A finished daily as text to share: the figures and the standing, never a card.
+// A finished game as text to share: the figures, how far it got and, for a daily, the
+// standing and the board's address; never a card (a practice game's code, once revealed, is
+// the deal itself and may be shared: R19).
 function shareText() {
   const mode = game.draw === 3 ? gettext("3 cards (Hard)") : gettext("1 card (Easy)");
   const lines = [
-    `Canfield Club · ${gettext("daily")} ${game.daily.date} · ${mode}`,
+    game.daily
+      ? `Canfield Club · ${gettext("daily")} ${game.daily.date} · ${mode}`
+      : `Canfield Club · ${mode}${game.code ? ` · ${game.code}` : ""}`,
     `${game.status === "won" ? gettext("Won") : cardsHome(game)} · ${gettext("Score")} ${game.score} · ${counted(ngettext("%(count)s move", "%(count)s moves", game.moves), game.moves)} · ${formatSeconds(game.seconds)}`,
   ];
-  if (game.daily.rank) {
+  if (game.daily && game.daily.rank) {
     lines.push(format(gettext("Rank %(rank)s of %(count)s"), { rank: game.daily.rank, count: game.daily.players }));
   }
-  lines.push(`${location.origin}/daily/${game.daily.date}/${game.draw}/`);
+  if (game.daily) lines.push(`${location.origin}/daily/${game.daily.date}/${game.draw}/`);
   return lines.join("\n");
 }
 
@@ -380,7 +384,7 @@ function showEnd(justEnded) {
   rankLine.textContent = "";
   const boardLink = document.getElementById("win-board");
   boardLink.hidden = !game.daily;
-  document.getElementById("win-share").hidden = !game.daily;
+  document.getElementById("win-share").hidden = false;
   document.getElementById("win-restart").hidden = !restartable();
   if (game.daily) {
     boardLink.href = `/daily/${game.daily.date}/${game.draw}/`;
