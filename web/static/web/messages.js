@@ -83,7 +83,7 @@ export function actionText(action, game) {
   } else if (action.type === "undo") {
     parts.push(gettext("last action undone"));
   } else if (action.type === "resign") {
-    parts.push(gettext("game resigned"));
+    parts.push(gettext("game ended"));
   }
   if (action.auto_finish && action.auto_finish.length) {
     const count = action.auto_finish.length;
