@@ -221,16 +221,15 @@ def test_the_table_on_a_phone_is_game_first(browser, base_url, lang):
     scrolled = page.evaluate("() => window.scrollY")
     assert scrolled > 0
     felt = page.locator("#table").bounding_box()
+    x, y = felt["x"] + felt["width"] - 20, max(felt["y"], 0) + 40
+    # A finger's swipe down on bare felt, as the browser's touch input gets it (CDP).
     session = context.new_cdp_session(page)
     session.send(
-        "Input.synthesizeScrollGesture",
-        {
-            "x": felt["x"] + felt["width"] - 20,
-            "y": max(felt["y"], 0) + 60,
-            "yDistance": 300,
-            "gestureSourceType": "touch",
-            "speed": 2000,
-        },
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
     )
+    for step in range(1, 11):
+        point = {"x": x, "y": y + 20 * step}
+        session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     page.wait_for_function("y => window.scrollY < y", arg=scrolled)
     context.close()
