@@ -139,7 +139,8 @@ def test_share_a_finished_daily_and_play_the_other_board(new_context):
     # then the text gives the day, the figures and the rank, and no card
     text = page.locator("#share-text").input_value()
     assert game["daily"]["date"] in text and "3 cards (Hard)" in text
-    assert "Resigned" in text and "1 move" in text and "Rank " in text
+    assert "of 52 cards home" in text and "1 move" in text and "Rank " in text
+    assert "Resigned" not in text
     assert not re.search(r"\b(10|[2-9AJQK])[HSDC]\b", text)
     assert "of hearts" not in text and "of spades" not in text
 

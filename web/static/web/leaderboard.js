@@ -26,7 +26,8 @@ let wanted = 0;
 let loading = false;
 
 function statusText(status) {
-  return { playing: gettext("Playing"), won: gettext("Won"), resigned: gettext("Resigned") }[status] || status;
+  // A game ended without a win is "ended", never "resigned" (R20: ending is no defeat).
+  return { playing: gettext("Playing"), won: gettext("Won"), resigned: gettext("Ended") }[status] || status;
 }
 
 function render() {

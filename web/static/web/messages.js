@@ -105,3 +105,10 @@ export function parText(par) {
     : ngettext("Par: at most %(count)s move", "Par: at most %(count)s moves", par.moves);
   return format(template, { count: par.moves });
 }
+
+// How far a game got: "35 of 52 cards home" (every foundation's cards, the base card included),
+// said of a game that ended without a win instead of "resigned".
+export function cardsHome(game) {
+  const home = game.foundations.reduce((sum, foundation) => sum + foundation.count, 0);
+  return format(gettext("%(home)s of 52 cards home"), { home });
+}

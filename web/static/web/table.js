@@ -15,7 +15,7 @@ import {
   shake,
 } from "./motion.js";
 import { cardWords, nextRank } from "./cards.js";
-import { actionText, errorText, parText } from "./messages.js";
+import { actionText, cardsHome, errorText, parText } from "./messages.js";
 import { renderTable } from "./render.js";
 import { applyLook } from "./site.js";
 import { play, setSound, soundOn } from "./sound.js";
@@ -188,12 +188,6 @@ async function endWithTheDay() {
 }
 
 const DAY_OVER = () => gettext("The day is over: this game ended at midnight.");
-
-// How far a game got: "35 of 52 cards home" (every foundation's cards, the base card included).
-export function cardsHome(current) {
-  const home = current.foundations.reduce((sum, foundation) => sum + foundation.count, 0);
-  return format(gettext("%(home)s of 52 cards home"), { home });
-}
 
 // The status words: how the game ended, a daily game ended by its day's end included; a game
 // that was not won says how far it got (never "resigned": R20 ends it, it is no defeat).
