@@ -443,6 +443,28 @@ HU = {
     "The server is busy: retry in %(seconds)s s.": (
         "A szerver foglalt: próbáld újra %(seconds)s mp múlva."
     ),
+    # Issue 22: the table (phones, the end of a game, the feel).
+    "Finish": "Kirakás",
+    "Menu": "Menü",
+    "No more moves": "Nincs több lépés",
+    "End game": "Játszma befejezése",
+    "End this game? It ends with its current score.": (
+        "Befejezed a játszmát? A jelenlegi pontszámmal ér véget."
+    ),
+    "game ended": "a játszma véget ért",
+    "%(home)s of 52 cards home": "52 lapból %(home)s az alapokon",
+    "Ended": "Befejezve",
+    "next: %(card)s": "következő: %(card)s",
+    "complete": "kész",
+    "Sound effects": "Hanghatások",
+    "Blue felt": "Kék posztó",
+    "Burgundy felt": "Bordó posztó",
+    "Green checks": "Zöld kockás",
+    "Black and gold": "Fekete-arany",
+    "Card size": "Lapméret",
+    "Medium": "Közepes",
+    "Small": "Kicsi",
+    "Large": "Nagy",
 }
 
 PL = {
@@ -881,6 +903,28 @@ PL = {
     "The server is busy: retry in %(seconds)s s.": (
         "Serwer jest zajęty: spróbuj ponownie za %(seconds)s s."
     ),
+    # Issue 22: the table (phones, the end of a game, the feel).
+    "Finish": "Dokończ",
+    "Menu": "Menu",
+    "No more moves": "Brak ruchów",
+    "End game": "Zakończ grę",
+    "End this game? It ends with its current score.": (
+        "Zakończyć tę grę? Skończy się z obecnym wynikiem."
+    ),
+    "game ended": "gra zakończona",
+    "%(home)s of 52 cards home": "%(home)s z 52 kart na bazach",
+    "Ended": "Zakończona",
+    "next: %(card)s": "następna: %(card)s",
+    "complete": "pełna",
+    "Sound effects": "Efekty dźwiękowe",
+    "Blue felt": "Niebieskie sukno",
+    "Burgundy felt": "Bordowe sukno",
+    "Green checks": "Zielona kratka",
+    "Black and gold": "Czarno-złoty",
+    "Card size": "Rozmiar kart",
+    "Medium": "Średnie",
+    "Small": "Małe",
+    "Large": "Duże",
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {
