@@ -39,7 +39,7 @@ def test_copy_the_code_resign_then_find_the_game_on_the_player_page_and_replay_i
     page.locator("#win").wait_for(state="visible")
     assert page.locator("#win-title").inner_text() == "Game over"
     assert page.locator("#win-rank").inner_text() == ""  # not a daily game: no board
-    assert page.locator("#win-reason").inner_text() == "1 of 52 cards home"
+    assert page.locator("#win-home").inner_text() == "1 of 52 cards home"
     page.click("#win-close")
     assert page.locator("#status").inner_text() == "1 of 52 cards home"
     ended = api(page, "GET", f"games/{created['id']}")["body"]
@@ -126,7 +126,7 @@ def test_a_stuck_game_says_no_more_moves_and_ends_with_how_far_it_got(new_contex
 
     # then the end screen and the share text say how far the game got, never "Resigned"
     page.locator("#win").wait_for(state="visible")
-    assert page.locator("#win-reason").inner_text() == "1 of 52 cards home"
+    assert page.locator("#win-home").inner_text() == "1 of 52 cards home"
     page.click("#win-share")
     text = page.locator("#share-text").input_value()
     assert text.splitlines() == [

@@ -371,8 +371,9 @@ function showEnd(justEnded) {
   document.getElementById("win-moves").textContent = game.moves;
   document.getElementById("win-time").textContent = formatSeconds(game.seconds);
   const dayOver = game.end_reason === "day_over";
-  const reason = game.status === "won" ? "" : cardsHome(game);
-  document.getElementById("win-reason").textContent = dayOver ? `${DAY_OVER()} ${reason}` : reason;
+  document.getElementById("win-reason").textContent = dayOver ? DAY_OVER() : "";
+  // How far a game not won got, never "resigned".
+  document.getElementById("win-home").textContent = game.status === "won" ? "" : cardsHome(game);
   if (dayOver) say(DAY_OVER());
   const rankLine = document.getElementById("win-rank");
   rankLine.textContent = "";
