@@ -465,6 +465,10 @@ HU = {
     "Medium": "Közepes",
     "Small": "Kicsi",
     "Large": "Nagy",
+    "Restart this deal? This game ends here and the same cards are dealt again as practice.": (
+        "Újrakezded ezt a leosztást? Ez a játszma itt véget ér, és ugyanezeket a lapokat "
+        "gyakorlásként újra megkapod."
+    ),
 }
 
 PL = {
@@ -925,6 +929,10 @@ PL = {
     "Medium": "Średnie",
     "Small": "Małe",
     "Large": "Duże",
+    "Restart this deal? This game ends here and the same cards are dealt again as practice.": (
+        "Zagrać to rozdanie od nowa? Ta gra kończy się tutaj, a te same karty zostaną "
+        "rozdane ponownie jako trening."
+    ),
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {

@@ -5,7 +5,7 @@ game saying "No more moves" (R20a) and ending there; Finish playing every card h
 from games.engine.cards import NAMES
 from tests.games.helpers import easy_deck as straight_deck
 from tests.web.conftest import screenshot
-from tests.web.helpers import api, sign_up, unique_name, wait_for_moves
+from tests.web.helpers import api, game_id_of, sign_up, unique_name, wait_for_moves
 
 
 def test_copy_the_code_resign_then_find_the_game_on_the_player_page_and_replay_it(new_context):
@@ -187,3 +187,26 @@ def test_finish_plays_every_card_home_as_counted_moves(new_context):
     won = api(page, "GET", f"games/{game_id}")["body"]
     assert won["status"] == "won" and won["moves"] == moves + 2
     assert finish.is_hidden()
+
+
+def test_restart_is_reachable_during_a_random_game(new_context):
+    # given a player on a random deal in progress (its code hidden, R19)
+    page = new_context().new_page()
+    sign_up(page, unique_name("restarter"))
+    created = api(page, "POST", "games", {"draw": 3})["body"]
+    page.goto(f"/play/{created['id']}")
+    page.wait_for_selector('[data-pile="stock"] .card')
+    page.click('[data-pile="stock"]')
+    wait_for_moves(page, 1)
+
+    # when they press Restart this deal and confirm that this game ends
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#restart")
+
+    # then the game ended and its deal is dealt again, from its start, as a practice game
+    page.wait_for_url(lambda url: created["id"] not in url and "/play/" in url)
+    page.wait_for_selector('[data-pile="stock"] .card')
+    ended = api(page, "GET", f"games/{created['id']}")["body"]
+    again = api(page, "GET", f"games/{game_id_of(page)}")["body"]
+    assert ended["status"] == "resigned" and ended["code"]
+    assert again["code"] == ended["code"] and again["practice"] and again["moves"] == 0

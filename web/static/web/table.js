@@ -159,7 +159,7 @@ function accept(next, action = null) {
   render(action, first);
   refreshText();
   if (first) loadNewSettings(game);
-  if (wasPlaying && game.status !== "playing") showEnd(true);
+  if (wasPlaying && game.status !== "playing" && !restarting) showEnd(true);
 }
 
 async function load() {
@@ -282,8 +282,11 @@ export const RULESET_NAMES = {
 
 // A practice game can be dealt again: its code is known (a code game, or a random game once
 // it has ended and its code is revealed); a daily game never, a custom deck has no code.
+// A random game in progress can be dealt again too: its code is hidden while it lasts (R19), so
+// restarting ends it first (its code is then revealed) and deals that code as practice.
 function restartable() {
-  return Boolean(game.code) && !game.daily;
+  if (game.daily) return false;
+  return Boolean(game.code) || (game.status === "playing" && !game.practice);
 }
 
 function renderHud() {
@@ -452,7 +455,17 @@ function newGame() {
   return startGame({ draw: Number(newDraw.value), ruleset: newRuleset.value });
 }
 
-function restart() {
+let restarting = false; // the game ends on its way to being dealt again: no end screen
+
+async function restart() {
+  if (!game.code) {
+    if (!confirm(gettext("Restart this deal? This game ends here and the same cards are dealt again as practice."))) return;
+    restarting = true;
+    if (!(await act({ type: "resign" }))) {
+      restarting = false;
+      return;
+    }
+  }
   return startGame({ code: game.code, ruleset: game.ruleset });
 }
 
