@@ -218,11 +218,16 @@ export function celebrate(game) {
     };
     window.addEventListener("pointerdown", stop, true);
     window.addEventListener("keydown", stop, true);
-    const step = () => {
+    // Time, not frames, drives it (a busy phone drops frames): a card leaves every 80 ms, the
+    // motion is in pixels per 60th of a second, and it is over within 7 s whatever happens.
+    const started = performance.now();
+    let last = started;
+    const step = (now) => {
       if (done) return;
       frame += 1;
-      // A new card every few frames, at most a handful in the air at once.
-      if (launched < order.length && frame % 5 === 1 && flying.length < 10) {
+      const ticks = Math.min((now - last) / (1000 / 60), 4);
+      last = now;
+      while (launched < order.length && now - started >= launched * 80) {
         const { name, rect } = order[launched];
         launched += 1;
         const side = Math.random() < 0.5 ? -1 : 1;
@@ -230,9 +235,9 @@ export function celebrate(game) {
           vx: side * (4 + Math.random() * 5), vy: -Math.random() * 7 });
       }
       for (const card of flying) {
-        card.vy += 0.55;
-        card.x += card.vx;
-        card.y += card.vy;
+        card.vy += 0.55 * ticks;
+        card.x += card.vx * ticks;
+        card.y += card.vy * ticks;
         if (card.y + card.h > height) {
           card.y = height - card.h;
           card.vy = -card.vy * 0.78;
@@ -244,7 +249,7 @@ export function celebrate(game) {
         if (card.x + card.w < 0 || card.x > width) flying.splice(i, 1);
       }
       window.celebrationFrames = frame;
-      if (launched >= order.length && !flying.length) stop();
+      if ((launched >= order.length && !flying.length) || now - started > 7000) stop();
       else requestAnimationFrame(step);
     };
     requestAnimationFrame(step);
