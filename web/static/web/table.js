@@ -577,7 +577,9 @@ async function askHint() {
   } else {
     text = gettext("No hint: the solver could not decide in time.");
   }
-  say(text);
+  // By the cards the hint moves (or the stock it draws from).
+  const near = hint.action ? (hint.action.type === "move" ? hint.action.from : "stock") : null;
+  say(text, "note", near);
   announce(text);
 }
 
