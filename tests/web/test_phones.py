@@ -209,6 +209,11 @@ def test_the_table_on_a_phone_is_game_first(browser, base_url, lang):
     assert menu_small == []
     page.click("#menu-open")
     assert page.locator("#resign").is_hidden()
+    # (and a touch elsewhere closes it too)
+    page.click("#menu-open")
+    page.locator("#resign").wait_for()
+    page.mouse.click(5, 60)
+    page.locator("#resign").wait_for(state="hidden")
 
     # and the felt lets a finger scroll the page (only a card keeps the finger, to drag it)
     touch = page.evaluate(

@@ -71,6 +71,13 @@ menuButton.addEventListener("click", () => {
 document.getElementById("more").addEventListener("click", (event) => {
   if (event.target.closest("button, a")) closeMenu();
 });
+// The sheet closes with Esc or a touch anywhere else, as menus do.
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && hud.classList.contains("menu-open")) closeMenu();
+});
+document.addEventListener("pointerdown", (event) => {
+  if (hud.classList.contains("menu-open") && !event.target.closest("#more, #menu-open")) closeMenu();
+});
 
 // ---- talking to the server ------------------------------------------------------------------
 
