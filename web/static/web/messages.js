@@ -109,6 +109,10 @@ export function parText(par) {
 // How far a game got: "35 of 52 cards home" (every foundation's cards, the base card included),
 // said of a game that ended without a win instead of "resigned".
 export function cardsHome(game) {
-  const home = game.foundations.reduce((sum, foundation) => sum + foundation.count, 0);
+  return cardsHomeOf(game.foundations.reduce((sum, foundation) => sum + foundation.count, 0));
+}
+
+// The same of a board's ENTRY, which gives the count (`home`).
+export function cardsHomeOf(home) {
   return format(gettext("%(home)s of 52 cards home"), { home });
 }
