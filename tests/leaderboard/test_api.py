@@ -1,8 +1,10 @@
 import datetime as dt
+import importlib
 import json
 
 import pytest
 import time_machine
+from django.apps import apps as django_apps
 from django.conf import settings
 from django.core.management import call_command
 from django.db import OperationalError, connection
@@ -131,6 +133,21 @@ def test_the_board_says_how_many_cards_each_game_has_home(noon, auth_client, api
         now=NOON,
     )
     assert batch[0]["home"] == home
+
+
+def test_the_migration_fills_home_of_existing_entries_from_their_games(noon, auth_client):
+    # given an entry of a fresh daily game (its base card home) whose count was lost
+    game = daily(auth_client, draw=1).json()
+    entry = Entry.objects.get(game_id=game["id"])
+    Entry.objects.filter(pk=entry.pk).update(home=0)
+    expected = sum(f["count"] for f in game["foundations"])
+
+    # when the migration's filling step runs
+    migration = importlib.import_module("leaderboard.migrations.0011_entry_home")
+    migration.fill_home(django_apps, None)
+
+    # then the entry counts its game's foundation cards again
+    assert Entry.objects.get(pk=entry.pk).home == expected == 1
 
 
 # ---- daily info --------------------------------------------------------------------------------
