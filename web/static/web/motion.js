@@ -218,8 +218,8 @@ export function celebrate(game) {
     };
     window.addEventListener("pointerdown", stop, true);
     window.addEventListener("keydown", stop, true);
-    // Time, not frames, drives it (a busy phone drops frames): a card leaves every 80 ms, the
-    // motion is in pixels per 60th of a second, and it is over within 7 s whatever happens.
+    // Time, not frames, drives it (a busy phone drops frames): a card leaves every 60 ms, the
+    // motion is in pixels per 60th of a second, and it is over within 6 s whatever happens.
     const started = performance.now();
     let last = started;
     const step = (now) => {
@@ -227,7 +227,7 @@ export function celebrate(game) {
       frame += 1;
       const ticks = Math.min((now - last) / (1000 / 60), 4);
       last = now;
-      while (launched < order.length && now - started >= launched * 80) {
+      while (launched < order.length && now - started >= launched * 60) {
         const { name, rect } = order[launched];
         launched += 1;
         const side = Math.random() < 0.5 ? -1 : 1;
@@ -249,7 +249,7 @@ export function celebrate(game) {
         if (card.x + card.w < 0 || card.x > width) flying.splice(i, 1);
       }
       window.celebrationFrames = frame;
-      if ((launched >= order.length && !flying.length) || now - started > 7000) stop();
+      if ((launched >= order.length && !flying.length) || now - started > 6000) stop();
       else requestAnimationFrame(step);
     };
     requestAnimationFrame(step);
