@@ -3,6 +3,8 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from games.engine import Game as EngineGame
+
 
 class Game(models.Model):
     """One player's game: its deal, its current engine state and its summary figures.
@@ -74,6 +76,12 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.id} ({self.status})"
+
+    @property
+    def cards_home(self) -> int:
+        """How many cards the foundations hold now, the base card included (a game not won
+        says how far it got: "35 of 52 cards home")."""
+        return sum(EngineGame.from_dict(self.state).found)
 
 
 class Action(models.Model):

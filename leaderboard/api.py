@@ -55,6 +55,9 @@ class EntrySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Game.Status.choices)
     game = serializers.UUIDField()
     bot = serializers.BooleanField(help_text="a bot's entry (R34): on the bots' board only")
+    home = serializers.IntegerField(
+        help_text="cards on the game's foundations, the base card included (0..52)"
+    )
 
 
 class LeaderboardOutSerializer(serializers.Serializer):

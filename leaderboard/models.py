@@ -64,6 +64,9 @@ class Entry(models.Model):
     # R35: the fair-play review's state for the entry's owner: null (never held), "held" (off
     # the public boards until staff decide) or "cleared" (held, then put back by staff).
     review = models.CharField(max_length=16, null=True, blank=True)
+    # How far the game got: the cards on its foundations, the base card included (issue 22: a
+    # board says "35 of 52 cards home" of a game not won, never "resigned").
+    home = models.PositiveSmallIntegerField(default=1)
 
     class Meta:
         constraints = [

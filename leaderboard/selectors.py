@@ -51,7 +51,7 @@ POPULATIONS = ("people", "bots")
 BOARD_ORDER = ("-score", "moves", "span", "reached_at", "id")
 # What an ENTRY shows: nothing else is read (plain rows, no model instances: a page's time
 # goes mostly into building Python objects).
-ENTRY_FIELDS = ("player__username", "score", "moves", "span", "status", "game_id", "bot")
+ENTRY_FIELDS = ("player__username", "score", "moves", "span", "status", "game_id", "bot", "home")
 # R35: an entry held by the fair-play review (fairplay) is off the public boards, as a
 # disqualified one is, until staff clear it ("cleared": back on the boards).
 HELD, CLEARED = "held", "cleared"
@@ -96,6 +96,7 @@ def _entry_dict(
     status: str,
     game_id: Any,
     bot: bool,
+    home: int,
 ) -> dict[str, Any]:
     return {
         "rank": rank,
@@ -106,6 +107,7 @@ def _entry_dict(
         "status": status,
         "game": str(game_id),
         "bot": bot,
+        "home": home,
     }
 
 
@@ -241,7 +243,7 @@ def board_changes(
         .annotate(span=_span(challenge, now))
         .values_list(
             "id", "player__username", "score", "moves", "span", "status", "game_id",
-            "bot", "reached_at", "disqualified", "review",
+            "bot", "home", "reached_at", "disqualified", "review",
         )
     )  # fmt: skip
     off = [row[-2] or row[-1] == HELD for row in rows]
@@ -273,8 +275,9 @@ def board_changes(
             status,
             game,
             bot,
+            home,
         )  # fmt: skip
-        for pk, name, score, moves, span, status, game, bot, reached, _, _ in ranked
+        for pk, name, score, moves, span, status, game, bot, home, reached, _, _ in ranked
     ]
     return sorted(entries, key=lambda entry: entry["rank"]), removed
 

@@ -133,6 +133,7 @@ def daily_game_get_or_create(
                 status=game.status,
                 score=game.score,
                 moves=game.moves,
+                home=game.cards_home,
                 started_at=game.created_at,
                 reached_at=game.created_at,
                 bot=bot,
@@ -201,6 +202,7 @@ def entry_record(game: Game, at: dt.datetime) -> None:
         status=game.status,
         score=game.score,
         moves=game.moves,
+        home=game.cards_home,
         ended_at=game.finished_at if finished else None,
         reached_at=at,
     )
@@ -216,11 +218,11 @@ def entry_statement(game: Game, at: dt.datetime) -> tuple[str, list[Any]] | None
     finished = game.status != Game.Status.PLAYING
     sql = (
         f"ranked_entry AS (UPDATE {Entry._meta.db_table} SET status = %s, score = %s, "
-        "moves = %s, ended_at = %s, reached_at = %s "
+        "moves = %s, home = %s, ended_at = %s, reached_at = %s "
         "WHERE game_id IN (SELECT id FROM updated) AND NOT disqualified)"
     )
     ended = game.finished_at if finished else None
-    return sql, [game.status, game.score, game.moves, ended, at]
+    return sql, [game.status, game.score, game.moves, game.cards_home, ended, at]
 
 
 def entry_committed(game: Game, at: dt.datetime) -> None:

@@ -497,7 +497,6 @@ HU = {
     "won": "megnyerve",
     "playing": "folyamatban",
     "In progress": "Folyamatban",
-    "Ended": "Véget ért",
     "No daily challenge played yet.": "Még nincs lejátszott napi kihívás.",
     "Left unfinished": "Befejezetlenül otthagyva",
     "Pages of games": "A játszmák oldalai",
@@ -679,6 +678,32 @@ HU = {
     "Allow": "Engedélyezem",
     "Deny": "Elutasítom",
     "This app's request cannot be served": "Az alkalmazás kérése nem teljesíthető",
+    # Issue 22: the table (phones, the end of a game, the feel).
+    "Finish": "Kirakás",
+    "Menu": "Menü",
+    "No more moves": "Nincs több lépés",
+    "End game": "Játszma befejezése",
+    "End this game? It ends with its current score.": (
+        "Befejezed a játszmát? A jelenlegi pontszámmal ér véget."
+    ),
+    "game ended": "a játszma véget ért",
+    "%(home)s of 52 cards home": "52 lapból %(home)s az alapokon",
+    "Ended": "Befejezve",
+    "next: %(card)s": "jöhet: %(card)s",
+    "complete": "kész",
+    "Sound effects": "Hanghatások",
+    "Blue felt": "Kék posztó",
+    "Burgundy felt": "Bordó posztó",
+    "Green checks": "Zöld kockás",
+    "Black and gold": "Fekete-arany",
+    "Card size": "Lapméret",
+    "Medium": "Közepes",
+    "Small": "Kicsi",
+    "Large": "Nagy",
+    "Restart this deal? This game ends here and the same cards are dealt again as practice.": (
+        "Újrakezded ezt a leosztást? Ez a játszma itt véget ér, és ugyanezeket a lapokat "
+        "gyakorlásként újra megkapod."
+    ),
 }
 
 PL = {
@@ -1350,6 +1375,31 @@ PL = {
     "Allow": "Zezwól",
     "Deny": "Odmów",
     "This app's request cannot be served": "Nie można spełnić żądania tej aplikacji",
+    # Issue 22: the table (phones, the end of a game, the feel).
+    "Finish": "Dokończ",
+    "Menu": "Menu",
+    "No more moves": "Brak ruchów",
+    "End game": "Zakończ grę",
+    "End this game? It ends with its current score.": (
+        "Zakończyć tę grę? Skończy się z obecnym wynikiem."
+    ),
+    "game ended": "gra zakończona",
+    "%(home)s of 52 cards home": "%(home)s z 52 kart na bazach",
+    "next: %(card)s": "dalej: %(card)s",
+    "complete": "pełna",
+    "Sound effects": "Efekty dźwiękowe",
+    "Blue felt": "Niebieskie sukno",
+    "Burgundy felt": "Bordowe sukno",
+    "Green checks": "Zielona kratka",
+    "Black and gold": "Czarno-złoty",
+    "Card size": "Rozmiar kart",
+    "Medium": "Średnie",
+    "Small": "Małe",
+    "Large": "Duże",
+    "Restart this deal? This game ends here and the same cards are dealt again as practice.": (
+        "Zagrać to rozdanie od nowa? Ta gra kończy się tutaj, a te same karty zostaną "
+        "rozdane ponownie jako trening."
+    ),
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {

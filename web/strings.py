@@ -34,4 +34,4 @@ def action_caption(
         return _("waste back to the stock")
     if type == "undo":
         return _("Undo")
-    return _("Resign")
+    return _("End game")

@@ -1,8 +1,10 @@
 import datetime as dt
+import importlib
 import json
 
 import pytest
 import time_machine
+from django.apps import apps as django_apps
 from django.conf import settings
 from django.core.management import call_command
 from django.db import OperationalError, connection
@@ -104,6 +106,48 @@ def test_actions_update_the_board_until_the_day_ends(noon, auth_client, api_clie
     entry = api_client.get(BOARD).json()["results"][0]
     assert entry["moves"] == 2
     assert entry["seconds"] == 12 * 3600.0
+
+
+def test_the_board_says_how_many_cards_each_game_has_home(noon, auth_client, api_client):
+    # given a daily game played greedily: a card to a foundation whenever one goes, else a draw
+    game = daily(auth_client, draw=1).json()
+    url = f"{GAMES}/{game['id']}"
+    for _ in range(60):
+        legal = auth_client.get(f"{url}/legal-actions").json()
+        up = [a for a in legal if a["type"] == "move" and a["to"].startswith("foundation")]
+        step = up[0] if up else next(a for a in legal if a["type"] in ("draw", "recycle"))
+        state = act(auth_client, game["id"], step)["game"]
+    home = sum(foundation["count"] for foundation in state["foundations"])
+
+    # when the board is read, then its entry counts the foundations' cards, base card included
+    entry = api_client.get(f"{BOARD}?draw=1").json()["results"][0]
+    assert entry["home"] == home >= 1
+
+    # and so it stays once the game has ended (the live batch's ENTRY too)
+    act(auth_client, game["id"], {"type": "resign"})
+    entry = api_client.get(f"{BOARD}?draw=1").json()["results"][0]
+    assert (entry["status"], entry["home"]) == ("resigned", home)
+    batch, _removed = selectors.board_changes(
+        challenge=Entry.objects.get(game_id=game["id"]).challenge,
+        games=[game["id"]],
+        now=NOON,
+    )
+    assert batch[0]["home"] == home
+
+
+def test_the_migration_fills_home_of_existing_entries_from_their_games(noon, auth_client):
+    # given an entry of a fresh daily game (its base card home) whose count was lost
+    game = daily(auth_client, draw=1).json()
+    entry = Entry.objects.get(game_id=game["id"])
+    Entry.objects.filter(pk=entry.pk).update(home=0)
+    expected = sum(f["count"] for f in game["foundations"])
+
+    # when the migration's filling step runs
+    migration = importlib.import_module("leaderboard.migrations.0011_entry_home")
+    migration.fill_home(django_apps, None)
+
+    # then the entry counts its game's foundation cards again
+    assert Entry.objects.get(pk=entry.pk).home == expected == 1
 
 
 # ---- daily info --------------------------------------------------------------------------------

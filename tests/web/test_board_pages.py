@@ -131,6 +131,14 @@ def test_board_page_two_and_the_daily_end_screens_rank(new_context, crowd):
     assert page.locator("#win-board").get_attribute("href") == f"/daily/{today}/1/"
     screenshot(page, "daily-end-screen")
 
+    # and the board says how far the ended game got, never "Resigned"
+    home = page.locator("#win-home").inner_text()
+    assert home.endswith(" of 52 cards home")
+    page.goto(f"/daily/{today}/1/?page={1 if rank <= PAGE_SIZE else 2}")
+    row = page.locator(f'#board-rows tr[data-player="{name}"]')
+    row.wait_for()
+    assert home in row.inner_text() and "Resigned" not in row.inner_text()
+
 
 def test_entries_moving_between_pages_while_both_are_watched(
     new_context, crowd, run_on_server, base_url

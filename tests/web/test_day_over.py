@@ -42,7 +42,7 @@ def test_a_daily_game_open_at_the_end_of_its_day_shows_as_over(new_context, run_
     assert page.locator("#win-title").inner_text() == "Game over"
     assert page.locator("#win-reason").inner_text() == DAY_OVER
     page.click("#win-close")
-    assert page.locator("#status").inner_text() == "Day over"
+    assert page.locator("#status").inner_text() == "Day over · 1 of 52 cards home"
     assert page.locator("#message").inner_text() == DAY_OVER
     assert page.locator("#resign").is_disabled() and page.locator("#undo").is_disabled()
     ended = api(page, "GET", f"games/{game_id}")["body"]

@@ -1,8 +1,11 @@
-"""Resigning (with its confirmation), the deal code shown once the game has ended and its copy
-button, and the finished game seen afterwards from the player page and its replay."""
+"""Ending a game (with its confirmation), the deal code shown once the game has ended and its
+copy button, and the finished game seen afterwards from the player page and its replay; a stuck
+game saying "No more moves" (R20a) and ending there; Finish playing every card home."""
 
+from games.engine.cards import NAMES
+from tests.games.helpers import easy_deck as straight_deck
 from tests.web.conftest import screenshot
-from tests.web.helpers import api, sign_up, unique_name, wait_for_moves
+from tests.web.helpers import api, game_id_of, sign_up, unique_name, wait_for_moves
 
 
 def test_copy_the_code_resign_then_find_the_game_on_the_player_page_and_replay_it(new_context):
@@ -36,8 +39,9 @@ def test_copy_the_code_resign_then_find_the_game_on_the_player_page_and_replay_i
     page.locator("#win").wait_for(state="visible")
     assert page.locator("#win-title").inner_text() == "Game over"
     assert page.locator("#win-rank").inner_text() == ""  # not a daily game: no board
+    assert page.locator("#win-home").inner_text() == "1 of 52 cards home"
     page.click("#win-close")
-    assert page.locator("#status").inner_text() == "Resigned"
+    assert page.locator("#status").inner_text() == "1 of 52 cards home"
     ended = api(page, "GET", f"games/{created['id']}")["body"]
     assert ended["status"] == "resigned" and ended["code"].startswith("CF2-D3-")
 
@@ -71,3 +75,142 @@ def test_copy_the_code_resign_then_find_the_game_on_the_player_page_and_replay_i
     assert page.locator("#step-caption").inner_text().startswith("draw: ")
     assert page.locator('[data-pile="waste"] .card.face').count() == 3
     screenshot(page, "replay")
+
+
+# Columns 5H 5D 10H 10D take only black 4s and 9s; the foundations want 8H (base 7H), 7S, 7D
+# and 7C. Those eight cards lie in the reserve below its top, KH, so nothing in the talon fits
+# (as tests/games/test_api_stuck.py).
+HIDDEN = ["4S", "4C", "9S", "9C", "8H", "7S", "7D", "7C"]
+LAYOUT = ["KH", "7H", "5H", "5D", "10H", "10D"]
+
+
+def stuck_deck() -> list[str]:
+    rest = [name for name in NAMES if name not in HIDDEN and name not in LAYOUT]
+    return [*HIDDEN, *rest[:4], *LAYOUT, *rest[4:]]
+
+
+def test_a_stuck_game_says_no_more_moves_and_ends_with_how_far_it_got(new_context):
+    # given a 1-card game whose talon has been drawn through with nothing to play but the last
+    # draw, on the table
+    page = new_context().new_page()
+    sign_up(page, unique_name("stuck"))
+    game_id = api(page, "POST", "games", {"deck": stuck_deck(), "draw": 1})["body"]["id"]
+    page.goto(f"/play/{game_id}")
+    play_through(page, game_id, [{"type": "draw"}] * 33)
+    page.reload()
+    page.wait_for_selector('[data-pile="tableau:1"] [data-card="5H"]')
+    assert page.locator("#stuck").is_hidden()
+
+    # when the player draws the last card
+    page.click('[data-pile="stock"]')
+    wait_for_moves(page, 34)
+
+    # then the table says there are no more moves, over the felt, with End game and Undo
+    note = page.locator("#stuck")
+    note.wait_for()
+    assert note.inner_text().startswith("No more moves")
+    felt, box = page.locator("#table").bounding_box(), note.bounding_box()
+    assert felt["y"] < box["y"] and box["y"] + box["height"] < felt["y"] + felt["height"]
+    screenshot(page, "stuck")
+
+    # when they undo from there, the note goes; drawing again brings it back
+    page.click("#stuck-undo")
+    wait_for_moves(page, 35)
+    assert note.is_hidden()
+    page.click('[data-pile="stock"]')
+    wait_for_moves(page, 36)
+    note.wait_for()
+
+    # when they end the game from the note (no second question: the note asked)
+    page.click("#stuck-end")
+
+    # then the end screen and the share text say how far the game got, never "Resigned"
+    page.locator("#win").wait_for(state="visible")
+    assert page.locator("#win-home").inner_text() == "1 of 52 cards home"
+    page.click("#win-share")
+    text = page.locator("#share-text").input_value()
+    assert text.splitlines() == [
+        "Canfield Club · 1 card (Easy)",
+        f"1 of 52 cards home · Score 0 · 36 moves · {page.locator('#win-time').inner_text()}",
+    ]
+    assert "esign" not in page.locator("#game").inner_text()
+    game = api(page, "GET", f"games/{game_id}")["body"]
+    assert game["status"] == "resigned" and game["end_reason"] == "resigned"
+
+
+def play_through(page, game_id: str, actions: list[dict]) -> dict:
+    """Sends the actions one after another from the page (one round trip to the browser);
+    the game as the last answer has it."""
+    return page.evaluate(
+        """async ([id, actions]) => {
+            const token = document.cookie.match(/csrftoken=([^;]+)/)[1];
+            let answer = null;
+            for (const action of actions) {
+                const response = await fetch(`/api/v1/games/${id}/actions`, {method: "POST",
+                    headers: {"Content-Type": "application/json", "X-CSRFToken": token},
+                    body: JSON.stringify(action)});
+                answer = await response.json();
+                if (!response.ok) throw new Error(JSON.stringify([action, answer]));
+            }
+            return answer.game;
+        }""",
+        [game_id, actions],
+    )
+
+
+def test_finish_plays_every_card_home_as_counted_moves(new_context):
+    # given a game where every card is in sight: the straight deck played up through the API,
+    # its last two clubs laid on the empty columns instead, the stock drawn out
+    page = new_context().new_page()
+    sign_up(page, unique_name("finisher"))
+    game_id = api(page, "POST", "games", {"deck": straight_deck(), "draw": 1})["body"]["id"]
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector('[data-pile="stock"] .card')
+    assert page.locator("#finish").is_hidden()  # cards are hidden in the stock and reserve
+    up = {"type": "move", "from": "waste", "to": "foundation"}
+    actions = [{"type": "move", "from": "reserve", "to": "foundation"}] * 13
+    actions += [{"type": "move", "from": f"tableau:{i}", "to": "foundation"} for i in range(1, 5)]
+    actions += [{"type": "draw"}, up] * 32  # 6S..KS, AD..KD, AC..JC
+    actions += [{"type": "draw"}, {"type": "move", "from": "waste", "to": "tableau:1"}]  # QC
+    actions += [{"type": "draw"}, {"type": "move", "from": "waste", "to": "tableau:2"}]  # KC
+    game = play_through(page, game_id, actions)
+    assert game["stock"]["count"] == 0 and game["waste"]["count"] == 0
+    moves = game["moves"]
+    assert sum(f["count"] for f in game["foundations"]) == 50
+    page.reload()
+    page.wait_for_selector('[data-card="KC"]')
+
+    # when the player presses Finish (offered now that every card is in sight)
+    finish = page.locator("#finish")
+    assert finish.is_visible()
+    finish.click()
+
+    # then the two clubs go home as two ordinary moves and the game is won
+    page.locator("#win").wait_for(state="visible")
+    assert page.locator("#win-title").inner_text() == "You won!"
+    won = api(page, "GET", f"games/{game_id}")["body"]
+    assert won["status"] == "won" and won["moves"] == moves + 2
+    assert finish.is_hidden()
+
+
+def test_restart_is_reachable_during_a_random_game(new_context):
+    # given a player on a random deal in progress (its code hidden, R19)
+    page = new_context().new_page()
+    sign_up(page, unique_name("restarter"))
+    created = api(page, "POST", "games", {"draw": 3})["body"]
+    page.goto(f"/play/{created['id']}")
+    page.wait_for_selector('[data-pile="stock"] .card')
+    page.click('[data-pile="stock"]')
+    wait_for_moves(page, 1)
+
+    # when they press Restart this deal and confirm that this game ends
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#restart")
+
+    # then the game ended and its deal is dealt again, from its start, as a practice game
+    page.wait_for_url(lambda url: created["id"] not in url and "/play/" in url)
+    page.wait_for_selector('[data-pile="stock"] .card')
+    ended = api(page, "GET", f"games/{created['id']}")["body"]
+    again = api(page, "GET", f"games/{game_id_of(page)}")["body"]
+    assert ended["status"] == "resigned" and ended["code"]
+    assert again["code"] == ended["code"] and again["practice"] and again["moves"] == 0

@@ -124,7 +124,7 @@ def play_to_one_card_from_the_win(page, game_id: str) -> None:
         assert api(page, "POST", f"games/{game_id}/actions", action)["status"] == 200
 
 
-def test_the_win_cascades_then_shows_the_end(new_context):
+def test_the_win_cards_bounce_then_the_end_shows(new_context):
     # given a game one card from the win, motion allowed
     page, game_id = open_table(new_context, "no-preference")
     play_to_one_card_from_the_win(page, game_id)
@@ -136,15 +136,51 @@ def test_the_win_cascades_then_shows_the_end(new_context):
     # when the last card is tapped
     page.click(f'[data-pile="{last["from"]}"] .card.face >> nth=-1')
 
-    # then the foundations' cards cascade (many animations at once), then the end dialog shows
-    page.wait_for_selector(".card.cascade")
-    page.wait_for_function(f"() => ({RUNNING})() >= 4")
-    page.wait_for_timeout(600)
+    # then the foundations' cards bounce across the window, leaving their trail on a canvas
+    # over the page, frame after frame
+    page.wait_for_selector("canvas.celebration")
+    page.wait_for_function("() => window.celebrationFrames > 40")
+    painted = page.evaluate(
+        """() => { const c = document.querySelector("canvas.celebration");
+            const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+            let n = 0; for (let i = 3; i < data.length; i += 4 * 97) if (data[i]) n += 1;
+            return n; }"""
+    )
+    assert painted > 100
     screenshot(page, "win-cascade")
-    page.locator("#win").wait_for(state="visible", timeout=15_000)
+
+    # and a tap ends it at once: the end dialog shows, the canvas is gone
+    page.mouse.click(5, 5)
+    page.locator("#win").wait_for(state="visible", timeout=5_000)
     assert page.locator("#win-title").inner_text() == "You won!"
-    assert page.locator(".card.cascade").count() == 0
+    assert page.locator("canvas.celebration").count() == 0
     screenshot(page, "win-dialog")
+
+
+def test_the_waste_can_be_taken_while_the_drawn_card_is_still_flying(new_context):
+    # given a table with motion, the columns' aces and 2H played up so that each drawn card goes
+    # home (the easy deck: 2S, 2D, 2C, 3H... come from the stock in turn)
+    page, _game_id = open_table(new_context, "no-preference")
+    for card in ("AS", "AD", "AC", "2H"):
+        moves = int(page.locator("#moves").inner_text())
+        page.click(f'[data-card="{card}"]')
+        wait_for_moves(page, moves + 1)
+    waste = page.locator('[data-pile="waste"]').bounding_box()
+    height = page.locator('[data-pile="stock"]').bounding_box()["height"]
+
+    # when, four times, a card is drawn and the waste tapped while the card is still on its way
+    for turn in range(4):
+        moves = int(page.locator("#moves").inner_text())
+        page.click('[data-pile="stock"]')
+        wait_for_moves(page, moves + 1)
+        flying = page.evaluate(f"({RUNNING})()")
+        page.mouse.click(waste["x"] + 20, waste["y"] + height / 2)
+
+        # then the tap takes the card home every time (it was in flight for at least one try)
+        wait_for_moves(page, moves + 2)
+        assert page.locator('[data-pile="waste"] .card.face').count() == 0, turn
+        if turn == 0:
+            assert flying >= 1
 
 
 def test_drop_targets_light_up_while_dragging(new_context):

@@ -116,3 +116,125 @@ def test_the_table_uses_a_large_screens_width(new_context):
     assert table["width"] >= 1000
     assert card["width"] >= 120
     screenshot(page, "table-1920")
+
+
+# The table on a phone, game first (issue 22): the first screen shows the second row of cards
+# above the bottom bar, upright (320x568) and on its side (844x390), for a random, a code and a
+# daily game; the header is one line; every control is 44 px; the felt does not trap scrolling.
+PHONE_SIZES = ({"width": 320, "height": 568}, {"width": 844, "height": 390})
+
+FIRST_SCREEN = """() => {
+    const bar = document.getElementById("controls").getBoundingClientRect();
+    const figures = document.querySelector(".hud .figures").getBoundingClientRect();
+    const card = document.querySelector('[data-pile="tableau:1"] .card').getBoundingClientRect();
+    const reserve = document.querySelector('[data-pile="reserve"] .card').getBoundingClientRect();
+    const visible = [...document.querySelectorAll("#controls button, #table .pile")]
+        .filter(node => node.getClientRects().length)
+        .map(node => [node.id || node.dataset.pile, node.getBoundingClientRect()]);
+    return {
+        barTop: bar.top, barBottom: bar.bottom, height: innerHeight,
+        headerHeight: figures.height, cardBottom: card.bottom, reserveBottom: reserve.bottom,
+        topbarShown: document.querySelector(".topbar").getClientRects().length > 0,
+        small: visible.filter(([, box]) => box.width < 43.5 || box.height < 43.5)
+            .map(([name, box]) => `${name} ${Math.round(box.width)}x${Math.round(box.height)}`),
+        sideways: document.documentElement.scrollWidth - innerWidth,
+    };
+}"""
+
+
+def phone_games(page) -> dict[str, str]:
+    """A random, a code and a daily game of the signed-in player: their table paths."""
+    made = {
+        "random": {"draw": 3},
+        "code": {"code": "CF1-D3-AAAAACL"},
+        "daily": {"daily": True, "draw": 3},
+    }
+    return {
+        kind: f"/play/{api(page, 'POST', 'games', body)['body']['id']}"
+        for kind, body in made.items()
+    }
+
+
+@pytest.mark.parametrize("lang", ["hu", "pl", "en"])
+def test_the_table_on_a_phone_is_game_first(browser, base_url, lang):
+    # given a touch phone (scale 2) in the player's language, with three games of three kinds
+    context = browser.new_context(
+        base_url=base_url,
+        viewport=PHONE_SIZES[0],
+        locale={"pl": "pl-PL", "hu": "hu-HU", "en": "en-US"}[lang],
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+        reduced_motion="reduce",
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    sign_up(page, unique_name("game1st"))
+    problems = {}
+    for kind, path in phone_games(page).items():
+        page.set_viewport_size(PHONE_SIZES[0])
+        page.goto(path)
+        page.wait_for_selector('[data-pile="tableau:1"] .card')
+        for size in PHONE_SIZES:
+            # when the table is seen upright, then on its side (the layout is CSS alone)
+            page.set_viewport_size(size)
+            seen = page.evaluate(FIRST_SCREEN)
+            # then both rows of cards are above the bottom bar, the bar at the bottom of the
+            # screen, the header one line, no site header, every control 44 px, nothing sideways
+            ok = (
+                seen["cardBottom"] <= seen["barTop"]
+                and seen["reserveBottom"] <= seen["barTop"]
+                and abs(seen["barBottom"] - seen["height"]) < 1
+                and seen["headerHeight"] < 30
+                and not seen["topbarShown"]
+                and not seen["small"]
+                and seen["sideways"] <= 0
+            )
+            if not ok:
+                problems[f"{kind} {size['width']}x{size['height']}"] = seen
+            if kind == "random" and lang == "hu":
+                screenshot(page, f"table-game-first-{size['width']}x{size['height']}-hu")
+    assert problems == {}
+
+    # when the menu opens (on the daily's table, on its side), then its controls are 44 px too
+    page.click("#menu-open")
+    assert page.locator("#resign").is_visible() and page.locator("#settings-open").is_visible()
+    menu_small = page.evaluate(
+        """() => [...document.querySelectorAll("#more button, #more a")]
+            .filter(node => node.getClientRects().length)
+            .map(node => [node.id || node.textContent, node.getBoundingClientRect()])
+            .filter(([, box]) => box.width < 43.5 || box.height < 43.5)
+            .map(([name, box]) => `${name} ${Math.round(box.width)}x${Math.round(box.height)}`)"""
+    )
+    assert menu_small == []
+    page.click("#menu-open")
+    assert page.locator("#resign").is_hidden()
+    # (and a touch elsewhere closes it too)
+    page.click("#menu-open")
+    page.locator("#resign").wait_for()
+    page.mouse.click(5, 60)
+    page.locator("#resign").wait_for(state="hidden")
+
+    # and the felt lets a finger scroll the page (only a card keeps the finger, to drag it)
+    touch = page.evaluate(
+        """() => [document.getElementById("table"),
+                  document.querySelector('[data-pile="tableau:1"] .card')]
+            .map(node => getComputedStyle(node).touchAction)"""
+    )
+    assert touch == ["pan-x pan-y", "none"]
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    scrolled = page.evaluate("() => window.scrollY")
+    assert scrolled > 0
+    felt = page.locator("#table").bounding_box()
+    x, y = felt["x"] + felt["width"] - 20, max(felt["y"], 0) + 40
+    # A finger's swipe down on bare felt, as the browser's touch input gets it (CDP).
+    session = context.new_cdp_session(page)
+    session.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
+    )
+    for step in range(1, 11):
+        point = {"x": x, "y": y + 20 * step}
+        session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_function("y => window.scrollY < y", arg=scrolled)
+    context.close()

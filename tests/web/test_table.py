@@ -86,3 +86,44 @@ def test_play_with_the_keyboard_alone(new_context):
     # then the server applied each of them
     assert page.locator('[data-pile="foundation:D"] [data-card="AD"]').count() == 1
     assert page.locator('[data-pile="stock"] .caption').inner_text() == "32"
+
+
+def test_a_card_with_nowhere_to_go_shakes_and_says_why_over_the_felt_and_sound_is_off(new_context):
+    # given a player on a laptop-sized screen (the felt fills it: no room below for messages)
+    page = new_context(viewport={"width": 1366, "height": 768}).new_page()
+    sign_up(page, unique_name("shaker"))
+    game_id = api(page, "POST", "games", {"deck": easy_deck(), "draw": 1})["body"]["id"]
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector('[data-pile="reserve"] [data-card="10C"]')
+
+    # then sound is off until the player turns it on
+    page.click("#settings-open")
+    assert not page.locator("#sound").is_checked()
+    page.keyboard.press("Escape")
+
+    # when the reserve's 10C, which goes nowhere, is tapped
+    page.click('[data-pile="reserve"] [data-card="10C"]')
+
+    # then it shakes and the reason shows on the felt, by the reserve, within the first screen
+    page.wait_for_selector('[data-pile="reserve"] [data-card="10C"].shake')
+    toast = page.locator("#message")
+    toast.filter(has_text="10 of clubs has nowhere to go.").wait_for()
+    box = toast.bounding_box()
+    felt = page.locator("#table").bounding_box()
+    reserve = page.locator('[data-pile="reserve"]').bounding_box()
+    assert felt["y"] <= box["y"] and box["y"] + box["height"] <= felt["y"] + felt["height"]
+    assert box["y"] + box["height"] <= 768
+    assert box["x"] < reserve["x"] + reserve["width"] and box["y"] >= reserve["y"]
+    screenshot(page, "toast-by-the-cards")
+
+    # and no sound was made; once turned on, a move plays one
+    page.click('[data-pile="tableau:1"] [data-card="AS"]')
+    wait_for_moves(page, 1)
+    assert page.evaluate("() => window.soundsPlayed || 0") == 0
+    page.click("#settings-open")
+    page.check("#sound")
+    page.click("#settings button[type=submit]")
+    assert page.evaluate("() => localStorage.getItem('sound')") == "on"
+    page.click('[data-pile="tableau:2"] [data-card="AD"]')
+    wait_for_moves(page, 2)
+    assert page.evaluate("() => window.soundsPlayed") == 1

@@ -9,6 +9,16 @@ export function parseCard(name) {
   return { rank: name.slice(0, -1), suit: name.slice(-1) };
 }
 
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+// The rank a foundation (GAME's `foundations[]` item) needs next (R8: up in suit from the
+// starting rank, K then A), null once it holds its 13 cards.
+export function nextRank(foundation, startingRank) {
+  if (foundation.count >= 13) return null;
+  if (!foundation.top) return startingRank;
+  return RANKS[(RANKS.indexOf(foundation.top.slice(0, -1)) + 1) % 13];
+}
+
 export function cardLabel(name) {
   const { rank, suit } = parseCard(name);
   return `${rank}${SUIT_SYMBOL[suit]}`;

@@ -1,10 +1,11 @@
 import { api, counted, currentUser, el, formatSeconds } from "./api.js";
-import { errorText } from "./messages.js";
+import { cardsHome, errorText } from "./messages.js";
 import { LiveBoard, watchBoard } from "./board.js";
 
 
 function statusText(game) {
-  return { playing: gettext("Playing"), won: gettext("Won"), resigned: gettext("Resigned") }[game.status] || game.status;
+  if (game.status === "resigned" && game.foundations) return cardsHome(game);
+  return { playing: gettext("Playing"), won: gettext("Won") }[game.status] || game.status;
 }
 
 function boardRow(entry) {

@@ -5,7 +5,7 @@
 // Two tabs show the day's two boards (R34): the people's and the bots' (`?players=bots`).
 import { api, currentUser, el, formatSeconds } from "./api.js";
 import { placeEntries, watchBoard } from "./board.js";
-import { parText } from "./messages.js";
+import { cardsHomeOf, parText } from "./messages.js";
 
 const page = document.getElementById("board-page");
 const day = page.dataset.day;
@@ -25,8 +25,10 @@ let count = 0;
 let wanted = 0;
 let loading = false;
 
-function statusText(status) {
-  return { playing: gettext("Playing"), won: gettext("Won"), resigned: gettext("Resigned") }[status] || status;
+// A game ended without a win says how far it got ("35 of 52 cards home"), never "resigned".
+function statusText(entry) {
+  if (entry.status === "resigned" && entry.home !== undefined) return cardsHomeOf(entry.home);
+  return { playing: gettext("Playing"), won: gettext("Won"), resigned: gettext("Ended") }[entry.status] || entry.status;
 }
 
 function render() {
@@ -42,7 +44,7 @@ function render() {
         el("td", { class: "num score", text: String(entry.score) }),
         el("td", { class: "num moves", text: String(entry.moves) }),
         el("td", { class: "num time", text: formatSeconds(entry.seconds) }),
-        el("td", { text: statusText(entry.status) }),
+        el("td", { text: statusText(entry) }),
       );
     }),
   );

@@ -83,7 +83,7 @@ export function actionText(action, game) {
   } else if (action.type === "undo") {
     parts.push(gettext("last action undone"));
   } else if (action.type === "resign") {
-    parts.push(gettext("game resigned"));
+    parts.push(gettext("game ended"));
   }
   if (action.auto_finish && action.auto_finish.length) {
     const count = action.auto_finish.length;
@@ -104,4 +104,15 @@ export function parText(par) {
     ? ngettext("Par: %(count)s move", "Par: %(count)s moves", par.moves)
     : ngettext("Par: at most %(count)s move", "Par: at most %(count)s moves", par.moves);
   return format(template, { count: par.moves });
+}
+
+// How far a game got: "35 of 52 cards home" (every foundation's cards, the base card included),
+// said of a game that ended without a win instead of "resigned".
+export function cardsHome(game) {
+  return cardsHomeOf(game.foundations.reduce((sum, foundation) => sum + foundation.count, 0));
+}
+
+// The same of a board's ENTRY, which gives the count (`home`).
+export function cardsHomeOf(home) {
+  return format(gettext("%(home)s of 52 cards home"), { home });
 }

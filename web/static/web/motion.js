@@ -117,37 +117,149 @@ export function animateRecycle(table, before) {
   return animation ? [animation] : [];
 }
 
-// The win: the foundations' cards cascade down the table, bouncing, one after another;
-// resolves when the last one lands (at once under reduced motion).
+// Input does not wait for motion: a pointer going down on the table ends every card's travel
+// at once (each jumps to where the state put it), so that what is under the pointer is what
+// the player sees. Returns how many were cut short.
+export function finishAnimations(table) {
+  let cut = 0;
+  for (const animation of document.getAnimations()) {
+    const target = animation.effect && animation.effect.target;
+    if (!target || !(table.contains(target) || target.classList.contains("flying"))) continue;
+    if (animation.playState !== "running" && !animation.pending) continue;
+    try {
+      animation.finish();
+      cut += 1;
+    } catch (error) {
+      // An endless animation (none is) cannot finish: leave it.
+    }
+  }
+  return cut;
+}
+
+// A card that cannot go shakes its head (a still outline under reduced motion, by the CSS).
+export function shake(cards) {
+  for (const card of cards) {
+    card.classList.remove("shake");
+    void card.offsetWidth; // restart the animation when it shakes again
+    card.classList.add("shake");
+    setTimeout(() => card.classList.remove("shake"), 700);
+  }
+}
+
+const SUIT_SYMBOL = { H: "\u2665", S: "\u2660", D: "\u2666", C: "\u2663" };
+
+// One card drawn on the celebration's canvas: white, rounded, rank and suit in the corner, a
+// large suit in the middle.
+function paintCard(ctx, name, x, y, width, height) {
+  const rank = name.slice(0, -1);
+  const suit = name.slice(-1);
+  const radius = width * 0.1;
+  ctx.beginPath();
+  ctx.roundRect(x, y, width, height, radius);
+  ctx.fillStyle = "#fdfdf8";
+  ctx.fill();
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = "#777";
+  ctx.stroke();
+  ctx.fillStyle = suit === "H" || suit === "D" ? "#c8102e" : "#1b1b1f";
+  ctx.textBaseline = "top";
+  ctx.font = `700 ${Math.round(width * 0.28)}px system-ui, sans-serif`;
+  ctx.fillText(`${rank}${SUIT_SYMBOL[suit]}`, x + width * 0.08, y + width * 0.06);
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  ctx.font = `${Math.round(width * 0.6)}px system-ui, sans-serif`;
+  ctx.fillText(SUIT_SYMBOL[suit], x + width / 2, y + height * 0.58);
+  ctx.textAlign = "start";
+}
+
+// The win, as the classic did it: the cards leave the foundations one after another, top card
+// first, each thrown sideways, falling and bouncing off the bottom of the window, losing height
+// at each bounce, leaving a trail of itself behind until it goes out at a side. A click, a tap
+// or a key ends it. Resolves when it is over (at once under reduced motion).
 export function celebrate(game) {
   const table = document.getElementById("table");
   if (!motionAllowed() || !table || game.status !== "won") return Promise.resolve();
-  const cards = [...table.querySelectorAll(".foundation .card.face")];
+  const stacks = [...table.querySelectorAll(".foundation")].map((pile) => {
+    const face = pile.querySelector(".card");
+    const rect = (face || pile).getBoundingClientRect();
+    const top = face && face.dataset.card;
+    return { rect, cards: top ? stackBelow(top, 13) : [] };
+  });
+  const canvas = document.createElement("canvas");
+  canvas.className = "celebration";
+  canvas.setAttribute("aria-hidden", "true");
+  const ratio = window.devicePixelRatio || 1;
+  const width = window.innerWidth;
   const height = window.innerHeight;
-  const animations = [];
-  for (let round = 0; round < 3; round += 1) {
-    cards.forEach((card, index) => {
-      const ghost = card.cloneNode(true);
-      ghost.classList.add("cascade");
-      ghost.removeAttribute("role");
-      ghost.removeAttribute("aria-label");
-      ghost.setAttribute("aria-hidden", "true");
-      card.parentElement.append(ghost);
-      const rect = card.getBoundingClientRect();
-      const drift = (index % 2 ? -1 : 1) * (120 + 40 * round);
-      const fall = height - rect.top;
-      const animation = ghost.animate(
-        [
-          { transform: "translate(0, 0)" },
-          { transform: `translate(${drift * 0.4}px, ${fall * 0.85}px)`, offset: 0.45 },
-          { transform: `translate(${drift * 0.7}px, ${fall * 0.55}px)`, offset: 0.7 },
-          { transform: `translate(${drift}px, ${fall + rect.height}px)` },
-        ],
-        { duration: 1100, delay: 110 * (round * cards.length + index), easing: "ease-in", fill: "both" },
-      );
-      animation.finished.finally(() => ghost.remove());
-      animations.push(animation);
-    });
+  canvas.width = Math.round(width * ratio);
+  canvas.height = Math.round(height * ratio);
+  document.body.append(canvas);
+  const ctx = canvas.getContext("2d");
+  ctx.scale(ratio, ratio);
+  // Whose turn to leave: the foundations in turn, each giving its top card.
+  const order = [];
+  for (let layer = 0; layer < 13; layer += 1) {
+    for (const stack of stacks) if (stack.cards[layer]) order.push({ name: stack.cards[layer], rect: stack.rect });
   }
-  return Promise.allSettled(animations.map((animation) => animation.finished)).then(() => undefined);
+  const flying = [];
+  let launched = 0;
+  let frame = 0;
+  return new Promise((resolve) => {
+    let done = false;
+    const stop = () => {
+      if (done) return;
+      done = true;
+      window.removeEventListener("pointerdown", stop, true);
+      window.removeEventListener("keydown", stop, true);
+      canvas.animate([{ opacity: 1 }, { opacity: 0 }], { duration: 250 }).finished.finally(() => {
+        canvas.remove();
+        resolve();
+      });
+    };
+    window.addEventListener("pointerdown", stop, true);
+    window.addEventListener("keydown", stop, true);
+    // Time, not frames, drives it (a busy phone drops frames): a card leaves every 60 ms, the
+    // motion is in pixels per 60th of a second, and it is over within 6 s whatever happens.
+    const started = performance.now();
+    let last = started;
+    const step = (now) => {
+      if (done) return;
+      frame += 1;
+      const ticks = Math.min((now - last) / (1000 / 60), 4);
+      last = now;
+      while (launched < order.length && now - started >= launched * 60) {
+        const { name, rect } = order[launched];
+        launched += 1;
+        const side = Math.random() < 0.5 ? -1 : 1;
+        flying.push({ name, x: rect.left, y: rect.top, w: rect.width, h: rect.height,
+          vx: side * (4 + Math.random() * 5), vy: -Math.random() * 7 });
+      }
+      for (const card of flying) {
+        card.vy += 0.55 * ticks;
+        card.x += card.vx * ticks;
+        card.y += card.vy * ticks;
+        if (card.y + card.h > height) {
+          card.y = height - card.h;
+          card.vy = -card.vy * 0.78;
+        }
+        paintCard(ctx, card.name, card.x, card.y, card.w, card.h);
+      }
+      for (let i = flying.length - 1; i >= 0; i -= 1) {
+        const card = flying[i];
+        if (card.x + card.w < 0 || card.x > width) flying.splice(i, 1);
+      }
+      window.celebrationFrames = frame;
+      if ((launched >= order.length && !flying.length) || now - started > 6000) stop();
+      else requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  });
+}
+
+// The 13 cards of a full foundation whose top card is `top`, top first.
+function stackBelow(top, count) {
+  const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  const suit = top.slice(-1);
+  const at = ranks.indexOf(top.slice(0, -1));
+  return Array.from({ length: count }, (_, i) => ranks[(at - i + 13 * 2) % 13] + suit);
 }

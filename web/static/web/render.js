@@ -2,7 +2,7 @@
 // label names its cards (the top card, or a column's cards in order) and each face-up card
 // carries its own name, so a screen reader can read the table pile by pile and card by card.
 import { counted, el, format } from "./api.js";
-import { cardBack, cardElement, cardWords, pileWords, placeholder, SUIT_SYMBOL } from "./cards.js";
+import { cardBack, cardElement, cardWords, nextRank, pileWords, placeholder, SUIT_SYMBOL } from "./cards.js";
 
 function caption(text) {
   return el("div", { class: "caption", text });
@@ -47,6 +47,19 @@ function renderWaste(table, game) {
   pile.setAttribute("aria-label", pileLabel("waste", game.waste.count, fan[fan.length - 1]));
 }
 
+// What a foundation needs next ("next: 5♥"), or that it is full. The words around the card
+// are a span of their own, which a narrow phone leaves out (the card alone then: "5♥").
+function foundationCaption(foundation, start) {
+  const rank = nextRank(foundation, start);
+  if (rank === null) return caption(gettext("complete"));
+  const [before, after = ""] = gettext("next: %(card)s").split("%(card)s");
+  const box = el("div", { class: "caption" });
+  if (before.trim()) box.append(el("span", { class: "word", text: before }));
+  box.append(el("span", { class: "next", text: `${rank}${SUIT_SYMBOL[foundation.suit]}` }));
+  if (after.trim()) box.append(el("span", { class: "word", text: after }));
+  return box;
+}
+
 function renderFoundations(table, game) {
   const box = table.querySelector(".foundations");
   const start = game.starting_rank;
@@ -66,7 +79,7 @@ function renderFoundations(table, game) {
           "aria-label": pileLabel(name, foundation.count, foundation.top),
         },
         face,
-        caption(`${start}… (${foundation.count})`),
+        foundationCaption(foundation, start),
       );
       pile.tabIndex = 0;
       return pile;

@@ -9,14 +9,17 @@ import {
   animateDeal,
   animateRecycle,
   celebrate,
+  finishAnimations,
   measure,
   moveOrigin,
+  shake,
 } from "./motion.js";
-import { cardWords } from "./cards.js";
-import { actionText, errorText, parText } from "./messages.js";
+import { cardWords, nextRank } from "./cards.js";
+import { actionText, cardsHome, errorText, parText } from "./messages.js";
 import { renderTable } from "./render.js";
 import { applyLook } from "./site.js";
 import { confirmLeave } from "./dialogs.js";
+import { play, setSound, soundOn } from "./sound.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -44,16 +47,72 @@ for (const select of document.querySelectorAll("[data-look]")) {
     applyLook();
   });
 }
+const soundBox = document.getElementById("sound");
+soundBox.checked = soundOn();
+soundBox.addEventListener("change", () => setSound(soundBox.checked));
 const settingsDialog = document.getElementById("settings");
-document.getElementById("settings-open").addEventListener("click", () => settingsDialog.showModal());
+document.getElementById("settings-open").addEventListener("click", () => {
+  closeMenu();
+  settingsDialog.showModal();
+});
+
+// On a phone the less used controls sit in a sheet above the bottom bar, opened by the menu
+// button (on a desktop the sheet is the header's second half and the button is not shown).
+const hud = root.querySelector(".hud");
+const menuButton = document.getElementById("menu-open");
+function closeMenu() {
+  hud.classList.remove("menu-open");
+  menuButton.setAttribute("aria-expanded", "false");
+}
+menuButton.addEventListener("click", () => {
+  const open = !hud.classList.contains("menu-open");
+  hud.classList.toggle("menu-open", open);
+  menuButton.setAttribute("aria-expanded", String(open));
+});
+document.getElementById("more").addEventListener("click", (event) => {
+  if (event.target.closest("button, a")) closeMenu();
+});
+// The sheet closes with Esc or a touch anywhere else, as menus do.
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && hud.classList.contains("menu-open")) closeMenu();
+});
+document.addEventListener("pointerdown", (event) => {
+  if (hud.classList.contains("menu-open") && !event.target.closest("#more, #menu-open")) closeMenu();
+});
 
 // ---- talking to the server ------------------------------------------------------------------
 
-// A line under the table: an error (red, announced at once) or a neutral note.
-function say(text, kind = "note") {
+// A toast over the felt: an error (announced at once) or a neutral note, shown by the pile it
+// is about (`near`, a pile name) or at the top of the felt, and faded out after a while.
+let toastTimer = 0;
+function say(text, kind = "note", near = null) {
   messageBox.textContent = text || "";
   messageBox.dataset.kind = kind;
   messageBox.setAttribute("role", kind === "error" ? "alert" : "status");
+  clearTimeout(toastTimer);
+  messageBox.classList.toggle("shown", Boolean(text));
+  if (!text) return;
+  placeToast(near);
+  toastTimer = setTimeout(() => messageBox.classList.remove("shown"), kind === "error" ? 6000 : 4000);
+}
+
+// Just below the pile concerned, kept inside the felt; else along the felt's top edge.
+function placeToast(near) {
+  const box = root.getBoundingClientRect();
+  const felt = table.getBoundingClientRect();
+  const pile = near && table.querySelector(`[data-pile="${near}"]`);
+  const cards = pile && pile.querySelectorAll(".card");
+  const anchor = cards && cards.length ? cards[cards.length - 1].getBoundingClientRect() : null;
+  const width = Math.min(felt.width - 16, 360);
+  messageBox.style.maxWidth = `${width}px`;
+  let top = felt.top + 8;
+  let left = felt.left + felt.width / 2;
+  if (anchor) {
+    top = Math.min(anchor.bottom + 6, felt.bottom - 60);
+    left = Math.min(Math.max(anchor.left + anchor.width / 2, felt.left + width / 2 + 8), felt.right - width / 2 - 8);
+  }
+  messageBox.style.top = `${top - box.top}px`;
+  messageBox.style.left = `${left - box.left}px`;
 }
 
 // What a screen reader hears after a move: one short sentence about what changed.
@@ -108,7 +167,7 @@ function accept(next, action = null) {
   render(action, first);
   refreshText();
   if (first) loadNewSettings(game);
-  if (wasPlaying && game.status !== "playing") showEnd(true);
+  if (wasPlaying && game.status !== "playing" && !restarting) showEnd(true);
 }
 
 async function load() {
@@ -138,10 +197,13 @@ async function endWithTheDay() {
 
 const DAY_OVER = () => gettext("The day is over: this game ended at midnight.");
 
-// The status word: how the game ended, a daily game ended by its day's end included.
+// The status words: how the game ended, a daily game ended by its day's end included; a game
+// that was not won says how far it got (never "resigned": R20 ends it, it is no defeat).
 function statusText() {
-  if (game.end_reason === "day_over") return gettext("Day over");
-  return { won: gettext("Won"), resigned: gettext("Resigned") }[game.status] || "";
+  if (game.status === "won") return gettext("Won");
+  if (game.status === "playing") return "";
+  if (game.end_reason === "day_over") return `${gettext("Day over")} · ${cardsHome(game)}`;
+  return cardsHome(game);
 }
 
 // Actions waiting for their turn: {make, resolve}, `make` building the action from the state
@@ -164,14 +226,16 @@ async function pump() {
       say("");
       accept(result.game, result.action);
       announce(actionText(result.action, result.game));
+      soundOf(result.action);
       resolve(true);
     } catch (error) {
       // What was queued after a refused action was meant for a table that did not happen.
       for (const waiting of queue.splice(0)) waiting.resolve(false);
       // The game moved on elsewhere, or ended (its day is over): show it as it is now.
       if (error instanceof ApiError && (error.code === "stale" || error.code === "game_over")) await load();
-      // A game its day ended says so itself (showEnd).
-      if (game.end_reason !== "day_over") say(errorText(error), "error");
+      // A game its day ended says so itself (showEnd). A card that cannot go shakes, and the
+      // reason shows by it.
+      if (game.end_reason !== "day_over") say(errorText(error), "error", refusedPile(action, error));
       resolve(false);
     }
   }
@@ -185,6 +249,25 @@ function act(make) {
     queue.push({ make, resolve });
     pump();
   });
+}
+
+// The pile whose card was refused (it shakes), for a move or a tap the server turned down.
+function refusedPile(action, error) {
+  if (!(error instanceof ApiError) || !["illegal_move", "no_destination"].includes(error.code)) return null;
+  const pile = action && action.from;
+  if (!pile || !table.querySelector(`[data-pile="${pile}"]`)) return null;
+  const cards = table.querySelectorAll(`[data-pile="${pile}"] .card.face`);
+  const count = pile.startsWith("tableau:") ? action.count || 1 : 1;
+  shake([...cards].slice(-count));
+  play("refused");
+  return pile;
+}
+
+function soundOf(action) {
+  if (action.type === "draw" || action.type === "recycle") play("draw");
+  else if (game.status === "won") play("win");
+  else if (action.type === "move" && action.to && action.to.startsWith("foundation")) play("home");
+  else if (action.type === "move" || action.type === "undo") play("move");
 }
 
 function drawOrRecycle() {
@@ -207,8 +290,11 @@ export const RULESET_NAMES = {
 
 // A practice game can be dealt again: its code is known (a code game, or a random game once
 // it has ended and its code is revealed); a daily game never, a custom deck has no code.
+// A random game in progress can be dealt again too: its code is hidden while it lasts (R19), so
+// restarting ends it first (its code is then revealed) and deals that code as practice.
 function restartable() {
-  return Boolean(game.code) && !game.daily;
+  if (game.daily) return false;
+  return Boolean(game.code) || (game.status === "playing" && !game.practice);
 }
 
 function renderHud() {
@@ -220,6 +306,11 @@ function renderHud() {
   document.getElementById("restart").hidden = !restartable();
   // No hints in a ranked daily game or a match game (R30, R32): the button is not offered there.
   document.getElementById("hint").hidden = Boolean(game.daily) || Boolean(game.match) || game.status !== "playing";
+  document.getElementById("finish").hidden = finishingMoves(game) === null || finishing;
+  // R20a: nothing but drawing is left; the table says so and offers the two ways on.
+  const stuck = document.getElementById("stuck");
+  stuck.hidden = !(game.stuck && game.status === "playing");
+  document.getElementById("stuck-undo").disabled = game.undo_available === 0;
   const deal = document.getElementById("deal");
   // A daily game in progress has no code (API.md): the box stays hidden.
   deal.hidden = !game.code;
@@ -265,17 +356,21 @@ setInterval(tickClock, 250);
 
 // ---- the end of a game ----------------------------------------------------------------------
 
-// A finished daily as text to share: the figures and the standing, never a card.
+// A finished game as text to share: the figures, how far it got and, for a daily, the
+// standing and the board's address; never a card (a practice game's code, once revealed, is
+// the deal itself and may be shared: R19).
 function shareText() {
   const mode = game.draw === 3 ? gettext("3 cards (Hard)") : gettext("1 card (Easy)");
   const lines = [
-    `Canfield Club · ${gettext("daily")} ${game.daily.date} · ${mode}`,
-    `${statusText()} · ${gettext("Score")} ${game.score} · ${counted(ngettext("%(count)s move", "%(count)s moves", game.moves), game.moves)} · ${formatSeconds(game.seconds)}`,
+    game.daily
+      ? `Canfield Club · ${gettext("daily")} ${game.daily.date} · ${mode}`
+      : `Canfield Club · ${mode}${game.code ? ` · ${game.code}` : ""}`,
+    `${game.status === "won" ? gettext("Won") : cardsHome(game)} · ${gettext("Score")} ${game.score} · ${counted(ngettext("%(count)s move", "%(count)s moves", game.moves), game.moves)} · ${formatSeconds(game.seconds)}`,
   ];
-  if (game.daily.rank) {
+  if (game.daily && game.daily.rank) {
     lines.push(format(gettext("Rank %(rank)s of %(count)s"), { rank: game.daily.rank, count: game.daily.players }));
   }
-  lines.push(`${location.origin}/daily/${game.daily.date}/${game.draw}/`);
+  if (game.daily) lines.push(`${location.origin}/daily/${game.daily.date}/${game.draw}/`);
   return lines.join("\n");
 }
 
@@ -288,12 +383,14 @@ function showEnd(justEnded) {
   document.getElementById("win-time").textContent = formatSeconds(game.seconds);
   const dayOver = game.end_reason === "day_over";
   document.getElementById("win-reason").textContent = dayOver ? DAY_OVER() : "";
+  // How far a game not won got, never "resigned".
+  document.getElementById("win-home").textContent = game.status === "won" ? "" : cardsHome(game);
   if (dayOver) say(DAY_OVER());
   const rankLine = document.getElementById("win-rank");
   rankLine.textContent = "";
   const boardLink = document.getElementById("win-board");
   boardLink.hidden = !game.daily;
-  document.getElementById("win-share").hidden = !game.daily;
+  document.getElementById("win-share").hidden = false;
   document.getElementById("win-restart").hidden = !restartable();
   if (game.daily) {
     boardLink.href = `/daily/${game.daily.date}/${game.draw}/`;
@@ -368,7 +465,17 @@ async function newGame() {
   return startGame({ draw: Number(newDraw.value), ruleset: newRuleset.value });
 }
 
-function restart() {
+let restarting = false; // the game ends on its way to being dealt again: no end screen
+
+async function restart() {
+  if (!game.code) {
+    if (!confirm(gettext("Restart this deal? This game ends here and the same cards are dealt again as practice."))) return;
+    restarting = true;
+    if (!(await act({ type: "resign" }))) {
+      restarting = false;
+      return;
+    }
+  }
   return startGame({ code: game.code, ruleset: game.ruleset });
 }
 
@@ -387,6 +494,56 @@ for (const [id, handler] of [
   ["win-daily", nextDaily],
 ]) {
   document.getElementById(id).addEventListener("click", handler);
+}
+
+// ---- finishing (R21: only when asked) -------------------------------------------------------
+
+// The moves that play every card home, when every card is in sight (stock empty, the reserve's
+// and the waste's cards all shown) and they all go up one after another; else null. The server
+// still judges each move: this only chooses them.
+function finishingMoves(current) {
+  if (!current || current.status !== "playing" || current.stock.count > 0) return null;
+  if (current.reserve.count > 1 || current.waste.count > current.waste.fan.length) return null;
+  const foundations = current.foundations.map((f) => ({ ...f }));
+  const piles = [
+    ["waste", [...current.waste.fan]],
+    ["reserve", current.reserve.top ? [current.reserve.top] : []],
+    ...current.tableau.map((column, index) => [`tableau:${index + 1}`, [...column]]),
+  ];
+  const moves = [];
+  for (let progress = true; progress; ) {
+    progress = false;
+    for (const [name, cards] of piles) {
+      const card = cards[cards.length - 1];
+      if (!card) continue;
+      const foundation = foundations.find((f) => f.suit === card.slice(-1));
+      if (nextRank(foundation, current.starting_rank) !== card.slice(0, -1)) continue;
+      cards.pop();
+      foundation.top = card;
+      foundation.count += 1;
+      moves.push({ type: "move", from: name, to: `foundation:${foundation.suit}` });
+      progress = true;
+    }
+  }
+  return piles.every(([, cards]) => cards.length === 0) && moves.length ? moves : null;
+}
+
+let finishing = false;
+
+// Every card home, one ordinary move after another (each counted, each animated).
+async function finish() {
+  const moves = finishingMoves(game);
+  if (!moves || finishing) return;
+  finishing = true;
+  document.getElementById("finish").hidden = true;
+  try {
+    for (const move of moves) {
+      if (!(await act(move))) break;
+    }
+  } finally {
+    finishing = false;
+    if (game) renderHud();
+  }
 }
 
 // ---- hints (R30) ----------------------------------------------------------------------------
@@ -430,7 +587,9 @@ async function askHint() {
   } else {
     text = gettext("No hint: the solver could not decide in time.");
   }
-  say(text);
+  // By the cards the hint moves (or the stock it draws from).
+  const near = hint.action ? (hint.action.type === "move" ? hint.action.from : "stock") : null;
+  say(text, "note", near);
   announce(text);
 }
 
@@ -448,8 +607,12 @@ async function copyText(text) {
 document.getElementById("undo").addEventListener("click", () => act({ type: "undo" }));
 document.getElementById("hint").addEventListener("click", askHint);
 document.getElementById("resign").addEventListener("click", () => {
-  if (confirm(gettext("Resign this game? It ends with its current score."))) act({ type: "resign" });
+  if (confirm(gettext("End this game? It ends with its current score."))) act({ type: "resign" });
 });
+// From the "No more moves" note the player has already been told why: no second question.
+document.getElementById("stuck-end").addEventListener("click", () => act({ type: "resign" }));
+document.getElementById("stuck-undo").addEventListener("click", () => act({ type: "undo" }));
+document.getElementById("finish").addEventListener("click", finish);
 document.getElementById("copy-code").addEventListener("click", () => copyText(game.code));
 document.getElementById("describe").addEventListener("click", readDescription);
 document.getElementById("win-share").addEventListener("click", async () => {
@@ -485,14 +648,18 @@ const DRAG_THRESHOLD = 6;
 
 table.addEventListener("pointerdown", (event) => {
   if (event.button !== 0 || !game || game.status !== "playing") return;
-  const pileNode = event.target.closest("[data-pile]");
-  if (!pileNode) return;
+  // A card still on its way (a draw, a move) is where the player sees it, not where it will
+  // land: the motion jumps to its end, and the card under the pointer is asked for again.
+  let target = event.target;
+  if (finishAnimations(table)) target = document.elementFromPoint(event.clientX, event.clientY) || target;
+  const pileNode = target.closest("[data-pile]");
+  if (!pileNode || !table.contains(pileNode)) return;
   if (pileNode.dataset.pile === "stock") {
     event.preventDefault();
     drawOrRecycle();
     return;
   }
-  const grab = grabbable(event.target);
+  const grab = grabbable(target);
   if (!grab) return;
   event.preventDefault();
   const cards = grab.pile.startsWith("tableau:")
