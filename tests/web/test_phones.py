@@ -4,7 +4,7 @@ in Polish and Hungarian, whose words are the longest."""
 
 import pytest
 
-from tests.web.conftest import screenshot
+from tests.web.conftest import TIPS_SEEN, screenshot
 from tests.web.helpers import api, easy_deck, sign_up, unique_name
 
 WIDTHS = (320, 360, 390, 430)
@@ -36,6 +36,7 @@ def small_targets(page) -> list[str]:
 def pages_to_visit(browser, base_url):
     """A player with a game in progress and a finished one: the paths of every page."""
     context = browser.new_context(base_url=base_url, reduced_motion="reduce")
+    context.add_init_script(TIPS_SEEN)  # the first-game tips would cover the table
     page = context.new_page()
     name = unique_name("phones")
     sign_up(page, name)
@@ -60,6 +61,7 @@ def pages_to_visit(browser, base_url):
 
 def api_today(browser, base_url) -> str:
     context = browser.new_context(base_url=base_url)
+    context.add_init_script(TIPS_SEEN)  # the first-game tips would cover the table
     page = context.new_page()
     page.goto("/accounts/login/")
     today = api(page, "GET", "daily", None)["body"]["date"]
@@ -80,6 +82,7 @@ def test_no_page_scrolls_sideways_and_targets_are_44px(browser, base_url, pages_
         has_touch=True,
         reduced_motion="reduce",
     )
+    context.add_init_script(TIPS_SEEN)  # the first-game tips would cover the table
     context.set_default_timeout(10_000)
     page = context.new_page()
     # Each page is loaded once and looked at in every width: the layout is CSS alone (no script
@@ -167,6 +170,7 @@ def test_the_table_on_a_phone_is_game_first(browser, base_url, lang):
         device_scale_factor=2,
         reduced_motion="reduce",
     )
+    context.add_init_script(TIPS_SEEN)  # the first-game tips would cover the table
     context.set_default_timeout(10_000)
     page = context.new_page()
     sign_up(page, unique_name("game1st"))
