@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.functional import SimpleLazyObject, empty
 from django.utils.translation import gettext as _
 
-from canfield_site import health
+from canfield_site import health, metrics
 from canfield_site.clients import client_address
 from canfield_site.slots import Busy
 
@@ -78,8 +78,17 @@ class RequestLogMiddleware:
             "request_id": request_id,
         }
         request_logger.info("request", extra={"fields": fields})
+        metrics.http_observed(
+            route=route(request),
+            method=str(request.method),
+            status=response.status_code,
+            seconds=time.perf_counter() - started,
+        )
         error = rejected_action_error(request, response)
+        if is_action(request) and response.status_code == 200:
+            metrics.ACTIONS_APPLIED.inc()
         if error is not None:
+            metrics.ACTIONS_REJECTED.labels(str(error.get("code"))).inc()
             request_logger.info(
                 "action_rejected",
                 extra={
@@ -113,6 +122,7 @@ def busy(exception: Busy) -> JsonResponse:
 
 def unavailable(request: HttpRequest, exception: BaseException) -> JsonResponse:
     """The API's 503 for a database outage."""
+    metrics.database_error(exception)
     request_logger.warning(
         "database_unavailable",
         extra={"fields": {"path": request.path, "error": str(exception).strip()}},
@@ -153,10 +163,19 @@ def username(request: HttpRequest) -> str | None:
     return str(user.get_username())
 
 
+def route(request: HttpRequest) -> str:
+    """The request's URL pattern (`api/v1/games/<str:game_id>/actions`), the metrics' label:
+    bounded, where the raw path holds ids; "(unrouted)" when no pattern matched."""
+    match = getattr(request, "resolver_match", None)
+    return str(match.route) if match is not None and match.route else "(unrouted)"
+
+
+def is_action(request: HttpRequest) -> bool:
+    return request.method == "POST" and ACTIONS_PATH.match(request.path) is not None
+
+
 def rejected_action_error(request: HttpRequest, response: HttpResponse) -> dict[str, Any] | None:
-    if request.method != "POST" or response.status_code < 400:
-        return None
-    if not ACTIONS_PATH.match(request.path):
+    if response.status_code < 400 or not is_action(request):
         return None
     data = getattr(response, "data", None)
     if isinstance(data, dict) and isinstance(data.get("error"), dict):

@@ -392,3 +392,24 @@ SLOT_DIR = os.environ.get("SLOT_DIR") or os.path.join(
 )
 # Hint answers, per position (games/hints.py), are kept this long in the cache.
 HINT_CACHE_SECONDS = int(os.environ.get("HINT_CACHE_SECONDS", str(7 * 24 * 3600)))
+
+# Metrics (canfield_site/metrics.py, docs/deploy.md, "Metrics"): the directory where every
+# process group of this host (or container set) counts in files of its own
+# (scripts/metrics-dir.sh), which `manage.py serve_metrics` adds up on an internal port; empty:
+# each process keeps its metrics to itself (development).
+METRICS_DIR = os.environ.get("METRICS_DIR", "")
+
+# Error tracking, optional: with SENTRY_DSN set, unhandled errors (each request's 500, whatever
+# a command raises) go to Sentry by sentry-sdk's Django integration, without personal data
+# (no cookies, bodies or addresses) and without performance traces unless a sample rate asks.
+# Unset, sentry-sdk is not even imported.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT", "production"),
+        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+        send_default_pii=False,
+    )

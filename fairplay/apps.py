@@ -7,10 +7,12 @@ class FairplayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # A ranked game's end queues its review (in the ending write); `games` never imports us.
+        from canfield_site.metrics import register_queue
+        from fairplay.models import Review
         from fairplay.services import review_queue, review_queue_statement
         from games.services import RankedGameListener, ranked_game_subscribe
 
+        # A ranked game's end queues its review (in the ending write); `games` never imports us.
         ranked_game_subscribe(
             RankedGameListener(
                 in_transaction=review_queue,
@@ -18,3 +20,11 @@ class FairplayConfig(AppConfig):
                 in_statement=review_queue_statement,
             )
         )
+
+        # The queue's length for the metrics (canfield_queue_length, `manage.py serve_metrics`):
+        # games waiting for `review_games`, and held ones waiting for staff.
+        def waiting(state: str) -> int:
+            return int(Review.objects.filter(state=state).count())
+
+        register_queue("review", lambda: waiting(Review.State.PENDING))
+        register_queue("review_held", lambda: waiting(Review.State.HELD))

@@ -192,6 +192,14 @@ class Topology:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def metrics_url(self) -> str:
+        """The internal metrics address (`manage.py serve_metrics`), never the proxy's."""
+        for line in self.log_path.read_text(errors="replace").splitlines():
+            if line.startswith("metrics on "):
+                return line.removeprefix("metrics on ").strip()
+        raise AssertionError("the topology printed no metrics address")
+
     def _ready(self) -> bool:
         if self.process.poll() is not None:
             raise AssertionError(f"topology exited:\n{self.log_path.read_text()[-4000:]}")
