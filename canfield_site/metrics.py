@@ -151,7 +151,8 @@ class StatusCollector:
                 up.add_metric([], 1 if status == "ok" else 0)
                 yield up
         finally:
-            connection.close()  # each scrape runs on a thread of its own
+            if not connection.in_atomic_block:
+                connection.close()  # each scrape runs on a thread of its own
 
 
 def _failed(name: str, error: BaseException) -> dict[str, Any]:
@@ -171,6 +172,7 @@ def scrape_registry(root: Path | None) -> CollectorRegistry:
     """What `manage.py serve_metrics` serves: the process groups' files under `root` (without
     one, this process's own metrics), then the status read at scrape time."""
     registry = CollectorRegistry()
-    registry.register(FilesCollector(root) if root is not None else OwnCollector())  # type: ignore[arg-type]
+    collected: Any = FilesCollector(root) if root is not None else OwnCollector()
+    registry.register(collected)
     registry.register(StatusCollector())  # type: ignore[arg-type]
     return registry

@@ -163,6 +163,19 @@ else:
             conn_health_checks=True,
         )
     }
+# Behind PgBouncer in transaction mode (DATABASE_POOLER=pgbouncer: compose, the topology with
+# PGBOUNCER=1; docs/deploy.md, "Connection pooling") a server connection serves one transaction
+# and then another client: no session state may outlive a transaction. So no server-side
+# cursors (a named cursor lives across transactions), no prepared statements (psycopg prepares
+# a query it sees often, on one server connection), advisory locks only at transaction level
+# (games/accounts.py), and the server connections start in UTC (scripts/pgbouncer-conf.py).
+# Django's own connections to the pooler are cheap: CONN_MAX_AGE keeps them as before.
+DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "")
+if DATABASE_POOLER not in ("", "pgbouncer"):
+    raise ImproperlyConfigured("DATABASE_POOLER is empty or pgbouncer")
+if DATABASE_POOLER:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite: no persistent connections (threads in tests), wait on locks instead of failing.
     DATABASES["default"]["CONN_MAX_AGE"] = 0

@@ -11,6 +11,9 @@
 #   REDIS_URL      default redis://127.0.0.1:6379/0
 #   PUBLIC_PORT    the one public port (nginx), default 8080
 #   WEB_WORKERS    gunicorn workers, default 2;  WS_PROCESSES  WebSocket processes, default 1
+#   PGBOUNCER      1: the app's processes reach PostgreSQL through PgBouncer in transaction mode
+#                  (scripts/serve-pgbouncer.sh, a program here on a free loopback port;
+#                  migrate goes straight to the server), as in docker-compose.yml; default 0
 #   METRICS_PORT   the metrics' port on 127.0.0.1 (internal: never through nginx), default a
 #                  free one; each process group counts into RUN_DIR/metrics/<program>
 #   RUN_DIR        supervisord's config and socket, nginx config and temp files, default a new
@@ -21,7 +24,7 @@
 # Runs in the foreground until interrupted; stops every process it started. Prints
 # "topology ready on http://127.0.0.1:PORT" once the proxy answers /readyz (from gunicorn) and
 # /ws/readyz (from a ws process), and the heavy pool /readyz and the metrics /metrics on their
-# own ports. The programs are web, heavy, ws-1..ws-N, scheduler, metrics and proxy:
+# own ports. The programs are web, heavy, ws-1..ws-N, scheduler, metrics, proxy (and pgbouncer):
 #   supervisorctl -c "$RUN_DIR/supervisord.conf" status   (or pid web, restart ws-1, ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -126,6 +129,17 @@ for n in $(seq "$WS_PROCESSES"); do
 done
 
 program scheduler "bash scripts/scheduler.sh"
+
+if [ "${PGBOUNCER:-0}" = 1 ]; then
+    pgbouncer_port="$(free_port)"
+    program pgbouncer "bash scripts/serve-pgbouncer.sh"
+    # (supervisord reads % as its own: doubled.)
+    echo "environment=PGBOUNCER_BIND=\"127.0.0.1:$pgbouncer_port\",PGBOUNCER_UPSTREAM=\"${DATABASE_URL//%/%%}\"" >>"$conf"
+    # Every other program (started by supervisord with this environment) through it.
+    DATABASE_URL="$(python -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); user = p.netloc.rpartition("@")[0]; print(p._replace(netloc=f"{user}@127.0.0.1:{sys.argv[2]}").geturl())' "$DATABASE_URL" "$pgbouncer_port")"
+    export DATABASE_URL DATABASE_POOLER=pgbouncer
+    echo "pgbouncer on 127.0.0.1:$pgbouncer_port"
+fi
 
 metrics_port="${METRICS_PORT:-$(free_port)}"
 program metrics "python manage.py serve_metrics --bind 127.0.0.1:$metrics_port"

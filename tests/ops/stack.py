@@ -143,6 +143,7 @@ class Topology:
         database_url: str,
         redis_url: str,
         workers: int = 2,
+        pgbouncer: bool = False,
         env: dict[str, str] | None = None,
     ) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="canfield-topology-"))
@@ -172,6 +173,8 @@ class Topology:
                 # tests/settings.py: with a new DAILY_SECRET each stack's deals are new, and one
                 # the solver leaves undecided cost its whole budget (10 s by default) each start.
                 "DAILY_SOLVE_SECONDS": "3",
+                # The app through PgBouncer in transaction mode (scripts/serve-pgbouncer.sh).
+                "PGBOUNCER": "1" if pgbouncer else "0",
             }
             | (env or {})
         )
