@@ -189,19 +189,33 @@ class Topology:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        wait_for(self._ready, 90, "the topology to answer /readyz")
+        try:
+            wait_for(self._ready, 90, "the topology to answer /readyz")
+        except BaseException:
+            # Its processes must not outlive the test (the fixture never gets the stack).
+            print(self.log_path.read_text(errors="replace")[-3000:])
+            self.stop()
+            raise
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def _printed(self, prefix: str) -> str:
+        for line in self.log_path.read_text(errors="replace").splitlines():
+            if line.startswith(prefix):
+                return line.removeprefix(prefix).strip()
+        raise AssertionError(f"the topology printed no line {prefix!r}")
+
     @property
     def metrics_url(self) -> str:
         """The internal metrics address (`manage.py serve_metrics`), never the proxy's."""
-        for line in self.log_path.read_text(errors="replace").splitlines():
-            if line.startswith("metrics on "):
-                return line.removeprefix("metrics on ").strip()
-        raise AssertionError("the topology printed no metrics address")
+        return self._printed("metrics on ")
+
+    @property
+    def pgbouncer_port(self) -> int:
+        """PgBouncer's port (pgbouncer=True)."""
+        return int(self._printed("pgbouncer on ").rpartition(":")[2])
 
     def _ready(self) -> bool:
         if self.process.poll() is not None:
