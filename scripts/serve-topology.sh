@@ -163,7 +163,7 @@ answers() {
         2>/dev/null
 }
 ready=0
-for _ in $(seq 120); do
+for _ in $(seq 360); do
     if answers "http://127.0.0.1:$PUBLIC_PORT/readyz" \
         && answers "http://127.0.0.1:$PUBLIC_PORT/ws/readyz" \
         && answers "http://127.0.0.1:$heavy_port/readyz" \
@@ -175,7 +175,7 @@ for _ in $(seq 120); do
     sleep 0.5
 done
 if [ "$ready" != 1 ]; then
-    echo "topology not ready after 60 s: see the output above" >&2
+    echo "topology not ready after 3 minutes: see the output above" >&2
     exit 1
 fi
 echo "metrics on http://127.0.0.1:$metrics_port/metrics"

@@ -190,7 +190,7 @@ class Topology:
             start_new_session=True,
         )
         try:
-            wait_for(self._ready, 90, "the topology to answer /readyz")
+            wait_for(self._ready, 180, "the topology to answer /readyz")
         except BaseException:
             # Its processes must not outlive the test (the fixture never gets the stack).
             print(self.log_path.read_text(errors="replace")[-3000:])
