@@ -1,6 +1,6 @@
 """Writes PgBouncer's configuration (pgbouncer.ini, userlist.txt) into the directory given, for
 scripts/serve-pgbouncer.sh: transaction pooling in front of the PostgreSQL server named by
-PGBOUNCER_UPSTREAM (a URL), else DATABASE_URL, else POSTGRES_HOST and its parts (compose).
+PGBOUNCER_UPSTREAM (a URL), else POSTGRES_HOST and its parts (compose), else DATABASE_URL.
 Standard library only: it runs in the app image and on a bare host alike.
 
 Every database name a client asks for goes to the same server under the same name (the tests'
@@ -17,7 +17,9 @@ from urllib.parse import unquote, urlsplit
 
 
 def upstream() -> dict[str, str]:
-    url = os.environ.get("PGBOUNCER_UPSTREAM") or os.environ.get("DATABASE_URL")
+    url = os.environ.get("PGBOUNCER_UPSTREAM")
+    if not url and not os.environ.get("POSTGRES_HOST"):
+        url = os.environ.get("DATABASE_URL")
     if url:
         parts = urlsplit(url)
         return {

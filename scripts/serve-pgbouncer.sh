@@ -5,7 +5,7 @@
 # PGBOUNCER_POOL_SIZE server connections per database from it. The app's settings for it:
 # DATABASE_POOLER=pgbouncer (docs/deploy.md, "Connection pooling").
 #   PGBOUNCER_BIND        address:port it listens on, default 127.0.0.1:6432
-#   PGBOUNCER_UPSTREAM    the server's URL; default DATABASE_URL, else POSTGRES_HOST and its parts
+#   PGBOUNCER_UPSTREAM    the server's URL; default POSTGRES_HOST and its parts, else DATABASE_URL
 #   PGBOUNCER_POOL_SIZE   server connections per database, default 20
 #   PGBOUNCER_MAX_CLIENTS client connections at most, default 2000
 #   PGBOUNCER_DIR         where its configuration is written, default a new temp directory
