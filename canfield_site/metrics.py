@@ -72,9 +72,28 @@ REDIS_ERRORS = Counter(
 )
 
 
+# Each (route, method, status)'s counter and histogram, found once: `labels()` validates and
+# locks on every call, a cost per request. Bounded: routes are the URL patterns.
+_http_children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+
+
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
 def http_observed(*, route: str, method: str, status: int, seconds: float) -> None:
-    HTTP_REQUESTS.labels(route, method, str(status)).inc()
-    HTTP_SECONDS.labels(route, method).observe(seconds)
+    """One answered request; any method but the usual ones is "other" (a client chooses it)."""
+    if method not in METHODS:
+        method = "other"
+    key = (route, method, status)
+    children = _http_children.get(key)
+    if children is None:
+        children = (
+            HTTP_REQUESTS.labels(route, method, str(status)),
+            HTTP_SECONDS.labels(route, method),
+        )
+        _http_children[key] = children
+    children[0].inc()
+    children[1].observe(seconds)
 
 
 def database_error(error: BaseException) -> None:

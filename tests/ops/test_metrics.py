@@ -55,6 +55,7 @@ def test_requests_actions_and_hints_are_counted_by_route_code_and_source(auth_cl
     for _ in range(2):
         assert auth_client.get(f"/api/v1/games/{game['id']}/hint").status_code == 200
     assert auth_client.get("/no/such/page").status_code == 404
+    assert auth_client.generic("BREW", "/api/v1/ping").status_code == 405
 
     # then: each counted once, under the route's pattern (never the game's id)
     created = value("canfield_http_requests_total", route="api/v1/games", method="POST",
@@ -75,6 +76,11 @@ def test_requests_actions_and_hints_are_counted_by_route_code_and_source(auth_cl
     unrouted = value("canfield_http_requests_total", route="(unrouted)", method="GET",
                      status="404")  # fmt: skip
     assert unrouted - before["unrouted"] == 1
+    # a method a client makes up is "other" (labels stay bounded)
+    assert value("canfield_http_requests_total", route="api/v1/ping", method="other",
+                 status="405") >= 1  # fmt: skip
+    assert value("canfield_http_requests_total", route="api/v1/ping", method="BREW",
+                 status="405") == 0  # fmt: skip
     families = {family.name for family in REGISTRY.collect()}
     assert not any(game["id"] in sample.labels.get("route", "")
                    for family in REGISTRY.collect() for sample in family.samples)  # fmt: skip
