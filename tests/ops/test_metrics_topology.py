@@ -18,6 +18,7 @@ import csv
 import io
 import os
 import shutil
+import signal
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -156,6 +157,20 @@ def test_live_listeners_and_batch_lag_come_from_the_ws_process(topology):
 
     # and the listeners that left leave the gauge
     wait_for(lambda: scrape(topology).get(listeners_key) == 0, 10, "no listener")
+
+    # when: two listeners again, then their ws process is killed (no exit of its own to take
+    # them out) and supervisord starts a new one
+    with contextlib.ExitStack() as stack:
+        for _ in range(2):
+            stack.enter_context(connect(url, open_timeout=10)).recv(timeout=10)
+        wait_for(lambda: scrape(topology).get(listeners_key) == 2, 10, "two listeners")
+        killed = topology.pid("ws-1")
+        os.kill(killed, signal.SIGKILL)
+        wait_for(lambda: topology.pid("ws-1") not in (0, killed), 30, "a new ws process")
+
+    # then: the dead process's listeners are not counted any more (its group's files were
+    # emptied when the new one started)
+    wait_for(lambda: scrape(topology).get(listeners_key, 0) == 0, 20, "no listener after")
 
 
 def test_sign_ups_racing_for_one_name_through_pgbouncer_one_wins(topology):
