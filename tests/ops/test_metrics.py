@@ -131,3 +131,24 @@ def test_the_scrape_reads_the_queues_and_whether_the_database_and_redis_answer(d
     assert samples[("canfield_database_up", ())] == 1
     assert samples[("canfield_redis_up", ())] == 1
     assert ("canfield_http_requests_total", ()) not in samples  # labelled, never bare
+
+
+def test_a_database_error_a_request_meets_is_counted_and_answered_503(auth_client, monkeypatch):
+    # given: the database fails under a view (as when PostgreSQL or PgBouncer is down)
+    from django.db import OperationalError
+
+    from games.api import GameLegalActionsApi
+
+    def down(self, request, game_id):
+        raise OperationalError("connection to server at 127.0.0.1 failed")
+
+    monkeypatch.setattr(GameLegalActionsApi, "get", down)
+    before = value("canfield_database_errors_total", error="OperationalError")
+
+    # when
+    response = auth_client.get("/api/v1/games/x/legal-actions")
+
+    # then: the API's 503, counted once by its exception class
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "unavailable"
+    assert value("canfield_database_errors_total", error="OperationalError") - before == 1
