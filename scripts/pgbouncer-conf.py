@@ -67,8 +67,11 @@ max_db_connections = {int(os.environ.get("PGBOUNCER_SERVER_CONNECTIONS", str(poo
 max_client_conn = {int(os.environ.get("PGBOUNCER_MAX_CLIENTS", "2000"))}
 server_reset_query =
 ignore_startup_parameters = extra_float_digits,options
-; Clients wait this long for a server connection before an error (the app answers 503).
-query_wait_timeout = {int(os.environ.get("PGBOUNCER_WAIT_SECONDS", "30"))}
+; Clients wait this long for a server connection, then get an error the app answers 503
+; `unavailable`: a pool busy that long is overload, and while the server is down every client
+; would otherwise wait (PgBouncer does not fail them when its server logins fail) past
+; gunicorn's 30 s timeout, into the proxy's 502.
+query_wait_timeout = {int(os.environ.get("PGBOUNCER_WAIT_SECONDS", "5"))}
 log_connections = 0
 log_disconnections = 0
 admin_users = {server["user"]}

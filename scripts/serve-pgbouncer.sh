@@ -8,6 +8,7 @@
 #   PGBOUNCER_UPSTREAM    the server's URL; default POSTGRES_HOST and its parts, else DATABASE_URL
 #   PGBOUNCER_POOL_SIZE   server connections per database, default 20
 #   PGBOUNCER_MAX_CLIENTS client connections at most, default 2000
+#   PGBOUNCER_WAIT_SECONDS how long a client waits for a server connection, default 5
 #   PGBOUNCER_DIR         where its configuration is written, default a new temp directory
 # PgBouncer refuses to run as root: as root (a bare host's topology) it runs as `nobody`.
 set -euo pipefail

@@ -196,3 +196,36 @@ def test_three_app_processes_hold_more_connections_than_postgresql_allows(
     with psycopg.connect(server_url(scratch_database)) as conn:
         (count,) = conn.execute("SELECT n FROM pooler_counter").fetchone()
     assert count == PROCESSES * threads * TRANSACTIONS
+
+
+def test_with_the_server_down_clients_are_refused_within_the_wait(tmp_path):
+    # given: a PgBouncer in front of a port where no PostgreSQL listens
+    port = free_port()
+    env = dict(os.environ) | {
+        "PGBOUNCER_BIND": f"127.0.0.1:{port}",
+        "PGBOUNCER_UPSTREAM": f"postgres://postgres@127.0.0.1:{free_port()}/canfield",
+        "VENV_BIN": str(Path(sys.executable).parent),
+    }
+    log = open(tmp_path / "pgbouncer.log", "wb")  # noqa: SIM115 (open while it runs)
+    process = subprocess.Popen(
+        ["bash", "scripts/serve-pgbouncer.sh"], cwd=ROOT, env=env, stdout=log,
+        stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    try:
+        wait_for(lambda: b"listening on" in (tmp_path / "pgbouncer.log").read_bytes(), 20,
+                 "pgbouncer")  # fmt: skip
+
+        # when: the app connects
+        started = time.monotonic()
+        with pytest.raises(psycopg.OperationalError) as refused:
+            psycopg.connect(f"postgres://postgres@127.0.0.1:{port}/canfield", connect_timeout=60)
+        waited = time.monotonic() - started
+    finally:
+        os.killpg(process.pid, 15)
+        process.wait(10)
+        log.close()
+
+    # then: an error after the wait (5 s), not after gunicorn's 30 s timeout (a 502)
+    print(f"refused after {waited:.1f} s: {refused.value}")
+    assert "query_wait_timeout" in str(refused.value)
+    assert 4 < waited < 15
