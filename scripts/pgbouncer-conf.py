@@ -39,7 +39,8 @@ def upstream() -> dict[str, str]:
 
 
 def quoted(value: str) -> str:
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    """A value in PgBouncer's connection string: in single quotes, each one inside doubled."""
+    return "'" + value.replace("'", "''") + "'"
 
 
 def main(directory: Path) -> None:

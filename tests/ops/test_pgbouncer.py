@@ -229,3 +229,41 @@ def test_with_the_server_down_clients_are_refused_within_the_wait(tmp_path):
     print(f"refused after {waited:.1f} s: {refused.value}")
     assert "query_wait_timeout" in str(refused.value)
     assert 4 < waited < 15
+
+
+def test_compose_style_settings_with_a_password_let_only_that_password_in(tmp_path):
+    # given: PgBouncer configured as compose does (POSTGRES_* parts, a password with the
+    # characters that break URLs and quoting), in front of the machine's server
+    upstream = urlsplit(DATABASE_URL)
+    password = "p@ss:w/o'rd\"x%"
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"} | {
+        "PGBOUNCER_BIND": f"127.0.0.1:{port}",
+        "POSTGRES_HOST": upstream.hostname or "127.0.0.1",
+        "POSTGRES_PORT": str(upstream.port or 5432),
+        "POSTGRES_USER": upstream.username or "postgres",
+        "POSTGRES_PASSWORD": password,
+        "POSTGRES_DB": "postgres",
+        "VENV_BIN": str(Path(sys.executable).parent),
+    }
+    log = open(tmp_path / "pgbouncer.log", "wb")  # noqa: SIM115 (open while it runs)
+    process = subprocess.Popen(
+        ["bash", "scripts/serve-pgbouncer.sh"], cwd=ROOT, env=env, stdout=log,
+        stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    user = env["POSTGRES_USER"]
+    try:
+        wait_for(lambda: b"listening on" in (tmp_path / "pgbouncer.log").read_bytes(), 20,
+                 "pgbouncer")  # fmt: skip
+
+        # when / then: the right password reads through it, a wrong one is refused
+        with psycopg.connect(host="127.0.0.1", port=port, user=user, password=password,
+                             dbname="postgres") as conn:  # fmt: skip
+            assert conn.execute("SHOW TimeZone").fetchone()[0] == "UTC"
+        with pytest.raises(psycopg.OperationalError, match="authentication failed"):
+            psycopg.connect(host="127.0.0.1", port=port, user=user, password="wrong",
+                            dbname="postgres")  # fmt: skip
+    finally:
+        os.killpg(process.pid, 15)
+        process.wait(10)
+        log.close()
