@@ -10,6 +10,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.functional import SimpleLazyObject, empty
@@ -23,6 +24,7 @@ request_logger = logging.getLogger("canfield.request")
 # A request id from the proxy (nginx's $request_id) or a client is kept if it looks like one.
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 ACTIONS_PATH = re.compile(r"^/api/v1/games/[^/]+/actions$")
+STATIC_PREFIX = "/" + settings.STATIC_URL.lstrip("/")
 
 Handler = Callable[[HttpRequest], HttpResponse]
 
@@ -165,9 +167,14 @@ def username(request: HttpRequest) -> str | None:
 
 def route(request: HttpRequest) -> str:
     """The request's URL pattern (`api/v1/games/<str:game_id>/actions`), the metrics' label:
-    bounded, where the raw path holds ids; "(unrouted)" when no pattern matched."""
+    bounded, where the raw path holds ids; "(static)" for a static file (WhiteNoise answers
+    before any pattern), "(unrouted)" when no pattern matched."""
     match = getattr(request, "resolver_match", None)
-    return str(match.route) if match is not None and match.route else "(unrouted)"
+    if match is not None and match.route:
+        return str(match.route)
+    if request.path.startswith(STATIC_PREFIX):
+        return "(static)"
+    return "(unrouted)"
 
 
 def is_action(request: HttpRequest) -> bool:

@@ -57,6 +57,11 @@ def test_requests_actions_and_hints_are_counted_by_route_code_and_source(auth_cl
         assert auth_client.get(f"/api/v1/games/{game['id']}/hint").status_code == 200
     assert auth_client.get("/no/such/page").status_code == 404
     assert auth_client.generic("BREW", "/api/v1/ping").status_code == 405
+    static = value("canfield_http_requests_total", route="(static)", method="GET", status="404")
+    assert auth_client.get("/static/no-such-file.js").status_code == 404
+    static_after = value("canfield_http_requests_total", route="(static)", method="GET",
+                         status="404")  # fmt: skip
+    assert static_after - static == 1
 
     # then: each counted once, under the route's pattern (never the game's id)
     created = value("canfield_http_requests_total", route="api/v1/games", method="POST",
