@@ -73,8 +73,8 @@ ERROR_STATUSES = {
 
 
 def answers(
-    ok: dict[int, Any], *statuses: int, body: bool = False, database: bool = True
-) -> dict[int, Any]:
+    ok: dict[Any, Any], *statuses: int, body: bool = False, database: bool = True
+) -> dict[Any, Any]:
     """An operation's responses: `ok`, the error `statuses` it can answer, and those every
     operation can (405, 406; 415 with a request `body`; 503 if it reads the `database`), each
     in the one error shape."""

@@ -323,7 +323,7 @@ def player_stats(*, username: str, now: dt.datetime) -> dict[str, Any]:
     """API.md's player figures, of the games that count: random and daily games played without
     a hint. Practice games (dealt from a code or a deck the player chose, R19) are left out,
     since their cards are known in advance, and so are games that asked the solver (R30)."""
-    player = get_user_model().objects.filter(username=username).first()
+    player = get_user_model().objects.filter(username__iexact=username).first()
     if player is None:
         raise NotFound("no such player")
     won = Q(status=Game.Status.WON)
