@@ -344,10 +344,19 @@ SPECTACULAR_SETTINGS = {
         "DrawEnum": "games.api.DRAW_CHOICES",
         "GameStatusEnum": "games.models.Game.Status",
         "LangEnum": "games.api.LANGUAGES",
+        # Each action type's own `type` (the `oneOf` of actions is keyed by it).
+        "MoveTypeEnum": ["move"],
+        "TapTypeEnum": ["tap"],
+        "DrawTypeEnum": ["draw"],
+        "RecycleTypeEnum": ["recycle"],
+        "UndoTypeEnum": ["undo"],
+        "ResignTypeEnum": ["resign"],
+        "MoveErrorCodeEnum": ["illegal_move", "no_destination"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "canfield_site.api.schema_finish",
+        "canfield_site.api.schema_contract",
     ],
 }
 
