@@ -470,6 +470,18 @@ class TokenApi(APIView):
 # ---- games -------------------------------------------------------------------------------------
 
 
+def _game_create_body(request: Request) -> dict[str, Any]:
+    """The body of POST /games, refusing what the schema refuses and parse_game_create would
+    read as left out: a null field, and `"daily": false` (only `true` is a daily game's)."""
+    data = _body(request)
+    nulls = sorted(str(key) for key, value in data.items() if value is None)
+    if nulls:
+        raise InvalidRequest(_("These fields cannot be null: %s.") % ", ".join(nulls)[:200])
+    if "daily" in data and data["daily"] is not True:
+        raise InvalidRequest(_("daily must be true; leave it out for any other game."))
+    return data
+
+
 def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments of game_create for a POST /games body (API.md)."""
     _only(data, {"draw", "ruleset", "code", "deck", "daily"})
@@ -562,7 +574,7 @@ class GameListCreateApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        options = parse_game_create(_body(request))
+        options = parse_game_create(_game_create_body(request))
         address_hash = client_address_hash(request._request)  # for the fair-play review
         if options.pop("daily", False):
             # The caller's ranked game of the day: returned (200) if it exists already.

@@ -443,6 +443,12 @@ HU = {
     "The server is busy: retry in %(seconds)s s.": (
         "A szerver foglalt: próbáld újra %(seconds)s mp múlva."
     ),
+    # Issue 24 (schema fidelity, a player's games)
+    "These fields cannot be null: %s.": "Ezek a mezők nem lehetnek null értékűek: %s.",
+    "daily must be true; leave it out for any other game.": (
+        "daily értéke csak true lehet; más játszmánál hagyd el."
+    ),
+    "No such player.": "Nincs ilyen játékos.",
 }
 
 PL = {
@@ -881,6 +887,12 @@ PL = {
     "The server is busy: retry in %(seconds)s s.": (
         "Serwer jest zajęty: spróbuj ponownie za %(seconds)s s."
     ),
+    # Issue 24 (schema fidelity, a player's games)
+    "These fields cannot be null: %s.": "Te pola nie mogą mieć wartości null: %s.",
+    "daily must be true; leave it out for any other game.": (
+        "daily może mieć tylko wartość true; w innej grze pomiń to pole."
+    ),
+    "No such player.": "Nie ma takiego gracza.",
 }
 
 HU_PLURALS: dict[str, tuple[str, ...]] = {
