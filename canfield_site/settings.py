@@ -9,6 +9,7 @@ good for a developer machine; production also sets ALLOWED_HOSTS, DATABASE_URL a
 
 import hashlib
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -327,7 +328,12 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Canfield Club API",
     "DESCRIPTION": "Canfield solitaire: server-validated games, daily challenges, leaderboards.",
-    "VERSION": "1.0.0",
+    # One number for the API and its official client, kept in the client's _version.py (read,
+    # not imported: the server does not depend on the client package).
+    "VERSION": re.search(
+        r'__version__ = "([^"]+)"',
+        (BASE_DIR / "clients/python/src/canfield_client/_version.py").read_text(),
+    ).group(1),  # type: ignore[union-attr]
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # The docs page loads Swagger UI from our own static files, never from a CDN.

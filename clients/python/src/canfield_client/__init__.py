@@ -1,6 +1,7 @@
 """The official Python client of the Canfield Club API: `Client` (blocking), `AsyncClient`
 (asyncio, with the live boards), typed resources and one exception per error code."""
 
+from canfield_client._version import __version__
 from canfield_client.board import LiveBoard, Standings
 from canfield_client.client import AsyncClient, Client
 from canfield_client.errors import (
@@ -44,6 +45,7 @@ from canfield_client.models import (
 )
 
 __all__ = [
+    "__version__",
     "Acted",
     "Action",
     "AsyncClient",

@@ -12,6 +12,7 @@ from typing import Any, TypeAlias, TypeVar
 import httpx
 
 from canfield_client import errors
+from canfield_client._version import __version__
 from canfield_client.models import (
     Acted,
     Action,
@@ -29,7 +30,7 @@ from canfield_client.models import (
 T = TypeVar("T")
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
-USER_AGENT = "canfield-client/0.1"
+USER_AGENT = f"canfield-client/{__version__}"
 # Failures that never reached the server: retrying them is safe for any request.
 NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
