@@ -24,8 +24,10 @@ from canfield_client.errors import (
     UnsupportedMediaType,
 )
 from canfield_client.models import (
+    Account,
     Acted,
     Action,
+    ApiToken,
     BoardEvent,
     Daily,
     DailyBoard,
@@ -33,6 +35,8 @@ from canfield_client.models import (
     Entry,
     Foundation,
     Game,
+    GameDaily,
+    GameEvent,
     Hint,
     Leaderboard,
     Move,
@@ -46,8 +50,10 @@ from canfield_client.models import (
 
 __all__ = [
     "__version__",
+    "Account",
     "Acted",
     "Action",
+    "ApiToken",
     "AsyncClient",
     "BoardClosed",
     "BoardEvent",
@@ -60,6 +66,8 @@ __all__ = [
     "Forbidden",
     "Foundation",
     "Game",
+    "GameDaily",
+    "GameEvent",
     "GameOver",
     "Hint",
     "IllegalMove",

@@ -13,9 +13,17 @@ from typing import Self
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
-from canfield_client._core import USER_AGENT, ws_base
+from canfield_client._core import USER_AGENT, backoff_delay, ws_base
 from canfield_client.errors import BoardClosed
-from canfield_client.models import BoardEvent, Entries, Entry, Removed, Snapshot, board_event
+from canfield_client.models import (
+    BoardEvent,
+    Draw,
+    Entries,
+    Entry,
+    Removed,
+    Snapshot,
+    board_event,
+)
 
 # Close codes meaning "this board does not exist": reconnecting cannot help.
 FINAL_CLOSE_CODES = {4400: "bad date or draw", 4404: "no daily challenge on that day"}
@@ -32,7 +40,7 @@ class LiveBoard:
         self,
         server: str,
         date: dt.date,
-        draw: int,
+        draw: Draw,
         *,
         reconnect: bool = True,
         backoff: float = 0.5,
@@ -45,6 +53,7 @@ class LiveBoard:
         self.backoff = backoff
         self.max_failures = max_failures
         self.connections = 0  # how many times it connected (1 + reconnections)
+        self._drops = 0  # connections dropped in a row (no message since)
         self._ws: ClientConnection | None = None
         self._closed = False
 
@@ -75,7 +84,7 @@ class LiveBoard:
                 refused = isinstance(exc, InvalidStatus) and exc.response.status_code < 500
                 if refused or isinstance(exc, InvalidURI) or failures >= self.max_failures:
                     raise
-                await asyncio.sleep(self.backoff * 2 ** (failures - 1))
+                await asyncio.sleep(backoff_delay(self.backoff, failures - 1))
                 continue
             self.connections += 1
             return ws
@@ -96,8 +105,12 @@ class LiveBoard:
                     raise BoardClosed(reason, status=code) from None
                 if self._closed or not self.reconnect:
                     raise StopAsyncIteration from None
-                await asyncio.sleep(self.backoff)
+                # Jittered and growing while drops follow each other (a server restart: its
+                # listeners do not all come back at the same instant).
+                await asyncio.sleep(backoff_delay(self.backoff, self._drops))
+                self._drops += 1
                 continue
+            self._drops = 0
             try:
                 data = json.loads(raw)
             except ValueError:
