@@ -104,7 +104,8 @@ def test_a_daily_game_is_still_its_date_with_its_standing(base_url):
         over = player.game(game.id)
 
     assert isinstance(over.daily, GameDaily) and over.daily == player_today(base_url)
-    assert over.daily.date == over.daily and (over.daily.rank, over.daily.players) == (1, 1)
+    assert over.daily.date == over.daily  # other tests' players share the server's day
+    assert over.daily.players and 1 <= over.daily.rank <= over.daily.players
     assert over.daily.review is None and not over.practice
 
 
