@@ -289,9 +289,22 @@ def _one_component(result: dict[str, Any], names: tuple[str, ...]) -> dict[str, 
     return json.loads(text)  # type: ignore[no-any-return]
 
 
+def _defaults_in_words(component: dict[str, Any]) -> None:
+    """A request field's default in its description instead of `default`: generators read
+    `default` as "always present" (openapi-typescript makes such fields required, so `{}` would
+    not type as a random game's body), which holds for answers, not for what a client sends."""
+    for prop in component.get("properties", {}).values():
+        if "default" in prop:
+            default = json.dumps(prop.pop("default"))
+            words = prop.get("description", "").split("\n\n")
+            words[0] = f"{words[0]} (default: {default})".lstrip()
+            prop["description"] = "\n\n".join(words)
+
+
 def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any) -> dict[str, Any]:
     """What generated clients need to use the API without a workaround:
     - one component per action type, the same for a body and for a legal action or a hint;
+    - request fields' defaults in words (`_defaults_in_words`);
     - operations anonymous callers may use take a key optionally: the root `security` lists
       no requirement (`{}`) beside the key and the session, those operations inherit it (code
       generators read an operation's own `security` as required), and those that take no
@@ -302,6 +315,9 @@ def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any
     from games.api import ACTION_COMPONENTS
 
     result = _one_component(result, ACTION_COMPONENTS)
+    for name, component in result["components"]["schemas"].items():
+        if name.endswith("Request") or name in ACTION_COMPONENTS:
+            _defaults_in_words(component)
     throttled = _throttled_operations(generator)
     result["security"] = [{"tokenAuth": []}, {"cookieAuth": []}, {}]
     for path, item in result["paths"].items():
