@@ -5,7 +5,6 @@ Redis), and a player's finished public games, as pages and as NDJSON."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 
 import httpx
@@ -14,7 +13,7 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Game
-from tests.games.helpers import easy_deck, winning_actions
+from tests.games.helpers import StreamLines, easy_deck, winning_actions
 from tests.web.conftest import base_url, server_database, server_env  # noqa: F401 (fixtures)
 from tests.web.helpers import PASSWORD, unique_name
 
@@ -24,34 +23,6 @@ def _register(client: httpx.Client) -> dict[str, str]:
     answer = client.post("/api/v1/auth/register", json={"username": name, "password": PASSWORD})
     assert answer.status_code == 201, answer.text
     return {"Authorization": f"Token {answer.json()['token']}"}
-
-
-class Lines:
-    """The lines of an open stream, read in a thread, each with the moment it arrived."""
-
-    def __init__(self, client: httpx.Client, path: str, headers: dict[str, str]) -> None:
-        self.received: list[tuple[float, bytes]] = []
-        self.status: int | None = None
-        self.headers: dict[str, str] = {}
-        self.arrived = threading.Condition()
-        self.thread = threading.Thread(target=self._read, args=(client, path, headers))
-        self.thread.start()
-
-    def _read(self, client: httpx.Client, path: str, headers: dict[str, str]) -> None:
-        with client.stream("GET", path, headers=headers) as response:
-            self.status, self.headers = response.status_code, dict(response.headers)
-            for line in response.iter_lines():
-                with self.arrived:
-                    self.received.append((time.monotonic(), line.encode()))
-                    self.arrived.notify_all()
-        with self.arrived:
-            self.received.append((time.monotonic(), b"<closed>"))
-            self.arrived.notify_all()
-
-    def wait(self, count: int, timeout: float = 10.0) -> list[tuple[float, bytes]]:
-        with self.arrived:
-            assert self.arrived.wait_for(lambda: len(self.received) >= count, timeout)
-            return self.received[:count]
 
 
 def test_a_stream_sends_each_action_within_a_second_and_ends_with_the_game(base_url):  # noqa: F811
@@ -66,7 +37,7 @@ def test_a_stream_sends_each_action_within_a_second_and_ends_with_the_game(base_
         assert client.get(path, headers=stranger).status_code == 404
         assert client.get(path).json()["error"]["code"] == "not_found"
 
-        lines = Lines(client, path, {**owner, "Accept": "application/x-ndjson"})
+        lines = StreamLines(client, path, {**owner, "Accept": "application/x-ndjson"})
         ((_, first),) = lines.wait(1)
         assert json.loads(first) == {"type": "game", "game": json.loads(first)["game"]}
         assert json.loads(first)["game"]["moves"] == 0
