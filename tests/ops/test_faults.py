@@ -261,8 +261,9 @@ def test_redis_stop_keeps_actions_working_and_live_updates_come_back(topology, r
 
 def test_a_game_stream_through_nginx_and_a_redis_outage(topology, redis_server):
     """A stream (served by the ws process, through nginx unbuffered) gets each action within a
-    second; with Redis down the wake-up is lost and the stream still gets it, at its idle
-    re-read (10 s); with Redis back, within a second again."""
+    second; with Redis down the wake-up is lost and the stream still gets it, at the latest at
+    its idle re-read (10 s; sooner when its subscriber's failure woke it after the action);
+    with Redis back, within a second again."""
     player = new_players(topology, 1, draw=1)[0]
     path = f"/api/v1/games/{player.game['id']}/stream"
     with httpx.Client(base_url=topology.base_url, timeout=30) as client:
@@ -289,8 +290,8 @@ def test_a_game_stream_through_nginx_and_a_redis_outage(topology, redis_server):
             return at - sent
 
         _, first = next_event()
+        # (nginx reads the app's X-Accel-Buffering: no and keeps it to itself)
         assert first and first["type"] == "game" and lines.status == 200
-        assert lines.headers["x-accel-buffering"] == "no"
         fast = acted()
         redis_server.stop()
         try:
