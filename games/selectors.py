@@ -164,3 +164,21 @@ def game_list_for(
 def action_list_for(*, game: Game) -> QuerySet[Action]:
     """The game's log, oldest first."""
     return Action.objects.filter(game=game).order_by("n")
+
+
+# The statuses of a finished game.
+FINISHED = [Game.Status.WON, Game.Status.RESIGNED]
+
+
+def game_list_public_of(*, username: str, status: str | None) -> QuerySet[Game]:
+    """The finished games of `username` (any case) that anyone may see, newest first: not a
+    daily game whose day is not over (R19)."""
+    player = get_user_model().objects.filter(username__iexact=username).first()
+    if player is None:
+        raise NotFound(_("No such player."))
+    games = (
+        Game.objects.select_related("challenge")
+        .filter(owner=player, status__in=[status] if status else FINISHED)
+        .exclude(challenge__ends_at__gt=timezone.now())
+    )
+    return games.order_by("-created_at", "-id")

@@ -11,10 +11,8 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.contrib.auth import get_user_model
 from django.db import close_old_connections, connections
 from django.http import StreamingHttpResponse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -26,15 +24,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
-from games import services, streams
+from games import selectors, services, streams
 from games.api import GAME_ID, GamePageSerializer, action_payload, game_payload
 from games.authentication import game_read_for
-from games.errors import InvalidRequest, NotFound
+from games.errors import InvalidRequest
 from games.models import Action, Game
 
 NDJSON = "application/x-ndjson"
 PLAYER_GAMES_PAGE_SIZE = 20
-FINISHED = [Game.Status.WON, Game.Status.RESIGNED]
+FINISHED = selectors.FINISHED
 
 
 class NDJSONRenderer(BaseRenderer):
@@ -153,20 +151,6 @@ class PlayerGamesQuerySerializer(PageQuerySerializer):
     status = serializers.ChoiceField(choices=FINISHED, required=False)
 
 
-def player_public_games(*, username: str, status: str | None) -> Any:
-    """The finished games of `username` (any case) that anyone may see, newest first: not a
-    daily game whose day is not over (R19)."""
-    player = get_user_model().objects.filter(username__iexact=username).first()
-    if player is None:
-        raise NotFound(_("No such player."))
-    games = (
-        Game.objects.select_related("challenge")
-        .filter(owner=player, status__in=[status] if status else FINISHED)
-        .exclude(challenge__ends_at__gt=timezone.now())
-    )
-    return games.order_by("-created_at", "-id")
-
-
 class PlayerGamesApi(APIView):
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer, NDJSONRenderer]
@@ -192,7 +176,7 @@ class PlayerGamesApi(APIView):
         status = request.query_params.get("status")
         if status is not None and status not in FINISHED:
             raise InvalidRequest(_("status must be one of: %s.") % ", ".join(FINISHED))
-        games = player_public_games(username=username, status=status)
+        games = selectors.game_list_public_of(username=username, status=status)
         if request.accepted_renderer.media_type == NDJSON:
             viewer = request.user
             return _ndjson(
