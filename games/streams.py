@@ -37,7 +37,8 @@ log = logging.getLogger(__name__)
 
 # An empty line this often while nothing happens (keeps proxies and clients from timing out).
 IDLE_SECONDS = 10.0
-REDIS_TIMEOUT = 2.0
+# As the boards and the sockets count: an action never waits long on a Redis that is away.
+REDIS_TIMEOUT = 0.5
 # How long the subscriber waits before subscribing again after Redis failed.
 RESUBSCRIBE_SECONDS = 1.0
 
