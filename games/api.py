@@ -218,13 +218,6 @@ class ActedSerializer(serializers.Serializer):
     game = GameOutSerializer()
 
 
-class HintSerializer(serializers.Serializer):
-    # action: the ACTION `oneOf`, set below (it is defined with the input shapes)
-    winnable = serializers.BooleanField(
-        allow_null=True, help_text="false: no winning line exists; null: undecided in time"
-    )
-
-
 class TextSerializer(serializers.Serializer):
     lang = serializers.ChoiceField(choices=LANGUAGES)
     text = serializers.CharField()
@@ -359,15 +352,23 @@ ACTION_LIST = PolymorphicProxySerializer(
     resource_type_field_name="type",
     many=True,
 )
-HintSerializer._declared_fields["action"] = PolymorphicProxySerializer(
-    component_name="Action",
-    serializers=ACTION.serializers,
-    resource_type_field_name="type",
-    allow_null=True,
-    help_text="the next action of a winning line",
-)
-# The schema's action components (canfield_site.api.schema_finish makes the request and the
-# response side one component each).
+
+
+class HintSerializer(serializers.Serializer):
+    action = PolymorphicProxySerializer(
+        component_name="Action",
+        serializers=ACTION.serializers,
+        resource_type_field_name="type",
+        allow_null=True,
+        help_text="the next action of a winning line",
+    )
+    winnable = serializers.BooleanField(
+        allow_null=True, help_text="false: no winning line exists; null: undecided in time"
+    )
+
+
+# The schema's action components (canfield_site.api.schema_contract makes the request and
+# the response side one component each).
 ACTION_COMPONENTS = ("Action", "MoveAction", "TapAction", "DrawAction", "RecycleAction",
                      "UndoAction", "ResignAction")  # fmt: skip
 
