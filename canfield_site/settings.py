@@ -45,6 +45,9 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver"
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
 CORS_EXPOSE_HEADERS = [
+    "Deprecation",
+    "Sunset",
+    "Link",
     "Retry-After",
     "X-Request-ID",
     "RateLimit-Limit",
@@ -109,6 +112,8 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",
     # RateLimit-* headers on throttled answers (CORS_EXPOSE_HEADERS shows them to browsers).
     "games.throttling.RateLimitHeadersMiddleware",
+    # Deprecation, Sunset and Link on the answers of deprecated operations (docs/api.md).
+    "canfield_site.deprecation.DeprecationHeadersMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
