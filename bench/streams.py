@@ -23,6 +23,7 @@ import json
 import os
 import random
 import resource
+import socket
 import statistics
 import subprocess
 import sys
@@ -34,7 +35,15 @@ sys.path.insert(0, str(ROOT))
 
 from bench._common import Client, production_env, start_topology, stop  # noqa: E402
 
-PORT = 8771
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# A free port of this run (a fixed one met another checkout's topology on a shared machine).
+PORT = _free_port()
 LOG = "/tmp/canfield-bench-streams.log"  # the topology's output, for when something fails
 RUN_DIR = "/tmp/canfield-bench-streams"
 
