@@ -65,7 +65,7 @@ bytecode: setup
 test-tools:
 	bash scripts/apt-install.sh chromium nginx gettext tmux docker-compose prometheus pgbouncer
 	command -v npm >/dev/null || bash scripts/apt-install.sh nodejs npm
-	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core, for test_accessibility.py
+	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core (test_accessibility.py), openapi-typescript + typescript (tests/games/test_typescript_client.py)
 
 # Every benchmark in bench/ with its --quick settings, then one table (docs/benchmarks.md).
 bench: setup

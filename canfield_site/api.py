@@ -1,5 +1,6 @@
 """Pieces every part of the API shares: the ping floor, pages, and the schema's final touches."""
 
+import json
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -26,23 +27,64 @@ MAX_PAGE = 10**9 - 1
 # ---- the one error shape in the schema ----------------------------------------------------------
 
 
+def _text(help_text: str) -> serializers.CharField:
+    return serializers.CharField(required=False, help_text=help_text)
+
+
+def _number(help_text: str) -> serializers.IntegerField:
+    return serializers.IntegerField(required=False, help_text=help_text)
+
+
+class ErrorParamsSerializer(serializers.Serializer):
+    """An error's `params`: each names what its `reason` speaks of (docs/api.md "Reasons";
+    new reasons may be added, with their own params)."""
+
+    reason = _text("why: a stable name (docs/api.md, Reasons)")
+    card = _text("a card, e.g. 10H")
+    onto = _text("the card it would go onto")
+    next = _text("the card a foundation takes next")
+    foundation = _text("a foundation pile, e.g. foundation:H")
+    pile = _text("a pile name")
+    holds = _number("cards the pile holds")
+    count = _number("cards asked for")
+    missing_scope = _text("forbidden: the scope the key lacks (e.g. game:play)")
+
+
+class MoveErrorParamsSerializer(ErrorParamsSerializer):
+    """`params` of illegal_move and no_destination: always a `reason`."""
+
+    reason = serializers.CharField(help_text="why: a stable name (docs/api.md, Reasons)")
+
+
 class ErrorDetailSerializer(serializers.Serializer):
     code = serializers.ChoiceField(choices=list(CODES), help_text="stable; never translated")
     message = serializers.CharField(help_text="in the language of Accept-Language (en, hu, pl)")
     rule = serializers.RegexField(
         r"^R[0-9]+[a-z]?$", required=False, help_text="the rule broken (RULES.md), if any"
     )
-    params = serializers.DictField(
+    params = ErrorParamsSerializer(
         required=False,
         help_text=(
             "illegal_move and no_destination: `reason` and its cards/piles/numbers, for "
-            "clients that word the message themselves (docs/api.md lists them)"
+            "clients that word the message themselves (docs/api.md lists them); forbidden: "
+            "`missing_scope`, where a key lacks the scope an operation needs"
         ),
     )
 
 
 class ErrorSerializer(serializers.Serializer):
     error = ErrorDetailSerializer()
+
+
+class MoveErrorDetailSerializer(ErrorDetailSerializer):
+    code = serializers.ChoiceField(choices=["illegal_move", "no_destination"])
+    params = MoveErrorParamsSerializer(help_text="the reason and what it speaks of")
+
+
+class MoveErrorSerializer(serializers.Serializer):
+    """A 422: the rules refused the action; `params` always says why."""
+
+    error = MoveErrorDetailSerializer()
 
 
 ERROR_EXAMPLE = OpenApiExample(
@@ -74,15 +116,15 @@ ERROR_STATUSES = {
 
 
 def answers(
-    ok: dict[int, Any], *statuses: int, body: bool = False, database: bool = True
-) -> dict[int, Any]:
+    ok: dict[Any, Any], *statuses: int, body: bool = False, database: bool = True
+) -> dict[Any, Any]:
     """An operation's responses: `ok`, the error `statuses` it can answer, and those every
     operation can (405, 406; 415 with a request `body`; 503 if it reads the `database`), each
     in the one error shape."""
     always = {405, 406} | ({415} if body else set()) | ({503} if database else set())
     errors = {
         status: OpenApiResponse(
-            ErrorSerializer,
+            MoveErrorSerializer if status == 422 else ErrorSerializer,
             description=ERROR_STATUSES[status],
             examples=[ERROR_EXAMPLE] if status == 422 else None,
         )
@@ -205,4 +247,108 @@ def schema_finish(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
             if operation.get("operationId") == "games_create":
                 for status in ("200", "201"):
                     operation["responses"][status]["links"] = links
+    return result
+
+
+# ---- the contract's precision (a second hook, after schema_finish) -----------------------------
+
+RATE_LIMIT_HEADERS = {
+    "RateLimit-Limit": "requests allowed in the current window",
+    "RateLimit-Remaining": "requests left in the current window",
+    "RateLimit-Reset": "seconds until the current window ends",
+}
+
+
+def _header(description: str) -> dict[str, Any]:
+    return {"schema": {"type": "integer"}, "description": description}
+
+
+def _throttled_operations(generator: Any) -> set[tuple[str, str]]:
+    """(path, method) of every operation whose view counts requests (DRF throttles)."""
+    found = set()
+    for path, _regex, method, view in getattr(generator, "endpoints", None) or []:
+        try:
+            instance = view.cls(**getattr(view, "initkwargs", {}))
+            instance.request = type("SchemaRequest", (), {"method": method})()
+            if instance.get_throttles():
+                found.add((path, method.lower()))
+        except Exception:  # a view that cannot say without a real request: none declared
+            continue
+    return found
+
+
+def _one_component(result: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """Request and response sides of `names` as one component each (the request side's, which
+    lists what the server takes): a legal action is an action body, one schema."""
+    schemas = result["components"]["schemas"]
+    renames = {f"{name}Request": name for name in names if f"{name}Request" in schemas}
+    for old, new in renames.items():
+        schemas[new] = schemas.pop(old)
+    text = json.dumps(result, default=str)  # lazy translations (descriptions) as their text
+    for old, new in renames.items():
+        text = text.replace(f'"#/components/schemas/{old}"', f'"#/components/schemas/{new}"')
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def _defaults_in_words(component: dict[str, Any]) -> None:
+    """A request field's default in its description instead of `default`: generators read
+    `default` as "always present" (openapi-typescript makes such fields required, so `{}` would
+    not type as a random game's body), which holds for answers, not for what a client sends."""
+    for prop in component.get("properties", {}).values():
+        if "default" in prop:
+            default = json.dumps(prop.pop("default"))
+            words = prop.get("description", "").split("\n\n")
+            words[0] = f"{words[0]} (default: {default})".lstrip()
+            prop["description"] = "\n\n".join(words)
+
+
+def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any) -> dict[str, Any]:
+    """What generated clients need to use the API without a workaround:
+    - one component per action type, the same for a body and for a legal action or a hint;
+    - request fields' defaults in words (`_defaults_in_words`);
+    - operations anonymous callers may use take a key optionally: the root `security` lists
+      no requirement (`{}`) beside the key and the session, those operations inherit it (code
+      generators read an operation's own `security` as required), and those that take no
+      credentials at all say so (`security: []`);
+    - a body is required where there is one (`{}` for a random game: a model even when
+      empty), as the server requires it;
+    - the rate-limit headers on every answer of a throttled operation, `Retry-After` on 429s."""
+    from games.api import ACTION_COMPONENTS
+
+    result = _one_component(result, ACTION_COMPONENTS)
+    for name, component in result["components"]["schemas"].items():
+        if name.endswith("Request") or name in ACTION_COMPONENTS:
+            _defaults_in_words(component)
+    throttled = _throttled_operations(generator)
+    result["security"] = [{"tokenAuth": []}, {"cookieAuth": []}, {}]
+    for path, item in result["paths"].items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict):
+                continue
+            security = operation.get("security")
+            if security is None:
+                operation["security"] = []
+            elif {} in security:
+                del operation["security"]
+            # DRF's `?format=` override (the NDJSON renderers add one): the Accept header is
+            # the documented way.
+            parameters = [
+                parameter
+                for parameter in operation.get("parameters", [])
+                if (parameter["name"], parameter["in"]) != ("format", "query")
+            ]
+            if parameters:
+                operation["parameters"] = parameters
+            else:
+                operation.pop("parameters", None)
+            if "requestBody" in operation:  # every body the API takes is a JSON object
+                operation["requestBody"]["required"] = True
+            if (path, method) in throttled:
+                for status, response in operation["responses"].items():
+                    headers = response.setdefault("headers", {})
+                    headers.update(
+                        (name, _header(text)) for name, text in RATE_LIMIT_HEADERS.items()
+                    )
+                    if status == "429":
+                        headers["Retry-After"] = _header("seconds to wait before retrying")
     return result

@@ -7,4 +7,4 @@ class SiteConfig(AppConfig):
     name = "canfield_site"
 
     def ready(self) -> None:
-        from canfield_site import checks  # noqa: F401 (registers the checks)
+        from canfield_site import checks, deprecation  # noqa: F401 (registers the checks)

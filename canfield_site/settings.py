@@ -9,6 +9,7 @@ good for a developer machine; production also sets ALLOWED_HOSTS, DATABASE_URL a
 
 import hashlib
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -44,6 +45,9 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver"
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
 CORS_EXPOSE_HEADERS = [
+    "Deprecation",
+    "Sunset",
+    "Link",
     "Retry-After",
     "X-Request-ID",
     "RateLimit-Limit",
@@ -110,6 +114,8 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",
     # RateLimit-* headers on throttled answers (CORS_EXPOSE_HEADERS shows them to browsers).
     "games.throttling.RateLimitHeadersMiddleware",
+    # Deprecation, Sunset and Link on the answers of deprecated operations (docs/api.md).
+    "canfield_site.deprecation.DeprecationHeadersMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -386,7 +392,12 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Canfield Club API",
     "DESCRIPTION": "Canfield solitaire: server-validated games, daily challenges, leaderboards.",
-    "VERSION": "1.0.0",
+    # One number for the API and its official client, kept in the client's _version.py (read,
+    # not imported: the server does not depend on the client package).
+    "VERSION": re.search(
+        r'__version__ = "([^"]+)"',
+        (BASE_DIR / "clients/python/src/canfield_client/_version.py").read_text(),
+    ).group(1),  # type: ignore[union-attr]
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # The docs page loads Swagger UI from our own static files, never from a CDN.
@@ -403,10 +414,19 @@ SPECTACULAR_SETTINGS = {
         "DrawEnum": "games.api.DRAW_CHOICES",
         "GameStatusEnum": "games.models.Game.Status",
         "LangEnum": "games.api.LANGUAGES",
+        # Each action type's own `type` (the `oneOf` of actions is keyed by it).
+        "MoveTypeEnum": ["move"],
+        "TapTypeEnum": ["tap"],
+        "DrawTypeEnum": ["draw"],
+        "RecycleTypeEnum": ["recycle"],
+        "UndoTypeEnum": ["undo"],
+        "ResignTypeEnum": ["resign"],
+        "MoveErrorCodeEnum": ["illegal_move", "no_destination"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "canfield_site.api.schema_finish",
+        "canfield_site.api.schema_contract",
     ],
 }
 

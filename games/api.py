@@ -224,28 +224,6 @@ class ActedSerializer(serializers.Serializer):
     game = GameOutSerializer()
 
 
-class LegalActionSerializer(serializers.Serializer):
-    """A legal action, in ActionIn's terms: it can be sent back as it is."""
-
-    type = serializers.ChoiceField(
-        choices=list(ACTION_TYPES), help_text="move, draw, recycle or undo (never tap, resign)"
-    )
-    from_ = serializers.ChoiceField(choices=CONCRETE_PILES, required=False)
-    to = serializers.ChoiceField(choices=list(PILE_NAMES), required=False)
-    count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT, required=False)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["from"] = self.fields.pop("from_")
-
-
-class HintSerializer(serializers.Serializer):
-    action = LegalActionSerializer(allow_null=True, help_text="the next action of a winning line")
-    winnable = serializers.BooleanField(
-        allow_null=True, help_text="false: no winning line exists; null: undecided in time"
-    )
-
-
 class TextSerializer(serializers.Serializer):
     lang = serializers.ChoiceField(choices=LANGUAGES)
     text = serializers.CharField()
@@ -311,27 +289,103 @@ GAME_CREATE = PolymorphicProxySerializer(
 )  # fmt: skip
 
 
-class ActionInSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=list(ACTION_TYPES))
+# ---- an action: one schema per type, a `oneOf` keyed by `type` (what the server takes of each
+# type, and no more: games.engine.actions refuses the fields a type does not list). A legal
+# action and a hint's action are the same schema: they can be posted back as they are.
+
+EXPECT_HELP = (
+    "the `moves` value the client last saw: if the game has moved on, 409 stale and nothing "
+    "changes (safe retries)"
+)
+
+
+class _ExpectSerializer(serializers.Serializer):
+    expect = serializers.IntegerField(min_value=0, required=False, help_text=EXPECT_HELP)
+
+
+class MoveActionSerializer(_ExpectSerializer):
+    """Move `count` cards (default 1) from the end of one pile onto another."""
+
+    type = serializers.ChoiceField(choices=["move"])
     from_ = serializers.ChoiceField(choices=CONCRETE_PILES)
-    to = serializers.ChoiceField(choices=list(PILE_NAMES), required=False)
-    count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT, required=False)
-    columns = serializers.BooleanField(required=False)
-    expect = serializers.IntegerField(min_value=0, required=False)
+    to = serializers.ChoiceField(
+        choices=list(PILE_NAMES), help_text="`foundation`: the foundation of the card's suit"
+    )
+    count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT, required=False, default=1)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields.pop("from_")
-        field.required = False
-        self.fields["from"] = field
+        self.fields["from"] = self.fields.pop("from_")
+
+
+class TapActionSerializer(_ExpectSerializer):
+    """The server picks the destination (R27)."""
+
+    type = serializers.ChoiceField(choices=["tap"])
+    from_ = serializers.ChoiceField(choices=CONCRETE_PILES)
+    count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT, required=False, default=1)
+    columns = serializers.BooleanField(
+        required=False, default=True, help_text="false: to a foundation only"
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["from"] = self.fields.pop("from_")
+
+
+def _plain_action(kind: str, doc: str) -> type[serializers.Serializer]:
+    fields = {"type": serializers.ChoiceField(choices=[kind]), "__doc__": doc}
+    return type(f"{kind.capitalize()}ActionSerializer", (_ExpectSerializer,), fields)
+
+
+DrawActionSerializer = _plain_action("draw", "Turn cards from the stock onto the waste (R17).")
+RecycleActionSerializer = _plain_action("recycle", "Turn the waste over as the stock (R18).")
+UndoActionSerializer = _plain_action("undo", "Take back the last action (R24).")
+ResignActionSerializer = _plain_action("resign", "End the game as it stands.")
+
+ACTION = PolymorphicProxySerializer(
+    component_name="Action",
+    serializers={
+        "move": MoveActionSerializer, "tap": TapActionSerializer, "draw": DrawActionSerializer,
+        "recycle": RecycleActionSerializer, "undo": UndoActionSerializer,
+        "resign": ResignActionSerializer,
+    },
+    resource_type_field_name="type",
+)  # fmt: skip
+ACTION_LIST = PolymorphicProxySerializer(
+    component_name="Action",
+    serializers=ACTION.serializers,
+    resource_type_field_name="type",
+    many=True,
+)
+
+
+class HintSerializer(serializers.Serializer):
+    action = PolymorphicProxySerializer(
+        component_name="Action",
+        serializers=ACTION.serializers,
+        resource_type_field_name="type",
+        allow_null=True,
+        help_text="the next action of a winning line",
+    )
+    winnable = serializers.BooleanField(
+        allow_null=True, help_text="false: no winning line exists; null: undecided in time"
+    )
+
+
+# The schema's action components (canfield_site.api.schema_contract makes the request and
+# the response side one component each).
+ACTION_COMPONENTS = ("Action", "MoveAction", "TapAction", "DrawAction", "RecycleAction",
+                     "UndoAction", "ResignAction")  # fmt: skip
 
 
 def _body(request: Request) -> dict[str, Any]:
-    # An empty body is no body (a game with the defaults), whatever its type: DRF parses
-    # nothing then. But a type that is not JSON is refused as a body with content would be.
-    media_type = request.content_type.split(";")[0].strip().lower()
-    if media_type and media_type != "application/json":
-        raise UnsupportedMediaType(media_type[:100])
+    if request.stream is None:
+        # No body: DRF parses none, whatever the type, and would give {}; the schema asks for
+        # a JSON object (`{}` for a random game).
+        if request.content_type.split(";")[0].strip() != "application/json":
+            raise UnsupportedMediaType(request.content_type[:100])
+        raise InvalidRequest(_("The body must be a JSON object."))
     data = request.data
     if not isinstance(data, dict):
         raise InvalidRequest(_("The body must be a JSON object."))
@@ -428,6 +482,18 @@ class TokenApi(APIView):
 
 
 # ---- games -------------------------------------------------------------------------------------
+
+
+def _game_create_body(request: Request) -> dict[str, Any]:
+    """The body of POST /games, refusing what the schema refuses and parse_game_create would
+    read as left out: a null field, and `"daily": false` (only `true` is a daily game's)."""
+    data = _body(request)
+    nulls = sorted(str(key) for key, value in data.items() if value is None)
+    if nulls:
+        raise InvalidRequest(_("These fields cannot be null: %s.") % ", ".join(nulls)[:200])
+    if "daily" in data and data["daily"] is not True:
+        raise InvalidRequest(_("daily must be true; leave it out for any other game."))
+    return data
 
 
 def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
@@ -532,7 +598,7 @@ class GameListCreateApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        options = parse_game_create(_body(request))
+        options = parse_game_create(_game_create_body(request))
         address_hash = client_address_hash(request._request)  # for the fair-play review
         if options.pop("daily", False):
             # The caller's ranked game of the day: returned (200) if it exists already.
@@ -584,7 +650,7 @@ class GameActionsApi(APIView):
 
     @extend_schema(
         parameters=[GAME_ID],
-        request=ActionInSerializer,
+        request=ACTION,
         responses=answers({200: ActedSerializer}, 400, 401, 403, 404, 409, 422, 429, body=True),
         examples=[
             OpenApiExample(
@@ -621,7 +687,7 @@ class GameLegalActionsApi(APIView):
 
     @extend_schema(
         parameters=[GAME_ID],
-        responses=answers({200: LegalActionSerializer(many=True)}, 401, 404),
+        responses=answers({200: ACTION_LIST}, 401, 404),
         summary="Every legal action now (empty once the game is over)",
         operation_id="games_legal_actions",
     )

@@ -221,3 +221,24 @@ def game_counts(game: Game) -> bool:
         and game.moves > 0
         and game.status != Game.Status.PLAYING
     )
+
+
+# The statuses of a finished game.
+FINISHED = [Game.Status.WON, Game.Status.RESIGNED]
+
+
+def game_list_public_of(*, username: str, status: str | None) -> QuerySet[Game]:
+    """The finished games of `username` (any case) that anyone may see, newest first: not a
+    daily game whose day is not over (R19), nor the game of a match still open (R32). Guests
+    have no public games (NotFound, as their player page)."""
+    users = get_user_model().objects.exclude(player__guest=True)
+    player = users.filter(username__iexact=username).first()
+    if player is None:
+        raise NotFound(_("No such player."))
+    games = (
+        Game.objects.select_related("challenge")
+        .filter(owner=player, status__in=[status] if status else FINISHED)
+        .exclude(challenge__ends_at__gt=timezone.now())
+        .exclude(match__status="open")
+    )
+    return games.order_by("-created_at", "-id")

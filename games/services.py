@@ -37,6 +37,7 @@ from games.errors import Forbidden, GameFinished, Stale
 from games.hints import hint
 from games.models import Action, Game
 from games.selectors import game_find, game_visible_to
+from games.streams import game_changed
 
 # Retries when another request on the same game won the race and the client sent no `expect`.
 ACT_ATTEMPTS = 3
@@ -238,6 +239,7 @@ def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Ga
                 game.state, game.status = state, Game.Status.RESIGNED
                 game.end_reason, game.finished_at = reason, ends_at
                 _announce(game=game, at=ends_at)
+                transaction.on_commit(partial(game_changed, game.pk))
                 return game
         game = Game.objects.get(pk=game.pk)  # another request changed it first: see how
     return game
@@ -360,6 +362,8 @@ def game_act(
                     # transaction, and hears of the commit after it.
                     ranked_game_announce(game=game, at=now)
         if written:
+            # The game's streams (games/streams.py) read the new row once it is committed.
+            transaction.on_commit(partial(game_changed, game.pk))
             return row, game, engine
         if expect is not None:
             raise Stale(_("The game has moved on: another action was applied first."))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import account_api, api
+from games import account_api, api, stream_api
 from keys import api as keys_api
 
 urlpatterns = [
@@ -16,6 +16,8 @@ urlpatterns = [
     ),
     path("games/<str:game_id>/hint", api.GameHintApi.as_view(), name="game-hint"),
     path("games/<str:game_id>/text", api.GameTextApi.as_view(), name="game-text"),
+    path("games/<str:game_id>/stream", stream_api.GameStreamApi.as_view(), name="game-stream"),
+    path("players/<str:username>/games", stream_api.PlayerGamesApi.as_view(), name="player-games"),
     path("account", account_api.AccountApi.as_view(), name="account"),
     path("account/bot", account_api.AccountBotApi.as_view(), name="account-bot"),
     path("account/password", account_api.AccountPasswordApi.as_view(), name="account-password"),

@@ -704,6 +704,11 @@ HU = {
         "Újrakezded ezt a leosztást? Ez a játszma itt véget ér, és ugyanezeket a lapokat "
         "gyakorlásként újra megkapod."
     ),
+    # Issue 24 (schema fidelity, a player's games)
+    "These fields cannot be null: %s.": "Ezek a mezők nem lehetnek null értékűek: %s.",
+    "daily must be true; leave it out for any other game.": (
+        "daily értéke csak true lehet; más játszmánál hagyd el."
+    ),
 }
 
 PL = {
@@ -1399,6 +1404,11 @@ PL = {
     "Restart this deal? This game ends here and the same cards are dealt again as practice.": (
         "Zagrać to rozdanie od nowa? Ta gra kończy się tutaj, a te same karty zostaną "
         "rozdane ponownie jako trening."
+    ),
+    # Issue 24 (schema fidelity, a player's games)
+    "These fields cannot be null: %s.": "Te pola nie mogą mieć wartości null: %s.",
+    "daily must be true; leave it out for any other game.": (
+        "daily może mieć tylko wartość true; w innej grze pomiń to pole."
     ),
 }
 

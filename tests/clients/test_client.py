@@ -52,8 +52,13 @@ def test_register_login_and_account_errors(base_url):
         with pytest.raises(NotAuthenticated) as anonymous:
             other.new_game()
         assert anonymous.value.status == 401
-        assert other.login(name, PASSWORD) == token
+        # Each login makes a key of its own (the server keeps only hashes: it cannot give an
+        # old key back); the first one keeps working.
+        second = other.login(name, PASSWORD)
+        assert second != token and other.token == second
         assert other.games().count == 0
+    with Client(base_url, token=token) as first:
+        assert first.games().count == 0
 
 
 def test_throttled_hints_surface_retry_after(player):

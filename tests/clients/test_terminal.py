@@ -204,7 +204,9 @@ def test_canfield_play_asks_to_log_in_again_when_the_token_is_refused(terminal, 
     terminal.type("play", name)
     terminal.wait_for("play", lambda s: "password:" in s)
     terminal.type("play", PASSWORD)
-    terminal.wait_for("play", lambda s: "Practice game" in s and "moves 0 " in s)
+    # a random game counts: headed as one, not as practice
+    terminal.wait_for("play", lambda s: "Random game" in s and "moves 0 " in s)
+    assert "Practice" not in terminal.screen("play")
     terminal.type("play", "d")
     terminal.wait_for("play", lambda s: "moves 1 " in s and "drew" in s)
     terminal.type("play", "q")

@@ -1,4 +1,9 @@
-"""Decks and plays shared by the game API tests."""
+"""Decks, plays and a stream reader shared by the game API tests."""
+
+import threading
+import time
+
+import httpx
 
 SUITS = "HSDC"
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -31,3 +36,34 @@ def winning_actions() -> list[dict]:
     for _ in range(34):
         actions += [{"type": "draw"}, {"type": "move", "from": "waste", "to": "foundation"}]
     return actions
+
+
+class StreamLines:
+    """The lines of an open stream, read in a thread, each with the moment it arrived."""
+
+    def __init__(self, client: httpx.Client, path: str, headers: dict[str, str]) -> None:
+        self.received: list[tuple[float, bytes]] = []
+        self.status: int | None = None
+        self.headers: dict[str, str] = {}
+        self.arrived = threading.Condition()
+        self.thread = threading.Thread(target=self._read, args=(client, path, headers))
+        self.thread.start()
+
+    def _read(self, client: httpx.Client, path: str, headers: dict[str, str]) -> None:
+        try:
+            with client.stream("GET", path, headers=headers) as response:
+                self.status, self.headers = response.status_code, dict(response.headers)
+                for line in response.iter_lines():
+                    with self.arrived:
+                        self.received.append((time.monotonic(), line.encode()))
+                        self.arrived.notify_all()
+        except httpx.TransportError:  # the test ended (its client closed) or the server went
+            pass
+        with self.arrived:
+            self.received.append((time.monotonic(), b"<closed>"))
+            self.arrived.notify_all()
+
+    def wait(self, count: int, timeout: float = 10.0) -> list[tuple[float, bytes]]:
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: len(self.received) >= count, timeout)
+            return self.received[:count]

@@ -19,7 +19,7 @@ from openapi_spec_validator import validate
 
 from canfield_site import sockets
 from games.engine import Action, EngineError, Game
-from games.engine.actions import PILE_NAMES
+from games.engine.actions import ACTION_TYPES, PILE_NAMES
 from games.errors import CODES, REASONS, reason_message
 from leaderboard import consumers
 
@@ -111,7 +111,9 @@ def test_every_error_answer_is_the_one_error_shape_and_every_operation_lists_the
             for status, response in statuses.items():
                 if int(status) >= 400:
                     ref = response["content"]["application/json"]["schema"]["$ref"]
-                    assert ref == "#/components/schemas/Error", (path, method, status)
+                    # a 422's params are typed: always a reason (MoveError is Error's shape)
+                    shape = "MoveError" if status == "422" else "Error"
+                    assert ref == f"#/components/schemas/{shape}", (path, method, status)
             assert {"405", "406"} <= set(statuses), (path, method)
             assert ("503" in statuses) == (path != "/api/v1/ping"), (path, method)
             if "requestBody" in operation:
@@ -132,16 +134,23 @@ def test_throttled_operations_and_only_they_list_429(schema):
 
 def test_what_the_server_returns_uses_the_enums_it_accepts(schema):
     components = schema["components"]["schemas"]
-    legal, sent = (
-        components["LegalAction"]["properties"],
-        components["ActionInRequest"]["properties"],
-    )
+    # a legal action (and a hint's) is an action body: the one schema, a oneOf keyed by type
+    legal = schema["paths"]["/api/v1/games/{game_id}/legal-actions"]["get"]["responses"]["200"]
+    sent = schema["paths"]["/api/v1/games/{game_id}/actions"]["post"]["requestBody"]
+    action = {"$ref": "#/components/schemas/Action"}
+    assert legal["content"]["application/json"]["schema"]["items"] == action
+    assert sent["content"]["application/json"]["schema"] == action and sent["required"]
+    assert components["Hint"]["properties"]["action"]["allOf"] == [action]
+    mapping = components["Action"]["discriminator"]["mapping"]
+    assert sorted(mapping) == sorted(ACTION_TYPES)
+    assert not any(name.endswith("ActionRequest") for name in components)
 
     def enum(prop):
         return prop.get("$ref") or prop["allOf"][0]["$ref"]
 
-    for field in ("type", "from", "to"):
-        assert enum(legal[field]) == enum(sent[field]), field
+    move, tap = components["MoveAction"]["properties"], components["TapAction"]["properties"]
+    assert enum(move["from"]) == enum(tap["from"]) == "#/components/schemas/ConcretePileEnum"
+    assert enum(move["to"]) == "#/components/schemas/PileEnum" and "to" not in tap
     assert enum(components["ErrorDetail"]["properties"]["code"]).endswith("/ErrorCodeEnum")
     assert "ErrorOut" not in components
 

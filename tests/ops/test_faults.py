@@ -20,6 +20,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from tests.games.helpers import StreamLines
 from tests.ops.stack import Player, Postgres, Redis, Topology, tools_missing, wait_for
 
 missing = tools_missing()
@@ -256,6 +257,65 @@ def test_redis_stop_keeps_actions_working_and_live_updates_come_back(topology, r
     assert mine and mine[0]["moves"] == 5
     print(f"Redis back: snapshot shows {player.name} at 5 moves, then a live entry at 6 moves")
     check_verify_games(topology)
+
+
+def test_a_game_stream_through_nginx_and_a_redis_outage(topology, redis_server):
+    """A stream (served by the ws process, through nginx unbuffered) gets each action within a
+    second; with Redis down the wake-up is lost and the stream still gets it, at the latest at
+    its idle re-read (10 s; sooner when its subscriber's failure woke it after the action);
+    with Redis back, within a second again."""
+    player = new_players(topology, 1, draw=1)[0]
+    path = f"/api/v1/games/{player.game['id']}/stream"
+    with httpx.Client(base_url=topology.base_url, timeout=30) as client:
+        lines = StreamLines(client, path, dict(player.http.headers))
+        seen = 0
+
+        def next_event() -> tuple[float, dict | None]:
+            """The next line that is not the idle keep-alive: (when, event or None at the end)."""
+            nonlocal seen
+            while True:
+                at, line = lines.wait(seen + 1, timeout=15)[seen]
+                seen += 1
+                if line == b"<closed>":
+                    return at, None
+                if line.strip():
+                    return at, json.loads(line)
+
+        def acted() -> float:
+            sent = time.monotonic()
+            player.act()
+            at, event = next_event()
+            assert event and event["type"] == "action", event
+            assert event["game"]["moves"] == player.game["moves"]
+            return at - sent
+
+        _, first = next_event()
+        # (nginx reads the app's X-Accel-Buffering: no and keeps it to itself)
+        assert first and first["type"] == "game" and lines.status == 200
+        fast = acted()
+        redis_server.stop()
+        try:
+            slow = acted()
+        finally:
+            redis_server.start()
+        wait_for(
+            lambda: httpx.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200,
+            15,
+            "/readyz to see Redis again",
+        )
+        time.sleep(2)  # the stream's subscriber takes its channel again (1 s after a failure)
+        again = acted()
+        player._call("POST", f"/api/v1/games/{player.game['id']}/actions", {"type": "resign"})
+        _, resigned = next_event()
+        _, end = next_event()
+        _, closed = next_event()
+        lines.thread.join(5)
+
+    print(f"stream: {fast * 1000:.0f} ms; Redis down: {slow:.1f} s; back: {again * 1000:.0f} ms")
+    assert fast < 1.0 and again < 1.0
+    assert slow <= 12.0
+    assert resigned and resigned["action"]["type"] == "resign"
+    assert end and end["type"] == "end" and closed is None
 
 
 def test_a_killed_ws_process_is_restarted_and_readiness_tells_while_it_is_down(topology):

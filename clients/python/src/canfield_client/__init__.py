@@ -1,6 +1,7 @@
 """The official Python client of the Canfield Club API: `Client` (blocking), `AsyncClient`
 (asyncio, with the live boards), typed resources and one exception per error code."""
 
+from canfield_client._version import __version__
 from canfield_client.board import LiveBoard, Standings
 from canfield_client.client import AsyncClient, Client
 from canfield_client.errors import (
@@ -24,8 +25,10 @@ from canfield_client.errors import (
 )
 from canfield_client.match import LiveMatch, MatchView
 from canfield_client.models import (
+    Account,
     Acted,
     Action,
+    ApiToken,
     BoardEvent,
     Daily,
     DailyBoard,
@@ -33,6 +36,8 @@ from canfield_client.models import (
     Entry,
     Foundation,
     Game,
+    GameDaily,
+    GameEvent,
     Hint,
     Leaderboard,
     Match,
@@ -56,8 +61,11 @@ from canfield_client.models import (
 )
 
 __all__ = [
+    "__version__",
+    "Account",
     "Acted",
     "Action",
+    "ApiToken",
     "AsyncClient",
     "BoardClosed",
     "BoardEvent",
@@ -70,6 +78,8 @@ __all__ = [
     "Forbidden",
     "Foundation",
     "Game",
+    "GameDaily",
+    "GameEvent",
     "GameOver",
     "Hint",
     "IllegalMove",

@@ -5,6 +5,8 @@ requests (and pauses) it needs and returns its result, so the retry rules live i
 from __future__ import annotations
 
 import datetime as dt
+import json
+import random
 from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, TypeVar
@@ -12,9 +14,12 @@ from typing import Any, TypeAlias, TypeVar
 import httpx
 
 from canfield_client import errors
+from canfield_client._version import __version__
 from canfield_client.models import (
+    Account,
     Acted,
     Action,
+    ApiToken,
     Daily,
     Game,
     Hint,
@@ -27,13 +32,14 @@ from canfield_client.models import (
     RateLimit,
     RatingChange,
     RatingEntry,
+    Scope,
     WeeklyBoard,
 )
 
 T = TypeVar("T")
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
-USER_AGENT = "canfield-client/0.1"
+USER_AGENT = f"canfield-client/{__version__}"
 # Failures that never reached the server: retrying them is safe for any request.
 NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
@@ -44,6 +50,7 @@ class Call:
     path: str  # relative to /api/v1/
     json: Json | None = None
     params: dict[str, str] = field(default_factory=dict)
+    accept: str = "application/json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +59,18 @@ class Sleep:
 
 
 Op: TypeAlias = Generator[Call | Sleep, httpx.Response | None, T]
+
+
+# The longest wait between two attempts, however many failed.
+MAX_BACKOFF = 30.0
+
+
+def backoff_delay(base: float, attempt: int) -> float:
+    """The wait before retry number `attempt` (0 first): exponential from `base`, capped, and
+    jittered ("equal jitter": half fixed, half random), so that clients dropped together (a
+    server restart) do not all come back at the same instant."""
+    ceiling = min(MAX_BACKOFF, base * 2.0**attempt)
+    return ceiling / 2 + random.uniform(0, ceiling / 2)
 
 
 def send(call: Call) -> Op[httpx.Response]:
@@ -73,8 +92,10 @@ def ws_base(server: str) -> str:
     return "ws://" + base.removeprefix("http://")
 
 
-def headers_for(token: str | None, language: str | None) -> dict[str, str]:
-    headers = {"User-Agent": USER_AGENT, "Accept": "application/json"}
+def headers_for(
+    token: str | None, language: str | None, accept: str = "application/json"
+) -> dict[str, str]:
+    headers = {"User-Agent": USER_AGENT, "Accept": accept}
     if token:
         headers["Authorization"] = f"Token {token}"
     if language:
@@ -114,7 +135,7 @@ class Core:
             seconds = min(float(retry_after), 30.0) if retry_after else 0.0
         except ValueError:
             seconds = 0.0
-        return Sleep(max(seconds, self.backoff * 2**attempt))
+        return Sleep(max(seconds, backoff_delay(self.backoff, attempt)))
 
     def request(self, call: Call, *, idempotent: bool = True) -> Op[tuple[httpx.Response, bool]]:
         """Send `call`, retrying what is safe to retry: a request that never reached the
@@ -264,8 +285,58 @@ class Core:
         data = yield from self.fetch(Call("GET", f"players/{username}"))
         return Player.from_json(data)
 
-    # -- matches and ratings (R32, R33) -----------------------------------------------------
+    def player_games(
+        self, username: str, page: int, page_size: int | None, status: str | None
+    ) -> Op[Page[Game]]:
+        params = {"page": str(page)}
+        if page_size is not None:
+            params["page_size"] = str(page_size)
+        if status is not None:
+            params["status"] = status
+        data = yield from self.fetch(Call("GET", f"players/{username}/games", params=params))
+        results = [Game.from_json(g) for g in data["results"]]
+        return Page(data["count"], data.get("next"), data.get("previous"), results)
 
+    # -- the account and its keys -----------------------------------------------------------
+
+    def account(self) -> Op[Account]:
+        data = yield from self.fetch(Call("GET", "account"))
+        return Account.from_json(data)
+
+    def account_bot(self) -> Op[Account]:
+        data = yield from self.fetch(Call("POST", "account/bot"))
+        return Account.from_json(data)
+
+    def password_change(self, password: str, new_password: str) -> Op[None]:
+        body = {"password": password, "new_password": new_password}
+        yield from self.fetch(Call("POST", "account/password", body), idempotent=False)
+
+    def account_delete(self, password: str) -> Op[None]:
+        yield from self.fetch(Call("DELETE", "account", {"password": password}))
+
+    def account_export(self) -> Op[list[Game]]:
+        call = Call("GET", "account/export", accept="application/x-ndjson")
+        response, _ = yield from self.request(call)
+        if response.status_code >= 400:
+            raise errors.error_from(response.status_code, _body(response), response.headers)
+        return [Game.from_json(json.loads(line)) for line in response.text.splitlines() if line]
+
+    def tokens(self) -> Op[list[ApiToken]]:
+        data = yield from self.fetch(Call("GET", "account/tokens"))
+        return [ApiToken.from_json(t) for t in data]
+
+    def token_create(self, name: str, scopes: list[Scope], days: int | None) -> Op[ApiToken]:
+        body: Json = {"name": name, "scopes": list(scopes)}
+        if days is not None:
+            body["days"] = days
+        # Not retried once sent: a lost answer's key is shown nowhere again.
+        data = yield from self.fetch(Call("POST", "account/tokens", body), idempotent=False)
+        return ApiToken.from_json(data)
+
+    def token_delete(self, token_id: str) -> Op[None]:
+        yield from self.fetch(Call("DELETE", f"account/tokens/{token_id}"))
+
+    # -- matches and ratings (R32, R33) -----------------------------------------------------
     def join_match(self, size: int, draw: int) -> Op[Match]:
         # Safe to retry: the server answers a second join with the match the caller is in.
         body = {"size": size, "draw": draw}

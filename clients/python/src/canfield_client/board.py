@@ -13,10 +13,11 @@ from typing import Generic, Self, TypeVar
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
-from canfield_client._core import USER_AGENT, ws_base
+from canfield_client._core import USER_AGENT, backoff_delay, ws_base
 from canfield_client.errors import BoardClosed
 from canfield_client.models import (
     BoardEvent,
+    Draw,
     Entries,
     Entry,
     Json,
@@ -33,9 +34,9 @@ FINAL_CLOSE_CODES = {4400: "bad date or draw", 4404: "no daily challenge on that
 
 class LiveSocket(Generic[E]):
     """What the live board and the live match share: `async for event in live` reads the
-    socket's messages as events, reopening a dropped connection (after `backoff`, doubling;
-    after `max_failures` failed attempts in a row the iteration raises the failure). A close
-    code of `final` (the board or match does not exist) raises `BoardClosed`. Close it with
+    socket's messages as events, reopening a dropped connection (after `backoff`, doubling,
+    jittered; after `max_failures` failed attempts in a row the iteration raises the failure).
+    A close code of `final` (the board or match does not exist) raises `BoardClosed`. Close it with
     `aclose()` or `async with`."""
 
     final: dict[int, str] = {}
@@ -48,6 +49,7 @@ class LiveSocket(Generic[E]):
         self.backoff = backoff
         self.max_failures = max_failures
         self.connections = 0  # how many times it connected (1 + reconnections)
+        self._drops = 0  # connections dropped in a row (no message since)
         self._ws: ClientConnection | None = None
         self._closed = False
 
@@ -81,7 +83,7 @@ class LiveSocket(Generic[E]):
                 refused = isinstance(exc, InvalidStatus) and exc.response.status_code < 500
                 if refused or isinstance(exc, InvalidURI) or failures >= self.max_failures:
                     raise
-                await asyncio.sleep(self.backoff * 2 ** (failures - 1))
+                await asyncio.sleep(backoff_delay(self.backoff, failures - 1))
                 continue
             self.connections += 1
             return ws
@@ -102,8 +104,12 @@ class LiveSocket(Generic[E]):
                     raise BoardClosed(reason, status=code) from None
                 if self._closed or not self.reconnect:
                     raise StopAsyncIteration from None
-                await asyncio.sleep(self.backoff)
+                # Jittered and growing while drops follow each other (a server restart: its
+                # listeners do not all come back at the same instant).
+                await asyncio.sleep(backoff_delay(self.backoff, self._drops))
+                self._drops += 1
                 continue
+            self._drops = 0
             try:
                 data = json.loads(raw)
             except ValueError:
@@ -126,7 +132,7 @@ class LiveBoard(LiveSocket[BoardEvent]):
         self,
         server: str,
         date: dt.date,
-        draw: int,
+        draw: Draw,
         *,
         reconnect: bool = True,
         backoff: float = 0.5,

@@ -21,7 +21,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast, get_args
 
 import httpx
 from rich.console import Console, RenderableType
@@ -33,7 +33,17 @@ from canfield_client._core import DEFAULT_SERVER, Call
 from canfield_client.board import Standings
 from canfield_client.client import AsyncClient, Client
 from canfield_client.match import MatchView
-from canfield_client.models import Acted, ActionType, Game, Match, Move, Snapshot
+from canfield_client.models import (
+    Acted,
+    ActionType,
+    ConcretePile,
+    Game,
+    Language,
+    Match,
+    Move,
+    Pile,
+    Snapshot,
+)
 from canfield_client.table import board_table, game_table, match_result, match_table
 
 HELP = """\
@@ -89,16 +99,24 @@ def save_config(data: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2) + "\n")
 
 
-def parse_pile(word: str) -> str:
+def parse_pile(word: str) -> Pile:
     """A pile as typed: a short name (`w`, `3`, `fh`) or the API's (`tableau:3`)."""
     word = word.lower()
     if word in PILES:
-        return PILES[word]
-    if word in {"stock", "waste", "reserve", "foundation"} or re.fullmatch(r"tableau:[1-4]", word):
-        return word
-    if re.fullmatch(r"foundation:[hsdc]", word):
-        return "foundation:" + word[-1].upper()
+        word = PILES[word]
+    elif re.fullmatch(r"foundation:[hsdc]", word):
+        word = "foundation:" + word[-1].upper()
+    if word in get_args(ConcretePile) or word == "foundation":
+        return cast(Pile, word)
     raise ValueError(f"unknown pile {word!r}: type ? for the pile names")
+
+
+def parse_source(word: str) -> ConcretePile:
+    """A pile cards are taken from: any but plain `foundation` (which names no one pile)."""
+    pile = parse_pile(word)
+    if pile == "foundation":
+        raise ValueError("take from one foundation: fh, fs, fd or fc")
+    return pile
 
 
 def parse_command(line: str, game: Game) -> Move | str:
@@ -117,14 +135,14 @@ def parse_command(line: str, game: Game) -> Move | str:
     if word in ACTIONS and len(words) == 1:
         return Move(ACTIONS[word])
     if len(words) == 1:
-        return Move("tap", parse_pile(word))
+        return Move("tap", parse_source(word))
     if len(words) in (2, 3):
         count = 1
         if len(words) == 3:
             if not words[2].isdigit() or not 1 <= int(words[2]) <= 13:
                 raise ValueError("the number of cards must be 1 to 13")
             count = int(words[2])
-        return Move("move", parse_pile(words[0]), parse_pile(words[1]), count)
+        return Move("move", parse_source(words[0]), parse_pile(words[1]), count)
     raise ValueError("too many words: type ? for help")
 
 
@@ -274,7 +292,9 @@ def _turn(client: Client, game: Game, line: str) -> tuple[Game, Text] | None:
         legal = client.legal_actions(game)
         return game, Text("Legal now: " + ", ".join(str(move) for move in legal))
     if command == "text":
-        return game, Text(client.text(game, lang=client.language or "en"))
+        asked = (client.language or "en")[:2]
+        lang: Language = "hu" if asked == "hu" else "pl" if asked == "pl" else "en"
+        return game, Text(client.text(game, lang=lang))
     if command == "hint":
         hint = client.hint(game)
         game = client.game(game.id)  # a hint counts in the game's `hints`

@@ -4,31 +4,41 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Literal, Self, TypeVar
 
 import httpx
 
+from canfield_client import errors
 from canfield_client._core import (
     DEFAULT_SERVER,
     Call,
     Core,
     Op,
     api_base,
+    backoff_delay,
     drive_step,
     headers_for,
 )
 from canfield_client.board import LiveBoard
 from canfield_client.match import LiveMatch
 from canfield_client.models import (
+    Account,
     Acted,
     Action,
+    ApiToken,
     Card,
+    ConcretePile,
     Daily,
+    Draw,
+    Entry,
     Game,
+    GameEvent,
     Hint,
+    Language,
     Leaderboard,
     Match,
     Move,
@@ -38,6 +48,9 @@ from canfield_client.models import (
     RateLimit,
     RatingChange,
     RatingEntry,
+    Ruleset,
+    Scope,
+    Status,
     WeeklyBoard,
 )
 
@@ -83,13 +96,22 @@ class _Options:
             args["transport"] = transport
         return args
 
+    def _stream_args(self, game_id: str) -> dict[str, Any]:
+        # Reads time out after 30 s: the server sends a line at least every 10 s.
+        return {
+            "method": "GET",
+            "url": f"games/{game_id}/stream",
+            "headers": headers_for(self._core.token, self.language, "application/x-ndjson"),
+            "timeout": httpx.Timeout(10.0, read=30.0),
+        }
+
     def _request_args(self, call: Call) -> dict[str, Any]:
         return {
             "method": call.method,
             "url": call.path,
             "json": call.json,
             "params": call.params or None,
-            "headers": headers_for(self._core.token, self.language),
+            "headers": headers_for(self._core.token, self.language, call.accept),
         }
 
 
@@ -153,22 +175,22 @@ class Client(_Options):
         return self._run(self._core.login(username, password))
 
     # Games
-    def new_game(self, *, draw: int = 3, ruleset: str = "app") -> Game:
+    def new_game(self, *, draw: Draw = 3, ruleset: Ruleset = "app") -> Game:
         """A random deal."""
         return self._run(self._core.create({"draw": draw, "ruleset": ruleset}))
 
-    def new_game_from_code(self, code: str, *, ruleset: str | None = None) -> Game:
+    def new_game_from_code(self, code: str, *, ruleset: Ruleset | None = None) -> Game:
         """The deal of a code (CF1-/CF2-...): a practice game."""
         body = {"code": code} if ruleset is None else {"code": code, "ruleset": ruleset}
         return self._run(self._core.create(body))
 
     def new_game_from_deck(
-        self, deck: Sequence[Card], *, draw: int = 3, ruleset: str = "app"
+        self, deck: Sequence[Card], *, draw: Draw = 3, ruleset: Ruleset = "app"
     ) -> Game:
         """A custom deal of 52 cards d[0]..d[51] (R5): a practice game."""
         return self._run(self._core.create({"deck": list(deck), "draw": draw, "ruleset": ruleset}))
 
-    def daily_game(self, *, draw: int = 3) -> Game:
+    def daily_game(self, *, draw: Draw = 3) -> Game:
         """The caller's ranked game on today's daily challenge, created or resumed."""
         return self._run(self._core.create({"daily": True, "draw": draw}, idempotent=True))
 
@@ -177,7 +199,7 @@ class Client(_Options):
         *,
         page: int = 1,
         page_size: int | None = None,
-        status: str | None = None,
+        status: Status | None = None,
         daily: bool | None = None,
     ) -> Page[Game]:
         """The caller's games, newest first."""
@@ -193,7 +215,7 @@ class Client(_Options):
     def legal_actions(self, game: Game | str) -> list[Move]:
         return self._run(self._core.legal_actions(_id(game)))
 
-    def text(self, game: Game | str, *, lang: str = "en") -> str:
+    def text(self, game: Game | str, *, lang: Language = "en") -> str:
         """The table in words (R28)."""
         return self._run(self._core.text(_id(game), lang))
 
@@ -206,11 +228,11 @@ class Client(_Options):
         """Apply `move`, expecting the `moves` of `game` (or the last seen for that id)."""
         return self._run(self._core.act(game, move))
 
-    def move(self, game: Game | str, from_pile: Pile, to: Pile, count: int = 1) -> Acted:
+    def move(self, game: Game | str, from_pile: ConcretePile, to: Pile, count: int = 1) -> Acted:
         return self.act(game, Move("move", from_pile, to, count))
 
     def tap(
-        self, game: Game | str, from_pile: Pile, count: int = 1, *, columns: bool = True
+        self, game: Game | str, from_pile: ConcretePile, count: int = 1, *, columns: bool = True
     ) -> Acted:
         """Move to where the server picks (R27); `columns=False`: to a foundation only."""
         return self.act(game, Move("tap", from_pile, None, count, columns))
@@ -233,12 +255,116 @@ class Client(_Options):
         return self._run(self._core.daily(date))
 
     def leaderboard(
-        self, date: dt.date, *, draw: int = 3, page: int = 1, page_size: int | None = None
+        self, date: dt.date, *, draw: Draw = 3, page: int = 1, page_size: int | None = None
     ) -> Leaderboard:
         return self._run(self._core.leaderboard(date, draw, page, page_size))
 
     def player(self, username: str) -> Player:
         return self._run(self._core.player(username))
+
+    def player_games(
+        self,
+        username: str,
+        *,
+        page: int = 1,
+        page_size: int | None = None,
+        status: Literal["won", "resigned"] | None = None,
+    ) -> Page[Game]:
+        """A player's finished public games, newest first."""
+        return self._run(self._core.player_games(username, page, page_size, status))
+
+    # Page iterators: every item of a list, page after page (one request a page)
+    def iter_games(
+        self, *, status: Status | None = None, daily: bool | None = None, page_size: int = 100
+    ) -> Iterator[Game]:
+        """Each of the caller's games, newest first."""
+        return _items(
+            lambda page: self.games(page=page, page_size=page_size, status=status, daily=daily)
+        )
+
+    def iter_player_games(
+        self,
+        username: str,
+        *,
+        status: Literal["won", "resigned"] | None = None,
+        page_size: int = 100,
+    ) -> Iterator[Game]:
+        """Each of a player's finished public games, newest first."""
+        return _items(
+            lambda page: self.player_games(username, page=page, page_size=page_size, status=status)
+        )
+
+    def iter_leaderboard(
+        self, date: dt.date, *, draw: Draw = 3, page_size: int = 100
+    ) -> Iterator[Entry]:
+        """Each entry of a daily board, best first."""
+        return _items(
+            lambda page: self.leaderboard(date, draw=draw, page=page, page_size=page_size)
+        )
+
+    # A game's stream
+    def game_stream(self, game: Game | str, *, reconnect: bool = True) -> Iterator[GameEvent]:
+        """The game's events as they happen (`GET games/{id}/stream`): a `"game"` event, an
+        `"action"` event for each applied action, and an `"end"` event, after which the
+        iteration stops. A dropped stream is opened again (jittered exponential back-off, up to
+        `retries` failures in a row): its first event is then the game as it is."""
+        failures = 0
+        while True:
+            try:
+                with self._http.stream(**self._stream_args(_id(game))) as response:
+                    if response.status_code >= 400:
+                        response.read()
+                        raise _error(response)
+                    for line in response.iter_lines():
+                        event = _event(line)
+                        if event is not None:
+                            failures = 0
+                            yield event
+                            if event.type == "end":
+                                return
+            except httpx.TransportError:
+                if not reconnect or failures >= self._core.retries:
+                    raise
+            else:
+                if not reconnect:
+                    return
+            time.sleep(backoff_delay(self._core.backoff, failures))
+            failures += 1
+
+    # The account and its API keys
+    def account(self) -> Account:
+        """The caller's account and the scopes of the key in use."""
+        return self._run(self._core.account())
+
+    def declare_bot(self) -> Account:
+        """Declare the account a bot (R34; before its first ranked game; irreversible)."""
+        return self._run(self._core.account_bot())
+
+    def change_password(self, password: str, new_password: str) -> None:
+        """Other keys stay valid; the account's browser sessions end."""
+        self._run(self._core.password_change(password, new_password))
+
+    def delete_account(self, password: str) -> None:
+        """The account can no longer log in and its keys die; its ranked figures stay."""
+        self._run(self._core.account_delete(password))
+
+    def export(self) -> list[Game]:
+        """The caller's games, oldest first, each with its action log."""
+        return self._run(self._core.account_export())
+
+    def tokens(self) -> list[ApiToken]:
+        """The account's API keys (never the keys themselves)."""
+        return self._run(self._core.tokens())
+
+    def create_token(
+        self, name: str, scopes: Sequence[Scope], *, days: int | None = None
+    ) -> ApiToken:
+        """A new key with those scopes (`token` holds the key: shown this once)."""
+        return self._run(self._core.token_create(name, list(scopes), days))
+
+    def revoke_token(self, token: ApiToken | str) -> None:
+        """The key answers 401 at once."""
+        self._run(self._core.token_delete(token if isinstance(token, str) else token.id))
 
     # Matches and ratings (R32, R33)
     def join_match(self, *, size: int = 2, draw: int = 3) -> Match:
@@ -320,20 +446,20 @@ class AsyncClient(_Options):
     async def login(self, username: str, password: str) -> str:
         return await self._run(self._core.login(username, password))
 
-    async def new_game(self, *, draw: int = 3, ruleset: str = "app") -> Game:
+    async def new_game(self, *, draw: Draw = 3, ruleset: Ruleset = "app") -> Game:
         return await self._run(self._core.create({"draw": draw, "ruleset": ruleset}))
 
-    async def new_game_from_code(self, code: str, *, ruleset: str | None = None) -> Game:
+    async def new_game_from_code(self, code: str, *, ruleset: Ruleset | None = None) -> Game:
         body = {"code": code} if ruleset is None else {"code": code, "ruleset": ruleset}
         return await self._run(self._core.create(body))
 
     async def new_game_from_deck(
-        self, deck: Sequence[Card], *, draw: int = 3, ruleset: str = "app"
+        self, deck: Sequence[Card], *, draw: Draw = 3, ruleset: Ruleset = "app"
     ) -> Game:
         body = {"deck": list(deck), "draw": draw, "ruleset": ruleset}
         return await self._run(self._core.create(body))
 
-    async def daily_game(self, *, draw: int = 3) -> Game:
+    async def daily_game(self, *, draw: Draw = 3) -> Game:
         return await self._run(self._core.create({"daily": True, "draw": draw}, idempotent=True))
 
     async def games(
@@ -341,7 +467,7 @@ class AsyncClient(_Options):
         *,
         page: int = 1,
         page_size: int | None = None,
-        status: str | None = None,
+        status: Status | None = None,
         daily: bool | None = None,
     ) -> Page[Game]:
         return await self._run(self._core.games(page, page_size, status, daily))
@@ -355,7 +481,7 @@ class AsyncClient(_Options):
     async def legal_actions(self, game: Game | str) -> list[Move]:
         return await self._run(self._core.legal_actions(_id(game)))
 
-    async def text(self, game: Game | str, *, lang: str = "en") -> str:
+    async def text(self, game: Game | str, *, lang: Language = "en") -> str:
         return await self._run(self._core.text(_id(game), lang))
 
     async def hint(self, game: Game | str) -> Hint:
@@ -364,11 +490,13 @@ class AsyncClient(_Options):
     async def act(self, game: Game | str, move: Move) -> Acted:
         return await self._run(self._core.act(game, move))
 
-    async def move(self, game: Game | str, from_pile: Pile, to: Pile, count: int = 1) -> Acted:
+    async def move(
+        self, game: Game | str, from_pile: ConcretePile, to: Pile, count: int = 1
+    ) -> Acted:
         return await self.act(game, Move("move", from_pile, to, count))
 
     async def tap(
-        self, game: Game | str, from_pile: Pile, count: int = 1, *, columns: bool = True
+        self, game: Game | str, from_pile: ConcretePile, count: int = 1, *, columns: bool = True
     ) -> Acted:
         return await self.act(game, Move("tap", from_pile, None, count, columns))
 
@@ -388,12 +516,115 @@ class AsyncClient(_Options):
         return await self._run(self._core.daily(date))
 
     async def leaderboard(
-        self, date: dt.date, *, draw: int = 3, page: int = 1, page_size: int | None = None
+        self, date: dt.date, *, draw: Draw = 3, page: int = 1, page_size: int | None = None
     ) -> Leaderboard:
         return await self._run(self._core.leaderboard(date, draw, page, page_size))
 
     async def player(self, username: str) -> Player:
         return await self._run(self._core.player(username))
+
+    async def player_games(
+        self,
+        username: str,
+        *,
+        page: int = 1,
+        page_size: int | None = None,
+        status: Literal["won", "resigned"] | None = None,
+    ) -> Page[Game]:
+        return await self._run(self._core.player_games(username, page, page_size, status))
+
+    async def iter_games(
+        self, *, status: Status | None = None, daily: bool | None = None, page_size: int = 100
+    ) -> AsyncIterator[Game]:
+        page = 1
+        while True:
+            found = await self.games(page=page, page_size=page_size, status=status, daily=daily)
+            for game in found.results:
+                yield game
+            if found.next is None:
+                return
+            page += 1
+
+    async def iter_player_games(
+        self,
+        username: str,
+        *,
+        status: Literal["won", "resigned"] | None = None,
+        page_size: int = 100,
+    ) -> AsyncIterator[Game]:
+        page = 1
+        while True:
+            found = await self.player_games(username, page=page, page_size=page_size, status=status)
+            for game in found.results:
+                yield game
+            if found.next is None:
+                return
+            page += 1
+
+    async def iter_leaderboard(
+        self, date: dt.date, *, draw: Draw = 3, page_size: int = 100
+    ) -> AsyncIterator[Entry]:
+        page = 1
+        while True:
+            found = await self.leaderboard(date, draw=draw, page=page, page_size=page_size)
+            for entry in found.results:
+                yield entry
+            if found.next is None:
+                return
+            page += 1
+
+    async def game_stream(
+        self, game: Game | str, *, reconnect: bool = True
+    ) -> AsyncIterator[GameEvent]:
+        """`Client.game_stream`, for asyncio."""
+        failures = 0
+        while True:
+            try:
+                async with self._http.stream(**self._stream_args(_id(game))) as response:
+                    if response.status_code >= 400:
+                        await response.aread()
+                        raise _error(response)
+                    async for line in response.aiter_lines():
+                        event = _event(line)
+                        if event is not None:
+                            failures = 0
+                            yield event
+                            if event.type == "end":
+                                return
+            except httpx.TransportError:
+                if not reconnect or failures >= self._core.retries:
+                    raise
+            else:
+                if not reconnect:
+                    return
+            await asyncio.sleep(backoff_delay(self._core.backoff, failures))
+            failures += 1
+
+    async def account(self) -> Account:
+        return await self._run(self._core.account())
+
+    async def declare_bot(self) -> Account:
+        return await self._run(self._core.account_bot())
+
+    async def change_password(self, password: str, new_password: str) -> None:
+        await self._run(self._core.password_change(password, new_password))
+
+    async def delete_account(self, password: str) -> None:
+        await self._run(self._core.account_delete(password))
+
+    async def export(self) -> list[Game]:
+        return await self._run(self._core.account_export())
+
+    async def tokens(self) -> list[ApiToken]:
+        return await self._run(self._core.tokens())
+
+    async def create_token(
+        self, name: str, scopes: Sequence[Scope], *, days: int | None = None
+    ) -> ApiToken:
+        return await self._run(self._core.token_create(name, list(scopes), days))
+
+    async def revoke_token(self, token: ApiToken | str) -> None:
+        await self._run(self._core.token_delete(token if isinstance(token, str) else token.id))
 
     async def join_match(self, *, size: int = 2, draw: int = 3) -> Match:
         return await self._run(self._core.join_match(size, draw))
@@ -421,7 +652,7 @@ class AsyncClient(_Options):
         `MatchFinished` at the end, after which the iteration stops."""
         return LiveMatch(self.server, match if isinstance(match, str) else match.id)
 
-    async def board(self, date: dt.date | None = None, *, draw: int = 3) -> LiveBoard:
+    async def board(self, date: dt.date | None = None, *, draw: Draw = 3) -> LiveBoard:
         """The live board of that day (default: the server's today) and draw mode, to iterate
         with `async for`: a `Snapshot` first (and after every reconnection), then `Entries`
         and `Removed` as they happen."""
@@ -432,3 +663,33 @@ class AsyncClient(_Options):
 
 def _id(game: Game | str) -> str:
     return game if isinstance(game, str) else game.id
+
+
+def _items(fetch: Callable[[int], Page[T] | Leaderboard]) -> Iterator[Any]:
+    page = 1
+    while True:
+        found = fetch(page)
+        yield from found.results
+        if found.next is None:
+            return
+        page += 1
+
+
+def _event(line: str) -> GameEvent | None:
+    """A stream's line as an event; None for the idle keep-alive (an empty line) and for what
+    this client does not know."""
+    if not line.strip():
+        return None
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    return GameEvent.from_json(data) if isinstance(data, dict) else None
+
+
+def _error(response: httpx.Response) -> errors.CanfieldError:
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    return errors.error_from(response.status_code, body, response.headers)

@@ -10,9 +10,21 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 Json: TypeAlias = dict[str, Any]
 T = TypeVar("T")
-Pile: TypeAlias = str  # "stock", "waste", "reserve", "tableau:1".."tableau:4", "foundation:H"...
+# A pile as a source or a logged destination (API.md "Pile names")...
+ConcretePile: TypeAlias = Literal[
+    "stock", "waste", "reserve", "tableau:1", "tableau:2", "tableau:3", "tableau:4",
+    "foundation:H", "foundation:S", "foundation:D", "foundation:C",
+]  # fmt: skip
+# ... and as a move's destination, where plain "foundation" is the card's suit's.
+Pile: TypeAlias = ConcretePile | Literal["foundation"]
 Card: TypeAlias = str  # "10H", "QC"...
+Ruleset: TypeAlias = Literal["app", "cardgames", "classic"]
+Draw: TypeAlias = Literal[1, 3]
 Status: TypeAlias = Literal["playing", "won", "resigned"]
+# The fair-play review of a daily game (R35), shown to its owner.
+Review: TypeAlias = Literal["held", "cleared"]
+Language: TypeAlias = Literal["en", "hu", "pl"]
+Scope: TypeAlias = Literal["account:read", "account:write", "game:play", "board:read"]
 # Why a finished game ended; "day_over": a daily game the server ended when its day ended;
 # "match_over": a match game still running when its match closed (R32).
 EndReason: TypeAlias = Literal["won", "resigned", "day_over", "match_over"]
@@ -54,7 +66,7 @@ class Move:
     `hint()` return these, and `act()` accepts them back unchanged."""
 
     type: ActionType
-    from_pile: Pile | None = None
+    from_pile: ConcretePile | None = None
     to: Pile | None = None
     count: int | None = None
     columns: bool | None = None  # taps only: False = foundation only
@@ -89,9 +101,9 @@ class Action:
     """One entry of a game's action log."""
 
     n: int
-    type: str
-    from_pile: Pile | None
-    to: Pile | None
+    type: ActionType
+    from_pile: ConcretePile | None
+    to: ConcretePile | None
     count: int | None
     cards: list[Card] | None
     score_delta: int
@@ -129,6 +141,37 @@ class Action:
         return self.from_pile == move.from_pile and to_matches and self.count == (move.count or 1)
 
 
+class GameDaily(dt.date):
+    """A ranked daily game's `daily`: the day (it is that date, as before) with the game's
+    standing on its board once it is over (`rank` of `players`) and, for its owner, the
+    fair-play `review` (R35)."""
+
+    rank: int | None
+    players: int | None
+    review: Review | None
+
+    def __new__(
+        cls,
+        day: dt.date,
+        rank: int | None = None,
+        players: int | None = None,
+        review: Review | None = None,
+    ) -> GameDaily:
+        self = super().__new__(cls, day.year, day.month, day.day)
+        self.rank, self.players, self.review = rank, players, review
+        return self
+
+    @property
+    def date(self) -> dt.date:
+        return dt.date(self.year, self.month, self.day)
+
+    @classmethod
+    def from_json(cls, data: Json | None) -> GameDaily | None:
+        if not data:
+            return None
+        return cls(_date(data["date"]), data.get("rank"), data.get("players"), data.get("review"))
+
+
 @dataclass(frozen=True, slots=True)
 class Foundation:
     suit: str
@@ -139,10 +182,10 @@ class Foundation:
 @dataclass(frozen=True, slots=True)
 class Game:
     id: str
-    ruleset: str
-    draw: int
+    ruleset: Ruleset
+    draw: Draw
     code: str | None
-    daily: dt.date | None
+    daily: GameDaily | None
     status: Status
     score: int
     moves: int
@@ -162,7 +205,9 @@ class Game:
     stuck: bool  # R20a
     hints: int
     actions: list[Action] | None  # the replay of a finished game someone else played
-    match: str | None = None  # the match it is played in (R32)
+    # Dealt from a code or a deck the player chose: never ranked, never in player figures.
+    practice: bool = False
+    match: str | None = None  # the match's id, for a game of a match (R32)
 
     @property
     def over(self) -> bool:
@@ -170,14 +215,13 @@ class Game:
 
     @classmethod
     def from_json(cls, data: Json) -> Game:
-        daily = data.get("daily")
         actions = data.get("actions")
         return cls(
             id=data["id"],
             ruleset=data["ruleset"],
             draw=data["draw"],
             code=data.get("code"),
-            daily=_date(daily["date"]) if daily else None,
+            daily=GameDaily.from_json(data.get("daily")),
             status=data["status"],
             score=data["score"],
             moves=data["moves"],
@@ -199,6 +243,7 @@ class Game:
             stuck=data.get("stuck", False),
             hints=data.get("hints", 0),
             actions=None if actions is None else [Action.from_json(a) for a in actions],
+            practice=data.get("practice", False),
             match=data.get("match"),
         )
 
@@ -324,6 +369,7 @@ class Player:
     best_win_seconds: float | None
     best_win_moves: int | None
     daily_streak: int
+    bot: bool = False  # declared a bot (R34)
     # R33: one rating per mode played, keyed "size-draw" ("2-3", "4-1"...).
     ratings: dict[str, Rating] = field(default_factory=dict)
 
@@ -337,6 +383,7 @@ class Player:
             best_win_seconds=data.get("best_win_seconds"),
             best_win_moves=data.get("best_win_moves"),
             daily_streak=data.get("daily_streak", 0),
+            bot=data.get("bot", False),
             ratings={
                 mode: Rating.from_json(rating)
                 for mode, rating in (data.get("ratings") or {}).items()
@@ -473,6 +520,69 @@ class RatingEntry:
             matches=data.get("matches", 0),
             provisional=data.get("provisional", False),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """The caller's account, and the scopes of the key in use."""
+
+    username: str
+    bot: bool
+    created: dt.datetime | None
+    scopes: list[Scope]
+
+    @classmethod
+    def from_json(cls, data: Json) -> Account:
+        return cls(
+            username=data["username"],
+            bot=data.get("bot", False),
+            created=_time(data.get("created")),
+            scopes=list(data.get("scopes", [])),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ApiToken:
+    """An API key of the account: `token` (the key itself) only in the answer that made it."""
+
+    id: str
+    name: str
+    scopes: list[Scope]
+    created: dt.datetime | None
+    expires: dt.datetime | None
+    last_used: dt.datetime | None
+    token: str | None = None
+
+    @classmethod
+    def from_json(cls, data: Json) -> ApiToken:
+        return cls(
+            id=str(data["id"]),
+            name=data.get("name", ""),
+            scopes=list(data.get("scopes", [])),
+            created=_time(data.get("created")),
+            expires=_time(data.get("expires")),
+            last_used=_time(data.get("last_used")),
+            token=data.get("token"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvent:
+    """A line of a game's stream: the game as it is (`"game"`, first; after a reconnection
+    too), after an applied `action` (`"action"`), or as it ended (`"end"`, last)."""
+
+    type: Literal["game", "action", "end"]
+    game: Game
+    action: Action | None = None
+
+    @classmethod
+    def from_json(cls, data: Json) -> GameEvent | None:
+        """None for a line this client does not know (a newer server's)."""
+        kind = data.get("type")
+        if kind not in ("game", "action", "end"):
+            return None
+        action = data.get("action")
+        return cls(kind, Game.from_json(data["game"]), action and Action.from_json(action))
 
 
 # -- the live board's messages ---------------------------------------------------------------

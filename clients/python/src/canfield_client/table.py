@@ -31,7 +31,14 @@ def _clock(seconds: float) -> str:
 
 
 def game_title(game: Game) -> str:
-    kind = f"Daily {game.daily.isoformat()}" if game.daily else (game.code or "Practice game")
+    if game.daily:
+        kind = f"Daily {game.daily.isoformat()}"
+    elif game.match:
+        kind = "Match game"
+    elif game.practice:  # a deal the player chose: never counts
+        kind = f"Practice game {game.code or '(custom deck)'}"
+    else:  # a random deal counts in the player's figures; its code shows once it is over
+        kind = f"Random game {game.code}" if game.code else "Random game"
     return f"{kind} · draw {game.draw} · {game.ruleset} rules · starting rank {game.starting_rank}"
 
 

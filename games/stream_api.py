@@ -1,0 +1,192 @@
+"""Streams and exports (API.md "Streams and exports"): a game's NDJSON stream, and a player's
+finished public games as a page or, asked for as `application/x-ndjson`, all of them.
+
+Why the stream is an async response served by uvicorn: games/streams.py."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections, connections
+from django.http import StreamingHttpResponse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
+from games import selectors, services, streams
+from games.api import GAME_ID, GamePageSerializer, action_payload, game_payload
+from games.authentication import game_read_for
+from games.errors import InvalidRequest
+from games.models import Action, Game
+from keys.scopes import ScopeRequired
+
+NDJSON = "application/x-ndjson"
+PLAYER_GAMES_PAGE_SIZE = 20
+FINISHED = selectors.FINISHED
+
+
+class NDJSONRenderer(BaseRenderer):
+    """Lets content negotiation accept `Accept: application/x-ndjson` (else DRF answers 406).
+    The views stream their NDJSON themselves; what reaches this renderer is an error body,
+    rendered as one JSON line."""
+
+    media_type = NDJSON
+    format = "ndjson"
+    charset = None
+
+    def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):  # type: ignore[no-untyped-def]
+        return b"" if data is None else _line(data)
+
+
+def _line(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+def _ndjson(lines: Iterator[bytes] | AsyncIterator[bytes]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type=NDJSON)
+    # Every proxy on the way sends each line on at once (nginx reads this header).
+    response["X-Accel-Buffering"] = "no"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# ---- the stream --------------------------------------------------------------------------------
+
+
+def _read_since(
+    game_id: Any, last: int, viewer: Any
+) -> tuple[list[dict[str, Any]], dict[str, Any], bool]:
+    """In a worker thread: the log rows after `last`, the game as `viewer` sees it, and whether
+    it is over (a daily game whose day has ended is ended first, R26a)."""
+    close_old_connections()  # these threads serve no request whose end would close them
+    game = Game.objects.select_related("challenge").get(pk=game_id)
+    game = services.game_end_day_over(game)
+    rows = [
+        action_payload(row) for row in Action.objects.filter(game=game, n__gt=last).order_by("n")
+    ]
+    return rows, game_payload(game, viewer=viewer), game.status != Game.Status.PLAYING
+
+
+async def _stream(game: Game, first: dict[str, Any], viewer: Any) -> AsyncIterator[bytes]:
+    yield _line({"type": "game", "game": first})
+    if game.status != Game.Status.PLAYING:
+        yield _line({"type": "end", "game": first})
+        return
+    read = sync_to_async(_read_since, thread_sensitive=False)
+    last = game.actions_count
+    with streams.game_watch(game.pk) as changed:
+        # Whatever landed between the view's read and the watch is read now.
+        changed.set()
+        while True:
+            try:
+                await asyncio.wait_for(changed.wait(), streams.IDLE_SECONDS)
+            except TimeoutError:
+                yield b"\n"  # idle: a keep-alive, and a read in case a wake-up was lost
+            changed.clear()
+            try:
+                rows, payload, over = await read(game.pk, last, viewer)
+            except Game.DoesNotExist:
+                return
+            for row in rows:
+                last = row["n"]
+                yield _line({"type": "action", "action": row, "game": payload})
+            if over:
+                yield _line({"type": "end", "game": payload})
+                return
+
+
+class StreamLineSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["game", "action", "end"])
+    game = serializers.JSONField(help_text="GAME, as `GET games/{id}` answers it")
+    action = serializers.JSONField(required=False, help_text='ACTION, on `"action"` lines')
+
+
+class GameStreamApi(APIView):
+    permission_classes = [AllowAny, ScopeRequired]
+    renderer_classes = [JSONRenderer, NDJSONRenderer]
+
+    @extend_schema(
+        parameters=[GAME_ID],
+        responses=answers(
+            {
+                (200, NDJSON): OpenApiResponse(
+                    StreamLineSerializer,
+                    description=(
+                        "NDJSON, open until the game ends: a `game` line, an `action` line for "
+                        "each applied action (within a second of its commit), an empty line "
+                        "every 10 s while idle, and an `end` line last"
+                    ),
+                ),
+            },
+            401,
+            404,
+        ),  # fmt: skip
+        summary="The game's events as they happen (NDJSON)",
+        operation_id="games_stream",
+    )
+    def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
+        game = game_read_for(request, game_id)
+        first = game_payload(game, viewer=request.user, with_log=True)
+        viewer = request.user
+        # The response outlives this request's thread work: its database connection is not
+        # held for hours (the stream reads in the shared worker threads).
+        connections.close_all()
+        return _ndjson(_stream(game, first, viewer))
+
+
+# ---- a player's finished public games ----------------------------------------------------------
+
+
+class PlayerGamesQuerySerializer(PageQuerySerializer):
+    status = serializers.ChoiceField(choices=FINISHED, required=False)
+
+
+class PlayerGamesApi(APIView):
+    permission_classes = [AllowAny, ScopeRequired]
+    renderer_classes = [JSONRenderer, NDJSONRenderer]
+
+    @extend_schema(
+        parameters=[PlayerGamesQuerySerializer],
+        responses=answers(
+            {
+                200: GamePageSerializer,
+                (200, NDJSON): OpenApiResponse(
+                    OpenApiTypes.OBJECT,
+                    description="with `Accept: application/x-ndjson`: every one, a GAME a line",
+                ),
+            },
+            400,
+            401,
+            404,
+        ),  # fmt: skip
+        summary=f"A player's finished public games, newest first ({PLAYER_GAMES_PAGE_SIZE} a page)",
+        operation_id="players_games",
+    )
+    def get(self, request: Request, username: str) -> Response | StreamingHttpResponse:
+        status = request.query_params.get("status")
+        if status is not None and status not in FINISHED:
+            raise InvalidRequest(_("status must be one of: %s.") % ", ".join(FINISHED))
+        games = selectors.game_list_public_of(username=username, status=status)
+        if request.accepted_renderer.media_type == NDJSON:
+            viewer = request.user
+            return _ndjson(
+                _line(game_payload(game, viewer=viewer)) for game in games.iterator(chunk_size=200)
+            )
+        page, size = page_params(request, default_size=PLAYER_GAMES_PAGE_SIZE)
+        body = page_links(request, page=page, size=size, count=games.count())
+        body["results"] = [
+            game_payload(game, viewer=request.user)
+            for game in games[(page - 1) * size : page * size]
+        ]
+        return Response(body)

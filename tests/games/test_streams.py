@@ -1,0 +1,114 @@
+"""Streams and exports (API.md "Streams and exports"): a game's NDJSON stream against a real ASGI
+server (daphne in a subprocess, tests/web/conftest.py; with REDIS_URL its wake-ups go through
+Redis), and a player's finished public games, as pages and as NDJSON."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import httpx
+import pytest
+from rest_framework.test import APIClient
+
+from games import services
+from games.models import Game
+from tests.games.helpers import StreamLines, easy_deck, winning_actions
+from tests.web.conftest import base_url, server_database, server_env  # noqa: F401 (fixtures)
+from tests.web.helpers import PASSWORD, unique_name
+
+
+def _register(client: httpx.Client) -> dict[str, str]:
+    name = unique_name("stream")
+    answer = client.post("/api/v1/auth/register", json={"username": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    return {"Authorization": f"Token {answer.json()['token']}"}
+
+
+def test_a_stream_sends_each_action_within_a_second_and_ends_with_the_game(base_url):  # noqa: F811
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        owner = _register(client)
+        game = client.post("/api/v1/games", json={"deck": easy_deck(), "draw": 1}, headers=owner)
+        game_id = game.json()["id"]
+        path = f"/api/v1/games/{game_id}/stream"
+
+        # others never see a game in progress, not even as a stream
+        stranger = _register(client)
+        assert client.get(path, headers=stranger).status_code == 404
+        assert client.get(path).json()["error"]["code"] == "not_found"
+
+        lines = StreamLines(client, path, {**owner, "Accept": "application/x-ndjson"})
+        ((_, first),) = lines.wait(1)
+        assert json.loads(first) == {"type": "game", "game": json.loads(first)["game"]}
+        assert json.loads(first)["game"]["moves"] == 0
+        assert lines.status == 200
+        assert lines.headers["content-type"] == "application/x-ndjson"
+        assert lines.headers["x-accel-buffering"] == "no"
+
+        # when: two actions, each one acted on after the previous line arrived
+        delays = []
+        for n, action in enumerate(winning_actions()[:2], start=1):
+            sent = time.monotonic()
+            acted = client.post(f"/api/v1/games/{game_id}/actions", json=action, headers=owner)
+            assert acted.status_code == 200, acted.text
+            arrived, line = lines.wait(1 + n)[-1]
+            delays.append(arrived - sent)
+            event = json.loads(line)
+            assert event["type"] == "action" and event["action"] == acted.json()["action"]
+            assert event["game"]["moves"] == n == acted.json()["game"]["moves"]
+        assert max(delays) < 1.0, delays
+
+        # then the game ends: its last action and the `end` line, and the stream closes
+        client.post(f"/api/v1/games/{game_id}/actions", json={"type": "resign"}, headers=owner)
+        *_, (_, resigned), (_, end), (_, closed) = lines.wait(6)
+        assert json.loads(resigned)["action"]["type"] == "resign"
+        assert json.loads(end)["type"] == "end" and json.loads(end)["game"]["status"] == "resigned"
+        assert closed == b"<closed>"
+        lines.thread.join(5)
+
+        # a finished public game: anyone's stream is its game (with the log) and its end at once
+        replay = client.get(path).text.splitlines()
+        assert [json.loads(line)["type"] for line in replay] == ["game", "end"]
+        assert len(json.loads(replay[0])["game"]["actions"]) == 3
+
+
+def _finish(game: Game, status: str) -> None:
+    Game.objects.filter(pk=game.pk).update(status=status, finished_at=game.created_at)
+
+
+def test_a_players_finished_public_games_as_pages_and_as_ndjson(user, django_user_model):
+    # given: two finished games, one in progress, and a daily game whose day is not over
+    won, resigned = (services.game_create(owner=user) for _ in range(2))
+    _finish(won, "won")
+    _finish(resigned, "resigned")
+    services.game_create(owner=user)
+    from leaderboard import services as boards
+
+    daily, _ = boards.daily_game_get_or_create(player=user, draw=3)
+    _finish(daily, "resigned")
+    client = APIClient()
+    path = f"/api/v1/players/{user.username.upper()}/games"
+
+    # when
+    page = client.get(path)
+    only_won = client.get(path, {"status": "won"})
+    ndjson = client.get(path, HTTP_ACCEPT="application/x-ndjson")
+    bad = client.get(path, {"status": "playing"}, HTTP_ACCEPT_LANGUAGE="en")
+    nobody = client.get("/api/v1/players/no-such-one/games")
+
+    # then
+    assert page.status_code == 200 and page.json()["count"] == 2
+    assert [g["id"] for g in page.json()["results"]] == [str(resigned.pk), str(won.pk)]
+    assert [g["id"] for g in only_won.json()["results"]] == [str(won.pk)]
+    assert ndjson.status_code == 200 and ndjson["Content-Type"] == "application/x-ndjson"
+    lines = b"".join(ndjson.streaming_content).decode().splitlines()
+    assert [json.loads(line)["id"] for line in lines] == [str(resigned.pk), str(won.pk)]
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_request"
+    assert nobody.status_code == 404 and nobody.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("path", ["/api/v1/players/{name}", "/api/v1/players/{name}/games"])
+def test_usernames_match_without_regard_to_case(user, path):
+    answer = APIClient().get(path.format(name=user.username.swapcase()))
+
+    assert answer.status_code == 200
