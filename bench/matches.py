@@ -172,6 +172,14 @@ def main() -> None:
             cwd=ROOT, env=env, capture_output=True, text=True, check=True,
         )  # fmt: skip
         shapes = json.loads(counted.stdout)
+        print(f"players: {args.players} from {args.clients} clients, {args.workers} web workers")
+        print(f"joins: {len(latencies)} in {elapsed:.1f} s ({len(latencies) / elapsed:.0f}/s), "
+              f"failed: {len(failures)} {sorted(set(failures))}")  # fmt: skip
+        print(f"join p50: {statistics.median(latencies):.1f} ms")
+        print(f"join p99: {percentile(latencies, 0.99):.1f} ms (target < 50)")
+        for shape in shapes:
+            print(f"matches of {shape['size']} with {shape['seats']} seated: {shape['n']}")
+        sys.stdout.flush()
         rated = subprocess.run(
             [python, "-c", RATE], cwd=ROOT, env=env, capture_output=True, text=True, check=True
         )
@@ -179,13 +187,6 @@ def main() -> None:
     finally:
         stop(server)
 
-    print(f"players: {args.players} from {args.clients} clients, {args.workers} web workers")
-    print(f"joins: {len(latencies)} in {elapsed:.1f} s ({len(latencies) / elapsed:.0f}/s), "
-          f"failed: {len(failures)} {sorted(set(failures))}")  # fmt: skip
-    print(f"join p50: {statistics.median(latencies):.1f} ms")
-    print(f"join p99: {percentile(latencies, 0.99):.1f} ms (target < 50)")
-    for shape in shapes:
-        print(f"matches of {shape['size']} with {shape['seats']} seated: {shape['n']}")
     timings = rating["timings"]
     if timings:
         print(f"finish + rating update per match: mean {statistics.mean(timings):.2f} ms, "
