@@ -350,7 +350,9 @@ class RatingHistoryApi(APIView):
     def get(self, request: Request, username: str) -> Response:
         size = _query_choice(request, "size", services.SIZES, 2)
         draw = _query_choice(request, "draw", services.DRAWS, 3)
-        player = get_user_model().objects.filter(username__iexact=username[:150]).first()
+        player = None
+        if "\x00" not in username:  # PostgreSQL refuses NUL in text: no such name either
+            player = get_user_model().objects.filter(username__iexact=username[:150]).first()
         if player is None:
             raise NotFound(_("No such player."))
         history = selectors.rating_history(user=player, size=size, draw=draw)

@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from games import services as game_services
@@ -70,8 +70,8 @@ joins = st.lists(
         st.integers(min_value=0, max_value=7),  # the address (8: accounts share them)
         st.integers(min_value=1, max_value=2),  # how many times the player joins at once
     ),
-    min_size=THREADS // 2,
-    max_size=THREADS // 2,
+    min_size=THREADS,
+    max_size=THREADS,
 )
 
 
@@ -84,26 +84,28 @@ joins = st.lists(
 )
 @given(plan=joins)
 def test_concurrent_joins_keep_the_invariants_of_matches(plan):
-    # given: 25 accounts, some sharing an address, each joining once or twice at once (50
+    # given: 50 accounts, some sharing an address, each joining once or twice at once (100
     # requests in all, padded), on a pool of deals
     reset()
-    fill_pool()
+    fill_pool(n=2 * THREADS)
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"j{i}") for i in range(len(plan))
     )
     requests = [(user, *spec) for user, spec in zip(users, plan, strict=True)]
     calls = [request for request in requests for _ in range(request[4])]
-    calls += [requests[i % len(requests)] for i in range(THREADS - len(calls))]
+    calls += [requests[i % len(requests)] for i in range(2 * THREADS - len(calls))]
 
     def join(call) -> None:
         user, size, draw, address, _times = call
         services.match_join(player=user, size=size, draw=draw, address_hash=f"{address:064x}")
 
-    # when: 50 threads join at once
-    errors = run_threads(join, calls)
+    # when: 50 threads join at once, twice (the second wave meets the open matches the first
+    # made, and contends for their seats)
+    errors = run_threads(join, calls[:THREADS]) + run_threads(join, calls[THREADS:])
 
     # then
     assert errors == []
+    event(f"seated with others: {MatchPlayer.objects.filter(seat__gt=1).count() > 0}")
     seats = list(MatchPlayer.objects.select_related("match", "game"))
     by_match = defaultdict(list)
     for seat in seats:
