@@ -108,7 +108,7 @@ def test_polish_counts_take_their_three_forms(new_context):
             "en",
             "10 of hearts cannot go on 9 of hearts: a column builds down in alternating colours.",
         ),
-        ("hu", "kőr 10 nem tehető erre a lapra: kőr 9; oszlopra csak eggyel kisebb, ellenkező"),
+        ("hu", "Kőr 10 nem tehető erre a lapra: kőr 9; oszlopra csak eggyel kisebb, ellenkező"),
         ("pl", "10 kier nie pasuje na tę kartę: 9 kier; na kolumnę idzie tylko karta"),
     ],
 )
