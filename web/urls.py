@@ -1,6 +1,5 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
-from django.views.i18n import JavaScriptCatalog
 
 from web import views
 
@@ -12,7 +11,7 @@ urlpatterns = [
     path("daily/<str:day>/<int:draw>/", views.daily, name="daily"),
     path("players/<str:username>", views.player, name="player"),
     path("rules/<str:ruleset>/", views.rules, name="rules"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/", views.javascript_catalog, name="javascript-catalog"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("favicon.ico", views.favicon),
     path("accounts/signup/", views.signup, name="signup"),

@@ -13,6 +13,7 @@ from games.engine import DealCode
 from games.models import Game
 from games.services import game_create
 from tests.web.helpers import easy_deck
+from web.views import CATALOGUE_VERSION
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 
@@ -52,8 +53,8 @@ def test_the_language_switcher_sets_the_language(client, db):
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("hu", ["húzópakli", "%(n)s. oszlop", "%(count)s lap"]),
-        ("pl", ["zapas", "kolumna %(n)s", "%(count)s karta", "%(count)s karty", "%(count)s kart"]),
+        ("hu", ["Tipp: %(action)s", "%(count)s lap"]),
+        ("pl", ["%(count)s karta", "%(count)s karty", "%(count)s kart"]),
     ],
 )
 def test_the_scripts_words_come_from_the_javascript_catalogue(client, db, lang, words):
@@ -63,6 +64,24 @@ def test_the_scripts_words_come_from_the_javascript_catalogue(client, db, lang, 
     body = response.content.decode()
     assert all(json.dumps(word) in body for word in words)
     assert "pluralidx" in body
+    assert "max-age" not in response.get("Cache-Control", "")
+
+
+def test_the_pages_ask_for_their_languages_catalogue_of_this_release_cached_for_a_year(client, db):
+    # given the catalogue URL a Polish page asks for
+    page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    url = re.search(r'<script src="(/jsi18n/\?[^"]+)"', page)[1].replace("&amp;", "&")
+    assert f"v={CATALOGUE_VERSION}" in url and "l=pl" in url
+
+    # when anyone fetches it, whatever their own language
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE="hu")
+
+    # then it is the Polish catalogue, cacheable for a year (a new release is a new URL)
+    assert response["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert json.dumps("%(count)s karty") in response.content.decode()
+    # and an old release's URL is not cached
+    stale = client.get(url.replace(CATALOGUE_VERSION, "0" * 12))
+    assert "max-age" not in stale.get("Cache-Control", "")
 
 
 def test_signup_logs_the_new_player_in(client, db):
