@@ -118,12 +118,15 @@ def lighthouse(url: str, out: Path, cookies: list[dict[str, str]] | None = None)
     return result
 
 
-def measure(players: int, keep: Path | None = None) -> dict[str, dict[str, Any]]:
-    """The scores of the three pages on a fresh topology (its own PostgreSQL database)."""
+def measure(
+    players: int, keep: Path | None = None, database: str = "canfield_lighthouse"
+) -> dict[str, dict[str, Any]]:
+    """The scores of the three pages on a fresh topology on its own new PostgreSQL database
+    `database` (dropped first if it exists)."""
     port = free_port()
     work = keep or Path(tempfile.mkdtemp(prefix="lighthouse-"))
     work.mkdir(parents=True, exist_ok=True)
-    env = production_env("h_words_lighthouse")
+    env = production_env(database)
     server = start_topology(
         root=ROOT, port=port, log=str(work / "topology.log"), workers=2, env=env
     )
@@ -145,6 +148,12 @@ def measure(players: int, keep: Path | None = None) -> dict[str, dict[str, Any]]
             "table": (f"{base}/play/{game_id}", cookies),
             "board": (f"{base}/daily/{today}/3/", None),
         }
+        # A server in production is warm: each page once before it is measured (the first
+        # request of a process imports most of the project).
+        session = {cookie["name"]: cookie["value"] for cookie in cookies}
+        for url, with_cookies in pages.values():
+            for _ in range(2):  # (two gunicorn workers)
+                httpx.get(url, cookies=session if with_cookies else None, timeout=30)
         return {
             name: lighthouse(url, work / f"{name}.json", jar) for name, (url, jar) in pages.items()
         }
