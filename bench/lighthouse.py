@@ -3,7 +3,7 @@ page, a table and today's board through the production topology (nginx, gunicorn
 scripts/serve-topology.sh), mobile profile: performance, accessibility and best-practices
 scores, and the figures behind performance (LCP, CLS, TBT).
 
-    python bench/lighthouse.py [--quick] [--players N] [--keep DIR]
+    python bench/lighthouse.py [--quick] [--players N] [--keep DIR] [--database NAME]
 
 The table is a signed-in player's practice game, the board today's 3-card board with N players
 on it (default 30; --quick 12). The home page is a visitor's. tests/web/test_lighthouse.py runs
@@ -166,9 +166,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer players on the board")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--keep", type=Path, default=None, help="keep the reports in DIR")
+    parser.add_argument("--database", default="canfield_lighthouse", help="a new database's name")
     args = parser.parse_args()
     players = args.players if args.players is not None else (12 if args.quick else 30)
-    scores = measure(players, args.keep)
+    scores = measure(players, args.keep, args.database)
     for name, result in scores.items():
         print(
             f"lighthouse {name}: performance {result['performance']}, accessibility "
