@@ -109,6 +109,7 @@ def production_env(database: str, **extra: str) -> dict[str, str]:
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DAILY_SECRET": secrets.token_urlsafe(50),
+        "MATCH_SECRET": secrets.token_urlsafe(50),
         "DJANGO_SETTINGS_MODULE": "canfield_site.settings",
         "LOG_LEVEL": "ERROR",
         "REQUEST_LOG_LEVEL": "WARNING",

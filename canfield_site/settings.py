@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "games",
     "leaderboard",
     "fairplay",
+    "matches",
     "web",
 ]
 
@@ -177,6 +178,13 @@ if not DAILY_SECRET and DEBUG:
 DAILY_TIME_ZONE = os.environ.get("DAILY_TIME_ZONE", "UTC")
 # R29: the solver's budget per deal when a daily challenge is created.
 DAILY_SOLVE_SECONDS = float(os.environ.get("DAILY_SOLVE_SECONDS", "10"))
+# R32: the key of every match deal (matches.deals), a secret used for nothing else; required
+# when DJANGO_DEBUG=0 (check canfield.E003).
+MATCH_SECRET = os.environ.get("MATCH_SECRET", "")
+if not MATCH_SECRET and DEBUG:
+    MATCH_SECRET = "dev-only-insecure-match-secret-do-not-use-in-production"
+# Solver-proved match deals kept ready per draw mode (`manage.py fill_match_deals`, scheduler).
+MATCH_POOL_SIZE = int(os.environ.get("MATCH_POOL_SIZE", "200"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
@@ -303,6 +311,7 @@ REST_FRAMEWORK = {
         "hints": os.environ.get("THROTTLE_HINTS", "60/minute"),
         "account": os.environ.get("THROTTLE_ACCOUNT", "30/hour"),
         "hints_address": os.environ.get("THROTTLE_HINTS_ADDRESS", "120/minute"),
+        "matches": os.environ.get("THROTTLE_MATCHES", "120/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/v1/ping", PingApi.as_view(), name="ping"),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("leaderboard.urls")),
+    path("api/v1/", include("matches.urls")),
     # Last of /api/: any other path there (a trailing slash too) is the API's JSON 404.
     re_path(r"^api/", api_not_found),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -9,7 +9,11 @@ class FairplayConfig(AppConfig):
     def ready(self) -> None:
         # A ranked game's end queues its review (in the ending write); `games` never imports us.
         from fairplay.services import review_queue, review_queue_statement
-        from games.services import RankedGameListener, ranked_game_subscribe
+        from games.services import (
+            RankedGameListener,
+            match_game_subscribe,
+            ranked_game_subscribe,
+        )
 
         ranked_game_subscribe(
             RankedGameListener(
@@ -18,3 +22,6 @@ class FairplayConfig(AppConfig):
                 in_statement=review_queue_statement,
             )
         )
+        # Match games are ranked games too (R32, R35): queued before their match hears of
+        # the end (this app comes before `matches` in INSTALLED_APPS).
+        match_game_subscribe(RankedGameListener(in_transaction=review_queue, after_commit=None))

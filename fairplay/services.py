@@ -29,6 +29,7 @@ from games.engine.deal import shuffled_deck
 from games.models import Action, Game
 from leaderboard import services as board_services
 from leaderboard.models import Entry
+from matches.services import match_rate_held
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +101,10 @@ def game_logs(games: list[Game]) -> dict[Any, signals.GameLog]:
 
 
 def _others(game: Game) -> QuerySet[Game]:
-    """Other accounts' games of the same ranked deal."""
+    """Other accounts' games of the same ranked deal: the day's, or the match's (R32: a match
+    deal serves that match alone)."""
+    if game.match_id is not None:
+        return Game.objects.filter(match_id=game.match_id).exclude(owner_id=game.owner_id)
     return Game.objects.filter(challenge_id=game.challenge_id).exclude(owner_id=game.owner_id)
 
 
@@ -246,6 +250,7 @@ def reviews_clear(*, reviews: QuerySet[Review], by: Any) -> list[Review]:
         with transaction.atomic():
             if _decide(review, Review.State.CLEARED, by):
                 board_services.entry_clear(game=review.game)
+                match_rate_held(game=review.game)  # R35: a match game's match rates now
                 cleared.append(review)
     return cleared
 
@@ -260,6 +265,8 @@ def reviews_disqualify(*, reviews: QuerySet[Review], by: Any) -> list[Review]:
     ]
     entries = Entry.objects.filter(game__in=[review.game_id for review in decided])
     board_services.entries_disqualify(entries=entries, by=by)
+    for review in decided:  # R35: a match game's match rates now (its place stands)
+        match_rate_held(game=review.game)
     return decided
 
 

@@ -25,7 +25,7 @@ from django.contrib.auth.hashers import BasePasswordHasher, PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -149,8 +149,11 @@ def player_lock(*, user: Any) -> Player:
     """The account's Player row, made on first need, locked until the caller's transaction
     ends: a bot declaration and a ranked game's creation (leaderboard) lock it, so that neither
     can slip in between the other's check and write."""
-    Player.objects.get_or_create(user=user)
-    return Player.objects.select_for_update().get(user=user)
+    player = Player.objects.select_for_update().filter(user=user).first()
+    if player is None:  # one query for an account that has its row (the usual case)
+        Player.objects.bulk_create([Player(user=user)], ignore_conflicts=True)
+        player = Player.objects.select_for_update().get(user=user)
+    return player
 
 
 def account_bot_declare(*, user: Any) -> Player:
@@ -160,7 +163,9 @@ def account_bot_declare(*, user: Any) -> Player:
         player = player_lock(user=user)
         if player.bot:
             return player
-        if Game.objects.filter(owner=user, challenge__isnull=False).exists():
+        if Game.objects.filter(
+            Q(challenge__isnull=False) | Q(match__isnull=False), owner=user
+        ).exists():
             raise Forbidden(
                 _("An account can declare itself a bot only before its first ranked game."), "R34"
             )

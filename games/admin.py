@@ -13,11 +13,14 @@ from django.utils import timezone
 
 from games.models import Action, Game
 
-HIDDEN = "(hidden until the daily's day ends)"
+HIDDEN = "(hidden until the daily's day ends or the match is finished)"
 
 
 def secret_now(game: Game) -> bool:
-    """True while the game is on a daily challenge whose day has not ended."""
+    """True while the game is on a daily challenge whose day has not ended, or in a match still
+    open (R32: its deal is the other players' too)."""
+    if game.match_id is not None:
+        return game.match.status == "open"  # type: ignore[union-attr]
     return game.challenge_id is not None and game.challenge.ends_at > timezone.now()
 
 

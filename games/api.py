@@ -44,7 +44,8 @@ CONCRETE_PILES = [pile for pile in PILE_NAMES if pile != "foundation"]
 DRAW_CHOICES = [(3, "3"), (1, "1")]
 # Why a finished game ended (R26a): won, resigned by its player, or ended by the server at the
 # end of its day (a daily game still in progress then: its status is "resigned").
-END_REASONS = ["won", "resigned", services.DAY_OVER]
+# match_over: a match game the server ended when its match's 24 hours were up (R32).
+END_REASONS = ["won", "resigned", services.DAY_OVER, services.MATCH_OVER]
 GAMES_PAGE_SIZE = 20
 
 # ---- output shapes ----------------------------------------------------------------------------
@@ -101,6 +102,7 @@ def game_payload(
         "finished_at": _iso(game.finished_at),
         "end_reason": game.end_reason,
         "hints": game.hints,
+        "match": None if game.match_id is None else str(game.match_id),
     }
     payload.update((engine or EngineGame.from_dict(game.state)).public_view())
     if with_log and not private:
@@ -203,6 +205,9 @@ class GameOutSerializer(serializers.Serializer):
         "and nothing but draw, recycle, undo or a move from a foundation can be played"
     )
     hints = serializers.IntegerField(help_text="hints used (R30)")
+    match = serializers.UUIDField(
+        allow_null=True, help_text="the match this game is a seat of (R32); null for others"
+    )
     actions = ActionOutSerializer(many=True, required=False)
 
 

@@ -35,9 +35,13 @@ class Game(models.Model):
         blank=True,
         related_name="games",
     )
+    # R32: the match this game is a seat of (matches app), null for any other game.
+    match = models.ForeignKey(
+        "matches.Match", on_delete=models.PROTECT, null=True, blank=True, related_name="games"
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     # Why a finished game ended (API.md): won, resigned, or ended by the server when its day
-    # was over (R26a, "day_over"); null while it is in progress.
+    # was over (R26a, "day_over"), or its match (R32, "match_over"); null while it is in progress.
     end_reason = models.CharField(max_length=16, null=True, blank=True)
     score = models.IntegerField(default=0)
     moves = models.IntegerField(default=0)

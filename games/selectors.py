@@ -30,6 +30,8 @@ def game_is_private(game: Game) -> bool:
     not over (its deal would help the players still on it)."""
     if game.status == Game.Status.PLAYING:
         return True
+    if game.match_id is not None:  # R32: until its match is finished (or cancelled)
+        return game.match.status == "open"  # type: ignore[union-attr]
     return game.challenge is not None and timezone.now() < game.challenge.ends_at
 
 

@@ -42,6 +42,8 @@ from games.selectors import game_find, game_visible_to
 ACT_ATTEMPTS = 3
 # R26a: why a daily game the server ended at the end of its day is over (`Game.end_reason`).
 DAY_OVER = "day_over"
+# R32: why a match game the server ended when its match's 24 hours were up is over.
+MATCH_OVER = "match_over"
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,29 @@ def ranked_game_announce(*, game: Game, at: datetime.datetime) -> None:
     """Inside the transaction that changed a ranked game: tell its listeners, now and after
     the commit."""
     for listener in _ranked_game_listeners:
+        listener.in_transaction(game, at)
+        if listener.after_commit:
+            transaction.on_commit(partial(listener.after_commit, game, at))
+
+
+# R32: what listens to match games (the matches app), as the boards listen to daily ones.
+_match_game_listeners: list[RankedGameListener] = []
+
+
+def match_game_subscribe(listener: RankedGameListener) -> None:
+    """Hear of every change of a match game (called once, from an AppConfig's `ready`); its
+    `in_statement` is not used: a match game's action is a transaction."""
+    if listener not in _match_game_listeners:
+        _match_game_listeners.append(listener)
+
+
+def _announce(*, game: Game, at: datetime.datetime) -> None:
+    """Inside the transaction that changed a ranked game (daily or match): tell its listeners,
+    now and after the commit."""
+    if game.match_id is None:
+        ranked_game_announce(game=game, at=at)
+        return
+    for listener in _match_game_listeners:
         listener.in_transaction(game, at)
         if listener.after_commit:
             transaction.on_commit(partial(listener.after_commit, game, at))
@@ -127,13 +152,14 @@ def game_create(
     code: DealCode | None = None,
     deck: list[str] | None = None,
     challenge: Any = None,
+    match: Any = None,
     address_hash: str = "",
 ) -> Game:
     """Deal a new game: `deck` (custom), else `code`, else a random CF2 deal (R4a: its cards
     cannot be searched for). A game of a code or a deck the player chose, outside a daily
     challenge, is a practice game (R19). `address_hash`: the dealing client's
     (canfield_site.clients.client_address_hash)."""
-    practice = challenge is None and (code is not None or deck is not None)
+    practice = challenge is None and match is None and (code is not None or deck is not None)
     if code is None and deck is None:
         code = DealCode(secrets.randbelow(DEAL_NUMBERS[2]), draw, version=2)
     if code is not None:
@@ -148,6 +174,7 @@ def game_create(
         deck=list(deck) if deck is not None else None,
         practice=practice,
         challenge=challenge,
+        match=match,
         status=view["status"],
         score=view["score"],
         moves=view["moves"],
@@ -159,10 +186,20 @@ def game_create(
 # The end of each challenge's day by challenge id, kept once met: it never changes, and reading
 # it on every ranked action would cost the action a round trip.
 _day_ends: dict[int, datetime.datetime] = {}
+_match_ends: dict[Any, datetime.datetime] = {}
+MATCH_ENDS_KEPT = 50_000
 
 
 def game_day_ends_at(game: Game) -> datetime.datetime | None:
-    """When a daily game's day ends; None for any other game."""
+    """When a daily game's day ends, or a match game's match (R32: 24 hours after it opened);
+    None for any other game."""
+    if game.match_id is not None:
+        ends_at = _match_ends.get(game.match_id)
+        if ends_at is None:
+            if len(_match_ends) >= MATCH_ENDS_KEPT:  # matches come and go: keep it bounded
+                _match_ends.clear()
+            ends_at = _match_ends[game.match_id] = game.match.ends_at  # type: ignore[union-attr]
+        return ends_at
     if game.challenge_id is None:
         return None
     ends_at = _day_ends.get(game.challenge_id)
@@ -178,8 +215,9 @@ def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Ga
     player did not act). Any other game is returned as it is, without a query.
 
     Every such ending goes through here, and a ranked game's is announced as its other changes
-    are (`ranked_game_announce`, at the day's end). Returns the game as it now is: if another
-    request ended it or acted first, as that left it."""
+    are (`ranked_game_announce`, at the day's end). A match game is ended the same way when its
+    match's time is up (R32), with `end_reason` "match_over". Returns the game as it now is: if
+    another request ended it or acted first, as that left it."""
     for _attempt in range(ACT_ATTEMPTS):
         ends_at = game_day_ends_at(game)
         if (
@@ -189,16 +227,17 @@ def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Ga
         ):
             return game
         state = {**game.state, "status": Game.Status.RESIGNED}
+        reason = DAY_OVER if game.match_id is None else MATCH_OVER
         with transaction.atomic():
             ended = Game.objects.filter(
                 pk=game.pk, actions_count=game.actions_count, status=Game.Status.PLAYING
             ).update(
-                state=state, status=Game.Status.RESIGNED, end_reason=DAY_OVER, finished_at=ends_at
+                state=state, status=Game.Status.RESIGNED, end_reason=reason, finished_at=ends_at
             )
             if ended:
                 game.state, game.status = state, Game.Status.RESIGNED
-                game.end_reason, game.finished_at = DAY_OVER, ends_at
-                ranked_game_announce(game=game, at=ends_at)
+                game.end_reason, game.finished_at = reason, ends_at
+                _announce(game=game, at=ends_at)
                 return game
         game = Game.objects.get(pk=game.pk)  # another request changed it first: see how
     return game
@@ -223,6 +262,8 @@ def game_over_message(game: Game) -> str:
     """Why an action on a finished game is refused (409 `game_over`)."""
     if game.end_reason == DAY_OVER:
         return _("The day is over: this game ended at midnight.")
+    if game.end_reason == MATCH_OVER:
+        return _("The match is over: its 24 hours are up.")
     return _("This game is over.")
 
 
@@ -289,7 +330,14 @@ def game_act(
         )
         one_statement = connection.vendor == "postgresql"
         write = _write_in_one_statement if one_statement else _write
-        if game.challenge_id is None:
+        if game.match_id is not None:
+            # A match game: its match hears of it in the action's transaction (R32, R33: the
+            # last game's end finishes and rates the match in it).
+            with transaction.atomic():
+                written = _write(game=game, version=version, row=row)
+                if written:
+                    _announce(game=game, at=now)
+        elif game.challenge_id is None:
             written = write(game=game, version=version, row=row)
         elif one_statement and all(each.in_statement for each in _ranked_game_listeners):
             # The listeners' writes in the action's statement: one round trip, no BEGIN/COMMIT.
@@ -406,7 +454,7 @@ def game_verify(game: Game) -> list[str]:
         engine = game_replay(game)
     except Exception as error:  # a broken log is a finding, not a crash of the check
         return [f"log does not replay: {error}"]
-    if game.end_reason == DAY_OVER and engine.status == Game.Status.PLAYING:
+    if game.end_reason in (DAY_OVER, MATCH_OVER) and engine.status == Game.Status.PLAYING:
         engine.status = Game.Status.RESIGNED  # ended by the server, not by an action (R26a)
     problems = []
     if without_seen(engine.to_dict()) != without_seen(game.state):
@@ -433,6 +481,8 @@ def game_hint(*, game: Game, user: Any) -> dict[str, Any]:
         raise GameFinished(game_over_message(game))
     if game.challenge_id is not None:  # in progress, so its day lasts (R26a)
         raise Forbidden(_("No hints in a ranked daily game while its day lasts."), "R30")
+    if game.match_id is not None:
+        raise Forbidden(_("No hints in a match game."), "R30")
     action, winnable = hint(EngineGame.from_dict(game.state))
     Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
     game.hints += 1

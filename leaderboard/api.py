@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -22,6 +23,7 @@ from games.models import Game
 from leaderboard import selectors, services
 from leaderboard.days import DRAWS, day_parse, day_today
 from leaderboard.models import DailyChallenge
+from matches.selectors import player_ratings
 
 
 class ParSerializer(serializers.Serializer):
@@ -64,6 +66,14 @@ class LeaderboardOutSerializer(serializers.Serializer):
     results = EntrySerializer(many=True)
 
 
+class RatingSerializer(serializers.Serializer):
+    rating = serializers.IntegerField(help_text="1500 + 20 (mu - 3 sigma) (R33)")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    matches = serializers.IntegerField()
+    provisional = serializers.BooleanField(help_text="fewer than 10 matches")
+
+
 class PlayerOutSerializer(serializers.Serializer):
     username = serializers.CharField()
     bot = serializers.BooleanField(help_text="a bot (R34)")
@@ -73,6 +83,10 @@ class PlayerOutSerializer(serializers.Serializer):
     best_win_seconds = serializers.FloatField(allow_null=True)
     best_win_moves = serializers.IntegerField(allow_null=True)
     daily_streak = serializers.IntegerField()
+    ratings = serializers.DictField(
+        child=RatingSerializer(),
+        help_text='the match ratings (R33) by "size-draw" ("2-3", "4-1", ...), each mode played',
+    )
 
 
 DATE = OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="YYYY-MM-DD")
@@ -198,4 +212,7 @@ class PlayerApi(APIView):
         operation_id="players_get",
     )
     def get(self, request: Request, username: str) -> Response:
-        return Response(selectors.player_stats(username=username, now=timezone.now()))
+        body = selectors.player_stats(username=username, now=timezone.now())
+        player = get_user_model().objects.get(username=body["username"])
+        body["ratings"] = player_ratings(user=player)
+        return Response(body)

@@ -418,6 +418,15 @@ HU = {
     "No hints in a ranked daily game while its day lasts.": (
         "Rangsorolt napi játszmában nincs tipp, amíg tart a nap."
     ),
+    # Matches and ratings (R32, R33): the server's messages.
+    "No hints in a match game.": "Mérkőzés játszmájában nincs tipp.",
+    "The match is over: its 24 hours are up.": "A mérkőzésnek vége: letelt a 24 órája.",
+    "No such match.": "Nincs ilyen mérkőzés.",
+    "No such player.": "Nincs ilyen játékos.",
+    "%(name)s must be one of: %(choices)s.": "%(name)s értéke ezek egyike lehet: %(choices)s.",
+    "size must be one of: %(choices)s.": "size értéke ezek egyike lehet: %(choices)s.",
+    "players must be one of: %s.": "players értéke ezek egyike lehet: %s.",
+    "Matches are not set up on this server.": "Ezen a szerveren nincsenek beállítva mérkőzések.",
     # Bots (R34): the account, the boards' tabs, the player page's mark
     "An account can declare itself a bot only before its first ranked game.": (
         "Egy fiók csak az első rangsorolt játszmája előtt nyilváníthatja magát botnak."
@@ -844,6 +853,15 @@ PL = {
     "No hints in a ranked daily game while its day lasts.": (
         "W rankingowej grze dnia nie ma podpowiedzi, dopóki dzień trwa."
     ),
+    # Matches and ratings (R32, R33): the server's messages.
+    "No hints in a match game.": "W grze meczowej nie ma podpowiedzi.",
+    "The match is over: its 24 hours are up.": "Mecz się skończył: minęły jego 24 godziny.",
+    "No such match.": "Nie ma takiego meczu.",
+    "No such player.": "Nie ma takiego gracza.",
+    "%(name)s must be one of: %(choices)s.": "%(name)s musi być jednym z: %(choices)s.",
+    "size must be one of: %(choices)s.": "size musi być jednym z: %(choices)s.",
+    "players must be one of: %s.": "players musi być jednym z: %s.",
+    "Matches are not set up on this server.": "Mecze nie są skonfigurowane na tym serwerze.",
     # Bots (R34): the account, the boards' tabs, the player page's mark
     "An account can declare itself a bot only before its first ranked game.": (
         "Konto może ogłosić się botem tylko przed swoją pierwszą grą rankingową."
@@ -914,6 +932,188 @@ PL_PLURALS: dict[str, tuple[str, ...]] = {
         "%(pile)s ma tylko %(holds)s karty.",
     ),
 }
+
+# ---- Matches and ratings (issue 23): the pages and the match panel -----------------------
+HU |= {
+    # the pages
+    "Match": "Meccs",
+    "Matches": "Meccsek",
+    "Waiting for the other players to finish their games.": (
+        "Várakozás, hogy a többi játékos befejezze a játszmáját."
+    ),
+    "The whole match": "Az egész meccs",
+    "Match over": "Vége a meccsnek",
+    "The deal's code:": "A leosztás kódja:",
+    "Play another match": "Új meccs",
+    "Ratings board": "Értékszám-ranglista",
+    "Match ratings": "Meccs-értékszámok",
+    "A rating is provisional (?) for its first 10 matches.": (
+        "Az értékszám az első 10 meccsig ideiglenes (?)."
+    ),
+    "Your game": "A játszmád",
+    "Play the same deal as players of your level: one opponent or three. Nobody waits: your game "
+    "is dealt at once and the others play theirs when they come. Every match is rated.": (
+        "Ugyanazt a leosztást játszod, mint a hozzád hasonló szintű játékosok: egy vagy három "
+        "ellenfél. Senki sem vár: a játszmád azonnal leosztjuk, a többiek akkor játsszák a "
+        "sajátjukat, amikor jönnek. Minden meccs számít az értékszámba."
+    ),
+    "Players": "Játékosok",
+    "1 v 1": "1 az 1 ellen",
+    "Table of 4": "4 fős asztal",
+    "Play a match": "Meccs indítása",
+    "Ratings boards:": "Értékszám-ranglisták:",
+    "Your open matches": "Nyitott meccseid",
+    "No open match.": "Nincs nyitott meccs.",
+    "Recent matches": "Legutóbbi meccsek",
+    "Mode": "Mód",
+    "Place": "Helyezés",
+    "Rating": "Értékszám",
+    "No finished match yet.": "Még nincs befejezett meccs.",
+    "Your ratings": "Értékszámaid",
+    "No rating yet: finish a match.": "Még nincs értékszámod: fejezz be egy meccset.",
+    "Ratings": "Értékszámok",
+    "Modes": "Módok",
+    "Nobody has a rating in this mode yet.": "Ebben a módban még senkinek sincs értékszáma.",
+    # the scripts
+    "Open: the players' figures change as they play.": (
+        "Nyitott: a játékosok adatai játék közben változnak."
+    ),
+    "Finished.": "Befejeződött.",
+    "Nobody else has sat down yet: your opponents play this deal when they come.": (
+        "Még senki más nem ült le: az ellenfeleid akkor játsszák ezt a leosztást, amikor jönnek."
+    ),
+    "playing": "játszik",
+    "won": "megnyerte",
+    "resigned": "feladta",
+    "time up": "lejárt az idő",
+    "%(cards)s, %(moves)s, %(time)s": "%(cards)s, %(moves)s, %(time)s",
+    "rating %(rating)s (%(change)s)": "értékszám: %(rating)s (%(change)s)",
+    "%(place)s.": "%(place)s.",
+    "The match was cancelled: nobody else played it. Ratings did not change.": (
+        "A meccs elmaradt: senki más nem játszotta. Az értékszámok nem változtak."
+    ),
+    "You placed %(place)s of %(count)s. Ratings change once the games held for a fair-play "
+    "review are cleared.": (
+        "Helyezésed: %(place)s. / %(count)s. Az értékszámok akkor változnak, amikor a "
+        "sportszerűségi ellenőrzésre visszatartott játszmákat jóváhagyják."
+    ),
+    "You placed %(place)s of %(count)s. Rating: %(rating)s (%(change)s).": (
+        "Helyezésed: %(place)s. / %(count)s. Értékszám: %(rating)s (%(change)s)."
+    ),
+    "%(taken)s of %(size)s seats taken": "%(taken)s / %(size)s hely foglalt",
+    "the match": "a meccs",
+    "Details": "Részletek",
+    "This week's best gains": "A hét legnagyobb nyerői",
+    "The sum of each player's rating changes since Monday; the board starts again every Monday.": (
+        "Minden játékos értékszám-változásainak összege hétfő óta; a lista minden hétfőn újraindul."
+    ),
+    "Gain": "Nyereség",
+    "%(player)s joined the match.": "%(player)s beszállt a meccsbe.",
+    "%(player)s's game ended: %(figures)s": "%(player)s játszmája véget ért: %(figures)s",
+    "No rated match this week yet.": "Ezen a héten még nem volt értékelt meccs.",
+}
+HU_PLURALS |= {
+    "%(count)s card home": ("%(count)s lap az alapokon",) * 2,
+    "From %(first)s to %(last)s over %(count)s match; lowest %(low)s, highest %(high)s.": (
+        "Kezdet: %(first)s, %(count)s meccs után: %(last)s; legalacsonyabb %(low)s, "
+        "legmagasabb %(high)s.",
+    )
+    * 2,
+    "%(count)s match": ("%(count)s meccs",) * 2,
+}
+PL |= {
+    "Match": "Mecz",
+    "Matches": "Mecze",
+    "Waiting for the other players to finish their games.": (
+        "Czekamy, aż pozostali gracze skończą swoje partie."
+    ),
+    "The whole match": "Cały mecz",
+    "Match over": "Koniec meczu",
+    "The deal's code:": "Kod rozdania:",
+    "Play another match": "Zagraj kolejny mecz",
+    "Ratings board": "Tabela rankingowa",
+    "Match ratings": "Rankingi meczowe",
+    "A rating is provisional (?) for its first 10 matches.": (
+        "Ranking jest tymczasowy (?) przez pierwsze 10 meczów."
+    ),
+    "Your game": "Twoja partia",
+    "Play the same deal as players of your level: one opponent or three. Nobody waits: your game "
+    "is dealt at once and the others play theirs when they come. Every match is rated.": (
+        "Graj to samo rozdanie co gracze na twoim poziomie: z jednym przeciwnikiem albo z trzema. "
+        "Nikt nie czeka: twoja partia jest rozdawana od razu, a pozostali grają swoje, gdy "
+        "przyjdą. Każdy mecz liczy się do rankingu."
+    ),
+    "Players": "Gracze",
+    "1 v 1": "1 na 1",
+    "Table of 4": "Stół na 4",
+    "Play a match": "Zagraj mecz",
+    "Ratings boards:": "Tabele rankingowe:",
+    "Your open matches": "Twoje otwarte mecze",
+    "No open match.": "Brak otwartych meczów.",
+    "Recent matches": "Ostatnie mecze",
+    "Mode": "Tryb",
+    "Place": "Miejsce",
+    "Rating": "Ranking",
+    "No finished match yet.": "Nie ma jeszcze zakończonego meczu.",
+    "Your ratings": "Twoje rankingi",
+    "No rating yet: finish a match.": "Nie masz jeszcze rankingu: dokończ mecz.",
+    "Ratings": "Rankingi",
+    "Modes": "Tryby",
+    "Nobody has a rating in this mode yet.": "Nikt nie ma jeszcze rankingu w tym trybie.",
+    "Open: the players' figures change as they play.": (
+        "Otwarty: wyniki graczy zmieniają się w trakcie gry."
+    ),
+    "Finished.": "Zakończony.",
+    "Nobody else has sat down yet: your opponents play this deal when they come.": (
+        "Nikt inny jeszcze nie usiadł: przeciwnicy zagrają to rozdanie, gdy przyjdą."
+    ),
+    "playing": "gra",
+    "won": "wygrana",
+    "resigned": "poddana",
+    "time up": "koniec czasu",
+    "%(cards)s, %(moves)s, %(time)s": "%(cards)s, %(moves)s, %(time)s",
+    "rating %(rating)s (%(change)s)": "ranking %(rating)s (%(change)s)",
+    "%(place)s.": "%(place)s.",
+    "The match was cancelled: nobody else played it. Ratings did not change.": (
+        "Mecz został anulowany: nikt inny go nie zagrał. Rankingi się nie zmieniły."
+    ),
+    "You placed %(place)s of %(count)s. Ratings change once the games held for a fair-play "
+    "review are cleared.": (
+        "Zająłeś miejsce %(place)s z %(count)s. Rankingi zmienią się, gdy partie wstrzymane do "
+        "kontroli uczciwej gry zostaną zatwierdzone."
+    ),
+    "You placed %(place)s of %(count)s. Rating: %(rating)s (%(change)s).": (
+        "Zająłeś miejsce %(place)s z %(count)s. Ranking: %(rating)s (%(change)s)."
+    ),
+    "%(taken)s of %(size)s seats taken": "zajęte miejsca: %(taken)s z %(size)s",
+    "the match": "mecz",
+    "Details": "Szczegóły",
+    "This week's best gains": "Największe zyski tygodnia",
+    "The sum of each player's rating changes since Monday; the board starts again every Monday.": (
+        "Suma zmian rankingu każdego gracza od poniedziałku; tabela zaczyna się od nowa w "
+        "każdy poniedziałek."
+    ),
+    "Gain": "Zysk",
+    "%(player)s joined the match.": "%(player)s dołączył do meczu.",
+    "%(player)s's game ended: %(figures)s": "Partia gracza %(player)s się skończyła: %(figures)s",
+    "No rated match this week yet.": "W tym tygodniu nie było jeszcze meczu rankingowego.",
+}
+PL_PLURALS |= {
+    "%(count)s card home": (
+        "%(count)s karta na bazach",
+        "%(count)s karty na bazach",
+        "%(count)s kart na bazach",
+        "%(count)s karty na bazach",
+    ),
+    "From %(first)s to %(last)s over %(count)s match; lowest %(low)s, highest %(high)s.": (
+        "Od %(first)s do %(last)s w %(count)s meczu; najniżej %(low)s, najwyżej %(high)s.",
+        "Od %(first)s do %(last)s w %(count)s meczach; najniżej %(low)s, najwyżej %(high)s.",
+        "Od %(first)s do %(last)s w %(count)s meczach; najniżej %(low)s, najwyżej %(high)s.",
+        "Od %(first)s do %(last)s w %(count)s meczu; najniżej %(low)s, najwyżej %(high)s.",
+    ),
+    "%(count)s match": ("%(count)s mecz", "%(count)s mecze", "%(count)s meczów", "%(count)s meczu"),
+}
+
 
 ENTRY = re.compile(
     r'((?:msgctxt (?:"(?:[^"\\]|\\.)*"\n)+)?msgid (?:"(?:[^"\\]|\\.)*"\n)+)'

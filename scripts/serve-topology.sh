@@ -13,6 +13,7 @@
 #                  temp directory
 #   DJANGO_SECRET_KEY  default: a random one for this run (sessions end with it)
 #   DAILY_SECRET       default: a random one for this run (days created in it keep their deals)
+#   MATCH_SECRET       default: a random one for this run (the match deals' key, R32)
 #
 # Runs in the foreground until interrupted; stops every process it started. Prints
 # "topology ready on http://127.0.0.1:PORT" once the proxy answers /readyz (from gunicorn) and
@@ -30,6 +31,7 @@ export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/canfield
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
 export DJANGO_SECRET_KEY="${DJANGO_SECRET_KEY:-$(python -c 'import secrets; print(secrets.token_urlsafe(50))')}"
 export DAILY_SECRET="${DAILY_SECRET:-$(python -c 'import secrets; print(secrets.token_urlsafe(50))')}"
+export MATCH_SECRET="${MATCH_SECRET:-$(python -c 'import secrets; print(secrets.token_urlsafe(50))')}"
 export ALLOWED_HOSTS="${ALLOWED_HOSTS:-localhost,127.0.0.1}"
 # Loopback speaks plain HTTP: no redirect to HTTPS, cookies without the Secure flag.
 export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-0}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import math
+import uuid
 from pathlib import Path
 
 from django.conf import settings
@@ -146,6 +147,28 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             "games": selectors.game_list_public_for(username=username),
         },
     )
+
+
+# The match modes (R32): (size, draw), in the order the pages list them.
+MATCH_MODES = [(2, 3), (2, 1), (4, 3), (4, 1)]
+
+
+def matches(request: HttpRequest) -> HttpResponse:
+    """Issue 23: play a match, the player's open and recent matches, their ratings."""
+    return render(request, "web/matches.html", {"modes": MATCH_MODES})
+
+
+def match(request: HttpRequest, match_id: uuid.UUID) -> HttpResponse:
+    """One match, live until it is finished (the page reads it from the API: a match that does
+    not exist says so there)."""
+    return render(request, "web/match.html", {"match_id": str(match_id)})
+
+
+def ratings(request: HttpRequest, size: int, draw: int) -> HttpResponse:
+    """The ratings board of one mode (R33), best first."""
+    if (size, draw) not in MATCH_MODES:
+        raise Http404("no such mode")
+    return render(request, "web/ratings.html", {"size": size, "draw": draw, "modes": MATCH_MODES})
 
 
 def signup(request: HttpRequest) -> HttpResponse:

@@ -33,6 +33,10 @@ def server_env(server_database) -> dict[str, str]:  # noqa: F811
         THROTTLE_TOKEN="1000/minute",
         THROTTLE_HINTS=f"{HINT_RATE}/minute",
         THROTTLE_HINTS_ADDRESS="100000/minute",
+        # One trusted proxy: a test's players come from the addresses their X-Forwarded-For
+        # says (matchmaking never seats two accounts of one address together, R32); a request
+        # without the header is the peer's, as before.
+        PROXY_COUNT="1",
     )
 
 

@@ -241,6 +241,7 @@ def test_player_figures_count_random_and_daily_games_never_practice_games(
         "best_win_seconds": 300.0,
         "best_win_moves": 90,
         "daily_streak": 1,
+        "ratings": {},  # no match played (R33)
     }
     assert Game.objects.filter(owner=user, practice=True).count() == 3
 

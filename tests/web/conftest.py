@@ -51,7 +51,16 @@ def server_database(tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def server_env(server_database) -> dict[str, str]:
-    return dict(os.environ, DATABASE_URL=server_database, DJANGO_DEBUG="1", PYTHONUNBUFFERED="1")
+    # One trusted proxy: a browser context whose requests carry X-Forwarded-For comes from that
+    # address (matchmaking never seats two accounts of one address together, R32); a request
+    # without the header is the peer's, as before.
+    return dict(
+        os.environ,
+        DATABASE_URL=server_database,
+        DJANGO_DEBUG="1",
+        PYTHONUNBUFFERED="1",
+        PROXY_COUNT="1",
+    )
 
 
 @pytest.fixture(scope="session")

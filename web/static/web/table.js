@@ -217,8 +217,8 @@ function renderHud() {
   undo.disabled = game.undo_available === 0 || game.status !== "playing";
   document.getElementById("resign").disabled = game.status !== "playing";
   document.getElementById("restart").hidden = !restartable();
-  // No hints in a ranked daily game (R30): the button is not offered there.
-  document.getElementById("hint").hidden = Boolean(game.daily) || game.status !== "playing";
+  // No hints in a ranked daily game or a match game (R30, R32): the button is not offered there.
+  document.getElementById("hint").hidden = Boolean(game.daily) || Boolean(game.match) || game.status !== "playing";
   const deal = document.getElementById("deal");
   // A daily game in progress has no code (API.md): the box stays hidden.
   deal.hidden = !game.code;

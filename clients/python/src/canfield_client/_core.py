@@ -20,10 +20,14 @@ from canfield_client.models import (
     Hint,
     Json,
     Leaderboard,
+    Match,
     Move,
     Page,
     Player,
     RateLimit,
+    RatingChange,
+    RatingEntry,
+    WeeklyBoard,
 )
 
 T = TypeVar("T")
@@ -259,6 +263,42 @@ class Core:
     def player(self, username: str) -> Op[Player]:
         data = yield from self.fetch(Call("GET", f"players/{username}"))
         return Player.from_json(data)
+
+    # -- matches and ratings (R32, R33) -----------------------------------------------------
+
+    def join_match(self, size: int, draw: int) -> Op[Match]:
+        # Safe to retry: the server answers a second join with the match the caller is in.
+        body = {"size": size, "draw": draw}
+        data = yield from self.fetch(Call("POST", "matches", body), idempotent=True)
+        return Match.from_json(data)
+
+    def matches(self, status: str | None, page: int) -> Op[Page[Match]]:
+        params = {"page": str(page)}
+        if status is not None:
+            params["status"] = status
+        data = yield from self.fetch(Call("GET", "matches", params=params))
+        results = [Match.from_json(m) for m in data["results"]]
+        return Page(data["count"], data.get("next"), data.get("previous"), results)
+
+    def match(self, match_id: str) -> Op[Match]:
+        data = yield from self.fetch(Call("GET", f"matches/{match_id}"))
+        return Match.from_json(data)
+
+    def ratings(self, size: int, draw: int, page: int) -> Op[Page[RatingEntry]]:
+        params = {"size": str(size), "draw": str(draw), "page": str(page)}
+        data = yield from self.fetch(Call("GET", "ratings", params=params))
+        results = [RatingEntry.from_json(r) for r in data["results"]]
+        return Page(data["count"], data.get("next"), data.get("previous"), results)
+
+    def rating_history(self, username: str, size: int, draw: int) -> Op[list[RatingChange]]:
+        params = {"size": str(size), "draw": str(draw)}
+        data = yield from self.fetch(Call("GET", f"players/{username}/ratings", params=params))
+        return [RatingChange.from_json(change) for change in data["results"]]
+
+    def weekly_ratings(self, size: int, draw: int, page: int) -> Op[WeeklyBoard]:
+        params = {"size": str(size), "draw": str(draw), "page": str(page)}
+        data = yield from self.fetch(Call("GET", "ratings/weekly", params=params))
+        return WeeklyBoard.from_json(data)
 
 
 def drive_step(op: Op[T], sent: httpx.Response | BaseException | None) -> tuple[bool, Any]:

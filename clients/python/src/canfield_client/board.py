@@ -8,45 +8,51 @@ import datetime as dt
 import json
 from dataclasses import replace
 from types import TracebackType
-from typing import Self
+from typing import Generic, Self, TypeVar
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from canfield_client._core import USER_AGENT, ws_base
 from canfield_client.errors import BoardClosed
-from canfield_client.models import BoardEvent, Entries, Entry, Removed, Snapshot, board_event
+from canfield_client.models import (
+    BoardEvent,
+    Entries,
+    Entry,
+    Json,
+    Removed,
+    Snapshot,
+    board_event,
+)
+
+E = TypeVar("E")
 
 # Close codes meaning "this board does not exist": reconnecting cannot help.
 FINAL_CLOSE_CODES = {4400: "bad date or draw", 4404: "no daily challenge on that day"}
 
 
-class LiveBoard:
-    """`async for event in board`: a `Snapshot` on every (re)connection, then `Entries` and
-    `Removed`. A dropped connection is reopened (after `backoff`, doubling) and a new snapshot
-    follows; after `max_failures` failed attempts in a row the iteration raises the failure.
-    A board that does not exist raises `BoardClosed`. Close it with `aclose()` or `async with`.
-    """
+class LiveSocket(Generic[E]):
+    """What the live board and the live match share: `async for event in live` reads the
+    socket's messages as events, reopening a dropped connection (after `backoff`, doubling;
+    after `max_failures` failed attempts in a row the iteration raises the failure). A close
+    code of `final` (the board or match does not exist) raises `BoardClosed`. Close it with
+    `aclose()` or `async with`."""
+
+    final: dict[int, str] = {}
 
     def __init__(
-        self,
-        server: str,
-        date: dt.date,
-        draw: int,
-        *,
-        reconnect: bool = True,
-        backoff: float = 0.5,
-        max_failures: int = 6,
+        self, url: str, *, reconnect: bool = True, backoff: float = 0.5, max_failures: int = 6
     ) -> None:
-        self.date = date
-        self.draw = draw
-        self.url = f"{ws_base(server)}/ws/daily/{date.isoformat()}/{draw}/"
+        self.url = url
         self.reconnect = reconnect
         self.backoff = backoff
         self.max_failures = max_failures
         self.connections = 0  # how many times it connected (1 + reconnections)
         self._ws: ClientConnection | None = None
         self._closed = False
+
+    def _event(self, data: Json) -> E | None:
+        raise NotImplementedError
 
     async def __aenter__(self) -> Self:
         return self
@@ -80,7 +86,7 @@ class LiveBoard:
             self.connections += 1
             return ws
 
-    async def __anext__(self) -> BoardEvent:
+    async def __anext__(self) -> E:
         while True:
             if self._closed:
                 raise StopAsyncIteration
@@ -91,8 +97,8 @@ class LiveBoard:
             except ConnectionClosed as exc:
                 self._ws = None
                 code = exc.rcvd.code if exc.rcvd is not None else None
-                if code in FINAL_CLOSE_CODES:
-                    reason = (exc.rcvd.reason if exc.rcvd else "") or FINAL_CLOSE_CODES[code]
+                if code in self.final:
+                    reason = (exc.rcvd.reason if exc.rcvd else "") or self.final[code]
                     raise BoardClosed(reason, status=code) from None
                 if self._closed or not self.reconnect:
                     raise StopAsyncIteration from None
@@ -102,9 +108,37 @@ class LiveBoard:
                 data = json.loads(raw)
             except ValueError:
                 continue
-            event = board_event(data) if isinstance(data, dict) else None
+            event = self._event(data) if isinstance(data, dict) else None
             if event is not None:
                 return event
+
+
+class LiveBoard(LiveSocket[BoardEvent]):
+    """`async for event in board`: a `Snapshot` on every (re)connection, then `Entries` and
+    `Removed`. A dropped connection is reopened (after `backoff`, doubling) and a new snapshot
+    follows; after `max_failures` failed attempts in a row the iteration raises the failure.
+    A board that does not exist raises `BoardClosed`. Close it with `aclose()` or `async with`.
+    """
+
+    final = FINAL_CLOSE_CODES
+
+    def __init__(
+        self,
+        server: str,
+        date: dt.date,
+        draw: int,
+        *,
+        reconnect: bool = True,
+        backoff: float = 0.5,
+        max_failures: int = 6,
+    ) -> None:
+        url = f"{ws_base(server)}/ws/daily/{date.isoformat()}/{draw}/"
+        super().__init__(url, reconnect=reconnect, backoff=backoff, max_failures=max_failures)
+        self.date = date
+        self.draw = draw
+
+    def _event(self, data: Json) -> BoardEvent | None:
+        return board_event(data)
 
 
 class Standings:

@@ -3,6 +3,7 @@
     canfield login                 log in (or create an account) and remember the token
     canfield play                  play today's daily (draw 3; --draw 1, --code, --random, --game)
     canfield board [DATE]          follow a daily board live (--draw 3|1)
+    canfield match                 play a rated match (--size 2|4, --draw 3|1)
 
 The server and token come from --server/--token, else CANFIELD_SERVER/CANFIELD_TOKEN, else the
 config file ($CANFIELD_CONFIG, default ~/.config/canfield/config.json) that `login` writes.
@@ -18,20 +19,22 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.live import Live
 from rich.text import Text
 
 from canfield_client import errors
-from canfield_client._core import DEFAULT_SERVER
+from canfield_client._core import DEFAULT_SERVER, Call
 from canfield_client.board import Standings
 from canfield_client.client import AsyncClient, Client
-from canfield_client.models import Acted, ActionType, Game, Move, Snapshot
-from canfield_client.table import board_table, game_table
+from canfield_client.match import MatchView
+from canfield_client.models import Acted, ActionType, Game, Match, Move, Snapshot
+from canfield_client.table import board_table, game_table, match_result, match_table
 
 HELP = """\
 Commands (Enter after each):
@@ -217,31 +220,47 @@ def command_play(session: Session, args: argparse.Namespace) -> int:
             console.print(Text("The saved token was refused.", style="yellow"))
             session.login(client)
             game = _start(client, args)
-        message = Text("Type ? for help.", style="dim")
-        while True:
-            console.clear()
-            console.print(game_table(game))
+        _play(console, client, game)
+        return 0
+
+
+def _play(
+    console: Console,
+    client: Client,
+    game: Game,
+    panel: Callable[[Game], RenderableType | None] = lambda game: None,
+) -> Game | None:
+    """Play `game` by typed commands until it is over (returns it) or the player quits (None).
+    `panel`: what to show under the table after each command (a match's opponents)."""
+    message = Text("Type ? for help.", style="dim")
+    while True:
+        console.clear()
+        console.print(game_table(game))
+        extra = panel(game)
+        if extra is not None:
             console.print()
-            console.print(message)
-            if game.over:
-                return 0
-            try:
-                line = console.input("> ")
-            except (EOFError, KeyboardInterrupt):
-                return 0
-            try:
-                turn = _turn(client, game, line)
-            except errors.Stale as stale:
-                game = stale.game or client.game(game.id)
-                message = Text("The game moved on elsewhere: here it is now.", style="yellow")
-            except errors.CanfieldError as error:
-                message = Text(str(error), style="red")
-            except ValueError as error:
-                message = Text(str(error), style="red")
-            else:
-                if turn is None:
-                    return 0
-                game, message = turn
+            console.print(extra)
+        console.print()
+        console.print(message)
+        if game.over:
+            return game
+        try:
+            line = console.input("> ")
+        except (EOFError, KeyboardInterrupt):
+            return None
+        try:
+            turn = _turn(client, game, line)
+        except errors.Stale as stale:
+            game = stale.game or client.game(game.id)
+            message = Text("The game moved on elsewhere: here it is now.", style="yellow")
+        except errors.CanfieldError as error:
+            message = Text(str(error), style="red")
+        except ValueError as error:
+            message = Text(str(error), style="red")
+        else:
+            if turn is None:
+                return None
+            game, message = turn
 
 
 def _turn(client: Client, game: Game, line: str) -> tuple[Game, Text] | None:
@@ -300,6 +319,67 @@ async def _follow_board(session: Session, args: argparse.Namespace) -> None:
                     live.update(board_table(standings.top(), title=heading), refresh=True)
 
 
+def _whoami(session: Session, client: Client) -> str:
+    """The account's name: saved by `login`, else asked of the server."""
+    saved = session.config
+    same = saved.get("server") == session.server and saved.get("token") == session.token
+    if same and saved.get("username"):
+        return str(saved["username"])
+    data = client._run(client._core.fetch(Call("GET", "account")))
+    return str(data["username"])
+
+
+def command_match(session: Session, args: argparse.Namespace) -> int:
+    """Join a match, play its game here, then follow it live until it is finished and show
+    the places and rating changes."""
+    console = session.console
+    with session.client() as client:
+        if client.token is None:
+            session.login(client)
+        try:
+            match = client.join_match(size=args.size, draw=args.draw)
+        except errors.NotAuthenticated:
+            console.print(Text("The saved token was refused.", style="yellow"))
+            session.login(client)
+            match = client.join_match(size=args.size, draw=args.draw)
+        me = _whoami(session, client)
+        assert match.game is not None
+        game = client.game(match.game)
+        if not game.over:
+
+            def opponents(game: Game) -> RenderableType:
+                return match_table(client.match(match.id), me=me)
+
+            if _play(console, client, game, opponents) is None:
+                console.print(f"The match waits for you: canfield match --size {args.size}")
+                return 0
+    try:
+        final = asyncio.run(_follow_match(session, match, me))
+    except KeyboardInterrupt:
+        return 0
+    if final is not None:
+        console.print(match_result(final, me=me))
+    return 0
+
+
+async def _follow_match(session: Session, match: Match, me: str) -> Match | None:
+    """The match live (the other players' figures as they change) until it is finished."""
+    async with AsyncClient(session.server, language=session.language) as client:
+        view = MatchView(match)
+        with Live(console=session.console, auto_refresh=False) as live:
+            live.update(match_table(match, me=me, waiting=True), refresh=True)
+            async with client.live_match(match) as stream:
+                async for event in stream:
+                    current = view.apply(event)
+                    if current is None:
+                        continue
+                    if current.over:
+                        live.update(Text(""), refresh=True)
+                        return current
+                    live.update(match_table(current, me=me, waiting=True), refresh=True)
+    return view.match
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(
         prog="canfield", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -323,6 +403,10 @@ def parser() -> argparse.ArgumentParser:
     board.add_argument("--draw", type=int, choices=(3, 1), default=3)
     board.add_argument("--top", type=int, default=20, help="how many lines to show")
     board.set_defaults(run=command_board)
+    match = commands.add_parser("match", help="play a rated match against players of your level")
+    match.add_argument("--size", type=int, choices=(2, 4), default=2, help="2 (1 v 1) or 4 players")
+    match.add_argument("--draw", type=int, choices=(3, 1), default=3)
+    match.set_defaults(run=command_match)
     return root
 
 

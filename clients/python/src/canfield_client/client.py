@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -21,6 +21,7 @@ from canfield_client._core import (
     headers_for,
 )
 from canfield_client.board import LiveBoard
+from canfield_client.match import LiveMatch
 from canfield_client.models import (
     Acted,
     Action,
@@ -29,11 +30,15 @@ from canfield_client.models import (
     Game,
     Hint,
     Leaderboard,
+    Match,
     Move,
     Page,
     Pile,
     Player,
     RateLimit,
+    RatingChange,
+    RatingEntry,
+    WeeklyBoard,
 )
 
 T = TypeVar("T")
@@ -49,9 +54,11 @@ class _Options:
         language: str | None,
         retries: int,
         backoff: float,
+        headers: Mapping[str, str] | None = None,
     ) -> None:
         self.server = server.rstrip("/")
         self.language = language
+        self.headers = dict(headers or {})
         self._core = Core(token=token, retries=retries, backoff=backoff)
 
     @property
@@ -70,6 +77,8 @@ class _Options:
 
     def _http_args(self, timeout: float, transport: Any) -> dict[str, Any]:
         args: dict[str, Any] = {"base_url": api_base(self.server), "timeout": timeout}
+        if self.headers:
+            args["headers"] = self.headers
         if transport is not None:
             args["transport"] = transport
         return args
@@ -102,8 +111,9 @@ class Client(_Options):
         retries: int = 3,
         backoff: float = 0.25,
         transport: httpx.BaseTransport | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(server, token, language, retries, backoff)
+        super().__init__(server, token, language, retries, backoff, headers)
         self._http = httpx.Client(**self._http_args(timeout, transport))
 
     def __enter__(self) -> Self:
@@ -230,6 +240,34 @@ class Client(_Options):
     def player(self, username: str) -> Player:
         return self._run(self._core.player(username))
 
+    # Matches and ratings (R32, R33)
+    def join_match(self, *, size: int = 2, draw: int = 3) -> Match:
+        """Join a match of `size` players (2 or 4) and draw mode: the caller's game in it
+        (`Match.game`) is dealt at once; a caller already in an unfinished match of that mode
+        gets that one."""
+        return self._run(self._core.join_match(size, draw))
+
+    def match(self, match_id: str) -> Match:
+        """A match: its players' figures (only those until it is finished), then places,
+        rating changes and the deal's code."""
+        return self._run(self._core.match(match_id))
+
+    def matches(self, *, status: str | None = None, page: int = 1) -> Page[Match]:
+        """The caller's matches, newest first (`status`: "open" or "finished")."""
+        return self._run(self._core.matches(status, page))
+
+    def ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> Page[RatingEntry]:
+        """The ratings board of a mode, best first."""
+        return self._run(self._core.ratings(size, draw, page))
+
+    def rating_history(self, username: str, *, size: int = 2, draw: int = 3) -> list[RatingChange]:
+        """A player's rating changes in a mode, oldest first (the last 200 matches)."""
+        return self._run(self._core.rating_history(username, size, draw))
+
+    def weekly_ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> WeeklyBoard:
+        """The week's best rating gains of a mode (reset every Monday)."""
+        return self._run(self._core.weekly_ratings(size, draw, page))
+
 
 class AsyncClient(_Options):
     """The asyncio client: the same methods as `Client`, awaited, plus `board()`."""
@@ -244,8 +282,9 @@ class AsyncClient(_Options):
         retries: int = 3,
         backoff: float = 0.25,
         transport: httpx.AsyncBaseTransport | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(server, token, language, retries, backoff)
+        super().__init__(server, token, language, retries, backoff, headers)
         self._http = httpx.AsyncClient(**self._http_args(timeout, transport))
 
     async def __aenter__(self) -> Self:
@@ -355,6 +394,32 @@ class AsyncClient(_Options):
 
     async def player(self, username: str) -> Player:
         return await self._run(self._core.player(username))
+
+    async def join_match(self, *, size: int = 2, draw: int = 3) -> Match:
+        return await self._run(self._core.join_match(size, draw))
+
+    async def match(self, match_id: str) -> Match:
+        return await self._run(self._core.match(match_id))
+
+    async def matches(self, *, status: str | None = None, page: int = 1) -> Page[Match]:
+        return await self._run(self._core.matches(status, page))
+
+    async def ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> Page[RatingEntry]:
+        return await self._run(self._core.ratings(size, draw, page))
+
+    async def rating_history(
+        self, username: str, *, size: int = 2, draw: int = 3
+    ) -> list[RatingChange]:
+        return await self._run(self._core.rating_history(username, size, draw))
+
+    async def weekly_ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> WeeklyBoard:
+        return await self._run(self._core.weekly_ratings(size, draw, page))
+
+    def live_match(self, match: Match | str) -> LiveMatch:
+        """The match live, to iterate with `async for`: a `MatchSnapshot` first (and after
+        every reconnection), then `SeatChanged` as the players' figures change and
+        `MatchFinished` at the end, after which the iteration stops."""
+        return LiveMatch(self.server, match if isinstance(match, str) else match.id)
 
     async def board(self, date: dt.date | None = None, *, draw: int = 3) -> LiveBoard:
         """The live board of that day (default: the server's today) and draw mode, to iterate

@@ -5,7 +5,7 @@ ignored; a field an older server does not send yet takes its documented default.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 Json: TypeAlias = dict[str, Any]
@@ -13,8 +13,9 @@ T = TypeVar("T")
 Pile: TypeAlias = str  # "stock", "waste", "reserve", "tableau:1".."tableau:4", "foundation:H"...
 Card: TypeAlias = str  # "10H", "QC"...
 Status: TypeAlias = Literal["playing", "won", "resigned"]
-# Why a finished game ended; "day_over": a daily game the server ended when its day ended.
-EndReason: TypeAlias = Literal["won", "resigned", "day_over"]
+# Why a finished game ended; "day_over": a daily game the server ended when its day ended;
+# "match_over": a match game still running when its match closed (R32).
+EndReason: TypeAlias = Literal["won", "resigned", "day_over", "match_over"]
 ActionType: TypeAlias = Literal["move", "tap", "draw", "recycle", "undo", "resign"]
 
 
@@ -161,6 +162,7 @@ class Game:
     stuck: bool  # R20a
     hints: int
     actions: list[Action] | None  # the replay of a finished game someone else played
+    match: str | None = None  # the match it is played in (R32)
 
     @property
     def over(self) -> bool:
@@ -197,6 +199,7 @@ class Game:
             stuck=data.get("stuck", False),
             hints=data.get("hints", 0),
             actions=None if actions is None else [Action.from_json(a) for a in actions],
+            match=data.get("match"),
         )
 
 
@@ -321,6 +324,8 @@ class Player:
     best_win_seconds: float | None
     best_win_moves: int | None
     daily_streak: int
+    # R33: one rating per mode played, keyed "size-draw" ("2-3", "4-1"...).
+    ratings: dict[str, Rating] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: Json) -> Player:
@@ -332,6 +337,141 @@ class Player:
             best_win_seconds=data.get("best_win_seconds"),
             best_win_moves=data.get("best_win_moves"),
             daily_streak=data.get("daily_streak", 0),
+            ratings={
+                mode: Rating.from_json(rating)
+                for mode, rating in (data.get("ratings") or {}).items()
+            },
+        )
+
+    def rating(self, size: int, draw: int) -> Rating | None:
+        """The rating of that mode, None if the player never finished a match of it."""
+        return self.ratings.get(f"{size}-{draw}")
+
+
+# -- matches and ratings (R32, R33) ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A player's rating in one mode: `rating` is the conservative ordinal (mu - 3 sigma)
+    scaled to start at 1500; provisional for the first 10 matches."""
+
+    rating: float
+    mu: float
+    sigma: float
+    matches: int
+    provisional: bool
+
+    @classmethod
+    def from_json(cls, data: Json) -> Rating:
+        return cls(
+            rating=data["rating"],
+            mu=data.get("mu", 0.0),
+            sigma=data.get("sigma", 0.0),
+            matches=data.get("matches", 0),
+            provisional=data.get("provisional", True),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player of a match: their figures (never their cards or actions while the match is
+    open), and once it is finished their place and rating after it."""
+
+    player: str
+    bot: bool
+    score: int
+    moves: int
+    seconds: float
+    status: str  # playing, won, resigned
+    end_reason: EndReason | None  # "match_over": still playing when the match closed
+    place: int | None
+    rating_before: float | None
+    rating_after: float | None
+
+    @property
+    def rating_change(self) -> float | None:
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return self.rating_after - self.rating_before
+
+    @classmethod
+    def from_json(cls, data: Json) -> Seat:
+        return cls(
+            player=data["player"],
+            bot=data.get("bot", False),
+            score=data.get("score", 0),
+            moves=data.get("moves", 0),
+            seconds=data.get("seconds", 0.0),
+            status=data.get("status", "playing"),
+            end_reason=data.get("end_reason"),
+            place=data.get("place"),
+            rating_before=data.get("rating_before"),
+            rating_after=data.get("rating_after"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A match of 2 or 4 players on one deal (R32). `game` is the caller's game in it (None
+    for a match the caller does not play); `code` stays None until the match is finished."""
+
+    id: str
+    size: int
+    draw: int
+    status: str  # open, finished
+    cancelled: bool  # finished with fewer than two players: no rating changes
+    rated: bool  # its ratings changed (a game held for review R35 makes it wait)
+    created: dt.datetime | None
+    ends_at: dt.datetime | None
+    finished_at: dt.datetime | None
+    code: str | None
+    game: str | None
+    players: list[Seat]
+
+    @property
+    def over(self) -> bool:
+        return self.status != "open"
+
+    def seat(self, player: str) -> Seat | None:
+        return next((seat for seat in self.players if seat.player == player), None)
+
+    @classmethod
+    def from_json(cls, data: Json) -> Match:
+        return cls(
+            id=str(data["id"]),
+            size=data["size"],
+            draw=data["draw"],
+            status=data["status"],
+            cancelled=data.get("cancelled", False),
+            rated=data.get("rated", False),
+            created=_time(data.get("created")),
+            ends_at=_time(data.get("ends_at")),
+            finished_at=_time(data.get("finished_at")),
+            code=data.get("code"),
+            game=data.get("game"),
+            players=[Seat.from_json(row) for row in data.get("players", [])],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RatingEntry:
+    """A line of a ratings board (best first)."""
+
+    rank: int
+    player: str
+    rating: float
+    matches: int
+    provisional: bool
+
+    @classmethod
+    def from_json(cls, data: Json) -> RatingEntry:
+        return cls(
+            rank=data["rank"],
+            player=data["player"],
+            rating=data["rating"],
+            matches=data.get("matches", 0),
+            provisional=data.get("provisional", False),
         )
 
 
@@ -362,6 +502,107 @@ class Removed:
 
 
 BoardEvent: TypeAlias = Snapshot | Entries | Removed
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One match's change of a player's rating (their history, oldest first)."""
+
+    match: str
+    at: dt.datetime | None
+    place: int
+    rating_before: int
+    rating_after: int
+
+    @classmethod
+    def from_json(cls, data: Json) -> RatingChange:
+        return cls(
+            match=str(data["match"]),
+            at=_time(data.get("at")),
+            place=data["place"],
+            rating_before=data["rating_before"],
+            rating_after=data["rating_after"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WeeklyEntry:
+    """A line of a weekly board: the sum of the player's rating changes this week."""
+
+    rank: int
+    player: str
+    gain: int
+    matches: int
+
+    @classmethod
+    def from_json(cls, data: Json) -> WeeklyEntry:
+        return cls(data["rank"], data["player"], data["gain"], data.get("matches", 0))
+
+
+@dataclass(frozen=True, slots=True)
+class WeeklyBoard:
+    """The week's best rating gains in one mode (the week begins on Monday)."""
+
+    size: int
+    draw: int
+    week: dt.date
+    count: int
+    next: str | None
+    previous: str | None
+    results: list[WeeklyEntry]
+
+    @classmethod
+    def from_json(cls, data: Json) -> WeeklyBoard:
+        return cls(
+            size=data["size"],
+            draw=data["draw"],
+            week=_date(data["week"]),
+            count=data["count"],
+            next=data.get("next"),
+            previous=data.get("previous"),
+            results=[WeeklyEntry.from_json(e) for e in data["results"]],
+        )
+
+
+# -- the live match's messages ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSnapshot:
+    """The match as it is, sent on every (re)connection."""
+
+    match: Match
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChanged:
+    """One player's figures changed (or a player took a seat)."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFinished:
+    """The match is over: places, rating changes and the deal's code."""
+
+    match: Match
+
+
+MatchEvent: TypeAlias = MatchSnapshot | SeatChanged | MatchFinished
+
+
+def match_event(data: Json) -> MatchEvent | None:
+    """A live match message as an event; None for a message this client does not know."""
+    kind = data.get("type")
+    if kind == "snapshot":
+        return MatchSnapshot(Match.from_json(data["match"]))
+    if kind == "player":
+        row = data.get("player")
+        # API.md: the row's fields sit in the message itself; a nested row is read as well.
+        return SeatChanged(Seat.from_json(row if isinstance(row, dict) else data))
+    if kind == "finished":
+        return MatchFinished(Match.from_json(data["match"]))
+    return None
 
 
 def board_event(data: Json) -> BoardEvent | None:

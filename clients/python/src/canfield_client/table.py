@@ -6,7 +6,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from canfield_client.models import Card, Entry, Game
+from canfield_client.models import Card, Entry, Game, Match, Seat
 
 SUITS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
 RED = {"H", "D"}
@@ -95,3 +95,76 @@ def board_table(entries: list[Entry], *, title: str) -> Table:
             Text(entry.status, style=status_style),
         )
     return table
+
+
+def _mode(match: Match) -> str:
+    return f"{'1 v 1' if match.size == 2 else 'table of 4'} · draw {match.draw}"
+
+
+def cards_home(seat: Seat) -> int:
+    """R22 scores each card the first time it reaches a foundation (+5), the base card never."""
+    return seat.score // 5 + 1
+
+
+def seat_line(seat: Seat) -> str:
+    """ "anna: 23 cards home, 140 moves, 3:20 (won)" """
+    status = "" if seat.status == "playing" else f" ({seat.end_reason or seat.status})"
+    cards, moves = cards_home(seat), seat.moves
+    return (
+        f"{seat.player}: {cards} card{'s' * (cards != 1)} home, {moves} move{'s' * (moves != 1)}, "
+        f"{_clock(seat.seconds)}{status}"
+    )
+
+
+def match_table(match: Match, *, me: str, waiting: bool = False) -> RenderableType:
+    """The other players of a match, their figures as they are now."""
+    lines: list[RenderableType] = [
+        Text(f"Match · {_mode(match)} · {len(match.players)}/{match.size} seats", style="bold")
+    ]
+    others = [seat for seat in match.players if seat.player != me]
+    for seat in others:
+        lines.append(Text("  " + seat_line(seat)))
+    if not others:
+        lines.append(Text("  nobody else has sat down yet", style="dim"))
+    if waiting:
+        lines.append(Text("Waiting for the others to finish… (Ctrl-C to leave)", style="dim"))
+    return Group(*lines)
+
+
+def _change(seat: Seat) -> Text:
+    change = seat.rating_change
+    if change is None:
+        return Text("")
+    style = "green" if change > 0 else "red" if change < 0 else ""
+    return Text(f"{change:+.0f}", style=style)
+
+
+def match_result(match: Match, *, me: str) -> RenderableType:
+    """The end screen: places, figures and rating changes."""
+    if match.cancelled:
+        return Text("The match was cancelled: nobody else played it. Ratings did not change.")
+    table = Table(title=f"Match over · {_mode(match)}", title_justify="left")
+    table.add_column("place", justify="right")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    table.add_column("moves", justify="right")
+    table.add_column("time", justify="right")
+    table.add_column("rating", justify="right")
+    table.add_column("change", justify="right")
+    for seat in sorted(match.players, key=lambda seat: seat.place or 99):
+        rating = "" if seat.rating_after is None else f"{seat.rating_after:.0f}"
+        table.add_row(
+            str(seat.place or ""),
+            Text(seat.player, style="bold" if seat.player == me else ""),
+            str(seat.score),
+            str(seat.moves),
+            _clock(seat.seconds),
+            rating,
+            _change(seat),
+        )
+    parts: list[RenderableType] = [table]
+    if not match.rated:
+        parts.append(Text("Ratings change once the games held for a fair-play review are cleared."))
+    if match.code:
+        parts.append(Text(f"The deal: {match.code}"))
+    return Group(*parts)

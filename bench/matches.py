@@ -1,0 +1,200 @@
+"""Matches at scale (R32, R33): players joining through the production topology, and the
+rating update of a finished match.
+
+    .venv/bin/python bench/matches.py [--players 10000] [--clients 20] [--rate 50]
+                                      [--workers 2] [--database canfield_bench_matches] [--quick]
+
+Starts the production topology (`scripts/serve-topology.sh`: nginx, gunicorn sync workers,
+DJANGO_DEBUG=0) on a fresh PostgreSQL database and the Redis of REDIS_URL, makes `--players`
+accounts with their tokens (directly in the database: sign-ups are throttled), fills the match
+deal pool (the scheduler's job: the pool is filled here before the clock starts, so no solver
+runs during the measurement, as in production where the scheduler keeps it ahead), then:
+1. `--clients` clients, each from an address of its own (127.0.0.2, 127.0.0.3, ...: accounts
+   of one address are never seated together, R32), make every player join once
+   (`POST /api/v1/matches`), half duels and half tables of four, draw 3, at `--rate` joins a
+   second in all (players arrive at a pace: clients that never pause would measure the queue
+   for a worker, docs/benchmarks.md): the p50/p99 of a join (target: p99 < 50 ms), with how
+   many matches they made and how full they are;
+2. in process, against the same database: every game of the full matches ended, each match
+   finished and rated in its transaction with the row lock (`match_finish`: places, the
+   ratings' rows, the history, the commit): the mean and p99 per match (target: < 5 ms), and
+   openskill's update alone for a duel and a table of four.
+Traffic goes to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench._common import Client, production_env, start_topology, stop  # noqa: E402
+
+PORT = 8771
+LOG = "/tmp/canfield-bench-matches.log"
+
+# Accounts, tokens and the deal pool, made in one process against the bench's database.
+SETUP = """
+import json, sys, django
+django.setup()
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from matches.deals import match_deal_code
+from matches.models import MatchDeal
+players, deals = int(sys.argv[1]), int(sys.argv[2])
+User = get_user_model()
+users = User.objects.bulk_create(User(username=f"m{i}") for i in range(players))
+tokens = Token.objects.bulk_create(Token(user=user, key=Token.generate_key()) for user in users)
+MatchDeal.objects.bulk_create(
+    MatchDeal(draw=3, index=i, deal_code=str(match_deal_code(3, i))) for i in range(deals)
+)
+print(json.dumps([token.key for token in tokens]))
+"""
+
+# Phase 2: finishing and rating the full matches, timed one by one.
+RATE = """
+import json, time, django
+django.setup()
+from django.db import transaction
+from django.utils import timezone
+from games.models import Game
+from matches.models import Match
+from matches import services
+full = list(Match.objects.filter(full=True, status="open").values_list("pk", flat=True))
+Game.objects.filter(match__in=full).update(status="resigned", end_reason="resigned",
+                                           finished_at=timezone.now())
+timings = []
+for pk in full:
+    started = time.perf_counter()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=pk)
+        services.match_finish(match=match, at=timezone.now())
+    timings.append((time.perf_counter() - started) * 1000)
+rated = Match.objects.filter(pk__in=full, rated_at__isnull=False).count()
+from matches import ratings
+model = {}
+for size in (2, 4):
+    started = time.perf_counter()
+    for _ in range(1000):
+        ratings.rate([(ratings.MU, ratings.SIGMA)] * size, list(range(1, size + 1)))
+    model[size] = (time.perf_counter() - started)  # ms per update over 1000
+print(json.dumps({"timings": timings, "rated": rated, "model": model}))
+"""
+
+
+class AddressedClient(Client):
+    """A keep-alive client whose connections come from one loopback address of its own."""
+
+    def __init__(self, port: int, token: str, address: str) -> None:
+        super().__init__(port, token)
+        self.conn = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=60, source_address=(address, 0)
+        )
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--rate", type=float, default=50.0, help="joins a second, all clients")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--database", default="canfield_bench_matches")
+    parser.add_argument("--quick", action="store_true", help="1,000 players")
+    args = parser.parse_args()
+    if args.quick:
+        args.players = 1000
+
+    # MATCH_POOL_SIZE 0: the topology's scheduler solves nothing during the run (filled here).
+    env = production_env(args.database, MATCH_POOL_SIZE="0")
+    python = str(ROOT / ".venv" / "bin" / "python")
+    server = start_topology(root=ROOT, port=PORT, log=LOG, workers=args.workers, env=env)
+    try:
+        made = subprocess.run(
+            [python, "-c", SETUP, str(args.players), str(args.players)],
+            cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        tokens = json.loads(made.stdout)
+        latencies: list[float] = []
+        failures: list[int] = []
+        lock = threading.Lock()
+
+        def client(index: int) -> None:
+            mine = tokens[index :: args.clients]
+            address = f"127.0.0.{index + 2}"
+            local: list[float] = []
+            interval = args.clients / args.rate
+            due = time.monotonic() + index * interval / args.clients
+            for n, token in enumerate(mine):
+                pause = due - time.monotonic()
+                if pause > 0:
+                    time.sleep(pause)
+                due += interval
+                player = AddressedClient(PORT, token, address)
+                body = {"size": 2 if n % 2 == 0 else 4, "draw": 3}
+                started = time.perf_counter()
+                status, _ = player.call("POST", "/api/v1/matches", body)
+                local.append((time.perf_counter() - started) * 1000)
+                player.conn.close()
+                if status != 201:
+                    with lock:
+                        failures.append(status)
+            with lock:
+                latencies.extend(local)
+
+        started = time.monotonic()
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(args.clients)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.monotonic() - started
+
+        counted = subprocess.run(
+            [python, "-c", "import django, json; django.setup();"
+             "from matches.models import Match; from django.db.models import Count;"
+             "print(json.dumps(list(Match.objects.values('size', 'seats')"
+             ".annotate(n=Count('id')).order_by('size', 'seats'))))"],
+            cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        shapes = json.loads(counted.stdout)
+        rated = subprocess.run(
+            [python, "-c", RATE], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        )
+        rating = json.loads(rated.stdout)
+    finally:
+        stop(server)
+
+    print(f"players: {args.players} from {args.clients} clients, {args.workers} web workers")
+    print(f"joins: {len(latencies)} in {elapsed:.1f} s ({len(latencies) / elapsed:.0f}/s), "
+          f"failed: {len(failures)} {sorted(set(failures))}")  # fmt: skip
+    print(f"join p50: {statistics.median(latencies):.1f} ms")
+    print(f"join p99: {percentile(latencies, 0.99):.1f} ms (target < 50)")
+    for shape in shapes:
+        print(f"matches of {shape['size']} with {shape['seats']} seated: {shape['n']}")
+    timings = rating["timings"]
+    if timings:
+        print(f"finish + rating update per match: mean {statistics.mean(timings):.2f} ms, "
+              f"p99 {percentile(timings, 0.99):.2f} ms over {len(timings)} full matches "
+              f"({rating['rated']} rated; target < 5 ms)")  # fmt: skip
+    for size, ms in rating["model"].items():
+        print(f"openskill update alone, {size} players: {ms:.3f} ms")
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    main()

@@ -1,0 +1,356 @@
+"""REST API of matches and ratings (API.md "Matches and ratings"): thin views over
+matches.services and matches.selectors."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
+from canfield_site.clients import client_address_hash
+from games.errors import ApiError, InvalidRequest, NotFound
+from games.throttling import FixedWindowScopedThrottle
+from matches import selectors, services
+from matches.deals import NoMatchSecret
+from matches.models import Match
+
+SIZE_CHOICES = [(2, "2"), (4, "4")]
+DRAW_CHOICES = [(3, "3"), (1, "1")]
+MATCHES_PAGE_SIZE = 20
+RATINGS_PAGE_SIZE = 50
+
+
+class Unavailable(ApiError):
+    status_code = 503
+    code = "unavailable"
+
+
+# ---- shapes ------------------------------------------------------------------------------------
+
+
+class MatchPlayerSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    bot = serializers.BooleanField()
+    score = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    seconds = serializers.FloatField()
+    status = serializers.ChoiceField(choices=["playing", "won", "resigned"])
+    end_reason = serializers.CharField(allow_null=True, help_text="as the game's (R26a, R32)")
+    place = serializers.IntegerField(allow_null=True, help_text="null until finished (R32)")
+    rating_before = serializers.IntegerField(help_text="the player's rating when they joined")
+    rating_after = serializers.IntegerField(
+        allow_null=True, help_text="null until the match is rated (R33)"
+    )
+
+
+class MatchSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    size = serializers.ChoiceField(choices=SIZE_CHOICES)
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES)
+    status = serializers.ChoiceField(choices=["open", "finished"])
+    cancelled = serializers.BooleanField(
+        help_text="finished with fewer than two players: no rating changes (R32)"
+    )
+    rated = serializers.BooleanField(
+        help_text="its ratings changed (R33); a finished match waits while one of its games is "
+        "held for a fair-play review (R35)"
+    )
+    created = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(help_text="24 hours after it opened (R32)")
+    finished_at = serializers.DateTimeField(allow_null=True)
+    code = serializers.CharField(allow_null=True, help_text="the deal's code, once finished")
+    game = serializers.UUIDField(allow_null=True, help_text="the caller's game (null for others)")
+    players = MatchPlayerSerializer(many=True)
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    size = serializers.ChoiceField(choices=SIZE_CHOICES)
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+
+
+class MatchPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = MatchSerializer(many=True)
+
+
+class RatingEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    rating = serializers.IntegerField()
+    matches = serializers.IntegerField()
+    provisional = serializers.BooleanField(help_text="fewer than 10 matches (R33)")
+
+
+class RatingPageSerializer(serializers.Serializer):
+    size = serializers.ChoiceField(choices=SIZE_CHOICES)
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES)
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = RatingEntrySerializer(many=True)
+
+
+class WeeklyEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    gain = serializers.IntegerField(help_text="the sum of the week's rating changes")
+    matches = serializers.IntegerField(help_text="rated matches this week")
+
+
+class WeeklyPageSerializer(serializers.Serializer):
+    size = serializers.ChoiceField(choices=SIZE_CHOICES)
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES)
+    week = serializers.DateField(help_text="the Monday the week began")
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = WeeklyEntrySerializer(many=True)
+
+
+class MatchListQuerySerializer(PageQuerySerializer):
+    status = serializers.ChoiceField(choices=["open", "finished"], required=False)
+
+
+class ModeQuerySerializer(PageQuerySerializer):
+    size = serializers.ChoiceField(choices=SIZE_CHOICES, required=False, default=2)
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+
+
+class RatingsQuerySerializer(ModeQuerySerializer):
+    players = serializers.ChoiceField(
+        choices=["people", "bots"], required=False, default="people",
+        help_text="people's ratings, or bots' (R34)",
+    )  # fmt: skip
+
+
+MATCH_ID = OpenApiParameter(
+    "match_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="the match's `id`"
+)
+
+
+# ---- parsing -----------------------------------------------------------------------------------
+
+
+def _choice(value: Any, name: str, choices: tuple[int, ...]) -> int:
+    if type(value) is not int or value not in choices:
+        raise InvalidRequest(
+            _("%(name)s must be one of: %(choices)s.")
+            % {"name": name, "choices": ", ".join(map(str, choices))}
+        )
+    return value
+
+
+def _query_choice(request: Request, name: str, choices: tuple[int, ...], default: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    return _choice(int(text) if text.isascii() and text.isdigit() and len(text) < 3 else None,
+                   name, choices)  # fmt: skip
+
+
+def _match_for(match_id: str) -> Match:
+    try:
+        pk = uuid.UUID(str(match_id))
+    except ValueError:
+        pk = None
+    match = None if pk is None else selectors.match_find(pk)
+    if match is None:
+        raise NotFound(_("No such match."))
+    return services.match_read(match=match)
+
+
+# ---- views -------------------------------------------------------------------------------------
+
+
+class MatchListCreateApi(APIView):
+    throttle_scope = "matches"
+
+    def get_throttles(self) -> list[Any]:
+        return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        parameters=[MatchListQuerySerializer],
+        responses=answers({200: MatchPageSerializer}, 400, 401, 404),
+        summary=f"The caller's matches, newest first ({MATCHES_PAGE_SIZE} a page by default)",
+        operation_id="matches_list",
+    )
+    def get(self, request: Request) -> Response:
+        status = request.query_params.get("status")
+        if status is not None and status not in ("open", "finished"):
+            raise InvalidRequest(_("status must be one of: %s.") % "open, finished")
+        page, size = page_params(request, default_size=MATCHES_PAGE_SIZE)
+        matches = selectors.match_list_for(user=request.user, status=status)
+        body = page_links(request, page=page, size=size, count=matches.count())
+        body["results"] = [
+            selectors.match_payload(services.match_read(match=match), viewer=request.user)
+            for match in matches[(page - 1) * size : page * size]
+        ]
+        return Response(body)
+
+    @extend_schema(
+        request=MatchCreateSerializer,
+        responses=answers(
+            {
+                201: OpenApiResponse(MatchSerializer, description="seated, the game dealt"),
+                200: OpenApiResponse(
+                    MatchSerializer,
+                    description="the caller's unfinished match of that size and draw",
+                ),
+            },
+            400,
+            401,
+            403,
+            429,
+            body=True,
+        ),  # fmt: skip
+        summary="Join a match (R32): seated at once, the caller's game dealt",
+        operation_id="matches_create",
+        examples=[OpenApiExample("duel", value={"size": 2, "draw": 3}, request_only=True)],
+    )
+    def post(self, request: Request) -> Response:
+        data = request.data
+        if not isinstance(data, dict):
+            raise InvalidRequest(_("The body must be a JSON object."))
+        unknown = sorted(str(key) for key in data if key not in ("size", "draw"))
+        if unknown:
+            raise InvalidRequest(f"unknown field(s): {', '.join(unknown)[:200]}")
+        if "size" not in data:
+            raise InvalidRequest(_("size must be one of: %(choices)s.") % {"choices": "2, 4"})
+        size = _choice(data["size"], "size", services.SIZES)
+        draw = _choice(data.get("draw", 3), "draw", services.DRAWS)
+        try:
+            match, created = services.match_join(
+                player=request.user,
+                size=size,
+                draw=draw,
+                address_hash=client_address_hash(request._request),
+            )
+        except NoMatchSecret:
+            raise Unavailable(_("Matches are not set up on this server.")) from None
+        return Response(
+            selectors.match_payload(match, viewer=request.user), status=201 if created else 200
+        )
+
+
+class MatchDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[MATCH_ID],
+        responses=answers({200: MatchSerializer}, 401, 404),
+        summary="A match: opponents' figures only until it is finished (R32)",
+        operation_id="matches_get",
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        return Response(selectors.match_payload(_match_for(match_id), viewer=request.user))
+
+
+class RatingsApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[RatingsQuerySerializer],
+        responses=answers({200: RatingPageSerializer}, 400, 401, 404),
+        summary=f"A mode's ratings board, best first (R33; {RATINGS_PAGE_SIZE} a page)",
+        operation_id="ratings_list",
+    )
+    def get(self, request: Request) -> Response:
+        size = _query_choice(request, "size", services.SIZES, 2)
+        draw = _query_choice(request, "draw", services.DRAWS, 3)
+        players = request.query_params.get("players", "people")
+        if players not in ("people", "bots"):
+            raise InvalidRequest(_("players must be one of: %s.") % "people, bots")
+        page, page_size = page_params(request, default_size=RATINGS_PAGE_SIZE)
+        rows = selectors.ratings_board(size=size, draw=draw, bots=players == "bots")
+        body = {"size": size, "draw": draw}
+        body.update(page_links(request, page=page, size=page_size, count=rows.count()))
+        start = (page - 1) * page_size
+        body["results"] = [
+            selectors.rating_entry(row, rank)
+            for rank, row in enumerate(rows[start : start + page_size], start=start + 1)
+        ]
+        return Response(body)
+
+
+class WeeklyRatingsApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[ModeQuerySerializer],
+        responses=answers({200: WeeklyPageSerializer}, 400, 401, 404),
+        summary="The week's best rating gains of a mode (reset every Monday)",
+        operation_id="ratings_weekly",
+    )
+    def get(self, request: Request) -> Response:
+        size = _query_choice(request, "size", services.SIZES, 2)
+        draw = _query_choice(request, "draw", services.DRAWS, 3)
+        page, page_size = page_params(request, default_size=RATINGS_PAGE_SIZE)
+        rows = selectors.weekly_gains(size=size, draw=draw)
+        body: dict[str, Any] = {
+            "size": size,
+            "draw": draw,
+            "week": selectors.week_start().date().isoformat(),
+        }
+        body.update(page_links(request, page=page, size=page_size, count=rows.count()))
+        start = (page - 1) * page_size
+        body["results"] = [
+            {
+                "rank": rank,
+                "player": row["player__username"],
+                "gain": row["gain"],
+                "matches": row["matches"],
+            }
+            for rank, row in enumerate(rows[start : start + page_size], start=start + 1)
+        ]
+        return Response(body)
+
+
+class RatingChangeSerializer(serializers.Serializer):
+    match = serializers.UUIDField()
+    at = serializers.DateTimeField()
+    place = serializers.IntegerField()
+    rating_before = serializers.IntegerField()
+    rating_after = serializers.IntegerField()
+
+
+class RatingHistorySerializer(serializers.Serializer):
+    player = serializers.CharField()
+    size = serializers.ChoiceField(choices=SIZE_CHOICES)
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES)
+    results = RatingChangeSerializer(many=True)
+
+
+class ModeOnlyQuerySerializer(serializers.Serializer):
+    size = serializers.ChoiceField(choices=SIZE_CHOICES, required=False, default=2)
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+
+
+class RatingHistoryApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[ModeOnlyQuerySerializer],
+        responses=answers({200: RatingHistorySerializer}, 400, 401, 404),
+        summary="A player's rating history in a mode, oldest first (the last 200 matches)",
+        operation_id="players_ratings_history",
+    )
+    def get(self, request: Request, username: str) -> Response:
+        size = _query_choice(request, "size", services.SIZES, 2)
+        draw = _query_choice(request, "draw", services.DRAWS, 3)
+        player = get_user_model().objects.filter(username__iexact=username[:150]).first()
+        if player is None:
+            raise NotFound(_("No such player."))
+        history = selectors.rating_history(user=player, size=size, draw=draw)
+        return Response({"player": player.username, "size": size, "draw": draw, "results": history})

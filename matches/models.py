@@ -1,0 +1,181 @@
+"""Matches (R32) and ratings (R33).
+
+A match is 2 or 4 seats on one solver-proved CF2 deal (`MatchDeal`, dealt ahead from
+MATCH_SECRET by the scheduler); each seat is a `MatchPlayer` with its own game (`Game.match`).
+A rating (`Rating`) is kept per player, size and draw; every rated match leaves one
+`RatingChange` per player (the history).
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class MatchDeal(models.Model):
+    """A deal of the match pool: CF2 from MATCH_SECRET, draw and index (matches.deals), proved
+    winnable by the solver (R29) before any match uses it. `used_at` is set when a match takes
+    it: each deal serves one match."""
+
+    draw = models.PositiveSmallIntegerField()
+    index = models.PositiveIntegerField()
+    deal_code = models.CharField(max_length=40)
+    # The winning line the solver found (engine actions), as the dailies keep theirs.
+    line = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["draw", "index"], name="matchdeal_unique_draw_index")
+        ]
+        indexes = [
+            # The pool: the unused deals of a draw mode, oldest first.
+            models.Index(fields=["draw", "index"], name="matchdeal_pool", condition=Q(used_at=None))
+        ]
+
+    def __str__(self) -> str:
+        return f"D{self.draw} #{self.index} ({'used' if self.used_at else 'free'})"
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        FINISHED = "finished"
+        CANCELLED = "cancelled"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    size = models.PositiveSmallIntegerField()
+    draw = models.PositiveSmallIntegerField()
+    # R34: a bots' match seats bots only, a people's match people only.
+    bot = models.BooleanField(default=False)
+    deal = models.OneToOneField(MatchDeal, on_delete=models.PROTECT, related_name="match")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField()
+    # 24 hours after it opened: games still running end `match_over` then (R32).
+    ends_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    seats = models.PositiveSmallIntegerField(default=0)
+    # Every seat taken: no longer offered to joiners.
+    full = models.BooleanField(default=False)
+    # The mean rating (displayed scale) of its players: matchmaking seats a joiner in the open
+    # match nearest to their own.
+    rating = models.FloatField(default=0.0)
+    # When its ratings changed (R33); null until then: while it is open, for a cancelled match
+    # (never), and for a finished match one of whose games is held for review (R35) until staff
+    # decide.
+    rated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # Matchmaking: the open matches with a free seat of a mode, by rating.
+            models.Index(
+                fields=["size", "draw", "bot", "rating"],
+                name="match_seating",
+                condition=Q(status="open", full=False),
+            ),
+            # The scheduler's close (R32): open matches by end.
+            models.Index(fields=["ends_at"], name="match_open_ends", condition=Q(status="open")),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.id} ({self.size}-{self.draw}, {self.status})"
+
+
+class MatchPlayer(models.Model):
+    """One seat of a match: the player, their game and, once the match is finished, their place
+    and rating before and after (displayed scale)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="players")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_seats"
+    )
+    game = models.OneToOneField("games.Game", on_delete=models.PROTECT, related_name="match_seat")
+    seat = models.PositiveSmallIntegerField()
+    bot = models.BooleanField(default=False)
+    # The joining client's address hash (canfield_site.clients), as its game keeps it.
+    address_hash = models.CharField(max_length=64, blank=True, default="")
+    joined_at = models.DateTimeField()
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="matchplayer_unique_player"),
+            models.UniqueConstraint(fields=["match", "seat"], name="matchplayer_unique_seat"),
+        ]
+        indexes = [
+            # A player's matches, newest first (the open one of a mode, the last opponents).
+            models.Index(fields=["player", "-joined_at"], name="matchplayer_player_joined"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.match_id}"
+
+
+class Rating(models.Model):
+    """A player's rating in one mode (size and draw): Weng-Lin's mu and sigma (openskill's
+    Plackett-Luce), and the displayed rating (matches.ratings.displayed)."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ratings"
+    )
+    size = models.PositiveSmallIntegerField()
+    draw = models.PositiveSmallIntegerField()
+    bot = models.BooleanField(default=False)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.IntegerField()
+    matches = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "size", "draw"], name="rating_unique_player_mode"
+            )
+        ]
+        indexes = [
+            # The ratings board of a mode, best first.
+            models.Index(fields=["size", "draw", "bot", "-rating"], name="rating_board"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.size}-{self.draw}: {self.rating}"
+
+
+class RatingChange(models.Model):
+    """One player's rating change by one finished match (the rating history, R33)."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rating_changes"
+    )
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="rating_changes")
+    size = models.PositiveSmallIntegerField()
+    draw = models.PositiveSmallIntegerField()
+    bot = models.BooleanField(default=False)
+    place = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            # Exactly one update per player and match, whatever races.
+            models.UniqueConstraint(fields=["match", "player"], name="ratingchange_unique")
+        ]
+        indexes = [
+            models.Index(fields=["player", "-at"], name="ratingchange_player_at"),
+            # The weekly boards: a mode's changes since Monday.
+            models.Index(fields=["size", "draw", "bot", "at"], name="ratingchange_week"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.rating_before}->{self.rating_after} ({self.match_id})"

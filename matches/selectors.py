@@ -1,0 +1,142 @@
+"""Reads of matches and ratings: the API's MATCH, rating boards, a player's ratings."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import Count, F, QuerySet, Sum
+from django.utils import timezone
+
+from leaderboard.days import day_today, day_zone
+from matches.models import Match, MatchPlayer, Rating, RatingChange
+from matches.ratings import PROVISIONAL_MATCHES
+
+
+def _iso(moment: dt.datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat().replace("+00:00", "Z")
+
+
+def player_row(seat: MatchPlayer) -> dict[str, Any]:
+    """One players[] row of MATCH: figures only, never cards or actions (R32)."""
+    game = seat.game
+    end = game.finished_at or timezone.now()
+    return {
+        "player": seat.player.username,
+        "bot": seat.bot,
+        "score": game.score,
+        "moves": game.moves,
+        "seconds": round((end - game.created_at).total_seconds(), 3),
+        "status": game.status,
+        "end_reason": game.end_reason,
+        "place": seat.place,
+        "rating_before": seat.rating_before,
+        "rating_after": seat.rating_after,
+    }
+
+
+def match_payload(match: Match, *, viewer: Any) -> dict[str, Any]:
+    """API.md's MATCH as `viewer` sees it: the code once the match is over, the viewer's own
+    game id (null for others)."""
+    seats = list(match.players.select_related("game", "player").order_by("seat"))
+    over = match.status != Match.Status.OPEN
+    viewer_id = getattr(viewer, "pk", None)
+    mine = next((seat.game_id for seat in seats if seat.player_id == viewer_id), None)
+    return {
+        "id": str(match.id),
+        "size": match.size,
+        "draw": match.draw,
+        "status": "open" if not over else "finished",
+        "cancelled": match.status == Match.Status.CANCELLED,
+        "rated": match.rated_at is not None,
+        "created": _iso(match.created_at),
+        "ends_at": _iso(match.ends_at),
+        "finished_at": _iso(match.finished_at),
+        "code": match.deal.deal_code if over else None,
+        "game": None if mine is None else str(mine),
+        "players": [player_row(seat) for seat in seats],
+    }
+
+
+def match_find(match_id: Any) -> Match | None:
+    try:
+        return Match.objects.select_related("deal").filter(pk=match_id).first()
+    except Exception:  # not a UUID
+        return None
+
+
+def match_list_for(*, user: Any, status: str | None) -> QuerySet[Match]:
+    """The user's matches, newest first; `status` open or finished (cancelled ones count as
+    finished)."""
+    matches = Match.objects.filter(players__player=user).select_related("deal")
+    if status == "open":
+        matches = matches.filter(status=Match.Status.OPEN)
+    elif status == "finished":
+        matches = matches.exclude(status=Match.Status.OPEN)
+    return matches.order_by("-created_at")
+
+
+def ratings_board(*, size: int, draw: int, bots: bool = False) -> QuerySet[Rating]:
+    """A mode's ratings, best first (people's, or bots' under `players=bots`, R34)."""
+    return (
+        Rating.objects.filter(size=size, draw=draw, bot=bots)
+        .select_related("player")
+        .order_by("-rating", "-matches", "player_id")
+    )
+
+
+def rating_entry(row: Rating, rank: int) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "player": row.player.username,
+        "rating": row.rating,
+        "matches": row.matches,
+        "provisional": row.matches < PROVISIONAL_MATCHES,
+    }
+
+
+def player_ratings(*, user: Any) -> dict[str, dict[str, Any]]:
+    """API.md's `ratings` of GET players/{username}: one per size-draw played."""
+    return {
+        f"{row.size}-{row.draw}": {
+            "rating": row.rating,
+            "mu": row.mu,
+            "sigma": row.sigma,
+            "matches": row.matches,
+            "provisional": row.matches < PROVISIONAL_MATCHES,
+        }
+        for row in Rating.objects.filter(player=user).order_by("size", "-draw")
+    }
+
+
+def week_start(now: dt.datetime | None = None) -> dt.datetime:
+    """Monday 00:00 of the current week in DAILY_TIME_ZONE: the weekly boards reset then."""
+    today = day_today(now)
+    monday = today - dt.timedelta(days=today.weekday())
+    return dt.datetime.combine(monday, dt.time(), tzinfo=day_zone())
+
+
+def weekly_gains(*, size: int, draw: int, now: dt.datetime | None = None) -> QuerySet[Any]:
+    """The week's rating gains of a mode, best first: per player, the sum of their rating
+    changes since Monday and how many matches."""
+    return (
+        RatingChange.objects.filter(size=size, draw=draw, bot=False, at__gte=week_start(now))
+        .values("player_id", "player__username")
+        .annotate(gain=Sum(F("rating_after") - F("rating_before")), matches=Count("id"))
+        .order_by("-gain", "player_id")
+    )
+
+
+def rating_history(*, user: Any, size: int, draw: int, limit: int = 200) -> list[dict[str, Any]]:
+    """A player's rating changes in a mode, oldest first (the chart of the Matches page)."""
+    rows = RatingChange.objects.filter(player=user, size=size, draw=draw).order_by("-at")[:limit]
+    return [
+        {
+            "match": str(row.match_id),
+            "at": _iso(row.at),
+            "place": row.place,
+            "rating_before": row.rating_before,
+            "rating_after": row.rating_after,
+        }
+        for row in reversed(list(rows))
+    ]

@@ -1,0 +1,424 @@
+"""Writes of matches (R32) and ratings (R33).
+
+Joining is one short transaction: the player's row is locked (so one player's two joins take
+turns and one of them finds the other's match), then a few open matches of the mode nearest to
+the player's rating are locked with SKIP LOCKED (a joiner never waits on another's match: it
+takes the next, or opens one), filtered by the rules of R32, and the player is seated with a
+game dealt at once from the match's deal, taken from the pool the scheduler fills
+(matches.deals): nothing on the path waits for the solver.
+
+A match game's change reaches `match_game_changed` inside its own write's transaction
+(games.services announces it): the match row is locked there, so of two last games ending at
+once the second sees the first's end and finishes the match, once; finishing ranks the places
+and, unless a game is held for review (R35), rates the match in the same transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import F, Func
+from django.utils import timezone
+
+from games.accounts import player_lock
+from games.engine import DealCode
+from games.models import Game
+from games.services import game_create, game_end_day_over
+from leaderboard.days import day_today, day_zone
+from matches import ratings, selectors
+from matches.deals import match_deal_solve
+from matches.models import Match, MatchDeal, MatchPlayer, Rating, RatingChange
+
+logger = logging.getLogger(__name__)
+
+SIZES = (2, 4)
+DRAWS = (3, 1)
+# R32: a match is open this long; its running games then end `match_over`.
+MATCH_HOURS = 24
+# Joiners are seated only in matches opened less than this long ago (so nobody starts a game
+# its match ends minutes later).
+JOIN_WITHIN = dt.timedelta(hours=20)
+# The open matches of a mode locked and weighed per join, nearest rating first.
+CANDIDATES = 8
+# R32: the acceptable distance between a joiner's rating and a match's, widening with its age.
+RATING_WINDOW = 150
+RATING_WIDEN_PER_MINUTE = 20
+
+
+class Abs(Func):
+    function = "ABS"
+
+
+# ---- joining -----------------------------------------------------------------------------
+
+
+def _rating_row(player: Any, size: int, draw: int) -> Rating | None:
+    return Rating.objects.filter(player=player, size=size, draw=draw).first()
+
+
+def _day_start(now: dt.datetime) -> dt.datetime:
+    return dt.datetime.combine(day_today(now), dt.time(), tzinfo=day_zone())
+
+
+def _sharing_players(
+    *, player: Any, address_hash: str, others: set[Any], now: dt.datetime
+) -> set[Any]:
+    """Those of `others` who shared a client address hash with `player` today (R32): a hash of
+    the player's games today (or of this join) among the others' games today."""
+    if not others:
+        return set()
+    since = _day_start(now)
+    mine = set(
+        Game.objects.filter(owner=player, created_at__gte=since)
+        .exclude(address_hash="")
+        .values_list("address_hash", flat=True)
+    )
+    if address_hash:
+        mine.add(address_hash)
+    if not mine:
+        return set()
+    return set(
+        Game.objects.filter(owner__in=others, created_at__gte=since, address_hash__in=mine)
+        .values_list("owner_id", flat=True)
+        .distinct()
+    )
+
+
+def _last_opponents(*, player: Any, size: int, draw: int) -> set[Any]:
+    """The player's opponents in their last match of the mode."""
+    last = (
+        MatchPlayer.objects.filter(player=player, match__size=size, match__draw=draw)
+        .order_by("-joined_at")
+        .values_list("match_id", flat=True)
+        .first()
+    )
+    if last is None:
+        return set()
+    return set(
+        MatchPlayer.objects.filter(match_id=last)
+        .exclude(player=player)
+        .values_list("player_id", flat=True)
+    )
+
+
+def _seat_find(
+    *,
+    player: Any,
+    size: int,
+    draw: int,
+    bot: bool,
+    rating: int,
+    address_hash: str,
+    now: dt.datetime,
+) -> Match | None:
+    """The open match to seat the player in (locked), or None: of the few nearest in rating
+    that no other joiner holds, those within the distance their age allows, without an account
+    that shared an address with the player today; one without the player's last opponents if
+    any fits."""
+    candidates = list(
+        Match.objects.select_for_update(skip_locked=True, of=("self",))
+        .select_related("deal")
+        .filter(
+            size=size, draw=draw, bot=bot, status=Match.Status.OPEN, full=False,
+            created_at__gt=now - JOIN_WITHIN,
+        )
+        .annotate(distance=Abs(F("rating") - rating))
+        .order_by("distance", "created_at")[:CANDIDATES]
+    )  # fmt: skip
+    fits = [
+        match
+        for match in candidates
+        if match.distance  # type: ignore[attr-defined]
+        <= RATING_WINDOW + RATING_WIDEN_PER_MINUTE * (now - match.created_at).total_seconds() / 60
+    ]
+    if not fits:
+        return None
+    seated: dict[Any, set[Any]] = {match.pk: set() for match in fits}
+    for match_id, player_id in MatchPlayer.objects.filter(match__in=fits).values_list(
+        "match_id", "player_id"
+    ):
+        seated[match_id].add(player_id)
+    everyone = set().union(*seated.values())
+    banned = _sharing_players(player=player, address_hash=address_hash, others=everyone, now=now)
+    fits = [match for match in fits if not seated[match.pk] & banned]
+    if not fits:
+        return None
+    last = _last_opponents(player=player, size=size, draw=draw)
+    fresh = [match for match in fits if not seated[match.pk] & last]
+    return (fresh or fits)[0]
+
+
+def _deal_take(*, draw: int, now: dt.datetime) -> MatchDeal:
+    """An unused pool deal of the draw mode, marked used; solved here only if the pool is empty
+    (the scheduler keeps it filled: a warning says it did not)."""
+    deal = (
+        MatchDeal.objects.select_for_update(skip_locked=True)
+        .filter(draw=draw, used_at=None)
+        .order_by("index")
+        .first()
+    )
+    if deal is None:
+        logger.warning("match_pool_empty", extra={"fields": {"draw": draw}})
+        deal = match_deal_solve(draw=draw)
+    deal.used_at = now
+    deal.save(update_fields=["used_at"])
+    return deal
+
+
+def _match_open(*, size: int, draw: int, bot: bool, rating: int, now: dt.datetime) -> Match:
+    return Match.objects.create(
+        size=size,
+        draw=draw,
+        bot=bot,
+        deal=_deal_take(draw=draw, now=now),
+        created_at=now,
+        ends_at=now + dt.timedelta(hours=MATCH_HOURS),
+        rating=rating,
+    )
+
+
+def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> tuple[Match, bool]:
+    """R32: seat the player in a match of that size and draw, their game dealt at once:
+    (match, True); or (their unfinished match of the mode, False) if they have one."""
+    if size not in SIZES or draw not in DRAWS:
+        raise ValueError(f"no match of size {size} and draw {draw}")
+    with transaction.atomic():
+        bot = player_lock(user=player).bot
+        existing = (
+            MatchPlayer.objects.filter(
+                player=player, match__size=size, match__draw=draw, match__status=Match.Status.OPEN
+            )
+            .select_related("match")
+            .first()
+        )
+        if existing is not None:
+            return existing.match, False
+        now = timezone.now()
+        row = _rating_row(player, size, draw)
+        rating = ratings.START if row is None else row.rating
+        match = _seat_find(
+            player=player, size=size, draw=draw, bot=bot, rating=rating,
+            address_hash=address_hash, now=now,
+        )  # fmt: skip
+        if match is None:
+            match = _match_open(size=size, draw=draw, bot=bot, rating=rating, now=now)
+        game = game_create(
+            owner=player,
+            ruleset="app",
+            draw=draw,
+            code=DealCode.parse(match.deal.deal_code),
+            match=match,
+            address_hash=address_hash,
+        )
+        seat = match.seats + 1
+        MatchPlayer.objects.create(
+            match=match,
+            player=player,
+            game=game,
+            seat=seat,
+            bot=bot,
+            address_hash=address_hash,
+            joined_at=now,
+            rating_before=rating,
+        )
+        match.rating = (match.rating * match.seats + rating) / seat
+        match.seats = seat
+        match.full = seat >= size
+        match.save(update_fields=["rating", "seats", "full"])
+        transaction.on_commit(lambda: match_publish_player(match_id=match.pk, game_id=game.pk))
+    return match, True
+
+
+# ---- a match game changed ----------------------------------------------------------------
+
+
+def match_game_changed(game: Game, at: dt.datetime) -> None:
+    """Inside the write of a match game's change (games.services): finish the match if that
+    was its last game to end and every seat is taken, or its time is up (R32)."""
+    if game.status == Game.Status.PLAYING:
+        return
+    match = Match.objects.select_for_update().get(pk=game.match_id)
+    if match.status != Match.Status.OPEN:
+        return
+    if Game.objects.filter(match=match, status=Game.Status.PLAYING).exists():
+        return
+    if match.full or at >= match.ends_at:
+        match_finish(match=match, at=at)
+
+
+def match_game_committed(game: Game, at: dt.datetime) -> None:
+    """After a match game's change committed: its row to the match's live listeners."""
+    match_publish_player(match_id=game.match_id, game_id=game.pk)
+
+
+def _place_key(seat: MatchPlayer) -> tuple[Any, ...]:
+    """R32: places as a daily board ranks (score, then moves, then seconds, then who finished
+    first), seat last (who joined first) so that places are always distinct."""
+    game = seat.game
+    end = game.finished_at or timezone.now()
+    return (-game.score, game.moves, (end - game.created_at).total_seconds(), end, seat.seat)
+
+
+def match_finish(*, match: Match, at: dt.datetime) -> None:
+    """Finish a locked open match whose games have all ended: places, then ratings (unless a
+    game is held for review, R35: `match_rate_held` does it once staff decide); a match of
+    fewer than two players is cancelled (no rating changes)."""
+    seats = list(match.players.select_related("game"))
+    match.finished_at = at
+    if len(seats) < 2:
+        match.status = Match.Status.CANCELLED
+        match.save(update_fields=["status", "finished_at"])
+    else:
+        for place, seat in enumerate(sorted(seats, key=_place_key), start=1):
+            seat.place = place
+        match.status = Match.Status.FINISHED
+        if not Game.objects.filter(match=match, fairplay_review__state="held").exists():
+            match_rate(match=match, seats=seats, at=at, save=False)
+        # The places, the ratings after and the match's end in two statements.
+        MatchPlayer.objects.bulk_update(seats, ["place", "rating_after"])
+        match.save(update_fields=["status", "finished_at", "rated_at"])
+    transaction.on_commit(lambda: match_publish_finished(match_id=match.pk))
+
+
+def match_rate(
+    *, match: Match, seats: list[MatchPlayer], at: dt.datetime, save: bool = True
+) -> None:
+    """R33: update the players' ratings of the mode from their places, inside the caller's
+    transaction with the match row locked (so once: `rated_at` is set here, and RatingChange's
+    unique constraint would refuse a second). `save` False: the caller saves the seats'
+    `rating_after` and the match's `rated_at`."""
+    if match.rated_at is not None:
+        return
+    players = sorted(seats, key=lambda seat: seat.player_id)
+    # First matches of the mode: their new ratings (one statement; the others' rows stay).
+    Rating.objects.bulk_create(
+        [
+            Rating(
+                player_id=seat.player_id, size=match.size, draw=match.draw, bot=seat.bot,
+                mu=ratings.MU, sigma=ratings.SIGMA, rating=ratings.START, updated_at=at,
+            )
+            for seat in players
+        ],
+        ignore_conflicts=True,
+    )  # fmt: skip
+    rows = {
+        row.player_id: row
+        for row in Rating.objects.select_for_update()
+        .filter(player__in=[seat.player_id for seat in players], size=match.size, draw=match.draw)
+        .order_by("player_id")
+    }
+    before = [(rows[seat.player_id].mu, rows[seat.player_id].sigma) for seat in players]
+    assert all(seat.place is not None for seat in players)
+    after = ratings.rate(before, [seat.place for seat in players])  # type: ignore[misc]
+    changes = []
+    for seat, (mu0, sigma0), (mu1, sigma1) in zip(players, before, after, strict=True):
+        row = rows[seat.player_id]
+        rating_before = row.rating
+        row.mu, row.sigma, row.rating = mu1, sigma1, ratings.displayed(mu1, sigma1)
+        row.matches += 1
+        row.updated_at = at
+        seat.rating_after = row.rating
+        changes.append(
+            RatingChange(
+                player_id=seat.player_id, match=match, size=match.size, draw=match.draw,
+                bot=seat.bot, place=seat.place, mu_before=mu0, sigma_before=sigma0,
+                mu_after=mu1, sigma_after=sigma1, rating_before=rating_before,
+                rating_after=row.rating, at=at,
+            )
+        )  # fmt: skip
+    Rating.objects.bulk_update(rows.values(), ["mu", "sigma", "rating", "matches", "updated_at"])
+    RatingChange.objects.bulk_create(changes)
+    match.rated_at = at
+    if save:
+        MatchPlayer.objects.bulk_update(players, ["rating_after"])
+        match.save(update_fields=["rated_at"])
+
+
+def match_rate_held(*, game: Game) -> bool:
+    """R35: staff decided a held game: rate its finished match if none of its games is still
+    held (a disqualified game's player still takes their place: the match happened); True if
+    it was rated now."""
+    if game.match_id is None:
+        return False
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=game.match_id)
+        if match.status != Match.Status.FINISHED or match.rated_at is not None:
+            return False
+        if Game.objects.filter(match=match, fairplay_review__state="held").exists():
+            return False
+        match_rate(match=match, seats=list(match.players.all()), at=timezone.now())
+        transaction.on_commit(lambda: match_publish_finished(match_id=match.pk))
+    return True
+
+
+# ---- the 24 h close ------------------------------------------------------------------------
+
+
+def match_close(*, match: Match, now: dt.datetime) -> Match:
+    """R32: a match whose time is up: its running games end `match_over` (each ending is a
+    match game change, so the last one finishes the match), then, if none was running, the
+    match is finished here (or cancelled with fewer than two players)."""
+    for game in Game.objects.filter(match=match, status=Game.Status.PLAYING):
+        game_end_day_over(game, now=now)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        if match.status == Match.Status.OPEN and not (
+            Game.objects.filter(match=match, status=Game.Status.PLAYING).exists()
+        ):
+            match_finish(match=match, at=match.ends_at)
+    return match
+
+
+def matches_close(*, now: dt.datetime) -> int:
+    """Close every open match whose time is up (the scheduler, `manage.py close_matches`);
+    returns how many."""
+    closed = 0
+    for match in Match.objects.filter(status=Match.Status.OPEN, ends_at__lte=now):
+        if match_close(match=match, now=now).status != Match.Status.OPEN:
+            closed += 1
+    return closed
+
+
+def match_read(*, match: Match, now: dt.datetime | None = None) -> Match:
+    """The match as a read may see it: closed first if its time is up (R32)."""
+    if match.status == Match.Status.OPEN and (now or timezone.now()) >= match.ends_at:
+        return match_close(match=match, now=now or timezone.now())
+    return match
+
+
+# ---- live --------------------------------------------------------------------------------
+
+
+def match_group(match_id: Any) -> str:
+    return f"match.{match_id}"
+
+
+def _send(match_id: Any, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(match_group(match_id), {"type": "match.event", **message})
+    except Exception as error:  # Redis away: the listeners' next snapshot has it
+        logger.warning("match_publish_failed", extra={"fields": {"error": repr(error)}})
+
+
+def match_publish_player(*, match_id: Any, game_id: Any) -> None:
+    """A player's row changed: to the match's live listeners (never a card: R32)."""
+    seat = MatchPlayer.objects.select_related("game", "player").filter(game_id=game_id).first()
+    if seat is None:
+        return
+    _send(match_id, {"event": {"type": "player", **selectors.player_row(seat)}})
+
+
+def match_publish_finished(*, match_id: Any) -> None:
+    match = Match.objects.get(pk=match_id)
+    _send(
+        match_id,
+        {"event": {"type": "finished", "match": selectors.match_payload(match, viewer=None)}},
+    )

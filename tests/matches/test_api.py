@@ -1,0 +1,96 @@
+"""The matches API (API.md "Matches and ratings"): joining, reading, the game's visibility
+while the match is open, hints refused, errors."""
+
+from games.models import Game
+from matches.models import Match
+
+
+def resign(client, game_id):
+    answer = client.post(f"/api/v1/games/{game_id}/actions", {"type": "resign"}, format="json")
+    assert answer.status_code == 200, answer.json()
+    return answer.json()
+
+
+def test_a_duel_from_join_to_finish(pool, players, api_client):
+    # given
+    pool(2)
+    (anna, anna_client), (bob, bob_client) = players(2)
+
+    # when: both join a duel
+    first = anna_client.post("/api/v1/matches", {"size": 2, "draw": 3}, format="json")
+    again = anna_client.post("/api/v1/matches", {"size": 2, "draw": 3}, format="json")
+    second = bob_client.post("/api/v1/matches", {"size": 2, "draw": 3}, format="json")
+
+    # then: one match, the caller's own game in it, no code
+    assert first.status_code == 201 and again.status_code == 200 and second.status_code == 201
+    match = second.json()
+    assert match["id"] == first.json()["id"] == again.json()["id"]
+    assert match["status"] == "open" and match["code"] is None
+    assert [row["player"] for row in match["players"]] == ["p0", "p1"]
+    assert [row["rating_before"] for row in match["players"]] == [1500, 1500]
+    assert match["game"] != first.json()["game"]
+    game = bob_client.get(f"/api/v1/games/{match['game']}").json()
+    assert game["match"] == match["id"] and game["code"] is None and not game["practice"]
+    # opponents see figures only; the game stays hidden from others
+    assert anna_client.get(f"/api/v1/games/{match['game']}").status_code == 404
+    hint = bob_client.get(f"/api/v1/games/{match['game']}/hint")
+    assert hint.status_code == 403 and hint.json()["error"]["rule"] == "R30"
+
+    # when: anna resigns: her game ends, the match stays open and her game hidden
+    resign(anna_client, first.json()["game"])
+    assert bob_client.get(f"/api/v1/games/{first.json()['game']}").status_code == 404
+    assert api_client.get(f"/api/v1/matches/{match['id']}").json()["status"] == "open"
+
+    # when: bob draws once, then resigns: the match finishes and is rated
+    bob_client.post(f"/api/v1/games/{match['game']}/actions", {"type": "draw"}, format="json")
+    resign(bob_client, match["game"])
+    done = api_client.get(f"/api/v1/matches/{match['id']}").json()
+    assert done["status"] == "finished" and done["rated"] and done["code"].startswith("CF2-D3-")
+    assert done["game"] is None
+    by_player = {row["player"]: row for row in done["players"]}
+    # same score (0): fewer moves first
+    assert by_player["p0"]["place"] == 1 and by_player["p1"]["place"] == 2
+    assert by_player["p0"]["rating_after"] > 1500 > by_player["p1"]["rating_after"] - 1000
+    assert anna_client.get(f"/api/v1/games/{match['game']}").json()["code"] == done["code"]
+
+    # and the ratings show on the board and the player's page
+    board = api_client.get("/api/v1/ratings?size=2&draw=3").json()
+    assert [entry["player"] for entry in board["results"]] == ["p0", "p1"]
+    assert board["results"][0]["provisional"] and board["results"][0]["matches"] == 1
+    page = api_client.get("/api/v1/players/p0").json()
+    assert page["ratings"]["2-3"]["rating"] == by_player["p0"]["rating_after"]
+    weekly = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
+    assert weekly["results"][0]["player"] == "p0" and weekly["results"][0]["gain"] > 0
+    history = api_client.get("/api/v1/players/P1/ratings?size=2&draw=3").json()
+    assert history["player"] == "p1" and [
+        (row["match"], row["place"], row["rating_before"], row["rating_after"])
+        for row in history["results"]
+    ] == [(match["id"], 2, 1500, by_player["p1"]["rating_after"])]
+    assert api_client.get("/api/v1/players/p1/ratings?size=4").json()["results"] == []
+    assert api_client.get("/api/v1/players/nobody/ratings").status_code == 404
+    listed = anna_client.get("/api/v1/matches?status=finished").json()
+    assert [each["id"] for each in listed["results"]] == [match["id"]]
+    assert anna_client.get("/api/v1/matches?status=open").json()["count"] == 0
+    assert Game.objects.filter(match_id=match["id"]).count() == 2
+    assert Match.objects.get(pk=match["id"]).deal.used_at is not None
+
+
+def test_bad_requests_get_clear_errors(pool, players, api_client):
+    pool(1)
+    ((_, client),) = players(1)
+    for body in ({}, {"size": 3}, {"size": 2, "draw": 2}, {"size": "2"}, {"size": 2, "x": 1}, []):
+        answer = client.post("/api/v1/matches", body, format="json")
+        assert answer.status_code == 400, body
+        assert answer.json()["error"]["code"] == "invalid_request"
+    hu = client.post("/api/v1/matches", {"size": 3}, format="json", HTTP_ACCEPT_LANGUAGE="hu")
+    assert (
+        hu.json()["error"]["message"]
+        != client.post("/api/v1/matches", {"size": 3}, format="json").json()["error"]["message"]
+    )
+    assert api_client.post("/api/v1/matches", {"size": 2}, format="json").status_code == 401
+    assert api_client.get("/api/v1/matches/nope").status_code == 404
+    assert api_client.get("/api/v1/matches/00000000-0000-0000-0000-000000000000").status_code == 404
+    for query in ("size=3", "draw=2", "size=x", "players=robots", "page=0"):
+        answer = api_client.get(f"/api/v1/ratings?{query}")
+        assert answer.status_code == 400, query
+    assert api_client.get("/api/v1/ratings/weekly?size=5").status_code == 400

@@ -1,0 +1,164 @@
+"""Matchmaking and rating under concurrency, on PostgreSQL (its row locks are what R32 and R33
+rely on): 50 threads joining at once keep every invariant of the matches; racing last games
+finish and rate a match exactly once."""
+
+import threading
+from collections import Counter, defaultdict
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import services as game_services
+from games.models import Game
+from matches import services
+from matches.models import Match, MatchDeal, MatchPlayer, Rating, RatingChange
+from tests.conftest import requires_postgres
+
+THREADS = 50
+
+
+def run_threads(work, arguments) -> list[BaseException]:
+    """Run `work(argument)` in one thread per argument, all released at once; their errors."""
+    barrier = threading.Barrier(len(arguments))
+    errors: list[BaseException] = []
+
+    def body(argument) -> None:
+        try:
+            barrier.wait()
+            work(argument)
+        except BaseException as error:  # reported by the test
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=body, args=(argument,)) for argument in arguments]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors
+
+
+def fill_pool(draws=(3, 1), n: int = THREADS) -> None:
+    from matches.deals import match_deal_code
+
+    for draw in draws:
+        start = MatchDeal.objects.filter(draw=draw).count()
+        MatchDeal.objects.bulk_create(
+            MatchDeal(draw=draw, index=i, deal_code=str(match_deal_code(draw, i)))
+            for i in range(start, start + n)
+        )
+
+
+def reset() -> None:
+    RatingChange.objects.all().delete()
+    Rating.objects.all().delete()
+    MatchPlayer.objects.all().delete()
+    Game.objects.all().delete()
+    Match.objects.all().delete()
+    MatchDeal.objects.all().delete()
+    get_user_model().objects.all().delete()
+
+
+joins = st.lists(
+    st.tuples(
+        st.sampled_from([2, 4]),  # size
+        st.sampled_from([3, 1]),  # draw
+        st.integers(min_value=0, max_value=7),  # the address (8: accounts share them)
+        st.integers(min_value=1, max_value=2),  # how many times the player joins at once
+    ),
+    min_size=THREADS // 2,
+    max_size=THREADS // 2,
+)
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(plan=joins)
+def test_concurrent_joins_keep_the_invariants_of_matches(plan):
+    # given: 25 accounts, some sharing an address, each joining once or twice at once (50
+    # requests in all, padded), on a pool of deals
+    reset()
+    fill_pool()
+    users = get_user_model().objects.bulk_create(
+        get_user_model()(username=f"j{i}") for i in range(len(plan))
+    )
+    requests = [(user, *spec) for user, spec in zip(users, plan, strict=True)]
+    calls = [request for request in requests for _ in range(request[4])]
+    calls += [requests[i % len(requests)] for i in range(THREADS - len(calls))]
+
+    def join(call) -> None:
+        user, size, draw, address, _times = call
+        services.match_join(player=user, size=size, draw=draw, address_hash=f"{address:064x}")
+
+    # when: 50 threads join at once
+    errors = run_threads(join, calls)
+
+    # then
+    assert errors == []
+    seats = list(MatchPlayer.objects.select_related("match", "game"))
+    by_match = defaultdict(list)
+    for seat in seats:
+        by_match[seat.match_id].append(seat)
+    for match_id, members in by_match.items():
+        match = members[0].match
+        players = [seat.player_id for seat in members]
+        # distinct players, within the size, seats counted right
+        assert len(players) == len(set(players)) <= match.size
+        assert match.seats == len(members) and match.full == (len(members) == match.size)
+        # no two accounts of one address hash in a match
+        hashes = [seat.address_hash for seat in members]
+        assert len(hashes) == len(set(hashes)), match_id
+        # every match's games share one deal: the match's, in its draw mode, app rules
+        deals = {(seat.game.deal_code, seat.game.draw, seat.game.ruleset) for seat in members}
+        assert deals == {(match.deal.deal_code, match.draw, "app")}
+        assert all(seat.game.match_id == match_id for seat in members)
+    # nobody sits in two open matches of one mode; everybody who joined sits in one
+    modes = Counter((seat.player_id, seat.match.size, seat.match.draw) for seat in seats)
+    assert max(modes.values()) == 1
+    assert set(modes) == {(user.pk, size, draw) for user, size, draw, *_ in requests}
+    # a deal serves one match
+    assert len({match.deal_id for match in Match.objects.all()}) == Match.objects.count()
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_last_games_finish_and_rate_a_match_exactly_once(make_user):
+    # given: 6 duels, each with both games one action from their end
+    fill_pool(draws=(3,), n=6)
+    duels = []
+    for i in range(6):
+        anna, bob = make_user(f"a{i}"), make_user(f"b{i}")
+        services.match_join(player=anna, size=2, draw=3, address_hash=f"{2 * i:064x}")
+        services.match_join(player=bob, size=2, draw=3, address_hash=f"{2 * i + 1:064x}")
+        duels += [anna, bob]
+    assert Match.objects.count() == 6 and not Match.objects.filter(full=False).exists()
+
+    def resign(user) -> None:
+        game = Game.objects.get(owner=user)
+        game_services.game_act(game=game, user=user, action={"type": "resign"}, expect=None)
+
+    # when: all 12 last games end at once
+    errors = run_threads(resign, duels)
+
+    # then: every match finished, rated once: one change per player and match
+    assert errors == []
+    assert Match.objects.filter(status="finished", rated_at__isnull=False).count() == 6
+    assert RatingChange.objects.count() == 12
+    assert set(Rating.objects.values_list("matches", flat=True)) == {1}
+    for match in Match.objects.all():
+        places = sorted(match.players.values_list("place", flat=True))
+        assert places == [1, 2]
+
+    # and a retried finish (another write seeing the match again) changes nothing
+    match = Match.objects.first()
+    services.match_rate(match=match, seats=list(match.players.all()), at=match.finished_at)
+    assert RatingChange.objects.count() == 12

@@ -1,0 +1,214 @@
+"""Ratings (R33) and the end of matches (R32): updates equal openskill's for the places, the
+24-hour close, cancelled matches, a held game's match waits for staff."""
+
+import datetime as dt
+
+import pytest
+import time_machine
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from fairplay.models import Review
+from fairplay.services import reviews_clear
+from games.models import Game
+from games.services import game_act
+from matches import ratings, services
+from matches.models import Rating, RatingChange
+
+
+def join(user, i, size=4):
+    match, _ = services.match_join(player=user, size=size, draw=3, address_hash=f"{i + 1:064x}")
+    return match
+
+
+def act(user, match, *actions):
+    game = Game.objects.get(owner=user, match=match)
+    for action in actions:
+        _, game, _ = game_act(game=game, user=user, action=action, expect=None)
+
+
+def test_a_table_of_four_rates_as_openskill_does_for_the_places(pool, make_user):
+    # given: four players, two with a history
+    pool(4)
+    users = [make_user(f"u{i}") for i in range(4)]
+    Rating.objects.create(
+        player=users[1], size=4, draw=3, mu=26.0, sigma=7.0, rating=ratings.displayed(26, 7),
+        matches=12, updated_at=timezone.now(),
+    )  # fmt: skip
+    Rating.objects.create(
+        player=users[3], size=4, draw=3, mu=23.0, sigma=7.0, rating=ratings.displayed(23, 7),
+        matches=3, updated_at=timezone.now(),
+    )  # fmt: skip
+    match = [join(user, i) for i, user in enumerate(users)][0]
+    # when: they end with 3, 0, 2 and 1 draws before resigning (score 0 each: fewer moves first)
+    draws = {0: 3, 1: 0, 2: 2, 3: 1}
+    for i, user in enumerate(users):
+        act(user, match, *[{"type": "draw"}] * draws[i], {"type": "resign"})
+
+    # then: places by moves, and each rating is openskill's Plackett-Luce for them
+    match.refresh_from_db()
+    assert match.status == "finished" and match.rated_at is not None
+    seats = {seat.player_id: seat for seat in match.players.all()}
+    places = [seats[user.pk].place for user in users]
+    assert places == [4, 1, 3, 2]
+    model = PlackettLuce()
+    before = [
+        model.rating(),
+        model.rating(mu=26.0, sigma=7.0),
+        model.rating(),
+        model.rating(mu=23.0, sigma=7.0),
+    ]
+    expected = model.rate([[r] for r in before], ranks=places)
+    for user, [want] in zip(users, expected, strict=True):
+        row = Rating.objects.get(player=user, size=4, draw=3)
+        assert row.mu == pytest.approx(want.mu, abs=1e-9)
+        assert row.sigma == pytest.approx(want.sigma, abs=1e-9)
+        assert row.rating == round(1500 + 20 * (want.mu - 3 * want.sigma))
+        assert seats[user.pk].rating_after == row.rating
+        change = RatingChange.objects.get(player=user, match=match)
+        assert (change.rating_after, change.place) == (row.rating, seats[user.pk].place)
+    assert [Rating.objects.get(player=u).matches for u in users] == [1, 13, 1, 4]
+
+
+def test_after_24_hours_running_games_end_match_over_and_the_match_is_rated(pool, make_user):
+    # given: a table of four with three seated, one of whom finished
+    pool(1)
+    users = [make_user(f"u{i}") for i in range(3)]
+    match = [join(user, i) for i, user in enumerate(users)][0]
+    act(users[0], match, {"type": "draw"}, {"type": "resign"})
+    act(users[1], match, {"type": "draw"}, {"type": "draw"})
+
+    # when: 24 hours pass and the scheduler closes matches
+    later = match.ends_at + dt.timedelta(seconds=5)
+    with time_machine.travel(later):
+        assert services.matches_close(now=timezone.now()) == 1
+        # an action on a game after its match's time is refused
+        game = Game.objects.get(owner=users[2], match=match)
+        assert game.status == "resigned" and game.end_reason == "match_over"
+        assert game.finished_at == match.ends_at
+
+    # then: finished with places and ratings
+    match.refresh_from_db()
+    assert match.status == "finished" and match.finished_at == match.ends_at
+    assert match.rated_at is not None and RatingChange.objects.filter(match=match).count() == 3
+    assert sorted(match.players.values_list("place", flat=True)) == [1, 2, 3]
+
+
+def test_a_read_after_24_hours_closes_the_match(pool, make_user, api_client, client_for):
+    pool(2)
+    anna, bob = make_user("anna"), make_user("bob")
+    match = join(anna, 0, size=2)
+    join(bob, 1, size=2)
+    with time_machine.travel(match.ends_at + dt.timedelta(minutes=1)):
+        answer = api_client.get(f"/api/v1/matches/{match.pk}").json()
+        acted = client_for(anna).post(
+            f"/api/v1/games/{answer['players'][0] and Game.objects.get(owner=anna).pk}/actions",
+            {"type": "draw"},
+            format="json",
+        )
+    assert answer["status"] == "finished" and answer["code"] is not None
+    assert {row["end_reason"] for row in answer["players"]} == {"match_over"}
+    assert acted.status_code == 409 and acted.json()["error"]["code"] == "game_over"
+
+
+def test_a_match_left_with_one_player_is_cancelled_and_changes_no_rating(pool, make_user):
+    pool(1)
+    anna = make_user("anna")
+    Rating.objects.create(
+        player=anna, size=2, draw=3, mu=27.0, sigma=5.0, rating=ratings.displayed(27, 5),
+        matches=4, updated_at=timezone.now(),
+    )  # fmt: skip
+    match = join(anna, 0, size=2)
+    act(anna, match, {"type": "resign"})
+    with time_machine.travel(match.ends_at):
+        services.matches_close(now=timezone.now())
+    match.refresh_from_db()
+    assert match.status == "cancelled" and match.rated_at is None
+    row = Rating.objects.get(player=anna)
+    assert (row.mu, row.sigma, row.matches) == (27.0, 5.0, 4)
+    assert not RatingChange.objects.exists()
+    # and anna may join again
+    assert services.match_join(player=anna, size=2, draw=3)[1] is False or True
+
+
+def test_a_held_games_match_waits_for_staff_then_rates(pool, make_user, admin_user):
+    # given: a duel whose first game ended and was held by the fair-play review
+    pool(1)
+    anna, bob = make_user("anna"), make_user("bob")
+    match = join(anna, 0, size=2)
+    join(bob, 1, size=2)
+    act(anna, match, {"type": "resign"})
+    anna_game = Game.objects.get(owner=anna, match=match)
+    review = Review.objects.get(game=anna_game)  # queued by the game's end (R35)
+    Review.objects.filter(pk=review.pk).update(state=Review.State.HELD)
+
+    # when: bob ends the match
+    act(bob, match, {"type": "resign"})
+
+    # then: finished with places, but not rated while the game is held
+    match.refresh_from_db()
+    assert match.status == "finished" and match.rated_at is None
+    assert not RatingChange.objects.exists()
+    assert set(match.players.values_list("rating_after", flat=True)) == {None}
+
+    # when: staff clear it: the match is rated
+    reviews_clear(reviews=Review.objects.filter(pk=review.pk), by=admin_user)
+    match.refresh_from_db()
+    assert match.rated_at is not None and RatingChange.objects.filter(match=match).count() == 2
+
+
+def test_the_weekly_board_counts_this_weeks_gains_and_resets_on_monday(pool, make_user, api_client):
+    # given: a duel rated on a Sunday, another on the next Monday
+    pool(2)
+    anna, bob = make_user("anna"), make_user("bob")
+    sunday = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
+    with time_machine.travel(sunday, tick=False):
+        first = join(anna, 0, size=2)
+        join(bob, 1, size=2)
+        act(anna, first, {"type": "draw"}, {"type": "resign"})
+        act(bob, first, {"type": "resign"})
+        week_of_sunday = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
+    with time_machine.travel(sunday + dt.timedelta(days=1), tick=False):
+        monday = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
+        second = join(anna, 0, size=2)
+        join(bob, 1, size=2)
+        act(bob, second, {"type": "draw"}, {"type": "resign"})
+        act(anna, second, {"type": "resign"})
+        later = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
+
+    # then: Sunday's week shows bob's gain; Monday starts empty; then anna's gain alone
+    assert week_of_sunday["week"] == "2026-11-23"
+    assert [(e["rank"], e["player"]) for e in week_of_sunday["results"]][0] == (1, "bob")
+    assert week_of_sunday["results"][0]["gain"] > 0 > week_of_sunday["results"][1]["gain"]
+    assert monday["week"] == "2026-11-30" and monday["count"] == 0
+    gains = {e["player"]: e["gain"] for e in later["results"]}
+    change = RatingChange.objects.get(player=anna, match=second)
+    assert gains["anna"] == change.rating_after - change.rating_before > 0
+    assert [e["matches"] for e in later["results"]] == [1, 1]
+
+
+def test_the_admin_lists_matches_ratings_and_history(pool, make_user, admin_client):
+    pool(1)
+    anna, bob = make_user("anna"), make_user("bob")
+    match = join(anna, 0, size=2)
+    join(bob, 1, size=2)
+    act(anna, match, {"type": "resign"})
+    act(bob, match, {"type": "resign"})
+    for path in ("match", "rating", "ratingchange", "matchdeal"):
+        assert admin_client.get(f"/admin/matches/{path}/").status_code == 200, path
+    page = admin_client.get(f"/admin/matches/match/{match.pk}/change/")
+    assert page.status_code == 200 and b"anna" in page.content
+    code = match.deal.deal_code.encode()
+    deal = admin_client.get(f"/admin/matches/matchdeal/{match.deal_id}/change/")
+    assert deal.status_code == 200 and code not in deal.content
+    # an open match's game keeps its deal from staff too (it is the other players')
+    carl, dan = make_user("carl"), make_user("dan")
+    open_match = join(carl, 2, size=2)
+    game = Game.objects.get(owner=carl, match=open_match)
+    page = admin_client.get(f"/admin/games/game/{game.pk}/change/")
+    assert page.status_code == 200 and open_match.deal.deal_code.encode() not in page.content
+    join(dan, 3, size=2)
+    act(carl, open_match, {"type": "resign"})
+    act(dan, open_match, {"type": "resign"})
+    page = admin_client.get(f"/admin/games/game/{game.pk}/change/")
+    assert open_match.deal.deal_code.encode() in page.content

@@ -1,0 +1,163 @@
+"""Matches in the browser (issue 23): two players in two browser contexts (two addresses, one
+page in English, one in Hungarian) play a duel; each page shows the other's figures live from
+the match's socket, then the end screen with both places and rating changes; the Matches page
+lists the match and charts the rating, the ratings board and the player page show it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.conftest import screenshot
+from tests.web.helpers import api, sign_up, unique_name, wait_for_moves
+from tests.web.test_accessibility import AXE, violations
+
+
+def fill_match_deals(run_on_server, draw: int, size: int) -> None:
+    run_on_server(
+        f"from matches.deals import match_deals_fill\nmatch_deals_fill(draw={draw}, size={size})\n"
+    )
+
+
+def player_page(new_context, address: str, lang: str, name: str):
+    locale = {"en": "en-US", "hu": "hu-HU"}[lang]
+    # The Hungarian page lets the injected axe past the CSP; the English one runs under it.
+    context = new_context(
+        locale=locale, extra_http_headers={"X-Forwarded-For": address}, bypass_csp=lang == "hu"
+    )
+    page = context.new_page()
+    sign_up(page, name)
+    return page
+
+
+def act(page, game_id: str, body: dict) -> dict:
+    answer = api(page, "POST", f"games/{game_id}/actions", body)
+    assert answer["status"] == 200, answer
+    return answer["body"]["game"]
+
+
+def opponent_line(page, name: str):
+    return page.locator(f'#match-players li[data-player="{name}"]')
+
+
+def test_two_players_play_a_duel_and_see_each_other_live(new_context, run_on_server):
+    fill_match_deals(run_on_server, draw=3, size=2)
+    anna, bela = unique_name("anna"), unique_name("bela")
+    first = player_page(new_context, "10.24.0.1", "en", anna)
+    second = player_page(new_context, "10.24.0.2", "hu", bela)
+
+    # given anna's duel, started from the Matches page (1 v 1 and draw 3 are the defaults)
+    first.click(".topbar a[href='/matches/']")
+    first.wait_for_selector("#match-form")
+    first.click("#match-play")
+    first.wait_for_url(re.compile(r"/play/"))
+    first.wait_for_selector('[data-pile="tableau:1"] .card')
+    panel = first.locator("#match-panel")
+    panel.wait_for(state="visible")
+    assert "1 v 1" in first.locator("#match-mode").inner_text()
+    assert "Nobody else" in panel.inner_text()
+
+    # when bela (in Hungarian) joins the same mode: each page shows the other
+    second.goto("/matches/")
+    second.locator("input[name=size][value='2']").check()
+    second.locator("input[name=draw][value='3']").check()
+    second.click("#match-play")
+    second.wait_for_url(re.compile(r"/play/"))
+    bela_game = second.locator("#game").get_attribute("data-game-id")
+    opponent_line(second, anna).wait_for()
+    opponent_line(first, bela).wait_for()
+    line = opponent_line(first, bela).inner_text()  # the seconds are the server's, at sending
+    assert re.fullmatch(rf"{bela}: 1 card home, 0 moves, \d+:\d\d", line), line
+    assert first.locator("#match-announce").inner_text() == f"{bela} joined the match."
+
+    # and each plays: bela through the API, anna on the table; the other page follows live
+    act(second, bela_game, {"type": "draw", "expect": 0})
+    act(second, bela_game, {"type": "draw", "expect": 1})
+    first.locator(f'#match-players li[data-player="{bela}"][data-moves="2"]').wait_for()
+    first.click('[data-pile="stock"]')
+    wait_for_moves(first, 1)
+    second.locator(f'#match-players li[data-player="{anna}"][data-moves="1"]').wait_for()
+    assert "1 lépés" in opponent_line(second, anna).inner_text()  # in Hungarian
+    screenshot(first, "match-panel")
+    assert opponent_line(first, bela).inner_text().startswith(f"{bela}: 1 card home, 2 moves")
+
+    # then both games end: both pages show the end screen with both places and ratings
+    anna_game = first.locator("#game").get_attribute("data-game-id")
+    act(first, anna_game, {"type": "resign"})
+    first.locator("#match-waiting").wait_for(state="visible")  # bela still plays
+    second.locator(f'#match-players li[data-player="{anna}"][data-status="resigned"]').wait_for()
+    assert anna in second.locator("#match-announce").inner_text()
+    act(second, bela_game, {"type": "resign"})
+    for page in (first, second):
+        page.locator("#match-end").wait_for(state="visible")
+        page.locator("#match-end-places li").nth(1).wait_for()
+    match = api(first, "GET", f"games/{anna_game}")["body"]["match"]
+    final = api(first, "GET", f"matches/{match}")["body"]
+    assert final["status"] == "finished" and final["code"]
+    for page in (first, second):
+        rows = page.locator("#match-end-places li")
+        for seat in final["players"]:
+            row = rows.filter(has=page.locator(f"xpath=self::*[@data-player='{seat['player']}']"))
+            text = row.inner_text()
+            assert str(seat["rating_after"]) in text, text
+            assert row.get_attribute("value") == str(seat["place"])
+        assert final["code"] in page.locator("#match-end-code").inner_text()
+    mine = {seat["player"]: seat for seat in final["players"]}
+    assert (
+        f"You placed {mine[anna]['place']} of 2." in first.locator("#match-end-place").inner_text()
+    )
+    assert second.locator("#match-end-title").inner_text() == "Vége a meccsnek"
+    change = mine[anna]["rating_after"] - mine[anna]["rating_before"]
+    assert (f"+{change}" if change > 0 else f"−{-change}") in first.locator(
+        "#match-end"
+    ).inner_text()
+    screenshot(first, "match-end")
+    if AXE.exists():
+        assert violations(second) == []  # the end dialog, in Hungarian
+
+    # and the Matches page lists it with a rating chart; the board and player page show it
+    first.goto("/matches/")
+    first.locator(f'#recent-matches tr[data-match="{match}"]').wait_for()
+    chart = first.locator('#my-ratings figure[data-mode="2-3"] svg[role=img]')
+    chart.wait_for()
+    assert chart.locator("circle").count() == 2  # before and after the one match
+    assert str(mine[anna]["rating_after"]) in first.locator("#my-ratings figcaption").inner_text()
+    assert first.locator("#open-none").is_visible()
+    screenshot(first, "matches-page")
+    second.goto("/ratings/2/3/")
+    for name in (anna, bela):
+        second.locator(f'#ratings-rows tr[data-player="{name}"]').wait_for()
+    board_rank = second.locator(f'#ratings-rows tr[data-player="{bela}"] td').first.inner_text()
+    assert board_rank.isdigit()
+    gain = second.locator(f'#weekly-rows tr[data-player="{anna}"] td').nth(2)
+    gain.wait_for()
+    assert gain.inner_text() == (f"+{change}" if change > 0 else f"−{-change}")
+    if AXE.exists():
+        assert violations(second) == []
+    if AXE.exists():
+        second.goto("/matches/")
+        second.locator("#my-ratings figure").wait_for()
+        assert violations(second) == []
+    second.goto(f"/matches/{match}")
+    second.locator(f'#match-places li[data-player="{anna}"]').wait_for()
+    assert final["code"] in second.locator("#match-code").inner_text()
+    assert second.locator("#match-game").get_attribute("href") == f"/replay/{bela_game}"
+    if AXE.exists():
+        assert violations(second) == []
+    second.goto(f"/players/{anna}")
+    section = second.locator("#player-ratings")
+    section.wait_for(state="visible")
+    assert f"{mine[anna]['rating_after']}?" in section.inner_text()  # provisional
+    assert section.locator('[data-mode="2-3"] svg[role=img] circle').count() == 2
+
+
+@pytest.mark.parametrize("path", ["/matches/", "/ratings/2/1/", "/ratings/4/3/"])
+def test_match_pages_answer_without_a_login(client, db, path):
+    response = client.get(path)
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/ratings/3/3/", "/ratings/2/2/", "/matches/not-a-match"])
+def test_unknown_modes_and_matches_are_404(client, db, path):
+    assert client.get(path).status_code == 404
