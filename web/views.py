@@ -79,9 +79,15 @@ def daily(request: HttpRequest, day: str, draw: int) -> HttpResponse:
     try:
         page = int(request.GET.get("page", "1"))
     except ValueError:
-        page = 1
-    board = selectors.board_first_rows(
-        date=date, draw=draw, bots=request.GET.get("players") == "bots", page=page
+        page = 0
+    # The first rows come with the page (no shift as the script fills it in); a page number the
+    # API would refuse is left to the script, which says so.
+    board = (
+        selectors.board_first_rows(
+            date=date, draw=draw, bots=request.GET.get("players") == "bots", page=page
+        )
+        if 1 <= page <= 100_000
+        else None
     )
     return render(
         request,
