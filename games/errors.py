@@ -2,7 +2,8 @@
 failure, with the message in the caller's language (Accept-Language: en, hu, pl).
 
 The engine reports a stable `reason` and its `params` (cards and piles as the API spells them);
-the message is worded here, with cards named as people say them ("the ten of hearts").
+the message is worded here, with cards named as the table names them (games/words.py: "the 10
+of hearts", "kőr 10", "10 kier").
 docs/api.md lists every reason and its params for clients that word messages themselves.
 """
 
@@ -25,6 +26,7 @@ from rest_framework.response import Response
 
 from canfield_site import metrics
 from games.engine import EngineError
+from games.words import card_name, choose_articles, pile_name
 
 # Every error code and its HTTP status: the contract's list (docs/api.md), and the schema's enum.
 CODES = {
@@ -86,31 +88,6 @@ class GameFinished(ApiError):
 
 
 # ---- the engine's reasons in words -------------------------------------------------------------
-
-RANK_WORDS = (
-    gettext_lazy("ace"), gettext_lazy("two"), gettext_lazy("three"), gettext_lazy("four"),
-    gettext_lazy("five"), gettext_lazy("six"), gettext_lazy("seven"), gettext_lazy("eight"),
-    gettext_lazy("nine"), gettext_lazy("ten"), gettext_lazy("jack"), gettext_lazy("queen"),
-    gettext_lazy("king"),
-)  # fmt: skip
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUIT_WORDS = {
-    "H": gettext_lazy("hearts"),
-    "S": gettext_lazy("spades"),
-    "D": gettext_lazy("diamonds"),
-    "C": gettext_lazy("clubs"),
-}
-FOUNDATION_WORDS = {
-    "H": gettext_lazy("hearts foundation"),
-    "S": gettext_lazy("spades foundation"),
-    "D": gettext_lazy("diamonds foundation"),
-    "C": gettext_lazy("clubs foundation"),
-}
-PILE_WORDS = {
-    "stock": gettext_lazy("stock"),
-    "waste": gettext_lazy("waste"),
-    "reserve": gettext_lazy("reserve"),
-}
 
 # reason -> message; %(card)s, %(onto)s, %(next)s are cards, %(pile)s and %(foundation)s piles.
 # `column_too_short` is worded with ngettext below (its count decides the plural form).
@@ -179,24 +156,6 @@ CARD_PARAMS = ("card", "onto", "next")
 PILE_PARAMS = ("pile", "foundation")
 
 
-def card_words(name: str) -> str:
-    """'10H' -> 'ten of hearts' in the active language."""
-    rank, suit = name[:-1], name[-1]
-    return _("%(rank)s of %(suit)s") % {
-        "rank": RANK_WORDS[RANKS.index(rank)],
-        "suit": SUIT_WORDS[suit],
-    }
-
-
-def pile_words(name: str) -> str:
-    """'tableau:2' -> 'column 2', 'foundation:H' -> 'hearts foundation', in the active language."""
-    if name.startswith("tableau:"):
-        return _("column %(n)s") % {"n": name.split(":")[1]}
-    if name.startswith("foundation:"):
-        return str(FOUNDATION_WORDS[name.split(":")[1]])
-    return str(PILE_WORDS[name])
-
-
 def reason_message(reason: str, params: Mapping[str, str | int]) -> str | None:
     """The message for an engine `reason` in the active language; None for a reason without
     one (the engine's own message is used)."""
@@ -204,10 +163,10 @@ def reason_message(reason: str, params: Mapping[str, str | int]) -> str | None:
     try:
         for key in CARD_PARAMS:
             if key in words:
-                words[key] = card_words(str(words[key]))
+                words[key] = card_name(str(words[key]))
         for key in PILE_PARAMS:
             if key in words:
-                words[key] = pile_words(str(words[key]))
+                words[key] = pile_name(str(words[key]))
         if reason == "column_too_short":
             holds = int(params["holds"])
             template = ngettext(
@@ -217,7 +176,7 @@ def reason_message(reason: str, params: Mapping[str, str | int]) -> str | None:
             template = str(REASONS[reason])
         else:
             return None
-        return capfirst(template % words)
+        return capfirst(choose_articles(template % words))
     except (KeyError, ValueError, IndexError):  # params the reason does not expect
         return None
 
@@ -231,7 +190,7 @@ def error_body(
     rule: str | None = None,
     params: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    error: dict[str, Any] = {"code": code, "message": message}
+    error: dict[str, Any] = {"code": code, "message": choose_articles(str(message))}
     if rule:
         error["rule"] = rule
     if params is not None:

@@ -9,6 +9,14 @@ import re
 import subprocess
 from pathlib import Path
 
+CONTEXT = "\x04"  # between a pgettext context and its msgid in the keys below
+
+
+def ctx(context: str, msgid: str) -> str:
+    """The key of a msgid said in a context (pgettext)."""
+    return context + CONTEXT + msgid
+
+
 HU = {
     "Playing": "Folyamatban",
     "Won": "Megnyerve",
@@ -29,6 +37,13 @@ HU = {
         "Helyezésed a mai táblán: %(rank)s. / %(count)s"
     ),
     "empty": "üres",
+    ctx("the stock", "empty"): "üres",
+    ctx("the waste", "empty"): "üres",
+    ctx("the reserve", "empty"): "üres",
+    ctx("a foundation", "empty"): "üres",
+    ctx("a column", "empty"): "üres",
+    "daily %(date)s": "napi kihívás (%(date)s)",
+    ctx("the rules page's heading over the controls", "Playing"): "Irányítás",
     "3 cards (Hard)": "3 lap (Nehéz)",
     "1 card (Easy)": "1 lap (Könnyű)",
     "custom deal": "egyéni leosztás",
@@ -39,10 +54,9 @@ HU = {
     "advance.": (
         "Ezek a számok a tipp nélkül játszott véletlen és napi játszmákat számolják. A gyakorló "
         "játszmák, amelyeket "
-        "a játékos által választott leosztáskódból vagy pakliból osztottak, sosem számítanak: "
+        "a játékos által választott játszmakódból vagy pakliból osztottak, sosem számítanak: "
         "a lapjaik előre ismertek."
     ),
-    "daily": "napi",
     "Picked up: %(card)s. Choose where to put it and press Enter.": (
         "Felvéve: %(card)s. Válaszd ki, hová kerüljön, és nyomj Entert."
     ),
@@ -66,7 +80,7 @@ HU = {
     "Daily leaderboard": "Napi ranglista",
     "Day": "Nap",
     "Draw": "Húzás",
-    "This day is over: its deal code is": "Ez a nap véget ért, a leosztás kódja:",
+    "This day is over: its deal code is": "Ez a nap véget ért, a játszmakódja:",
     "Play this deal (unranked practice)": "Játszd le ezt a leosztást (gyakorlás, rangsor nélkül)",
     "Player": "Játékos",
     "Score": "Pontszám",
@@ -77,7 +91,7 @@ HU = {
     "Previous": "Előző",
     "Next": "Következő",
     "Today's daily challenge": "A mai napi kihívás",
-    "Play today's deal": "A mai leosztás",
+    "Play today's deal": "Játszd a mai leosztást",
     "Log in to play": "Lépj be a játékhoz",
     "Full leaderboard": "Teljes ranglista",
     "Top 10": "Első 10",
@@ -249,15 +263,6 @@ HU = {
     "Canfield solitaire: daily challenges and a live leaderboard.": (
         "Canfield pasziánsz: napi kihívások és élő ranglista."
     ),
-    "ace": "ász",
-    "jack": "bubi",
-    "queen": "dáma",
-    "king": "király",
-    "hearts": "kőr",
-    "spades": "pikk",
-    "diamonds": "káró",
-    "clubs": "treff",
-    "%(rank)s of %(suit)s": "%(suit)s %(rank)s",
     "a foundation builds up in suit from its starting rank": (
         "az alapra csak azonos színű, eggyel nagyobb lap kerülhet"
     ),
@@ -289,15 +294,6 @@ HU = {
     "Rank %(rank)s of %(count)s": "Helyezés: %(rank)s. / %(count)s",
     "No challenge that day.": "Azon a napon nem volt kihívás.",
     # API error messages (games/errors.py): cards as "<suit> <rank>", piles as in the table.
-    "two": "kettes",
-    "three": "hármas",
-    "four": "négyes",
-    "five": "ötös",
-    "six": "hatos",
-    "seven": "hetes",
-    "eight": "nyolcas",
-    "nine": "kilences",
-    "ten": "tízes",
     "The %(card)s cannot go on the %(onto)s: they are the same colour.": (
         "A %(card)s nem kerülhet erre a lapra: %(onto)s – azonos a színük."
     ),
@@ -357,10 +353,10 @@ HU = {
     "Unknown field(s): %(fields)s.": "Ismeretlen mező(k): %(fields)s.",
     "The body must be a JSON object.": "A kérés törzsének JSON-objektumnak kell lennie.",
     "That is not a valid deal code (like CF1-D3-AAAAACL).": (
-        "Ez nem érvényes leosztáskód (például CF1-D3-AAAAACL)."
+        "Ez nem érvényes játszmakód (például CF1-D3-AAAAACL)."
     ),
     "A deal code uses only the letters A-Z and the digits 2-7, not %(characters)s.": (
-        "A leosztáskód csak az A-Z betűket és a 2-7 számjegyeket használja, ezeket nem: "
+        "A játszmakód csak az A-Z betűket és a 2-7 számjegyeket használja, ezeket nem: "
         "%(characters)s."
     ),
     "A %(format)s code has %(length)s characters after its draw mode, not %(got)s.": (
@@ -731,6 +727,13 @@ PL = {
         "Twoje miejsce w dzisiejszym rankingu: %(rank)s z %(count)s"
     ),
     "empty": "pusty",
+    ctx("the stock", "empty"): "pusty",
+    ctx("the waste", "empty"): "puste",
+    ctx("the reserve", "empty"): "pusta",
+    ctx("a foundation", "empty"): "pusta",
+    ctx("a column", "empty"): "pusta",
+    "daily %(date)s": "wyzwanie dnia %(date)s",
+    ctx("the rules page's heading over the controls", "Playing"): "Sterowanie",
     "3 cards (Hard)": "3 karty (Trudny)",
     "1 card (Easy)": "1 karta (Łatwy)",
     "custom deal": "własne rozdanie",
@@ -743,7 +746,6 @@ PL = {
         "rozdane z kodu rozdania lub "
         "talii wybranej przez gracza, nigdy się nie liczą: ich karty są znane z góry."
     ),
-    "daily": "dzienne",
     "Picked up: %(card)s. Choose where to put it and press Enter.": (
         "Podniesiono: %(card)s. Wybierz, gdzie ją położyć, i naciśnij Enter."
     ),
@@ -808,7 +810,7 @@ PL = {
     "When on, a tapped card that cannot go to a foundation goes to the longest column that "
     "takes it, then to an empty column.": (
         "Gdy włączone, stuknięta karta, która nie może trafić na bazę, idzie na najdłuższy "
-        "stos Tableau, który ją przyjmie, a potem na pusty."
+        "kolumnę, która ją przyjmie, a potem na pustą."
     ),
     "Done": "Gotowe",
     "Close": "Zamknij",
@@ -951,15 +953,6 @@ PL = {
     "Canfield solitaire: daily challenges and a live leaderboard.": (
         "Pasjans Canfield: wyzwania dnia i ranking na żywo."
     ),
-    "ace": "as",
-    "jack": "walet",
-    "queen": "dama",
-    "king": "król",
-    "hearts": "kier",
-    "spades": "pik",
-    "diamonds": "karo",
-    "clubs": "trefl",
-    "%(rank)s of %(suit)s": "%(rank)s %(suit)s",
     "a foundation builds up in suit from its starting rank": (
         "na bazę idzie tylko następna karta w tym samym kolorze"
     ),
@@ -992,15 +985,6 @@ PL = {
     "No challenge that day.": "Tego dnia nie było wyzwania.",
     # API error messages (games/errors.py): cards as "<rank> <suit>" in the nominative; a
     # card the sentence needs in another case is named after a colon.
-    "two": "dwójka",
-    "three": "trójka",
-    "four": "czwórka",
-    "five": "piątka",
-    "six": "szóstka",
-    "seven": "siódemka",
-    "eight": "ósemka",
-    "nine": "dziewiątka",
-    "ten": "dziesiątka",
     "The %(card)s cannot go on the %(onto)s: they are the same colour.": (
         "%(card)s nie może leżeć na tej karcie: %(onto)s – mają ten sam kolor."
     ),
@@ -1120,7 +1104,7 @@ PL = {
     "Hint: %(action)s": "Podpowiedź: %(action)s",
     "No winning line from here.": "Stąd nie ma wygrywającej drogi.",
     "No hint: the solver could not decide in time.": (
-        "Brak podpowiedzi: solver nie zdążył rozstrzygnąć."
+        "Brak podpowiedzi: program szukający rozwiązania nie zdążył rozstrzygnąć."
     ),
     "Only the game's owner may ask for a hint.": "O podpowiedź może prosić tylko właściciel gry.",
     "No hints in a ranked daily game while its day lasts.": (
@@ -1417,8 +1401,8 @@ HU_PLURALS: dict[str, tuple[str, ...]] = {
         "%(count)s lap az alapokra került",
         "%(count)s lap az alapokra került",
     ),
-    "Par: %(count)s move": ("Par: %(count)s lépés", "Par: %(count)s lépés"),
-    "Par: at most %(count)s move": ("Par: legfeljebb %(count)s lépés",) * 2,
+    "Par: %(count)s move": ("Legrövidebb megoldás: %(count)s lépés",) * 2,
+    "Par: at most %(count)s move": ("Legrövidebb megoldás: legfeljebb %(count)s lépés",) * 2,
     "%(count)s card": ("%(count)s lap", "%(count)s lap"),
     "%(count)s player": ("%(count)s játékos", "%(count)s játékos"),
     "%(count)s move": ("%(count)s lépés", "%(count)s lépés"),
@@ -1436,16 +1420,16 @@ PL_PLURALS: dict[str, tuple[str, ...]] = {
         "%(count)s karty poszło na bazy",
     ),
     "Par: %(count)s move": (
-        "Par: %(count)s ruch",
-        "Par: %(count)s ruchy",
-        "Par: %(count)s ruchów",
-        "Par: %(count)s ruchu",
+        "Najkrótsza wygrana: %(count)s ruch",
+        "Najkrótsza wygrana: %(count)s ruchy",
+        "Najkrótsza wygrana: %(count)s ruchów",
+        "Najkrótsza wygrana: %(count)s ruchu",
     ),
     "Par: at most %(count)s move": (
-        "Par: najwyżej %(count)s ruch",
-        "Par: najwyżej %(count)s ruchy",
-        "Par: najwyżej %(count)s ruchów",
-        "Par: najwyżej %(count)s ruchu",
+        "Najkrótsza wygrana: najwyżej %(count)s ruch",
+        "Najkrótsza wygrana: najwyżej %(count)s ruchy",
+        "Najkrótsza wygrana: najwyżej %(count)s ruchów",
+        "Najkrótsza wygrana: najwyżej %(count)s ruchu",
     ),
     "%(count)s card": ("%(count)s karta", "%(count)s karty", "%(count)s kart", "%(count)s karty"),
     "%(count)s player": (
@@ -1658,7 +1642,10 @@ PL_PLURALS |= {
 }
 
 
-ENTRY = re.compile(r'(msgid (?:"(?:[^"\\]|\\.)*"\n)+)(msgstr (?:"(?:[^"\\]|\\.)*"\n)+)')
+ENTRY = re.compile(
+    r'((?:msgctxt (?:"(?:[^"\\]|\\.)*"\n)+)?msgid (?:"(?:[^"\\]|\\.)*"\n)+)'
+    r'(msgstr (?:"(?:[^"\\]|\\.)*"\n)+)'
+)
 PLURAL_ENTRY = re.compile(
     r'(msgid (?:"(?:[^"\\]|\\.)*"\n)+msgid_plural (?:"(?:[^"\\]|\\.)*"\n)+)'
     r'((?:msgstr\[\d\] (?:"(?:[^"\\]|\\.)*"\n)+)+)'
@@ -1685,7 +1672,10 @@ def fill(path: Path, catalogue: dict[str, str], plurals: dict[str, tuple[str, ..
         return match.group(1) + forms
 
     def replace(match: re.Match[str]) -> str:
-        msgid = _text(match.group(1))
+        context, _sep, message = match.group(1).rpartition("msgid ")
+        msgid = _text(message)
+        if context:  # pgettext: the key is "context\x04msgid", as gettext keeps it
+            msgid = _text(context.removeprefix("msgctxt ")) + CONTEXT + msgid
         if not msgid:
             return match.group(0)
         if msgid not in catalogue:

@@ -1,24 +1,12 @@
 """Server-side words of the pages: a replay step's caption. The JavaScript modules take theirs
-from Django's JavaScript catalogue (the djangojs domain, served at /jsi18n/)."""
+from Django's JavaScript catalogue (the djangojs domain, served at /jsi18n/), and the names of
+cards and piles from games/words.py (the JSON that base.html embeds)."""
 
 from django.utils.translation import gettext as _
 
+from games.words import pile_name
+
 SUIT_SYMBOL = {"H": "♥", "S": "♠", "D": "♦", "C": "♣"}
-
-
-def pile_name(pile: str) -> str:
-    """A pile of the API (`tableau:2`, `foundation:H`, `waste`...) in words."""
-    kind, _sep, which = pile.partition(":")
-    if kind == "tableau":
-        return _("column %(n)s") % {"n": which}
-    if kind == "foundation":
-        return {
-            "H": _("hearts foundation"),
-            "S": _("spades foundation"),
-            "D": _("diamonds foundation"),
-            "C": _("clubs foundation"),
-        }[which]
-    return {"stock": _("stock"), "waste": _("waste"), "reserve": _("reserve")}[kind]
 
 
 def action_caption(

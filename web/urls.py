@@ -1,6 +1,5 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
-from django.views.i18n import JavaScriptCatalog
 
 from web import account_views, views
 
@@ -16,7 +15,7 @@ urlpatterns = [
     path("matches/", views.matches, name="matches"),
     path("matches/<uuid:match_id>", views.match, name="match"),
     path("ratings/<int:size>/<int:draw>/", views.ratings, name="ratings"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/", views.javascript_catalog, name="javascript-catalog"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("favicon.ico", views.favicon),
     path("accounts/signup/", views.signup, name="signup"),

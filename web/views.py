@@ -4,8 +4,10 @@ then talk to the REST API and the WebSocket like any other client."""
 from __future__ import annotations
 
 import datetime
+import hashlib
 import math
 import uuid
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, login
@@ -17,9 +19,10 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language
+from django.utils.translation import get_language, override
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import JavaScriptCatalog
 
 from canfield_site.clients import client_address_hash
 from games import selectors as game_selectors
@@ -117,6 +120,19 @@ def daily(request: HttpRequest, day: str, draw: int) -> HttpResponse:
     if draw not in (1, 3):
         raise Http404("no such draw mode")
     today = day_today()
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        page = 0
+    # The first rows come with the page (no shift as the script fills it in); a page number the
+    # API would refuse is left to the script, which says so.
+    board = (
+        selectors.board_first_rows(
+            date=date, draw=draw, bots=request.GET.get("players") == "bots", page=page
+        )
+        if 1 <= page <= 100_000
+        else None
+    )
     return render(
         request,
         "web/daily.html",
@@ -125,6 +141,7 @@ def daily(request: HttpRequest, day: str, draw: int) -> HttpResponse:
             "draw": draw,
             "today": today.isoformat(),
             "past": date < today,
+            "board": board,
         },
     )
 
@@ -265,3 +282,29 @@ def signup(request: HttpRequest) -> HttpResponse:
         "registration/signup.html",
         {"form": form, "guest": guest, "next": _next_url(request) or ""},
     )
+
+
+def _catalogue_version() -> str:
+    """A digest of the JavaScript catalogues (locale/*/LC_MESSAGES/djangojs.mo): the version the
+    pages ask the catalogue of, so that a release with new words is a new URL."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(settings.LOCALE_PATHS[0]).glob("*/LC_MESSAGES/djangojs.mo")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+CATALOGUE_VERSION = _catalogue_version()
+_catalogue = JavaScriptCatalog.as_view()
+
+
+def javascript_catalog(request: HttpRequest) -> HttpResponse:
+    """Django's JavaScript catalogue. Asked for with this release's version and a language
+    (`?l=hu&v=...`, as base.html asks), it is that language's, the same for everyone, and
+    cacheable for a year; otherwise the request's language, not cached."""
+    lang = request.GET.get("l", "")
+    if request.GET.get("v") == CATALOGUE_VERSION and lang in dict(settings.LANGUAGES):
+        with override(lang):
+            response = _catalogue(request)
+        response["Cache-Control"] = "public, max-age=31536000, immutable"
+        return response
+    return _catalogue(request)

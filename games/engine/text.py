@@ -111,6 +111,21 @@ WORDS = {
 }
 
 
+_SUITS = "HSDC"
+_RANKS = ("A", *_NUMBERS[:-1], "10", "J", "Q", "K")
+
+
+def card_words(name: str, lang: str = "hu") -> str:
+    """A card of the API (`10H`, `QS`) in words, as the description names it: the one name the
+    server's messages and the pages use for it (KeyError/ValueError for no such card).
+
+    >>> card_words("10C", "hu"), card_words("QS", "en"), card_words("AH", "pl")
+    ('treff 10', 'queen of spades', 'as kier')
+    """
+    w = WORDS[lang]
+    return w.card(w.suits[_SUITS.index(name[-1])], w.ranks[_RANKS.index(name[:-1])])
+
+
 def describe(game: Game, lang: str = "hu") -> str:
     """The whole visible table in one paragraph (R28); ValueError for an unknown language."""
     if lang not in WORDS:

@@ -120,10 +120,10 @@ def test_cors_clients_may_read_the_rate_limit_headers(auth_client, game):
 # ---- messages in the caller's language ---------------------------------------------------------
 
 SAME_COLOUR = {
-    "en": "The two of spades cannot go on the three of spades: they are the same colour.",
-    "hu": "A pikk kettes nem kerülhet erre a lapra: pikk hármas – azonos a színük.",
-    "pl": "Dwójka pik nie może leżeć na tej karcie: trójka pik – mają ten sam kolor.",
-    "de": "The two of spades cannot go on the three of spades: they are the same colour.",
+    "en": "The 2 of spades cannot go on the 3 of spades: they are the same colour.",
+    "hu": "A pikk 2 nem kerülhet erre a lapra: pikk 3 – azonos a színük.",
+    "pl": "2 pik nie może leżeć na tej karcie: 3 pik – mają ten sam kolor.",
+    "de": "The 2 of spades cannot go on the 3 of spades: they are the same colour.",
 }
 
 

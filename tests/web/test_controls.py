@@ -238,7 +238,7 @@ def test_a_past_boards_par_is_shown_beside_its_code(new_context, run_on_server):
     # then the code and the par are shown, the par with its plural form
     page.locator("#past-deal").wait_for(state="visible")
     assert page.locator("#past-code").inner_text() == "CF1-D3-AAAAACL"
-    assert page.locator("#par").inner_text() == "Par: najwyżej 87 ruchów"
+    assert page.locator("#par").inner_text() == "Najkrótsza wygrana: najwyżej 87 ruchów"
 
 
 def test_court_figures_a_second_back_and_a_light_table(new_context):
@@ -350,7 +350,7 @@ def test_the_end_screen_of_a_daily_shows_the_days_par_once_it_is_over(new_contex
 
     # then the end screen says so and gives the par, with Polish's plural form for 82
     page.locator("#win-par").filter(has_text="82").wait_for()
-    assert page.locator("#win-par").inner_text() == "Par: 82 ruchy"
+    assert page.locator("#win-par").inner_text() == "Najkrótsza wygrana: 82 ruchy"
     assert page.locator("#win-reason").inner_text() == (
         "Dzień się skończył: ta gra zakończyła się o północy."
     )

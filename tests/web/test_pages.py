@@ -13,6 +13,7 @@ from games.engine import DealCode
 from games.models import Game
 from games.services import game_create
 from tests.web.helpers import easy_deck
+from web.views import CATALOGUE_VERSION
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 
@@ -52,8 +53,8 @@ def test_the_language_switcher_sets_the_language(client, db):
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("hu", ["húzópakli", "%(n)s. oszlop", "%(count)s lap"]),
-        ("pl", ["zapas", "kolumna %(n)s", "%(count)s karta", "%(count)s karty", "%(count)s kart"]),
+        ("hu", ["Tipp: %(action)s", "%(count)s lap"]),
+        ("pl", ["%(count)s karta", "%(count)s karty", "%(count)s kart"]),
     ],
 )
 def test_the_scripts_words_come_from_the_javascript_catalogue(client, db, lang, words):
@@ -63,6 +64,24 @@ def test_the_scripts_words_come_from_the_javascript_catalogue(client, db, lang, 
     body = response.content.decode()
     assert all(json.dumps(word) in body for word in words)
     assert "pluralidx" in body
+    assert "max-age" not in response.get("Cache-Control", "")
+
+
+def test_the_pages_ask_for_their_languages_catalogue_of_this_release_cached_for_a_year(client, db):
+    # given the catalogue URL a Polish page asks for
+    page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    url = re.search(r'<script src="(/jsi18n/\?[^"]+)"', page)[1].replace("&amp;", "&")
+    assert f"v={CATALOGUE_VERSION}" in url and "l=pl" in url
+
+    # when anyone fetches it, whatever their own language
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE="hu")
+
+    # then it is the Polish catalogue, cacheable for a year (a new release is a new URL)
+    assert response["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert json.dumps("%(count)s karty") in response.content.decode()
+    # and an old release's URL is not cached
+    stale = client.get(url.replace(CATALOGUE_VERSION, "0" * 12))
+    assert "max-age" not in stale.get("Cache-Control", "")
 
 
 def test_signup_logs_the_new_player_in(client, db):
@@ -188,3 +207,41 @@ def test_favicon_and_web_app_manifest(client, db):
     assert data["display"] == "standalone" and data["start_url"] == "/" and data["lang"] == "hu"
     assert {icon["sizes"] for icon in data["icons"]} >= {"192x192", "512x512"}
     assert "pasziánsz" in data["description"]
+
+
+def test_the_board_and_home_pages_come_with_their_first_rows(client, db, make_user):
+    # given two players on today's 3-card board, one of whom has drawn twice
+    from games.services import game_act
+    from leaderboard.days import day_today
+    from leaderboard.services import daily_game_get_or_create
+
+    first, second = make_user("ania"), make_user("bence")
+    for player, draws in ((first, 2), (second, 0)):
+        game, _created = daily_game_get_or_create(player=player, draw=3)
+        for _ in range(draws):
+            game_act(game=game, user=player, action={"type": "draw"}, expect=None)
+    today = day_today().isoformat()
+
+    # when the board and the home page are asked for
+    board = client.get(f"/daily/{today}/3/", HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+    home = client.get("/", HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+
+    # then their rows are in the HTML, as the scripts write them, so nothing shifts after
+    rows = re.findall(r'<tr class="" data-player="([^"]+)"><td class="num">(\d+)</td>', board)
+    assert sorted(name for name, _rank in rows) == sorted([first.username, second.username])
+    assert [rank for _name, rank in rows] == ["1", "2"]
+    assert '<span id="page-number">1</span>' in board and "Folyamatban" in board
+    assert 'id="board-empty" hidden' in board
+    assert "2 játékos" in home and f'data-player="{first.username}"' in home
+    # and the nav links today's board straight, not through /daily/'s redirect
+    assert f'href="/daily/{today}/3/">Ranglista' in home
+
+
+@pytest.mark.parametrize("page", ["0", "-3", "x", "1" * 40, "100001"])
+def test_a_board_page_number_the_api_would_refuse_is_left_to_the_script(client, db, page):
+    today = dt.date.today().isoformat()
+
+    response = client.get(f"/daily/{today}/3/?page={page}")
+
+    assert response.status_code == 200
+    assert '<tbody id="board-rows"></tbody>' in response.content.decode()

@@ -2,11 +2,14 @@
 params, counted words with the language's plural forms (Polish has three), pile labels that
 name their cards, and after a move one short announcement of what changed."""
 
+import re
 import time
+from datetime import date, timedelta
 
 import pytest
 
-from tests.web.helpers import open_easy_game, wait_for_moves
+from tests.web.conftest import ROOT
+from tests.web.helpers import api, open_easy_game, wait_for_moves
 
 # The easy deck (helpers.py): tapping column 1's ace of spades sends it to its foundation and
 # the reserve's top, 10 of clubs, fills the column (R14).
@@ -108,7 +111,7 @@ def test_polish_counts_take_their_three_forms(new_context):
             "en",
             "10 of hearts cannot go on 9 of hearts: a column builds down in alternating colours.",
         ),
-        ("hu", "kőr 10 nem tehető erre a lapra: kőr 9; oszlopra csak eggyel kisebb, ellenkező"),
+        ("hu", "Kőr 10 nem tehető erre a lapra: kőr 9; oszlopra csak eggyel kisebb, ellenkező"),
         ("pl", "10 kier nie pasuje na tę kartę: 9 kier; na kolumnę idzie tylko karta"),
     ],
 )
@@ -155,3 +158,145 @@ def test_a_refused_tap_shows_an_error_and_a_pick_up_a_note(new_context):
     page.wait_for_function("() => document.getElementById('message').dataset.kind === 'error'")
     assert message.get_attribute("role") == "alert"
     assert message.inner_text()
+
+
+# ---- the catalogue: no English left on a Hungarian or Polish page --------------------------------
+
+# Words of the English catalogue that may stand on a hu/pl page: names, keys, units, and words
+# the two languages share with English.
+ALLOWED = {
+    "canfield", "club", "cardgames", "hoyle", "app", "bot", "bots", "enter", "esc", "english",
+    "magyar", "polski",
+}  # fmt: skip
+ALLOWED_IN = {"hu": {"most", "is"}, "pl": {"status", "tak"}}
+
+
+def _english_words() -> set[str]:
+    """Every word of three letters or more in the English msgids of both catalogues."""
+    words: set[str] = set()
+    for domain in ("django", "djangojs"):
+        po = (ROOT / "locale" / "en" / "LC_MESSAGES" / f"{domain}.po").read_text(encoding="utf-8")
+        for msgid in re.findall(r'^msgid(?:_plural)? "(.*)"$', po, flags=re.MULTILINE):
+            msgid = re.sub(r"%\(\w+\)s|%s|\\n", " ", msgid)
+            words |= {word.lower() for word in re.findall(r"[A-Za-z]{3,}", msgid)}
+    return words | {"tableau"}  # the rules' English term, never a msgid
+
+
+# All a page says: its text (open dialogs included), the names screen readers read, the choices
+# of its selects, and the JSON of words its scripts use.
+PAGE_WORDS = """() => {
+    const parts = [document.title, document.body.innerText];
+    for (const node of document.querySelectorAll("[aria-label], [title], [placeholder], [alt]")) {
+        for (const name of ["aria-label", "title", "placeholder", "alt"]) {
+            if (node.hasAttribute(name)) parts.push(node.getAttribute(name));
+        }
+    }
+    for (const node of document.querySelectorAll("option, .sr-only, #announce, #description")) {
+        parts.push(node.textContent);
+    }
+    const values = (value) =>
+        typeof value === "object" ? Object.values(value).flatMap(values) : [value];
+    parts.push(...values(JSON.parse(document.getElementById("words")?.textContent || "{}")));
+    return parts.join("\\n");
+}"""
+
+
+class Leftovers:
+    """English words and "a(z)" found on the pages visited, by page."""
+
+    def __init__(self, lang: str) -> None:
+        self.english = _english_words() - ALLOWED - ALLOWED_IN[lang]
+        self.found: list[str] = []
+        self.pages = 0
+
+    def check(self, page, where: str, extra: str = "") -> None:
+        text = page.evaluate(PAGE_WORDS) + "\n" + extra
+        self.pages += 1
+        words = {word for word in re.findall(r"[^\W\d_]+", text)}
+        # (deal codes and acronyms are in capitals: CF1-D3-AAAAACL, BOT)
+        left = sorted(w for w in words if w.lower() in self.english and not w.isupper())
+        if left:
+            self.found.append(f"{where}: English {left}")
+        if "a(z)" in text.lower():
+            self.found.append(f"{where}: a(z) in {text[text.lower().index('a(z)') - 30 :][:80]!r}")
+
+
+@pytest.mark.parametrize("lang", ["hu", "pl"])
+def test_no_english_is_left_on_any_page_or_dialog(new_context, lang):
+    locale = {"hu": "hu-HU", "pl": "pl-PL"}[lang]
+    leftovers = Leftovers(lang)
+    # a player with a finished practice game, a daily game and a refused move
+    player, game_id = open_easy_game(new_context, lang, who="cat")
+    name = player.locator(".topbar .me").inner_text()
+    confirms: list[str] = []
+    player.on("dialog", lambda dialog: (confirms.append(dialog.message), dialog.accept()))
+
+    # the table: an announced move, a refusal, the settings dialog, the description
+    player.click('[data-pile="tableau:1"] [data-card="AS"]')
+    wait_for_moves(player, 1)
+    player.focus('[data-pile="tableau:4"]')
+    player.keyboard.press("Enter")
+    for _ in range(5):
+        player.keyboard.press("ArrowLeft")
+    player.keyboard.press("Enter")
+    player.wait_for_function("() => document.getElementById('message').dataset.kind === 'error'")
+    refusal = player.locator("#message").inner_text()
+    assert not refusal[0].islower(), refusal  # a sentence, though it starts with a card's name
+    player.locator("body").press("i")
+    player.wait_for_function("() => document.getElementById('description').dataset.moves === '1'")
+    leftovers.check(player, "table")
+    player.click("#settings-open")
+    player.wait_for_selector("#settings[open]")
+    leftovers.check(player, "table, settings dialog")
+    player.keyboard.press("Escape")
+    # ending the game: the confirmation, then the end dialog
+    player.click("#resign")
+    player.wait_for_selector("#win[open]")
+    leftovers.check(player, "table, end dialog", "\n".join(confirms))
+    assert confirms, "resigning asks first"
+
+    daily = api(player, "POST", "games", {"daily": True, "draw": 3})["body"]
+    api(player, "POST", f"games/{daily['id']}/actions", {"type": "draw"})
+    player.goto(f"/play/{daily['id']}")
+    player.wait_for_selector('[data-pile="tableau:1"] .card')
+    leftovers.check(player, "daily table")
+    today = daily["daily"]["date"]
+    for where, path in [
+        ("home, signed in", "/"),
+        ("own player page", f"/players/{name}"),
+        ("replay", f"/replay/{game_id}"),
+        ("today's board, signed in", f"/daily/{today}/3/"),
+        ("matches, signed in", "/matches/"),
+    ]:
+        player.goto(path)
+        player.wait_for_load_state("networkidle")
+        leftovers.check(player, where)
+
+    # a visitor: the doors, the rules, the boards, a player page
+    visitor = new_context(locale=locale).new_page()
+    for where, path in [
+        ("home", "/"),
+        ("log in", "/accounts/login/"),
+        ("sign up", "/accounts/signup/"),
+        ("rules: app", "/rules/app/"),
+        ("rules: cardgames", "/rules/cardgames/"),
+        ("rules: classic", "/rules/classic/"),
+        ("today's board, 1 card", f"/daily/{today}/1/"),
+        ("a past day's board", f"/daily/{date.fromisoformat(today) - timedelta(days=1)}/3/"),
+        ("player page", f"/players/{name}"),
+        ("matches", "/matches/"),
+        ("ratings", "/ratings/2/3/"),
+    ]:
+        visitor.goto(path)
+        visitor.wait_for_load_state("networkidle")
+        leftovers.check(visitor, where)
+    # a wrong password: the form's error
+    visitor.goto("/accounts/login/")
+    visitor.fill("#id_username", name)
+    visitor.fill("#id_password", "not-the-password")
+    visitor.click("form button[type=submit]")
+    visitor.wait_for_selector(".errorlist, .error, [role=alert]")
+    leftovers.check(visitor, "log in, wrong password")
+
+    assert not leftovers.found, "\n".join(leftovers.found)
+    assert leftovers.pages == 21

@@ -1,6 +1,6 @@
 // Drawing cards with plain DOM and CSS: rank and suit in two corners and a large suit pip,
 // red or black, readable at a glance at phone size.
-import { el, format } from "./api.js";
+import { el } from "./api.js";
 
 export const SUIT_SYMBOL = { H: "♥", S: "♠", D: "♦", C: "♣" };
 const RED = new Set(["H", "D"]);
@@ -24,28 +24,28 @@ export function cardLabel(name) {
   return `${rank}${SUIT_SYMBOL[suit]}`;
 }
 
-// A card in words, as R28's description names it ("10 of hearts", "kőr dáma", "dama pik").
+// Cards and piles in words: the server's names (games/words.py, the JSON base.html embeds as
+// #words), the same as its messages and R28's description use ("10 of hearts", "kőr dáma",
+// "dama pik"): one table for server and page.
+const WORDS = JSON.parse(document.getElementById("words")?.textContent || "{}");
+
 export function cardWords(name) {
-  const { rank, suit } = parseCard(name);
-  const ranks = { A: gettext("ace"), J: gettext("jack"), Q: gettext("queen"), K: gettext("king") };
-  const suits = { H: gettext("hearts"), S: gettext("spades"), D: gettext("diamonds"), C: gettext("clubs") };
-  return format(gettext("%(rank)s of %(suit)s"), { rank: ranks[rank] || rank, suit: suits[suit] });
+  return (WORDS.cards || {})[name] || cardLabel(name);
 }
 
-// A pile of the API (`tableau:2`, `foundation:H`, `waste`...) in words, as web/strings.py's
-// pile_name says it for the replay.
+// A pile of the API (`tableau:2`, `foundation:H`, `waste`...) in words.
 export function pileWords(pile) {
-  const [kind, which] = pile.split(":");
-  if (kind === "tableau") return format(gettext("column %(n)s"), { n: which });
-  if (kind === "foundation") {
-    return {
-      H: gettext("hearts foundation"),
-      S: gettext("spades foundation"),
-      D: gettext("diamonds foundation"),
-      C: gettext("clubs foundation"),
-    }[which];
-  }
-  return { stock: gettext("stock"), waste: gettext("waste"), reserve: gettext("reserve") }[kind];
+  return (WORDS.piles || {})[pile] || pile;
+}
+
+// Where a move went, as a phrase of its own ("to column 2", "az 1. oszlopra", "na bazę kier").
+export function toPileWords(pile) {
+  return (WORDS.to || {})[pile] || pile;
+}
+
+// "empty", agreeing with the pile (Polish: zapas pusty, rezerwa pusta, odrzuty puste).
+export function emptyWords(pile) {
+  return (WORDS.empty || {})[pile.split(":")[0]] || "";
 }
 
 // A corner index: rank and suit as two boxes, side by side on a column's card (whose top strip

@@ -52,7 +52,7 @@ async function showDaily() {
 
 function gameLine(game) {
   const mode = game.draw === 3 ? gettext("3 cards (Hard)") : gettext("1 card (Easy)");
-  const kind = game.daily ? `${gettext("daily")} ${game.daily.date}` : game.code || (game.practice ? gettext("custom deal") : gettext("random deal"));
+  const kind = game.daily ? interpolate(gettext("daily %(date)s"), { date: game.daily.date }, true) : game.code || (game.practice ? gettext("custom deal") : gettext("random deal"));
   const href = game.status === "playing" ? `/play/${game.id}` : `/replay/${game.id}`;
   return el(
     "li",

@@ -3,7 +3,7 @@
 // the page's language. Where the page has no words of its own for a refusal it shows the
 // server's `message`, which the API wrote in the page's language (Accept-Language).
 import { format } from "./api.js";
-import { cardWords, pileWords } from "./cards.js";
+import { cardWords, pileWords, toPileWords } from "./cards.js";
 
 // Why a card may not go onto another, by the rule it breaks.
 const WHY = {
@@ -11,7 +11,17 @@ const WHY = {
   R12: () => gettext("a column builds down in alternating colours"),
 };
 
+function capitalised(text) {
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}
+
+// A refusal as a sentence: its first letter a capital, whatever word the language starts with
+// ("Kőr 10 nem tehető...", "10 kier nie pasuje...").
 export function errorText(error) {
+  return capitalised(refusal(error));
+}
+
+function refusal(error) {
   const params = error.params || {};
   const card = params.card ? cardWords(params.card) : null;
   switch (error.code) {
@@ -41,18 +51,6 @@ export function errorText(error) {
   return error.message;
 }
 
-// Where a move went, as a phrase of its own (each language bends "to" its own way).
-function destination(pile) {
-  const [kind, which] = pile.split(":");
-  if (kind === "tableau") return format(gettext("to column %(n)s"), { n: which });
-  return {
-    H: gettext("to the hearts foundation"),
-    S: gettext("to the spades foundation"),
-    D: gettext("to the diamonds foundation"),
-    C: gettext("to the clubs foundation"),
-  }[which];
-}
-
 function cardList(cards) {
   return (cards || []).map(cardWords).join(", ");
 }
@@ -65,7 +63,7 @@ export function actionText(action, game) {
     parts.push(
       format(gettext("%(cards)s %(destination)s"), {
         cards: cardList(action.cards),
-        destination: destination(action.to),
+        destination: toPileWords(action.to),
       }),
     );
     if (action.auto_fill) {

@@ -2,7 +2,7 @@
 // label names its cards (the top card, or a column's cards in order) and each face-up card
 // carries its own name, so a screen reader can read the table pile by pile and card by card.
 import { counted, el, format } from "./api.js";
-import { cardBack, cardElement, cardWords, nextRank, pileWords, placeholder, SUIT_SYMBOL } from "./cards.js";
+import { cardBack, cardElement, cardWords, emptyWords, nextRank, pileWords, placeholder, SUIT_SYMBOL } from "./cards.js";
 
 function caption(text) {
   return el("div", { class: "caption", text });
@@ -18,7 +18,7 @@ export function cardCount(count) {
 
 // "Waste: 5 cards, top: 10 of hearts"; "Stock: empty".
 function pileLabel(pile, count, top) {
-  const parts = [count ? cardCount(count) : gettext("empty")];
+  const parts = [count ? cardCount(count) : emptyWords(pile)];
   if (top) parts.push(format(gettext("top: %(card)s"), { card: cardWords(top) }));
   return `${capitalised(pileWords(pile))}: ${parts.join(", ")}`;
 }
@@ -27,7 +27,7 @@ function renderStock(table, game) {
   const pile = table.querySelector('[data-pile="stock"]');
   const count = game.stock.count;
   const face = count ? cardBack() : placeholder(game.waste.count ? "↻" : "", "recycle");
-  pile.replaceChildren(face, caption(count ? String(count) : gettext("empty")));
+  pile.replaceChildren(face, caption(count ? String(count) : emptyWords("stock")));
   pile.setAttribute("aria-label", pileLabel("stock", count, null));
 }
 
@@ -102,7 +102,7 @@ function renderTableau(table, game) {
   box.replaceChildren(
     ...game.tableau.map((column, index) => {
       const name = `tableau:${index + 1}`;
-      const cards = column.length ? column.map(cardWords).join(", ") : gettext("empty");
+      const cards = column.length ? column.map(cardWords).join(", ") : emptyWords(name);
       const pile = el("div", {
         class: "pile column",
         "data-pile": name,

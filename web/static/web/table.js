@@ -316,7 +316,7 @@ function renderHud() {
   deal.hidden = !game.code;
   document.getElementById("deal-code").textContent = game.code || "";
   const mode = game.draw === 3 ? gettext("3 cards (Hard)") : gettext("1 card (Easy)");
-  document.getElementById("mode").textContent = game.daily ? `${gettext("daily")} ${game.daily.date} · ${mode}` : mode;
+  document.getElementById("mode").textContent = game.daily ? `${format(gettext("daily %(date)s"), { date: game.daily.date })} · ${mode}` : mode;
   const rules = document.getElementById("rules-link");
   rules.textContent = RULESET_NAMES[game.ruleset]();
   rules.href = `/rules/${game.ruleset}/`;
@@ -363,7 +363,7 @@ function shareText() {
   const mode = game.draw === 3 ? gettext("3 cards (Hard)") : gettext("1 card (Easy)");
   const lines = [
     game.daily
-      ? `Canfield Club · ${gettext("daily")} ${game.daily.date} · ${mode}`
+      ? `Canfield Club · ${format(gettext("daily %(date)s"), { date: game.daily.date })} · ${mode}`
       : `Canfield Club · ${mode}${game.code ? ` · ${game.code}` : ""}`,
     `${game.status === "won" ? gettext("Won") : cardsHome(game)} · ${gettext("Score")} ${game.score} · ${counted(ngettext("%(count)s move", "%(count)s moves", game.moves), game.moves)} · ${formatSeconds(game.seconds)}`,
   ];

@@ -1,0 +1,185 @@
+"""Lighthouse (npm `lighthouse`, tests/web/package.json; headless Debian Chromium) on the home
+page, a table and today's board through the production topology (nginx, gunicorn, uvicorn:
+scripts/serve-topology.sh), mobile profile: performance, accessibility and best-practices
+scores, and the figures behind performance (LCP, CLS, TBT).
+
+    python bench/lighthouse.py [--quick] [--players N] [--keep DIR] [--database NAME]
+
+The table is a signed-in player's practice game, the board today's 3-card board with N players
+on it (default 30; --quick 12). The home page is a visitor's. tests/web/test_lighthouse.py runs
+the same and asserts each score >= 95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import production_env, start_topology, stop  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNNER = ROOT / "tests" / "web" / "lighthouse-run.mjs"
+CHROMIUM = "/usr/bin/chromium"
+CATEGORIES = ("performance", "accessibility", "best-practices")
+FIGURES = {
+    "largest-contentful-paint": "LCP",
+    "cumulative-layout-shift": "CLS",
+    "total-blocking-time": "TBT",
+}
+
+# Today's 3-card board with `count` players who each drew a few times (their games playing).
+CROWD = """
+from django.contrib.auth import get_user_model
+from games.services import game_act
+from leaderboard.services import daily_game_get_or_create
+for i in range({count}):
+    user = get_user_model().objects.create_user("lighthouse%02d" % i)
+    game, _created = daily_game_get_or_create(player=user, draw=3)
+    for _ in range(i % 5):
+        game_act(game=game, user=user, action={{"type": "draw"}}, expect=None)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def signed_in_game(base: str) -> tuple[list[dict[str, str]], str]:
+    """A new account's cookies and a game of it: ([{name, value}], game id)."""
+    import httpx
+
+    with httpx.Client(base_url=base, timeout=30) as client:
+        form = client.get("/accounts/signup/").text
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
+        assert token, form[:300]
+        password = "green-felt-canfield-42"
+        answer = client.post(
+            "/accounts/signup/",
+            data={
+                "csrfmiddlewaretoken": token[1],
+                "username": "lighthouse",
+                "password1": password,
+                "password2": password,
+            },
+        )
+        assert answer.status_code == 302, answer.text[:300]
+        csrf = client.cookies["csrftoken"]
+        created = client.post(
+            "/api/v1/games", json={"draw": 3}, headers={"X-CSRFToken": csrf, "Referer": base}
+        )
+        assert created.status_code == 201, created.text[:300]
+        cookies = [{"name": name, "value": value} for name, value in client.cookies.items()]
+        return cookies, created.json()["id"]
+
+
+def lighthouse(url: str, out: Path, cookies: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """One Lighthouse run (mobile, the default profile) on `url` in a fresh browser with
+    `cookies`: category scores 0-100, the performance figures (ms; CLS unitless) and the
+    weighted audits scoring under 0.9 ("failed")."""
+    command = ["node", str(RUNNER), url, str(out)]
+    if cookies:
+        jar = out.with_suffix(".cookies.json")
+        jar.write_text(json.dumps(cookies))
+        command.append(str(jar))
+    subprocess.run(
+        command,
+        check=True,
+        env={**os.environ, "CHROME_PATH": CHROMIUM},
+        cwd=RUNNER.parent,
+        capture_output=True,
+        timeout=180,
+    )
+    report = json.loads(out.read_text())
+    result: dict[str, Any] = {
+        name: round(report["categories"][name]["score"] * 100) for name in CATEGORIES
+    }
+    for audit, short in FIGURES.items():
+        result[short] = report["audits"][audit]["numericValue"]
+    result["failed"] = [
+        audit_id
+        for category in CATEGORIES
+        for ref in report["categories"][category]["auditRefs"]
+        if ref["weight"] > 0
+        and (audit_id := ref["id"])
+        and (score := report["audits"][audit_id]["score"]) is not None
+        and score < 0.9
+    ]
+    return result
+
+
+def measure(
+    players: int, keep: Path | None = None, database: str = "canfield_lighthouse"
+) -> dict[str, dict[str, Any]]:
+    """The scores of the three pages on a fresh topology on its own new PostgreSQL database
+    `database` (dropped first if it exists)."""
+    port = free_port()
+    work = keep or Path(tempfile.mkdtemp(prefix="lighthouse-"))
+    work.mkdir(parents=True, exist_ok=True)
+    env = production_env(database)
+    server = start_topology(
+        root=ROOT, port=port, log=str(work / "topology.log"), workers=2, env=env
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", CROWD.format(count=players)],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        cookies, game_id = signed_in_game(base)
+        import httpx
+
+        today = httpx.get(f"{base}/api/v1/daily", timeout=10).json()["date"]
+        pages = {
+            "home": (f"{base}/", None),
+            "table": (f"{base}/play/{game_id}", cookies),
+            "board": (f"{base}/daily/{today}/3/", None),
+        }
+        # A server in production is warm: each page once before it is measured (the first
+        # request of a process imports most of the project).
+        session = {cookie["name"]: cookie["value"] for cookie in cookies}
+        for url, with_cookies in pages.values():
+            for _ in range(2):  # (two gunicorn workers)
+                httpx.get(url, cookies=session if with_cookies else None, timeout=30)
+        return {
+            name: lighthouse(url, work / f"{name}.json", jar) for name, (url, jar) in pages.items()
+        }
+    finally:
+        stop(server)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer players on the board")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--keep", type=Path, default=None, help="keep the reports in DIR")
+    parser.add_argument("--database", default="canfield_lighthouse", help="a new database's name")
+    args = parser.parse_args()
+    players = args.players if args.players is not None else (12 if args.quick else 30)
+    scores = measure(players, args.keep, args.database)
+    for name, result in scores.items():
+        print(
+            f"lighthouse {name}: performance {result['performance']}, accessibility "
+            f"{result['accessibility']}, best practices {result['best-practices']} "
+            f"(LCP {result['LCP'] / 1000:.2f} s, CLS {result['CLS']:.3f}, "
+            f"TBT {result['TBT']:.0f} ms)"
+        )
+        if result["failed"]:
+            print(f"  {name} audits under 0.9: {', '.join(result['failed'])}")
+
+
+if __name__ == "__main__":
+    main()
