@@ -1,5 +1,5 @@
-"""System checks of the production secrets (canfield.E001, canfield.E002), and the development
-dailies' notice (canfield.W001).
+"""System checks of the production secrets (canfield.E001, canfield.E002, canfield.E003), and
+the notices of development dailies (canfield.W001) and of matches turned off (canfield.W002).
 
 Registered for every `manage.py` command that runs checks (check, check --deploy, migrate,
 runserver) and run again by the WSGI and ASGI entry points, which Django does not check: with
@@ -69,7 +69,40 @@ def secrets_problems() -> list[CheckMessage]:
                 id="canfield.E002",
             )
         )
+    if settings.MATCH_SECRET:
+        # The match deals' key (R32): like the daily secret, anyone who knows it knows the
+        # deals of matches to come. Unset, matches are off (503), which W002 says.
+        weakness = _weakness(settings.MATCH_SECRET)
+        if weakness is None and settings.MATCH_SECRET in (
+            settings.SECRET_KEY,
+            settings.DAILY_SECRET,
+        ):
+            weakness = "is the same as DJANGO_SECRET_KEY or DAILY_SECRET"
+        if weakness:
+            problems.append(
+                Error(
+                    f"MATCH_SECRET {weakness}.",
+                    hint=(
+                        f"With DJANGO_DEBUG=0 it must be {MIN_LENGTH}+ random characters of its "
+                        f"own, or unset (no matches): {GENERATE}."
+                    ),
+                    id="canfield.E003",
+                )
+            )
     return problems
+
+
+def matches_off() -> list[CheckMessage]:
+    """In production without MATCH_SECRET, matches answer 503: say so at start."""
+    if settings.DEBUG or settings.MATCH_SECRET:
+        return []
+    return [
+        Warning(
+            "MATCH_SECRET is not set: matches are off (joining one answers 503 unavailable).",
+            hint=f"Set MATCH_SECRET to turn matches on: {GENERATE}.",
+            id="canfield.W002",
+        )
+    ]
 
 
 def development_dailies() -> list[CheckMessage]:
@@ -92,7 +125,7 @@ def development_dailies() -> list[CheckMessage]:
 
 @register("security")
 def check_secrets(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
-    return secrets_problems() + development_dailies()
+    return secrets_problems() + development_dailies() + matches_off()
 
 
 def refuse_unsafe_secrets() -> None:

@@ -59,6 +59,7 @@ def with_secrets(env: dict[str, str]) -> dict[str, str]:
     return env | {
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DAILY_SECRET": secrets.token_urlsafe(50),
+        "MATCH_SECRET": secrets.token_urlsafe(50),
     }
 
 
@@ -77,6 +78,7 @@ def test_the_example_env_as_it_is_does_not_pass_the_checks(deploy):
     assert result.returncode != 0
     assert "(canfield.E001) DJANGO_SECRET_KEY looks like a placeholder" in result.stderr
     assert "(canfield.E002) DAILY_SECRET looks like a placeholder" in result.stderr
+    assert "(canfield.E003) MATCH_SECRET looks like a placeholder" in result.stderr
 
 
 @pytest.mark.parametrize(
@@ -91,6 +93,8 @@ def test_the_example_env_as_it_is_does_not_pass_the_checks(deploy):
         ({"DAILY_SECRET": ""}, "(canfield.E002) DAILY_SECRET is not set"),
         ({"DAILY_SECRET": "short-daily-secret"}, "(canfield.E002) DAILY_SECRET has 18"),
         ({"DAILY_SECRET": "KEY"}, "(canfield.E002) DAILY_SECRET is the same as DJANGO_SECRET_KEY"),
+        ({"MATCH_SECRET": "short-match-secret"}, "(canfield.E003) MATCH_SECRET has 18"),
+        ({"MATCH_SECRET": "KEY"}, "(canfield.E003) MATCH_SECRET is the same as DJANGO_SECRET_KEY"),
     ],
 )
 def test_unsafe_secrets_fail_the_check_with_their_own_ids(change, message):
@@ -104,6 +108,16 @@ def test_unsafe_secrets_fail_the_check_with_their_own_ids(change, message):
 
     assert result.returncode != 0
     assert message in result.stderr
+
+
+def test_without_a_match_secret_matches_are_off_and_the_check_says_so():
+    env = with_secrets(example_env())
+    env["MATCH_SECRET"] = ""
+
+    result = manage("check", env=env)
+
+    assert result.returncode == 0  # a warning: the rest of the site serves
+    assert "(canfield.W002) MATCH_SECRET is not set: matches are off" in result.stderr
 
 
 def test_development_needs_no_secrets_and_says_its_dailies_are_development_ones():
