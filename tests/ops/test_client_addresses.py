@@ -146,9 +146,9 @@ def test_a_fresh_forged_address_per_socket_meets_the_sockets_per_address(topolog
 def test_the_heavy_pool_takes_hints_and_password_doors_and_nothing_else(topology):
     # given: the key of an account made by the first test (this address may make no more, and
     # its password doors are locked out by the second)
-    made = topology.manage("drf_create_token", "player0")
+    made = topology.manage("create_api_key", "player0")
     assert made.returncode == 0, made.stderr
-    token = made.stdout.split()[2]
+    token = made.stdout.strip()
     with httpx.Client(base_url=topology.base_url, timeout=30) as http:
         http.headers["Authorization"] = f"Token {token}"
         game = http.post("/api/v1/games", json={"draw": 3}).json()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import socket
 import threading
@@ -34,7 +35,10 @@ pytestmark = [
 
 PLAYERS = 20
 # Pages and API reads beside the players' actions, fetched while the database is down.
-PAGES = ("/", "/admin/login/", "/api/v1/daily", "/api/v1/players/player0")
+# Names of this module's players: other modules' topologies may share the database (the
+# address tests make a player0 of their own).
+NAME = f"fault{secrets.token_hex(3)}x"
+PAGES = ("/", "/admin/login/", "/api/v1/daily", f"/api/v1/players/{NAME}0")
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +67,7 @@ _names = iter(range(10**6))
 
 
 def new_players(topology: Topology, count: int, **game: object) -> list[Player]:
-    players = [Player(topology.base_url, f"player{next(_names)}") for _ in range(count)]
+    players = [Player(topology.base_url, f"{NAME}{next(_names)}") for _ in range(count)]
     for player in players:
         player.new_game(**game)
     return players
