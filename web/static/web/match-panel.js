@@ -63,11 +63,11 @@ document.getElementById("match-end-close").addEventListener("click", () => endDi
 async function start() {
   const game = await api("GET", `games/${gameId}`);
   if (!game.match) return;
-  panel.hidden = false;
   document.getElementById("match-link").href = `/matches/${encodeURIComponent(game.match)}`;
   const live = document.getElementById("match-live");
   watchMatch(game.match, {
     onMatch: (match, finished) => {
+      panel.hidden = false; // shown with its first figures, never empty
       if (finished) {
         setLive(live, false, true);
         showEnd(match);
