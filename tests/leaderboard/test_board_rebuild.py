@@ -102,13 +102,34 @@ def rebuilt_in_the_background(player_entry, settings, monkeypatch) -> None:
 def test_a_small_board_redis_lost_is_rebuilt_by_the_read_that_finds_it_missing(
     noon, player_entry, settings
 ):
-    # given a board within the inline limit, its ranking lost
+    # given a board within the inline limit, with a held, a cleared and a disqualified entry
+    # (R35), its ranking lost
     settings.BOARD_REBUILD_INLINE_MAX = 10
     entries = [player_entry(f"p{i}", score=5 * (i % 3), moves=10 + i) for i in range(6)]
+    Entry.objects.filter(pk=entries[1].pk).update(review="held")
+    Entry.objects.filter(pk=entries[2].pk).update(review="cleared")
+    Entry.objects.filter(pk=entries[3].pk).update(disqualified=True)
+    challenge = entries[0].challenge
     store = boards.store()
     store.client.flushdb()
 
     # when it is read, then the read has rebuilt it (no thread), and counts come from Redis
-    assert_board_matches_full_sort(entries[0].challenge, NOON, 4)
-    assert store.ranked_count(entries[0].challenge.pk) == 6
+    assert selectors.board_count(challenge=challenge) == 4
+    assert store.ranked_count(challenge.pk) == 4
     assert not any(t.name.startswith("board-") for t in threading.enumerate())
+    versions = store.client.hgetall(store._key(challenge.pk, "versions"))
+    assert {int(versions[str(entries[i].game_id).encode()]) for i in (1, 2, 3)} == {
+        boards.HELD,
+        boards.CLEARED,
+        boards.REMOVED,
+    }
+    ranking = store._key(challenge.pk, "ranking")
+    on_board = {member.decode() for member in store.client.zrange(ranking, 0, -1)}
+    assert on_board == {str(entries[i].game_id) for i in (0, 2, 4, 5)}
+    expected = sorted(
+        (-e.score, e.moves) for e in entries if e.pk not in (entries[1].pk, entries[3].pk)
+    )
+    assert [
+        boards.key_figures(int(key))
+        for _, key in store.client.zrange(ranking, 0, -1, withscores=True)
+    ] == [(-score, moves) for score, moves in expected]
