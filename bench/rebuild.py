@@ -95,7 +95,7 @@ def main() -> None:
             return False
         return True
 
-    store.client.flushdb()
+    store.client.flushdb(asynchronous=True)  # (a million entries take over the client's timeout)
     flushed = time.perf_counter()
     read(0)
     first = (time.perf_counter() - flushed) * 1000
