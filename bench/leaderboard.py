@@ -78,16 +78,16 @@ def fill(games: int) -> None:
 
             INSERT INTO games_game (id, ruleset, draw, status, score, moves, actions_count,
                                     state, created_at, finished_at, challenge_id, owner_id,
-                                    hints, address_hash, deal_code, practice)
+                                    hints, address_hash, deal_code, practice, "left")
             SELECT game, 'app', 3, status, score, moves, moves, '{}', began, ended,
-                   %(challenge)s, player, 0, '', %(code)s, false
+                   %(challenge)s, player, 0, '', %(code)s, false, false
             FROM filled;
 
             INSERT INTO leaderboard_entry (status, score, moves, started_at, ended_at,
                                            reached_at, challenge_id, game_id, player_id,
-                                           disqualified)
+                                           disqualified, bot)
             SELECT status, score, moves, began, ended, coalesce(ended, began), %(challenge)s,
-                   game, player, false
+                   game, player, false, false
             FROM filled;
 
             DROP TABLE filled;

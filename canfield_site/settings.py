@@ -233,6 +233,10 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# A board whose ranking Redis lost (a Redis restarted empty) is rebuilt by the read that finds it
+# missing when it has at most this many entries; a bigger one is rebuilt in the background while
+# reads count with a stand-in (leaderboard.boards.RankingStandIn).
+BOARD_REBUILD_INLINE_MAX = int(os.environ.get("BOARD_REBUILD_INLINE_MAX", "2000"))
 
 # WebSockets (canfield_site/sockets.py): a client frame or message over WS_MAX_MESSAGE bytes
 # closes its socket with 1009 before it is read (scripts/serve-ws.sh gives uvicorn the same

@@ -27,6 +27,7 @@ import datetime as dt
 import logging
 import threading
 import time
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
 from itertools import islice
@@ -34,6 +35,8 @@ from typing import Any
 
 import redis
 from django.conf import settings
+from django.db import close_old_connections, connections
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from canfield_site import metrics
@@ -62,6 +65,17 @@ PUBLISHING = dt.timedelta(seconds=5)
 LOCAL_SNAPSHOT_SECONDS = 5.0
 REDIS_TIMEOUT = 0.5
 BUILD_CHUNK = 5000
+# Entries merged into a ranking per Lua call while it is rebuilt: a call blocks Redis for every
+# other caller (the readers' calls among them) while it runs, a millisecond or two at 1,000.
+MERGE_CHUNK = 1000
+# While a big board's ranking is rebuilt in the background (RankingStandIn), its stand-in is
+# read again from the database after this long (in the background: reads go on with the last
+# one), and one older than STAND_IN_KEPT is not served at all (read again first).
+STAND_IN_SECONDS = 1.0
+STAND_IN_KEPT = 30.0
+# A process tries to start a board's background rebuild at most this often (another process
+# may hold the build).
+REBUILD_RETRY_SECONDS = 1.0
 
 # What a ranking read's script answers while the board's ranking is not built.
 NOT_READY = b"not ready"
@@ -279,11 +293,12 @@ class RedisBoards:
             parts = ("ranking", "versions", "changed")
             expire_in = _expire_in(ends_at)
             changes = iter(rows)
-            while chunk := list(islice(changes, BUILD_CHUNK)):
+            while chunk := list(islice(changes, MERGE_CHUNK)):
                 args: list[Any] = [expire_in, 0]
                 for game, version, key in chunk:
                     args += [game, version, "" if key is None else key]
                 self._run("merge", board, parts, args)
+                time.sleep(0)  # the GIL to the process's readers between chunks
             self.client.set(self._key(board, "ready"), "1", ex=expire_in)
             self.client.delete(building)
             return True
@@ -387,6 +402,7 @@ class LocalBoards:
 
 # While Redis is down every action meets the same failure: one warning per interval is enough.
 _warn = WarnEvery(logger, seconds=30.0)
+_warn_background = WarnEvery(logger, seconds=30.0)
 
 
 def _unavailable(action: str, board: int, error: Exception) -> None:
@@ -410,19 +426,159 @@ def store() -> RedisBoards | LocalBoards:
     return _store
 
 
-def ranking_rebuild(challenge: DailyChallenge, *, bots: bool = False) -> bool:
-    """Build the board's ranking in Redis from its entries in PostgreSQL (after Redis lost it or
-    missed a change); False where there is none to build or another process builds it."""
+class RankingStandIn:
+    """A board's ranking while Redis rebuilds it: the entries per (score, moves) group, read from
+    the database in one query (an index-only scan of the board's index), answering the
+    ranking's three reads as RedisBoards does, by bisection. It is as old as its read (at most
+    STAND_IN_SECONDS and that read's time while a rebuild runs)."""
+
+    def __init__(self, groups: list[tuple[int, int]]) -> None:
+        groups.sort()
+        self.keys = [key for key, _ in groups]
+        # Entries ranked ahead of each group.
+        self.ahead: list[int] = []
+        total = 0
+        for _, count in groups:
+            self.ahead.append(total)
+            total += count
+        self.total = total
+        self.made = time.monotonic()
+
+    @classmethod
+    def read(cls, challenge: DailyChallenge, bots: bool) -> RankingStandIn:
+        rows = (
+            Entry.objects.filter(challenge=challenge, bot=bots)
+            .filter(ON_BOARD)
+            .values_list("score", "moves")
+            .annotate(entries=Count("*"))
+            .order_by()
+        )
+        return cls([(rank_key(score, moves), entries) for score, moves, entries in rows])
+
+    def ranked_before(self, board: int, keys: list[int]) -> list[int]:
+        found = [bisect_left(self.keys, key) for key in keys]
+        return [self.ahead[i] if i < len(self.keys) else self.total for i in found]
+
+    def ranked_count(self, board: int) -> int:
+        return self.total
+
+    def ranked_at(self, board: int, offset: int) -> tuple[int, int] | tuple[()]:
+        if offset >= self.total:
+            return ()
+        group = bisect_right(self.ahead, offset) - 1
+        return self.keys[group], self.ahead[group]
+
+
+# leaderboard.selectors.ON_BOARD (which imports this module): what the ranking holds.
+ON_BOARD = Q(disqualified=False) & ~Q(review="held")
+
+_stand_ins: dict[int, RankingStandIn] = {}
+# Background work under way in this process: ("rebuild" | "stand-in", board).
+_running: set[tuple[str, int]] = set()
+_rebuild_tried: dict[int, float] = {}
+_background_lock = threading.Lock()
+
+
+def _in_background(kind: str, board: int, work: Any) -> None:
+    """Run `work` in a thread of its own unless this process already runs it for the board."""
+    with _background_lock:
+        if (kind, board) in _running:
+            return
+        _running.add((kind, board))
+
+    def run() -> None:
+        try:
+            close_old_connections()
+            work()
+        except Exception as error:  # a background failure is logged; reads go on
+            _warn_background(
+                "live_board_background_failed",
+                {"work": kind, "board": board, "error": f"{type(error).__name__}: {error}"},
+            )
+        finally:
+            connections.close_all()  # this thread's own
+            with _background_lock:
+                _running.discard((kind, board))
+
+    threading.Thread(target=run, name=f"board-{kind}-{board}", daemon=True).start()
+
+
+def ranking_stand_in(challenge: DailyChallenge, *, bots: bool = False) -> RankingStandIn | None:
+    """What counts the board while Redis has no ranking for it. A board of at most
+    BOARD_REBUILD_INLINE_MAX entries is rebuilt here, at once (None: read Redis again); a
+    bigger one is rebuilt in the background (one thread per board and process, one builder
+    across processes), meanwhile reads count with its RankingStandIn, read again in the
+    background each STAND_IN_SECONDS, so that no read waits for the rebuild or for a deep
+    count in the database."""
+    board = board_id(challenge.pk, bots=bots)
+    now = time.monotonic()
+    stand_in = _stand_ins.get(board)
+    if stand_in is None or now - stand_in.made > STAND_IN_KEPT:
+        stand_in = RankingStandIn.read(challenge, bots)
+        if stand_in.total <= settings.BOARD_REBUILD_INLINE_MAX:
+            ranking_rebuild(challenge, bots=bots)
+            return None
+        _stand_ins[board] = stand_in
+    elif now - stand_in.made > STAND_IN_SECONDS:
+
+        def refresh() -> None:
+            _stand_ins[board] = RankingStandIn.read(challenge, bots)
+
+        _in_background("stand-in", board, refresh)
+    if now - _rebuild_tried.get(board, -REBUILD_RETRY_SECONDS) >= REBUILD_RETRY_SECONDS:
+        _rebuild_tried[board] = now
+
+        def rebuild() -> None:
+            if ranking_rebuild(challenge, bots=bots):
+                _stand_ins.pop(board, None)
+
+        _in_background("rebuild", board, rebuild)
+    return stand_in
+
+
+# ranking_rebuild's rows on PostgreSQL, as Changes ('' for no rank key), made by the database:
+# a million rows spend little of the process's time (and of its GIL: readers go on meanwhile).
+_REBUILD_ROWS = """
+SELECT CAST(e.game_id AS text),
+       CASE WHEN e.disqualified THEN %(removed)s
+            WHEN e.review = 'held' THEN %(held)s
+            WHEN COALESCE(e.review, '') <> '' THEN %(cleared)s
+            ELSE g.actions_count END,
+       CASE WHEN e.disqualified OR e.review = 'held' THEN ''
+            ELSE CAST(e.moves - CAST(e.score AS bigint) * 4294967296 AS text) END
+FROM leaderboard_entry e JOIN games_game g ON g.id = e.game_id
+WHERE e.challenge_id = %(challenge)s AND e.bot = %(bots)s
+"""
+
+
+def _rebuild_rows(challenge: DailyChallenge, bots: bool) -> Iterable[Change]:
+    connection = connections["default"]
+    if connection.vendor == "postgresql":
+        params = {
+            "removed": REMOVED, "held": HELD, "cleared": CLEARED,
+            "challenge": challenge.pk, "bots": bots,
+        }  # fmt: skip
+        with connection.chunked_cursor() as cursor:
+            cursor.execute(_REBUILD_ROWS, params)
+            while rows := cursor.fetchmany(BUILD_CHUNK):
+                yield from rows
+        return
     rows = (
         Entry.objects.filter(challenge=challenge, bot=bots)
         .values_list("game_id", "game__actions_count", "score", "moves", "disqualified", "review")
         .iterator(chunk_size=BUILD_CHUNK)
     )
-    changes = (
-        (str(game), REMOVED, None) if disqualified
-        else (str(game), HELD, None) if review == "held"
-        else (str(game), CLEARED if review else version, rank_key(score, moves))
-        for game, version, score, moves, disqualified, review in rows
-    )  # fmt: skip
+    for game, version, score, moves, disqualified, review in rows:
+        if disqualified:
+            yield str(game), REMOVED, None
+        elif review == "held":
+            yield str(game), HELD, None
+        else:
+            yield str(game), CLEARED if review else version, rank_key(score, moves)
+
+
+def ranking_rebuild(challenge: DailyChallenge, *, bots: bool = False) -> bool:
+    """Build the board's ranking in Redis from its entries in PostgreSQL (after Redis lost it or
+    missed a change); False where there is none to build or another process builds it."""
     board = board_id(challenge.pk, bots=bots)
-    return store().ranking_build(board, challenge.ends_at, changes)
+    return store().ranking_build(board, challenge.ends_at, _rebuild_rows(challenge, bots))

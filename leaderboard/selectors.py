@@ -114,20 +114,25 @@ def _entry_dict(
 T = TypeVar("T")
 
 
+Ranking = boards.RedisBoards | boards.LocalBoards | boards.RankingStandIn
+
+
 def _from_ranking(
-    challenge: DailyChallenge, bots: bool, read: Callable[[int], T | None]
+    challenge: DailyChallenge, bots: bool, read: Callable[[Ranking, int], T | None]
 ) -> T | None:
-    """A read of the board's ranking in Redis (`read` given the board's id), built first if
-    Redis has none; None where there is none to read (the embedded mode, Redis unreachable, a
-    build under way elsewhere)."""
+    """A read of the board's ranking in Redis (`read` given the store and the board's id); if
+    Redis has none, a small board's is built first, a big board's is built in the background
+    and meanwhile `read` is given its stand-in (boards.ranking_stand_in); None where there is
+    none to read (the embedded mode, Redis unreachable, a build under way elsewhere)."""
     board = boards.board_id(challenge.pk, bots=bots)
     try:
-        return read(board)
+        return read(boards.store(), board)
     except boards.NotReady:
-        if not boards.ranking_rebuild(challenge, bots=bots):
-            return None
+        stand_in = boards.ranking_stand_in(challenge, bots=bots)
+        if stand_in is not None:
+            return read(stand_in, board)
     try:
-        return read(board)
+        return read(boards.store(), board)
     except boards.NotReady:
         return None
 
@@ -137,7 +142,7 @@ def _ahead(challenge: DailyChallenge, figures: list[tuple[int, int]], bots: bool
     and fewer moves."""
     keys = [boards.rank_key(score, moves) for score, moves in figures]
     counted = _from_ranking(
-        challenge, bots, lambda board: boards.store().ranked_before(board, keys)
+        challenge, bots, lambda ranking, board: ranking.ranked_before(board, keys)
     )
     if counted is not None:
         return counted
@@ -149,7 +154,7 @@ def _ahead(challenge: DailyChallenge, figures: list[tuple[int, int]], bots: bool
 
 
 def board_count(*, challenge: DailyChallenge, bots: bool = False) -> int:
-    counted = _from_ranking(challenge, bots, lambda board: boards.store().ranked_count(board))
+    counted = _from_ranking(challenge, bots, lambda ranking, board: ranking.ranked_count(board))
     return ranked_entries(challenge, bots=bots).count() if counted is None else counted
 
 
@@ -167,7 +172,7 @@ def board_page(
     found = None
     if offset:
         found = _from_ranking(
-            challenge, bots, lambda board: boards.store().ranked_at(board, offset)
+            challenge, bots, lambda ranking, board: ranking.ranked_at(board, offset)
         )
     if found is None:
         # Page 1, or no ranking to count with: the database skips `offset` rows along the index.

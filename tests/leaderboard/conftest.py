@@ -14,6 +14,8 @@ def _fresh_boards(monkeypatch):
     """Each test starts with no live board state in this process (Redis's is flushed with the
     cache): ids are reused once a test's rows are gone."""
     monkeypatch.setattr(boards, "_store", None)
+    monkeypatch.setattr(boards, "_stand_ins", {})
+    monkeypatch.setattr(boards, "_rebuild_tried", {})
     monkeypatch.setattr(consumers, "_challenges", {})
 
 
