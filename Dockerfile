@@ -26,7 +26,13 @@ RUN pip install --no-deps --no-build-isolation -e . \
 FROM python:3.11-slim AS runtime
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/venv/bin:$PATH
-RUN useradd --system --uid 10001 --home /app app
+# PgBouncer for the compose file's `pgbouncer` service (scripts/serve-pgbouncer.sh), from this
+# image; /metrics is where the app's processes count their metrics (a volume in compose).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends pgbouncer \
+    && rm -rf /var/lib/apt/lists/*
+RUN useradd --system --uid 10001 --home /app app \
+    && mkdir /metrics && chown app /metrics
 COPY --from=build /venv /venv
 COPY --from=build /app /app
 WORKDIR /app

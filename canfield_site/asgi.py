@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP goes to Django, WebSockets to the leaderboard consumers (within the
 limits of canfield_site/sockets.py)."""
 
+import atexit
 import os
 from urllib.parse import urlparse
 
@@ -15,10 +16,13 @@ from channels.security.websocket import OriginValidator, WebsocketDenier  # noqa
 from django.conf import settings  # noqa: E402
 
 from canfield_site.checks import refuse_unsafe_secrets  # noqa: E402
+from canfield_site.metrics import process_exit  # noqa: E402
 from canfield_site.sockets import SocketsPerAddress  # noqa: E402
 from leaderboard.routing import websocket_urlpatterns  # noqa: E402
 
 refuse_unsafe_secrets()
+# A ws process's listeners leave the metrics' sums when it stops (canfield_site/metrics.py).
+atexit.register(process_exit)
 
 
 class BrowserOriginValidator(OriginValidator):

@@ -15,6 +15,7 @@ from typing import Any
 import redis
 from django.core.cache.backends.redis import RedisCache
 
+from canfield_site import metrics
 from canfield_site.logs import WarnEvery
 
 _warn = WarnEvery(logging.getLogger("canfield.cache"), seconds=10.0)
@@ -28,6 +29,7 @@ def _degrade(default: Callable[..., Any]) -> Callable[[Callable[..., Any]], Call
                 return method(self, *args, **kwargs)
             except redis.RedisError as error:
                 fields = {"operation": f"cache.{method.__name__}", "error": str(error)}
+                metrics.redis_error(f"cache.{method.__name__}")
                 _warn("redis_unavailable", fields)
                 return default(*args, **kwargs)
 

@@ -10,12 +10,13 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.functional import SimpleLazyObject, empty
 from django.utils.translation import gettext as _
 
-from canfield_site import health
+from canfield_site import health, metrics
 from canfield_site.clients import client_address
 from canfield_site.slots import Busy
 
@@ -23,6 +24,7 @@ request_logger = logging.getLogger("canfield.request")
 # A request id from the proxy (nginx's $request_id) or a client is kept if it looks like one.
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 ACTIONS_PATH = re.compile(r"^/api/v1/games/[^/]+/actions$")
+STATIC_PREFIX = "/" + settings.STATIC_URL.lstrip("/")
 
 Handler = Callable[[HttpRequest], HttpResponse]
 
@@ -78,8 +80,17 @@ class RequestLogMiddleware:
             "request_id": request_id,
         }
         request_logger.info("request", extra={"fields": fields})
+        metrics.http_observed(
+            route=route(request),
+            method=str(request.method),
+            status=response.status_code,
+            seconds=time.perf_counter() - started,
+        )
         error = rejected_action_error(request, response)
+        if is_action(request) and response.status_code == 200:
+            metrics.ACTIONS_APPLIED.inc()
         if error is not None:
+            metrics.ACTIONS_REJECTED.labels(str(error.get("code"))).inc()
             request_logger.info(
                 "action_rejected",
                 extra={
@@ -113,6 +124,7 @@ def busy(exception: Busy) -> JsonResponse:
 
 def unavailable(request: HttpRequest, exception: BaseException) -> JsonResponse:
     """The API's 503 for a database outage."""
+    metrics.database_error(exception)
     request_logger.warning(
         "database_unavailable",
         extra={"fields": {"path": request.path, "error": str(exception).strip()}},
@@ -153,10 +165,24 @@ def username(request: HttpRequest) -> str | None:
     return str(user.get_username())
 
 
+def route(request: HttpRequest) -> str:
+    """The request's URL pattern (`api/v1/games/<str:game_id>/actions`), the metrics' label:
+    bounded, where the raw path holds ids; "(static)" for a static file (WhiteNoise answers
+    before any pattern), "(unrouted)" when no pattern matched."""
+    match = getattr(request, "resolver_match", None)
+    if match is not None and match.route:
+        return str(match.route)
+    if request.path.startswith(STATIC_PREFIX):
+        return "(static)"
+    return "(unrouted)"
+
+
+def is_action(request: HttpRequest) -> bool:
+    return request.method == "POST" and ACTIONS_PATH.match(request.path) is not None
+
+
 def rejected_action_error(request: HttpRequest, response: HttpResponse) -> dict[str, Any] | None:
-    if request.method != "POST" or response.status_code < 400:
-        return None
-    if not ACTIONS_PATH.match(request.path):
+    if response.status_code < 400 or not is_action(request):
         return None
     data = getattr(response, "data", None)
     if isinstance(data, dict) and isinstance(data.get("error"), dict):

@@ -166,6 +166,19 @@ else:
             conn_health_checks=True,
         )
     }
+# Behind PgBouncer in transaction mode (DATABASE_POOLER=pgbouncer: compose, the topology with
+# PGBOUNCER=1; docs/deploy.md, "Connection pooling") a server connection serves one transaction
+# and then another client: no session state may outlive a transaction. So no server-side
+# cursors (a named cursor lives across transactions), no prepared statements (psycopg prepares
+# a query it sees often, on one server connection), advisory locks only at transaction level
+# (games/accounts.py), and the server connections start in UTC (scripts/pgbouncer-conf.py).
+# Django's own connections to the pooler are cheap: CONN_MAX_AGE keeps them as before.
+DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "")
+if DATABASE_POOLER not in ("", "pgbouncer"):
+    raise ImproperlyConfigured("DATABASE_POOLER is empty or pgbouncer")
+if DATABASE_POOLER:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite: no persistent connections (threads in tests), wait on locks instead of failing.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
@@ -438,3 +451,24 @@ SLOT_DIR = os.environ.get("SLOT_DIR") or os.path.join(
 )
 # Hint answers, per position (games/hints.py), are kept this long in the cache.
 HINT_CACHE_SECONDS = int(os.environ.get("HINT_CACHE_SECONDS", str(7 * 24 * 3600)))
+
+# Metrics (canfield_site/metrics.py, docs/deploy.md, "Metrics"): the directory where every
+# process group of this host (or container set) counts in files of its own
+# (scripts/metrics-dir.sh), which `manage.py serve_metrics` adds up on an internal port; empty:
+# each process keeps its metrics to itself (development).
+METRICS_DIR = os.environ.get("METRICS_DIR", "")
+
+# Error tracking, optional: with SENTRY_DSN set, unhandled errors (each request's 500, whatever
+# a command raises) go to Sentry by sentry-sdk's Django integration, without personal data
+# (no cookies, bodies or addresses) and without performance traces unless a sample rate asks.
+# Unset, sentry-sdk is not even imported.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT", "production"),
+        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+        send_default_pii=False,
+    )

@@ -7,7 +7,8 @@ class FairplayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # A ranked game's end queues its review (in the ending write); `games` never imports us.
+        from canfield_site.metrics import register_queue
+        from fairplay.models import Review
         from fairplay.services import review_queue, review_queue_statement
         from games.services import (
             RankedGameListener,
@@ -15,6 +16,7 @@ class FairplayConfig(AppConfig):
             ranked_game_subscribe,
         )
 
+        # A ranked game's end queues its review (in the ending write); `games` never imports us.
         ranked_game_subscribe(
             RankedGameListener(
                 in_transaction=review_queue,
@@ -25,3 +27,11 @@ class FairplayConfig(AppConfig):
         # Match games are ranked games too (R32, R35): queued before their match hears of
         # the end (this app comes before `matches` in INSTALLED_APPS).
         match_game_subscribe(RankedGameListener(in_transaction=review_queue, after_commit=None))
+
+        # The queue's length for the metrics (canfield_queue_length, `manage.py serve_metrics`):
+        # games waiting for `review_games`, and held ones waiting for staff.
+        def waiting(state: str) -> int:
+            return int(Review.objects.filter(state=state).count())
+
+        register_queue("review", lambda: waiting(Review.State.PENDING))
+        register_queue("review_held", lambda: waiting(Review.State.HELD))

@@ -23,6 +23,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from canfield_site import metrics
 from games.engine import EngineError
 
 # Every error code and its HTTP status: the contract's list (docs/api.md), and the schema's enum.
@@ -262,6 +263,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(error_body(exc.code, exc.message, exc.rule, exc.params), exc.status_code)
     if isinstance(exc, OperationalError | InterfaceError):
         # The database is down or unreachable: say so plainly instead of a 500.
+        metrics.database_error(exc)
         return Response(
             error_body("unavailable", _("The service is temporarily unavailable: retry later.")),
             status.HTTP_503_SERVICE_UNAVAILABLE,

@@ -10,11 +10,13 @@ too: asking again at a position the solver could not decide must not cost anothe
 from __future__ import annotations
 
 import hashlib
+import time
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 
+from canfield_site import metrics
 from canfield_site.slots import slot
 from games import solver
 from games.engine import Game
@@ -31,10 +33,15 @@ def hint(game: Game) -> Hint:
     slot; raises canfield_site.slots.Busy when no slot came free in time."""
     key = hint_key(game)
     answer: Hint | None = cache.get(key)
+    source = "cache"
     if answer is None:
         with slot("solver", settings.SOLVER_CONCURRENCY):
             answer = cache.get(key)  # found by another request while this one waited
             if answer is None:
+                started = time.perf_counter()
                 answer = solver.hint(game)
+                metrics.SOLVER_SECONDS.observe(time.perf_counter() - started)
+                source = "solver"
                 cache.set(key, answer, settings.HINT_CACHE_SECONDS)
+    metrics.HINTS.labels(source).inc()
     return answer

@@ -36,6 +36,7 @@ import redis
 from django.conf import settings
 from django.utils import timezone
 
+from canfield_site import metrics
 from canfield_site.logs import WarnEvery
 from leaderboard.models import DailyChallenge, Entry
 
@@ -394,6 +395,7 @@ def _unavailable(action: str, board: int, error: Exception) -> None:
         "board": board,
         "error": f"{type(error).__name__}: {error}",
     }
+    metrics.redis_error(f"boards.{action}")
     _warn("live_boards_degraded: Redis is unreachable, boards count in the database", fields)
 
 

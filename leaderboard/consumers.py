@@ -40,6 +40,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
+from canfield_site import metrics
 from canfield_site.logs import WarnEvery
 from leaderboard import selectors, services
 from leaderboard.boards import board_id
@@ -124,12 +125,16 @@ class BoardHub:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis down: listen again once it is back
+                metrics.redis_error("live.receive")
                 _warn("live_board_receive_failed", {"board": self.group, "error": repr(error)})
                 await asyncio.sleep(TICK_SECONDS)
                 continue
             self._keep(message["seq"], message["snapshot"])
             for listener in list(self.listeners):
                 listener.deliver(message["seq"], message["messages"])
+            if "tick" in message:
+                tick_at = message["tick"] * TICK_SECONDS
+                metrics.live_batch(draw=self.challenge.draw, bots=self.bots, tick_at=tick_at)
 
     async def _tick(self) -> None:
         tick_batch = database_sync_to_async(services.board_tick)
@@ -149,6 +154,7 @@ class BoardHub:
                 seq, messages, snapshot, games = batch
                 message = {"type": "board.batch", "seq": seq, "messages": messages}
                 message["snapshot"] = snapshot
+                message["tick"] = tick  # for the batch lag each receiving process measures
                 try:
                     await asyncio.wait_for(
                         self.layer.group_send(self.group, message), timeout=PUBLISH_TIMEOUT
@@ -208,12 +214,16 @@ async def hub_join(challenge: DailyChallenge, bots: bool, listener: BoardConsume
     except Exception:
         hubs.pop(board, None)
         raise
-    hub.listeners.add(listener)
+    if listener not in hub.listeners:
+        hub.listeners.add(listener)
+        metrics.live_listener(draw=challenge.draw, bots=bots, change=1)
     return hub
 
 
 async def hub_leave(hub: BoardHub, listener: BoardConsumer) -> None:
-    hub.listeners.discard(listener)
+    if listener in hub.listeners:
+        hub.listeners.discard(listener)
+        metrics.live_listener(draw=hub.challenge.draw, bots=hub.bots, change=-1)
     hubs = _hubs.get(asyncio.get_running_loop(), {})
     board = board_id(hub.challenge.pk, bots=hub.bots)
     started = hubs.get(board)

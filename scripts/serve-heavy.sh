@@ -13,7 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${VENV_BIN:-.venv/bin}"
 [ -x "$BIN/gunicorn" ] || BIN="$(dirname "$(command -v gunicorn)")"
+source scripts/metrics-dir.sh
 exec nice -n "${HEAVY_NICE:-19}" "$BIN/gunicorn" canfield_site.wsgi:application \
+    --config python:canfield_site.gunicorn_conf \
     --bind "${HEAVY_BIND:-127.0.0.1:8002}" \
     --workers 1 \
     --worker-class gthread --threads "${HEAVY_THREADS:-16}" \

@@ -7,7 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${VENV_BIN:-.venv/bin}"
 [ -x "$BIN/gunicorn" ] || BIN="$(dirname "$(command -v gunicorn)")"
+source scripts/metrics-dir.sh
 exec "$BIN/gunicorn" canfield_site.wsgi:application \
+    --config python:canfield_site.gunicorn_conf \
     --bind "${HTTP_BIND:-127.0.0.1:8000}" \
     --workers "${WEB_WORKERS:-$(( $(nproc) * 2 + 1 ))}" \
     --worker-class sync \

@@ -3,12 +3,19 @@
 # and Redis: a one-shot migrate (+ collectstatic), then under supervisord (which restarts any of
 # them that dies) the HTTP server (gunicorn, scripts/serve-http.sh), the heavy pool for hints
 # and password doors (scripts/serve-heavy.sh), the ASGI process(es) for WebSockets (uvicorn,
-# scripts/serve-ws.sh), the scheduler (scripts/scheduler.sh) and nginx in front, all on loopback.
+# scripts/serve-ws.sh), the scheduler (scripts/scheduler.sh), the Prometheus metrics
+# (`manage.py serve_metrics`, on a loopback port of its own that nginx never proxies) and nginx
+# in front, all on loopback.
 #
 #   DATABASE_URL   default postgres://postgres@127.0.0.1:5432/canfield
 #   REDIS_URL      default redis://127.0.0.1:6379/0
 #   PUBLIC_PORT    the one public port (nginx), default 8080
 #   WEB_WORKERS    gunicorn workers, default 2;  WS_PROCESSES  WebSocket processes, default 1
+#   PGBOUNCER      1: the app's processes reach PostgreSQL through PgBouncer in transaction mode
+#                  (scripts/serve-pgbouncer.sh, a program here on a free loopback port;
+#                  migrate goes straight to the server), as in docker-compose.yml; default 0
+#   METRICS_PORT   the metrics' port on 127.0.0.1 (internal: never through nginx), default a
+#                  free one; each process group counts into RUN_DIR/metrics/<program>
 #   RUN_DIR        supervisord's config and socket, nginx config and temp files, default a new
 #                  temp directory
 #   DJANGO_SECRET_KEY  default: a random one for this run (sessions end with it)
@@ -17,7 +24,8 @@
 #
 # Runs in the foreground until interrupted; stops every process it started. Prints
 # "topology ready on http://127.0.0.1:PORT" once the proxy answers /readyz (from gunicorn) and
-# /ws/readyz (from a ws process), and the heavy pool answers /readyz. The programs are web, heavy, ws-1..ws-N, scheduler and proxy:
+# /ws/readyz (from a ws process), and the heavy pool /readyz and the metrics /metrics on their
+# own ports. The programs are web, heavy, ws-1..ws-N, scheduler, metrics, proxy (and pgbouncer):
 #   supervisorctl -c "$RUN_DIR/supervisord.conf" status   (or pid web, restart ws-1, ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +50,7 @@ PUBLIC_PORT="${PUBLIC_PORT:-8080}"
 export WEB_WORKERS="${WEB_WORKERS:-2}"
 WS_PROCESSES="${WS_PROCESSES:-1}"
 RUN_DIR="${RUN_DIR:-$(mktemp -d -t canfield-topology.XXXXXX)}"
+export METRICS_DIR="$RUN_DIR/metrics"
 # Every WebSocket is an open file of a ws process (and two of nginx): as many as this shell may
 # have.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -105,23 +114,37 @@ EOF
 
 web_port="$(free_port)"
 program web "bash scripts/serve-http.sh"
-echo "environment=HTTP_BIND=\"127.0.0.1:$web_port\"" >>"$conf"
+echo "environment=HTTP_BIND=\"127.0.0.1:$web_port\",METRICS_NAME=\"web\"" >>"$conf"
 web_servers="server 127.0.0.1:$web_port;"
 
 heavy_port="$(free_port)"
 program heavy "bash scripts/serve-heavy.sh"
-echo "environment=HEAVY_BIND=\"127.0.0.1:$heavy_port\"" >>"$conf"
+echo "environment=HEAVY_BIND=\"127.0.0.1:$heavy_port\",METRICS_NAME=\"heavy\"" >>"$conf"
 heavy_servers="server 127.0.0.1:$heavy_port;"
 
 ws_servers=""
 for n in $(seq "$WS_PROCESSES"); do
     ws_port="$(free_port)"
     program "ws-$n" "bash scripts/serve-ws.sh"
-    echo "environment=WS_BIND=\"127.0.0.1:$ws_port\"" >>"$conf"
+    echo "environment=WS_BIND=\"127.0.0.1:$ws_port\",METRICS_NAME=\"ws-$n\"" >>"$conf"
     ws_servers="$ws_servers server 127.0.0.1:$ws_port;"
 done
 
 program scheduler "bash scripts/scheduler.sh"
+
+if [ "${PGBOUNCER:-0}" = 1 ]; then
+    pgbouncer_port="$(free_port)"
+    program pgbouncer "bash scripts/serve-pgbouncer.sh"
+    # (supervisord reads % as its own: doubled.)
+    echo "environment=PGBOUNCER_BIND=\"127.0.0.1:$pgbouncer_port\",PGBOUNCER_UPSTREAM=\"${DATABASE_URL//%/%%}\"" >>"$conf"
+    # Every other program (started by supervisord with this environment) through it.
+    DATABASE_URL="$(python -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); user = p.netloc.rpartition("@")[0]; print(p._replace(netloc=f"{user}@127.0.0.1:{sys.argv[2]}").geturl())' "$DATABASE_URL" "$pgbouncer_port")"
+    export DATABASE_URL DATABASE_POOLER=pgbouncer
+    echo "pgbouncer on 127.0.0.1:$pgbouncer_port"
+fi
+
+metrics_port="${METRICS_PORT:-$(free_port)}"
+program metrics "python manage.py serve_metrics --bind 127.0.0.1:$metrics_port"
 
 LISTEN="127.0.0.1:$PUBLIC_PORT" WEB_SERVERS="$web_servers" WS_SERVERS="$ws_servers" \
     HEAVY_SERVERS="$heavy_servers" RUN_DIR="$RUN_DIR" \
@@ -142,10 +165,11 @@ answers() {
         2>/dev/null
 }
 ready=0
-for _ in $(seq 120); do
+for _ in $(seq 360); do
     if answers "http://127.0.0.1:$PUBLIC_PORT/readyz" \
         && answers "http://127.0.0.1:$PUBLIC_PORT/ws/readyz" \
-        && answers "http://127.0.0.1:$heavy_port/readyz"; then
+        && answers "http://127.0.0.1:$heavy_port/readyz" \
+        && answers "http://127.0.0.1:$metrics_port/metrics"; then
         ready=1
         break
     fi
@@ -153,9 +177,10 @@ for _ in $(seq 120); do
     sleep 0.5
 done
 if [ "$ready" != 1 ]; then
-    echo "topology not ready after 60 s: see the output above" >&2
+    echo "topology not ready after 3 minutes: see the output above" >&2
     exit 1
 fi
+echo "metrics on http://127.0.0.1:$metrics_port/metrics"
 echo "topology ready on http://127.0.0.1:$PUBLIC_PORT (run dir $RUN_DIR)"
 
 wait "$supervisor_pid"

@@ -21,6 +21,7 @@ cd "$(dirname "$0")/.."
 BIN="${VENV_BIN:-.venv/bin}"
 [ -x "$BIN/uvicorn" ] || BIN="$(dirname "$(command -v uvicorn)")"
 bind="${WS_BIND:-127.0.0.1:8001}"
+source scripts/metrics-dir.sh
 exec "$BIN/uvicorn" canfield_site.asgi:application \
     --host "${bind%:*}" --port "${bind##*:}" \
     --backlog 2048 \

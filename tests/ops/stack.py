@@ -143,6 +143,7 @@ class Topology:
         database_url: str,
         redis_url: str,
         workers: int = 2,
+        pgbouncer: bool = False,
         env: dict[str, str] | None = None,
     ) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="canfield-topology-"))
@@ -172,6 +173,8 @@ class Topology:
                 # tests/settings.py: with a new DAILY_SECRET each stack's deals are new, and one
                 # the solver leaves undecided cost its whole budget (10 s by default) each start.
                 "DAILY_SOLVE_SECONDS": "3",
+                # The app through PgBouncer in transaction mode (scripts/serve-pgbouncer.sh).
+                "PGBOUNCER": "1" if pgbouncer else "0",
             }
             | (env or {})
         )
@@ -186,11 +189,33 @@ class Topology:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        wait_for(self._ready, 90, "the topology to answer /readyz")
+        try:
+            wait_for(self._ready, 180, "the topology to answer /readyz")
+        except BaseException:
+            # Its processes must not outlive the test (the fixture never gets the stack).
+            print(self.log_path.read_text(errors="replace")[-3000:])
+            self.stop()
+            raise
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    def _printed(self, prefix: str) -> str:
+        for line in self.log_path.read_text(errors="replace").splitlines():
+            if line.startswith(prefix):
+                return line.removeprefix(prefix).strip()
+        raise AssertionError(f"the topology printed no line {prefix!r}")
+
+    @property
+    def metrics_url(self) -> str:
+        """The internal metrics address (`manage.py serve_metrics`), never the proxy's."""
+        return self._printed("metrics on ")
+
+    @property
+    def pgbouncer_port(self) -> int:
+        """PgBouncer's port (pgbouncer=True)."""
+        return int(self._printed("pgbouncer on ").rpartition(":")[2])
 
     def _ready(self) -> bool:
         if self.process.poll() is not None:

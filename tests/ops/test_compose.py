@@ -29,8 +29,35 @@ needs_docker_compose = pytest.mark.skipif(
 
 def test_compose_runs_the_whole_topology():
     assert set(SERVICES) == {
-        "migrate", "web", "heavy", "ws", "scheduler", "proxy", "postgres", "redis"
+        "migrate", "web", "heavy", "ws", "scheduler", "proxy", "postgres", "redis",
+        "pgbouncer", "metrics",
     }  # fmt: skip
+
+
+def test_the_app_reaches_postgresql_through_pgbouncer_in_transaction_mode():
+    pgbouncer = SERVICES["pgbouncer"]
+    app = COMPOSE["x-app"]["environment"]
+
+    assert pgbouncer["command"] == ["bash", "scripts/serve-pgbouncer.sh"]
+    assert 'program pgbouncer "bash scripts/serve-pgbouncer.sh"' in SCRIPT
+    assert pgbouncer["environment"]["POSTGRES_HOST"] == "postgres"
+    assert "env_file" not in pgbouncer  # the upstream's account only, no app setting
+    assert app["POSTGRES_HOST"] == "${POSTGRES_HOST:-pgbouncer}"
+    assert app["POSTGRES_PORT"] == "${POSTGRES_PORT:-6432}"
+    assert app["DATABASE_POOLER"] == "${DATABASE_POOLER:-pgbouncer}"
+    assert SERVICES["migrate"]["depends_on"]["pgbouncer"]["condition"] == "service_healthy"
+    assert "pool_mode = transaction" in (ROOT / "scripts" / "pgbouncer-conf.py").read_text()
+
+
+def test_metrics_are_summed_on_the_internal_network_only():
+    metrics = SERVICES["metrics"]
+
+    assert metrics["command"][:3] == ["python", "manage.py", "serve_metrics"]
+    assert "ports" not in metrics and metrics["expose"] == ["9100"]
+    for name in ("web", "heavy", "ws", "metrics"):
+        assert SERVICES[name]["volumes"] == ["metrics:/metrics"]
+    assert COMPOSE["x-app"]["environment"]["METRICS_DIR"] == "${METRICS_DIR:-/metrics}"
+    assert "program metrics " in SCRIPT
 
 
 def test_postgres_keeps_its_data_in_a_volume_and_reports_health():
@@ -38,7 +65,7 @@ def test_postgres_keeps_its_data_in_a_volume_and_reports_health():
 
     assert any(volume.endswith(":/var/lib/postgresql/data") for volume in postgres["volumes"])
     assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
-    assert set(COMPOSE["volumes"]) == {"pgdata"}
+    assert set(COMPOSE["volumes"]) == {"pgdata", "metrics"}
 
 
 def test_migrate_runs_once_before_the_app_processes():
