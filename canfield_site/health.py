@@ -39,7 +39,7 @@ def redis_status() -> str:
 
 
 def drain_status() -> str:
-    """"draining" once the node is being taken out of its load balancer: DRAIN_FILE exists
+    """ "draining" once the node is being taken out of its load balancer: DRAIN_FILE exists
     (scripts/serve-topology.sh creates it when stopped, before it stops any app process), so the
     balancer's health check fails first and it sends this node nothing new while in-flight
     requests finish (docs/deploy.md, "Scale out")."""

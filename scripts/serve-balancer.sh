@@ -5,7 +5,8 @@
 #   BALANCER_LISTEN  address:port, default 0.0.0.0:80
 #   NODES            the nodes' public addresses, space-separated: "10.0.0.11:8080 10.0.0.12:8080"
 #   CHECK_INTERVAL   how often each node's /readyz is asked, default 1s (HAProxy's units)
-#   RUN_DIR          where the rendered configuration goes, default a new temp directory
+#   RUN_DIR          where the rendered configuration and the stats socket (haproxy.sock) go,
+#                    default a new temp directory
 # Reload without dropping a connection: kill -USR2 <pid> (master-worker mode).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,10 +25,10 @@ for node in $NODES; do
 done
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 LISTEN="${BALANCER_LISTEN:-0.0.0.0:80}" NODE_SERVERS="$servers" \
-    CHECK_INTERVAL="${CHECK_INTERVAL:-1s}" DEPLOY_DIR="$PWD/deploy" \
+    CHECK_INTERVAL="${CHECK_INTERVAL:-1s}" DEPLOY_DIR="$PWD/deploy" RUN_DIR="$RUN_DIR" \
     "$BIN/python" - deploy/haproxy.cfg.template >"$RUN_DIR/haproxy.cfg" <<'PY'
 import os, string, sys
-names = ("LISTEN", "NODE_SERVERS", "CHECK_INTERVAL", "DEPLOY_DIR")
+names = ("LISTEN", "NODE_SERVERS", "CHECK_INTERVAL", "DEPLOY_DIR", "RUN_DIR")
 template = string.Template(open(sys.argv[1]).read())
 print(template.safe_substitute({name: os.environ[name] for name in names}))
 PY
