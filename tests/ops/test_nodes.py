@@ -49,9 +49,9 @@ pytestmark = [
 ]
 
 # The balancer asks each node's /readyz this often (out at the first failure, in after two
-# passes); a node stopped drains for DRAIN_SECONDS first, well above it.
+# passes); a node stopped drains for DRAIN_SECONDS first, well above two checks of a busy node.
 CHECK_INTERVAL = "200ms"
-DRAIN_SECONDS = "1.5"
+DRAIN_SECONDS = "3"
 
 
 class Cluster:
