@@ -339,10 +339,26 @@ class Player:
         self.bad_bodies: list[str] = []
         self.reconciled = 0
         self.sent: list[str] = []
-        token = self._call("POST", "/api/v1/auth/register",
-                           {"username": name, "password": "correct-horse-99"})["token"]  # fmt: skip
+        token = self._register({"username": name, "password": "correct-horse-99"})
         self.http.headers["Authorization"] = f"Token {token}"
         self.game: dict[str, Any] = {}
+
+    def _register(self, body: dict[str, str]) -> str:
+        """A sign-up, retried through outages. A retry refused because the name is taken means
+        an earlier attempt landed and only its answer was lost (a timeout on a loaded machine,
+        a process killed after the commit): then the account is ours, and a login gets a key."""
+        unanswered = False
+        for _ in range(300):
+            response = self._send("POST", "/api/v1/auth/register", body)
+            if response is None or response.status_code in RETRY_STATUSES:
+                unanswered = True
+                time.sleep(0.1)
+                continue
+            if response.status_code == 400 and unanswered:
+                return str(self._call("POST", "/api/v1/auth/token", body)["token"])
+            assert response.status_code < 400, (response.status_code, response.text)
+            return str(response.json()["token"])
+        raise AssertionError(f"{self.name}: sign-up never answered")
 
     def new_game(self, **body: Any) -> dict[str, Any]:
         self.game = self._call("POST", "/api/v1/games", body or {"draw": 3})
