@@ -49,6 +49,11 @@ from django.db import connection, transaction
 
 threads, go, name = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 errors, opened = [], []
+# DATABASE_POOLER=pgbouncer: no server-side cursors, no prepared statements.
+assert connection.settings_dict["DISABLE_SERVER_SIDE_CURSORS"] is True
+connection.ensure_connection()
+assert connection.connection.prepare_threshold is None
+connection.close()
 
 def work():
     try:
