@@ -63,7 +63,7 @@ bytecode: setup
 
 # What the suite needs beside the venv: Debian packages (when root) and axe-core from npm.
 test-tools:
-	bash scripts/apt-install.sh chromium nginx gettext tmux docker-compose prometheus pgbouncer
+	bash scripts/apt-install.sh chromium nginx gettext tmux docker-compose prometheus pgbouncer haproxy
 	command -v npm >/dev/null || bash scripts/apt-install.sh nodejs npm
 	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core (test_accessibility.py), openapi-typescript + typescript (tests/games/test_typescript_client.py)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import redis
 from django.conf import settings
 from django.db import DatabaseError, connection
@@ -36,5 +38,18 @@ def redis_status() -> str:
     return "ok"
 
 
+def drain_status() -> str:
+    """ "draining" once the node is being taken out of its load balancer: DRAIN_FILE exists
+    (scripts/serve-topology.sh creates it when stopped, before it stops any app process), so the
+    balancer's health check fails first and it sends this node nothing new while in-flight
+    requests finish (docs/deploy.md, "Scale out")."""
+    path = os.environ.get("DRAIN_FILE", "")
+    return "draining" if path and os.path.exists(path) else "ok"
+
+
 def readiness() -> dict[str, str]:
+    draining = drain_status()
+    if draining != "ok":
+        # Not ready whatever the rest says: no need to ask the database and Redis.
+        return {"drain": draining}
     return {"database": database_status(), "redis": redis_status()}

@@ -14,6 +14,12 @@
 #   PGBOUNCER      1: the app's processes reach PostgreSQL through PgBouncer in transaction mode
 #                  (scripts/serve-pgbouncer.sh, a program here on a free loopback port;
 #                  migrate goes straight to the server), as in docker-compose.yml; default 0
+#   PGBOUNCER_URL  a PgBouncer (transaction mode) shared with other nodes: the app's processes
+#                  use it (DATABASE_POOLER=pgbouncer), migrate goes straight to DATABASE_URL
+#   DRAIN_SECONDS  behind a load balancer (several nodes, deploy/haproxy.cfg.template): on stop,
+#                  how long /readyz answers 503 ("drain") before any app process is stopped, so
+#                  that the balancer's health check takes the node out first; more than its
+#                  check interval times `fall`. Default 0 (no balancer in front)
 #   METRICS_PORT   the metrics' port on 127.0.0.1 (internal: never through nginx), default a
 #                  free one; each process group counts into RUN_DIR/metrics/<program>
 #   RUN_DIR        supervisord's config and socket, nginx config and temp files, default a new
@@ -51,6 +57,9 @@ export WEB_WORKERS="${WEB_WORKERS:-2}"
 WS_PROCESSES="${WS_PROCESSES:-1}"
 RUN_DIR="${RUN_DIR:-$(mktemp -d -t canfield-topology.XXXXXX)}"
 export METRICS_DIR="$RUN_DIR/metrics"
+# While it exists every app process answers /readyz 503 (canfield_site/health.py).
+export DRAIN_FILE="$RUN_DIR/drain"
+DRAIN_SECONDS="${DRAIN_SECONDS:-0}"
 # Every WebSocket is an open file of a ws process (and two of nginx): as many as this shell may
 # have.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -63,6 +72,20 @@ free_port() {
 supervisor_pid=""
 stop_all() {
     trap - EXIT INT TERM
+    # A graceful drain, in this order: /readyz fails (the balancer stops sending new requests
+    # and WebSockets here), DRAIN_SECONDS for it to notice; then the app processes stop
+    # gracefully while nginx still carries their answers: gunicorn finishes the requests in
+    # flight, uvicorn closes its WebSockets with 1012 (service restart: clients reconnect, to
+    # the other node); then nginx (SIGQUIT: graceful) and the rest.
+    if [ -n "$supervisor_pid" ] && kill -0 "$supervisor_pid" 2>/dev/null; then
+        touch "$DRAIN_FILE"
+        if [ "$DRAIN_SECONDS" != 0 ]; then
+            echo "draining: /readyz answers 503 for $DRAIN_SECONDS s before the app stops"
+            sleep "$DRAIN_SECONDS"
+        fi
+        supervisorctl -c "$conf" stop web heavy $ws_names >/dev/null 2>&1 || true
+        echo "app processes stopped"
+    fi
     # supervisord stops its programs (each one's whole process group) before it exits.
     [ -n "$supervisor_pid" ] && kill -TERM "$supervisor_pid" 2>/dev/null
     wait 2>/dev/null || true
@@ -123,7 +146,9 @@ echo "environment=HEAVY_BIND=\"127.0.0.1:$heavy_port\",METRICS_NAME=\"heavy\"" >
 heavy_servers="server 127.0.0.1:$heavy_port;"
 
 ws_servers=""
+ws_names=""
 for n in $(seq "$WS_PROCESSES"); do
+    ws_names="$ws_names ws-$n"
     ws_port="$(free_port)"
     program "ws-$n" "bash scripts/serve-ws.sh"
     echo "environment=WS_BIND=\"127.0.0.1:$ws_port\",METRICS_NAME=\"ws-$n\"" >>"$conf"
@@ -132,7 +157,10 @@ done
 
 program scheduler "bash scripts/scheduler.sh"
 
-if [ "${PGBOUNCER:-0}" = 1 ]; then
+if [ -n "${PGBOUNCER_URL:-}" ]; then
+    # A PgBouncer of the whole cluster (several nodes): every program here through it.
+    export DATABASE_URL="$PGBOUNCER_URL" DATABASE_POOLER=pgbouncer
+elif [ "${PGBOUNCER:-0}" = 1 ]; then
     pgbouncer_port="$(free_port)"
     program pgbouncer "bash scripts/serve-pgbouncer.sh"
     # (supervisord reads % as its own: doubled.)
@@ -156,6 +184,8 @@ template = string.Template(open(sys.argv[1]).read())
 print(template.safe_substitute({name: os.environ[name] for name in names}))
 PY
 program proxy "$(command -v nginx) -e stderr -c $RUN_DIR/nginx.conf -g \"daemon off;\""
+# SIGQUIT: nginx finishes the answers it is carrying before it exits (SIGTERM drops them).
+echo "stopsignal=QUIT" >>"$conf"
 
 supervisord -c "$conf" &
 supervisor_pid=$!

@@ -145,9 +145,11 @@ class Topology:
         workers: int = 2,
         pgbouncer: bool = False,
         env: dict[str, str] | None = None,
+        port: int | None = None,
     ) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="canfield-topology-"))
-        self.port = free_port()
+        # A node started again behind a balancer comes back on the address the balancer knows.
+        self.port = port or free_port()
         self.env = (
             dict(os.environ)
             | {
@@ -270,6 +272,33 @@ class Topology:
             timeout=120,
         )
 
+    def drain_stop(self, timeout: float = 60) -> None:
+        """Stop as an operator does behind a balancer: SIGTERM to serve-topology.sh alone, which
+        drains (DRAIN_SECONDS of /readyz 503) before it stops the app processes gracefully."""
+        os.kill(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout)
+        finally:
+            self.stop()
+
+    def kill(self) -> None:
+        """SIGKILL every process of this node at once (supervisord and all it started), as a
+        machine that dies."""
+        tree = {self.process.pid}
+        frontier = [self.process.pid]
+        while frontier:
+            children = children_of(frontier.pop())
+            frontier.extend(children - tree)
+            tree |= children
+        for pid in tree:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self.process.wait(10)
+        for pid in tree:  # gone, not only signalled (no port of this node left bound)
+            wait_for(lambda pid=pid: not Path(f"/proc/{pid}").exists()
+                     or "Z" in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1][:3],
+                     10, f"process {pid} to die")  # fmt: skip
+
     def stop(self) -> None:
         try:
             os.killpg(self.process.pid, signal.SIGTERM)
@@ -314,10 +343,26 @@ class Player:
         self.bad_bodies: list[str] = []
         self.reconciled = 0
         self.sent: list[str] = []
-        token = self._call("POST", "/api/v1/auth/register",
-                           {"username": name, "password": "correct-horse-99"})["token"]  # fmt: skip
+        token = self._register({"username": name, "password": "correct-horse-99"})
         self.http.headers["Authorization"] = f"Token {token}"
         self.game: dict[str, Any] = {}
+
+    def _register(self, body: dict[str, str]) -> str:
+        """A sign-up, retried through outages. A retry refused because the name is taken means
+        an earlier attempt landed and only its answer was lost (a timeout on a loaded machine,
+        a process killed after the commit): then the account is ours, and a login gets a key."""
+        unanswered = False
+        for _ in range(300):
+            response = self._send("POST", "/api/v1/auth/register", body)
+            if response is None or response.status_code in RETRY_STATUSES:
+                unanswered = True
+                time.sleep(0.1)
+                continue
+            if response.status_code == 400 and unanswered:
+                return str(self._call("POST", "/api/v1/auth/token", body)["token"])
+            assert response.status_code < 400, (response.status_code, response.text)
+            return str(response.json()["token"])
+        raise AssertionError(f"{self.name}: sign-up never answered")
 
     def new_game(self, **body: Any) -> dict[str, Any]:
         self.game = self._call("POST", "/api/v1/games", body or {"draw": 3})
@@ -380,3 +425,111 @@ class Player:
 
     def server_game(self) -> dict[str, Any]:
         return self._call("GET", f"/api/v1/games/{self.game['id']}")
+
+
+class PgBouncer:
+    """One PgBouncer (scripts/serve-pgbouncer.sh, transaction mode) that several nodes share."""
+
+    def __init__(self, upstream: str) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="canfield-pgbouncer-"))
+        self.port = free_port()
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "nobody")
+        self.process = subprocess.Popen(
+            ["bash", "scripts/serve-pgbouncer.sh"],
+            cwd=ROOT,
+            env=dict(os.environ)
+            | {
+                "PGBOUNCER_BIND": f"127.0.0.1:{self.port}",
+                "PGBOUNCER_UPSTREAM": upstream,
+                "PGBOUNCER_DIR": str(self.dir),
+                "VENV_BIN": str(Path(sys.executable).parent),
+            },
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        wait_for(self._answers, 20, "pgbouncer")
+
+    def url(self, database_url: str) -> str:
+        """database_url with PgBouncer's address instead of the server's."""
+        head, _, tail = database_url.partition("@")
+        return f"{head}@127.0.0.1:{self.port}/{tail.partition('/')[2]}"
+
+    def _answers(self) -> bool:
+        if self.process.poll() is not None:
+            raise AssertionError("pgbouncer exited")
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+        except OSError:
+            return False
+        return True
+
+    def stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        self.process.wait(10)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Balancer:
+    """HAProxy in front of nodes (scripts/serve-balancer.sh, deploy/haproxy.cfg.template)."""
+
+    def __init__(self, nodes: list[int], check_interval: str = "200ms") -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="canfield-balancer-"))
+        self.port = free_port()
+        self.log_path = self.dir / "balancer.log"
+        self.log = open(self.log_path, "ab")  # noqa: SIM115 (open for the balancer's life)
+        self.process = subprocess.Popen(
+            ["bash", "scripts/serve-balancer.sh"],
+            cwd=ROOT,
+            env=dict(os.environ)
+            | {
+                "BALANCER_LISTEN": f"127.0.0.1:{self.port}",
+                "NODES": " ".join(f"127.0.0.1:{port}" for port in nodes),
+                "CHECK_INTERVAL": check_interval,
+                "RUN_DIR": str(self.dir),
+                "VENV_BIN": str(Path(sys.executable).parent),
+            },
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        wait_for(lambda: self.up() == len(nodes), 30, "the balancer to see every node up")
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def states(self) -> dict[str, str]:
+        """Each node's state as HAProxy sees it (its stats socket): UP, DOWN, ..."""
+        if self.process.poll() is not None:
+            raise AssertionError(f"haproxy exited:\n{self.log_path.read_text()[-2000:]}")
+        try:
+            with socket.socket(socket.AF_UNIX) as sock:
+                sock.settimeout(5)
+                sock.connect(str(self.dir / "haproxy.sock"))
+                sock.sendall(b"show stat\n")
+                raw = b""
+                while chunk := sock.recv(65536):
+                    raw += chunk
+        except OSError:
+            return {}
+        lines = raw.decode().splitlines()
+        header = lines[0].lstrip("# ").split(",")
+        rows = [dict(zip(header, line.split(","), strict=False)) for line in lines[1:] if line]
+        return {
+            row["svname"]: row["status"]
+            for row in rows
+            if row["pxname"] == "nodes" and row["svname"].startswith("node-")
+        }
+
+    def up(self) -> int:
+        return sum(state == "UP" for state in self.states().values())
+
+    def stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        self.process.wait(10)
+        self.log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
