@@ -85,9 +85,13 @@ def test_a_visitor_plays_at_once_is_asked_before_leaving_and_signs_up_keeping_th
     page.wait_for_selector(FIRST_CARDS)
     assert page.locator("#tips").count() == 0
 
-    # a guest's daily asks for an account
+    # a guest's daily asks for an account: one click to the sign-up, which would come back here
     page.click("#next-daily")
-    page.wait_for_function("() => /Sign up/.test(document.getElementById('message').textContent)")
+    page.wait_for_url(re.compile(r"/accounts/signup/\?next="))
+    assert page.url.endswith(f"/accounts/signup/?next=/play/{first_game}")
+    assert page.locator("#guest-signup, form button[type=submit]").count() >= 1
+    page.go_back()
+    page.wait_for_selector(FIRST_CARDS)
     assert page.url.endswith(f"/play/{first_game}")
 
     # when the guest presses New game mid-game, it is asked first; keeping on changes nothing

@@ -481,6 +481,12 @@ async function restart() {
 
 // Today's daily challenge: the other draw mode's board after a daily game, else the 3-card one.
 function nextDaily() {
+  // A guest's dailies need an account: one click to the sign-up, which keeps this game.
+  const signup = document.getElementById("game").dataset.signup;
+  if (signup) {
+    location.href = signup;
+    return undefined;
+  }
   const draw = game.daily ? (game.draw === 3 ? 1 : 3) : 3;
   return startGame({ daily: true, draw });
 }
