@@ -48,17 +48,17 @@ SETUP = """
 import json, sys, django
 django.setup()
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from keys.services import keys_create_many
 from matches.deals import match_deal_code
 from matches.models import MatchDeal
 players, deals = int(sys.argv[1]), int(sys.argv[2])
 User = get_user_model()
 users = User.objects.bulk_create(User(username=f"m{i}") for i in range(players))
-tokens = Token.objects.bulk_create(Token(user=user, key=Token.generate_key()) for user in users)
+tokens = keys_create_many(users=users, name="bench")
 MatchDeal.objects.bulk_create(
     MatchDeal(draw=3, index=i, deal_code=str(match_deal_code(3, i))) for i in range(deals)
 )
-print(json.dumps([token.key for token in tokens]))
+print(json.dumps(tokens))
 """
 
 # Phase 2: finishing and rating the full matches, timed one by one.
