@@ -39,27 +39,6 @@ function goTo(number) {
   url.searchParams.set("page", String(number));
   history.replaceState(null, "", url);
   show().catch(() => {});
-
-// The week's best rating gains of the mode (its first page).
-async function showWeek() {
-  const week = await api("GET", `ratings/weekly?size=${size}&draw=${draw}`);
-  document.getElementById("weekly-since").textContent = week.week;
-  document.getElementById("weekly-rows").replaceChildren(
-    ...week.results.map((entry) =>
-      el(
-        "tr",
-        { class: entry.player === currentUser() ? "mine" : "", "data-player": entry.player },
-        el("td", { class: "num", text: String(entry.rank) }),
-        el("td", {}, el("a", { href: `/players/${encodeURIComponent(entry.player)}`, text: entry.player })),
-        el("td", { class: "num", text: changeText({ rating_before: 0, rating_after: entry.gain }) }),
-        el("td", { class: "num", text: String(entry.matches) }),
-      ),
-    ),
-  );
-  document.getElementById("weekly-empty").hidden = week.results.length > 0;
-}
-
-showWeek().catch(() => {});
 }
 
 document.getElementById("prev-page").addEventListener("click", () => goTo(pageNumber - 1));
