@@ -8,8 +8,10 @@ import os
 import secrets
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 
@@ -69,6 +71,26 @@ def fresh_database(name: str) -> str:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
     return f"postgres://postgres@127.0.0.1:5432/{name}"
+
+
+def play_for(clients: list[Any], seconds: float) -> list[float]:
+    """Each client plays (its `act()`) in a thread of its own for `seconds`: every action's
+    time from request to answer, sorted (bench/scale.py, bench/nodes.py)."""
+    latencies: list[list[float]] = [[] for _ in clients]
+    deadline = time.monotonic() + seconds
+
+    def play(index: int) -> None:
+        while time.monotonic() < deadline:
+            began = time.perf_counter()
+            clients[index].act()
+            latencies[index].append(time.perf_counter() - began)
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(len(clients))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sorted(t for per_client in latencies for t in per_client)
 
 
 def stop(server: subprocess.Popen[bytes]) -> None:

@@ -85,9 +85,9 @@ def fill(games: int) -> None:
 
             INSERT INTO leaderboard_entry (status, score, moves, started_at, ended_at,
                                            reached_at, challenge_id, game_id, player_id,
-                                           disqualified, bot)
+                                           disqualified, bot, home)
             SELECT status, score, moves, began, ended, coalesce(ended, began), %(challenge)s,
-                   game, player, false, false
+                   game, player, false, false, least(52, score / 5 + 1)
             FROM filled;
 
             DROP TABLE filled;
@@ -95,6 +95,22 @@ def fill(games: int) -> None:
             params,
         )
         cursor.execute("VACUUM ANALYZE")
+
+
+def filled_board(*, database: str, redis: str, games: int) -> None:
+    """Django set up on a new database `database` (and the Redis `redis`, or none), with
+    `games` ranked games on one day's board (bench/rebuild.py too)."""
+    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{database}"
+    os.environ["REDIS_URL"] = redis
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "1")  # the development settings
+    import django
+
+    fresh_database(database)
+    django.setup()
+    began = time.perf_counter()
+    fill(games)
+    print(f"filled {games} ranked games in {time.perf_counter() - began:.1f} s")
 
 
 def timed(runs: int, read, budget: float = 30.0) -> tuple[float, float, int]:
@@ -123,22 +139,12 @@ def main() -> None:
     if args.quick:
         args.games, args.runs = 5_000, 100
 
-    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{args.database}"
-    os.environ["REDIS_URL"] = args.redis
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "1")  # the development settings
-    import django
-
-    fresh_database(args.database)
-    django.setup()
+    filled_board(database=args.database, redis=args.redis, games=args.games)
     from django.utils import timezone
 
     from leaderboard import boards, selectors
     from leaderboard.models import DailyChallenge, Entry
 
-    began = time.perf_counter()
-    fill(args.games)
-    print(f"filled {args.games} ranked games in {time.perf_counter() - began:.1f} s")
     challenge = DailyChallenge.objects.get()
     deep = max(1, args.games // 100)
     last = -(-args.games // selectors.PAGE_SIZE)

@@ -20,10 +20,7 @@ import argparse
 import os
 import secrets
 import statistics
-import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import httpx
@@ -31,19 +28,14 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._common import fresh_database, play_for  # noqa: E402
 from tests.ops.stack import Balancer, PgBouncer, Player, Topology  # noqa: E402
 
 DATABASE = "canfield_nodes"
 
 
-def fresh_database() -> str:
-    for command in (["dropdb", "--if-exists"], ["createdb"]):
-        subprocess.run([*command, "-h", "127.0.0.1", "-U", "postgres", DATABASE], check=True)
-    return f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
-
-
 def measure(nodes: int, players: int, seconds: float) -> str:
-    database_url = fresh_database()
+    database_url = fresh_database(DATABASE)
     redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     pgbouncer = PgBouncer(database_url)
     env = {
@@ -61,22 +53,7 @@ def measure(nodes: int, players: int, seconds: float) -> str:
         clients = [Player(balancer.base_url, f"bench{i}") for i in range(players)]
         for client in clients:
             client.new_game()
-        latencies: list[list[float]] = [[] for _ in clients]
-        deadline = time.monotonic() + seconds
-
-        def play(index: int) -> None:
-            client = clients[index]
-            while time.monotonic() < deadline:
-                began = time.perf_counter()
-                client.act()
-                latencies[index].append(time.perf_counter() - began)
-
-        threads = [threading.Thread(target=play, args=(i,)) for i in range(players)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        every = sorted(t for per_client in latencies for t in per_client)
+        every = play_for(clients, seconds)
         assert httpx.get(f"{balancer.base_url}/readyz").status_code == 200
         failed = sum(
             count

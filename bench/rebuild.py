@@ -15,7 +15,6 @@ the flush (it reads the stand-in, one index-only query) is shown apart.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -25,8 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import fresh_database  # noqa: E402
-from bench.leaderboard import fill  # noqa: E402
+from bench.leaderboard import filled_board  # noqa: E402
 
 
 def figures(samples: list[float]) -> str:
@@ -49,22 +47,12 @@ def main() -> None:
     if args.quick:
         args.games, args.after = 20_000, 100
 
-    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{args.database}"
-    os.environ["REDIS_URL"] = args.redis
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "1")  # the development settings
-    import django
-
-    fresh_database(args.database)
-    django.setup()
+    filled_board(database=args.database, redis=args.redis, games=args.games)
     from django.utils import timezone
 
     from leaderboard import boards, selectors
     from leaderboard.models import DailyChallenge, Entry
 
-    began = time.perf_counter()
-    fill(args.games)
-    print(f"filled {args.games} ranked games in {time.perf_counter() - began:.1f} s")
     challenge = DailyChallenge.objects.get()
     players = list(Entry.objects.filter(challenge=challenge).values_list("pk", flat=True))
     last_ranked = Entry.objects.order_by("score", "-moves").values_list("pk", flat=True)[0]

@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import httpx
@@ -26,41 +23,21 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._common import fresh_database, play_for  # noqa: E402
 from tests.ops.stack import Player, Topology  # noqa: E402
 
 DATABASE = "canfield_scale"
 
 
-def fresh_database() -> str:
-    for command in (["dropdb", "--if-exists"], ["createdb"]):
-        subprocess.run([*command, "-h", "127.0.0.1", "-U", "postgres", DATABASE], check=True)
-    return f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
-
-
 def measure(workers: int, players: int, seconds: float) -> str:
     topology = Topology(
-        database_url=fresh_database(), redis_url="redis://127.0.0.1:6379/0", workers=workers
+        database_url=fresh_database(DATABASE), redis_url="redis://127.0.0.1:6379/0", workers=workers
     )
     try:
         clients = [Player(topology.base_url, f"bench{i}") for i in range(players)]
         for client in clients:
             client.new_game()
-        latencies: list[list[float]] = [[] for _ in clients]
-        deadline = time.monotonic() + seconds
-
-        def play(index: int) -> None:
-            client = clients[index]
-            while time.monotonic() < deadline:
-                started = time.perf_counter()
-                client.act()
-                latencies[index].append(time.perf_counter() - started)
-
-        threads = [threading.Thread(target=play, args=(i,)) for i in range(players)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        every = sorted(t for per_client in latencies for t in per_client)
+        every = play_for(clients, seconds)
         assert httpx.get(f"{topology.base_url}/readyz").status_code == 200
         p99 = every[int(len(every) * 0.99) - 1]
         return (
