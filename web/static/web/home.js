@@ -81,6 +81,7 @@ function wireNewGame() {
         alert(errorText(error));
       }
     });
+    button.disabled = false; // disabled in the page until this script listens
   }
   const form = document.getElementById("new-game");
   if (!form) return;
@@ -109,6 +110,7 @@ function wireNewGame() {
       errorBox.hidden = false;
     }
   });
+  form.querySelector('button[type="submit"]').disabled = false; // disabled until this listens
 }
 
 wireNewGame();

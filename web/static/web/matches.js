@@ -24,6 +24,9 @@ if (form) {
       button.disabled = false;
     }
   });
+  // Disabled in the page until now: a click before this listens would submit the form to
+  // the page itself (a reload, and no match).
+  document.getElementById("match-play").disabled = false;
 }
 
 function results(data) {
