@@ -32,13 +32,14 @@ import time
 import uuid
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from itertools import islice
 from typing import Any
 
 import redis
 from django.conf import settings
-from django.db import close_old_connections, connections
+from django.db import close_old_connections, connections, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -516,7 +517,8 @@ class RankingStandIn:
             .annotate(entries=Count("*"))
             .order_by()
         )
-        return cls([(rank_key(score, moves), entries) for score, moves, entries in rows])
+        with _one_worker():
+            return cls([(rank_key(score, moves), entries) for score, moves, entries in rows])
 
     def ranked_before(self, board: int, keys: list[int]) -> list[int]:
         found = [bisect_left(self.keys, key) for key in keys]
@@ -530,6 +532,20 @@ class RankingStandIn:
             return ()
         group = bisect_right(self.ahead, offset) - 1
         return self.keys[group], self.ahead[group]
+
+
+@contextmanager
+def _one_worker() -> Iterator[None]:
+    """A transaction whose PostgreSQL queries run in one process: a big board's stand-in and
+    rebuild are read while its readers wait for the database too, and a parallel plan (the
+    stand-in's, a million entries: the leader and two workers for 0.2 s, every second) would
+    take every core from them meanwhile."""
+    with transaction.atomic():
+        connection = connections["default"]
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
+        yield
 
 
 # leaderboard.selectors.ON_BOARD (which imports this module): what the ranking holds.
@@ -651,7 +667,7 @@ def _rebuild_slices(challenge: DailyChallenge, bots: bool) -> BuildSlices:
                 "challenge": challenge.pk, "bots": bots,
                 "ranking": _bulk(ranking), "versions": _bulk(versions),
             }  # fmt: skip
-            with connection.chunked_cursor() as cursor:
+            with _one_worker(), connection.chunked_cursor() as cursor:
                 cursor.execute(_REBUILD_SLICES, params)
                 while rows := cursor.fetchmany(BUILD_FETCH):
                     yield from rows
