@@ -97,20 +97,39 @@ def fill(games: int) -> None:
         cursor.execute("VACUUM ANALYZE")
 
 
-def filled_board(*, database: str, redis: str, games: int) -> None:
+def filled_board(*, database: str, redis: str, games: int, keep: bool = False) -> None:
     """Django set up on a new database `database` (and the Redis `redis`, or none), with
-    `games` ranked games on one day's board (bench/rebuild.py too)."""
+    `games` ranked games on one day's board (bench/rebuild.py too); with `keep`, the database
+    is kept if it already holds today's board of `games` games."""
     os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{database}"
     os.environ["REDIS_URL"] = redis
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
     os.environ.setdefault("DJANGO_DEBUG", "1")  # the development settings
     import django
 
+    if keep and _holds_board(database, games):
+        django.setup()
+        print(f"kept the database's {games} ranked games")
+        return
     fresh_database(database)
     django.setup()
     began = time.perf_counter()
     fill(games)
     print(f"filled {games} ranked games in {time.perf_counter() - began:.1f} s")
+
+
+def _holds_board(database: str, games: int) -> bool:
+    import psycopg
+
+    try:
+        with psycopg.connect(f"postgres://postgres@127.0.0.1:5432/{database}") as conn:
+            found = conn.execute(
+                "SELECT count(*) FROM leaderboard_entry e JOIN leaderboard_dailychallenge c"
+                " ON c.id = e.challenge_id WHERE c.ends_at > now()"
+            ).fetchone()
+    except psycopg.Error:
+        return False
+    return found is not None and found[0] == games
 
 
 def timed(runs: int, read, budget: float = 30.0) -> tuple[float, float, int]:

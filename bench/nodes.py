@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._common import fresh_database, play_for  # noqa: E402
-from tests.ops.stack import Balancer, PgBouncer, Player, Topology  # noqa: E402
+from tests.ops.stack import Balancer, PgBouncer, Player, Topology, free_port  # noqa: E402
 
 DATABASE = "canfield_nodes"
 
@@ -48,8 +48,15 @@ def measure(nodes: int, players: int, seconds: float) -> str:
     balancer = None
     try:
         for _ in range(nodes):
-            started.append(Topology(database_url=database_url, redis_url=redis_url, env=env))
-        balancer = Balancer([node.port for node in started], "1s")
+            started.append(
+                Topology(
+                    database_url=database_url,
+                    redis_url=redis_url,
+                    env=env,
+                    balancer_port=free_port(),
+                )
+            )
+        balancer = Balancer([node.balancer_port or 0 for node in started], "1s")
         clients = [Player(balancer.base_url, f"bench{i}") for i in range(players)]
         for client in clients:
             client.new_game()

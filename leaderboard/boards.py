@@ -11,6 +11,8 @@ With REDIS_URL the state lives in Redis, shared by every process, under `board:{
   rebuild racing with actions, leave the newest figures;
 - `ready`, set once the ranking has been rebuilt from PostgreSQL: until then (a new or flushed
   Redis, a write this process could not make) reads answer NotReady;
+- `building` (the one builder's token), `new-ranking` and `new-versions`: a rebuild under way,
+  made apart and renamed into place when done (`RedisBoards.ranking_build`);
 - `changed`, a set of game ids, drained by the one process that claims a tick (`tick:{n}`);
 - `seq` and `snapshot:{seq}`: the last batch's number (growing, across Redis restarts too) and
   the board's first page after it.
@@ -27,15 +29,17 @@ import datetime as dt
 import logging
 import threading
 import time
+import uuid
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from itertools import islice
 from typing import Any
 
 import redis
 from django.conf import settings
-from django.db import close_old_connections, connections
+from django.db import close_old_connections, connections, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -64,10 +68,14 @@ PUBLISHING = dt.timedelta(seconds=5)
 # its own writes, not of another process's (a management command, a shell).
 LOCAL_SNAPSHOT_SECONDS = 5.0
 REDIS_TIMEOUT = 0.5
-BUILD_CHUNK = 5000
-# Entries merged into a ranking per Lua call while it is rebuilt: a call blocks Redis for every
-# other caller (the readers' calls among them) while it runs, a millisecond or two at 1,000.
-MERGE_CHUNK = 1000
+# Entries per slice of a rebuild: one plain ZADD and one HSET, a fraction of a millisecond of
+# Redis each (other callers' commands run between two slices).
+BUILD_SLICE = 250
+# Slices fetched from PostgreSQL at a time.
+BUILD_FETCH = 20
+# The builder's hold on a board (and its new keys' life): renewed at every slice, so that a
+# builder that died frees the board within this.
+BUILD_HOLD_SECONDS = 60
 # While a big board's ranking is rebuilt in the background (RankingStandIn), its stand-in is
 # read again from the database after this long (in the background: reads go on with the last
 # one), and one older than STAND_IN_KEPT is not served at all (read again first).
@@ -81,6 +89,9 @@ REBUILD_RETRY_SECONDS = 1.0
 NOT_READY = b"not ready"
 # A change: (game id, version, rank_key or None when the entry left the board).
 Change = tuple[str, int, int | None]
+# A rebuild's entries (RedisBoards.ranking_build): given the new ranking's two keys, the Redis
+# commands that fill them, a slice at a time (RESP text, and how many commands it holds).
+BuildSlices = Callable[[str, str], Iterable[tuple[str, int]]]
 
 
 class NotReady(Exception):
@@ -122,6 +133,47 @@ for i = 3, #ARGV, 3 do
 end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[1]) end
 return applied
+"""
+# A rebuild's start, by the one builder (KEYS: building, ranking, versions, ready, new-ranking,
+# new-versions): the board's ranking is dropped, so that what writers merge into it from now
+# on is what changed since the build's rows were read (they are read after this).
+_BUILD_START = """
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2]) then return 0 end
+redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
+return 1
+"""
+# A rebuild's end, at once for every other caller (KEYS as _BUILD_START's): the changes writers
+# merged meanwhile go into the new ranking where newer (as _MERGE does), which then takes the
+# old one's place; 0 if the builder lost its hold (another builder, a forgotten ranking).
+_BUILD_SWAP = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+    redis.call('UNLINK', KEYS[5], KEYS[6])
+    return 0
+end
+local changed = redis.call('HGETALL', KEYS[3])
+for i = 1, #changed, 2 do
+    local member, version = changed[i], changed[i + 1]
+    if tonumber(version) > tonumber(redis.call('HGET', KEYS[6], member) or '-1') then
+        redis.call('HSET', KEYS[6], member, version)
+        local key = redis.call('ZSCORE', KEYS[2], member)
+        if key then
+            redis.call('ZADD', KEYS[5], key, member)
+        else
+            redis.call('ZREM', KEYS[5], member)
+        end
+    end
+end
+for i = 2, 3 do
+    if redis.call('EXISTS', KEYS[i + 3]) == 1 then
+        redis.call('RENAME', KEYS[i + 3], KEYS[i])
+        redis.call('EXPIRE', KEYS[i], ARGV[2])
+    else
+        redis.call('DEL', KEYS[i])
+    end
+end
+redis.call('SET', KEYS[4], '1', 'EX', ARGV[2])
+redis.call('DEL', KEYS[1])
+return 1
 """
 _TAKE = """
 if redis.call('EXISTS', KEYS[3]) == 1 then return false end
@@ -184,7 +236,8 @@ class RedisBoards:
         self.scripts = {
             name: self.client.register_script(source)
             for name, source in (
-                ("merge", _MERGE), ("take", _TAKE), ("before", _BEFORE), ("count", _COUNT),
+                ("merge", _MERGE), ("build_start", _BUILD_START), ("build_swap", _BUILD_SWAP),
+                ("take", _TAKE), ("before", _BEFORE), ("count", _COUNT),
                 ("at", _AT), ("batch", _BATCH), ("snapshot_get", _SNAPSHOT_GET),
                 ("snapshot_put", _SNAPSHOT_PUT),
             )
@@ -282,32 +335,43 @@ class RedisBoards:
             return found  # type: ignore[no-any-return]
         return int(float(found[0])), int(found[1])
 
-    def ranking_build(self, board: int, ends_at: dt.datetime, rows: Iterable[Change]) -> bool:
-        """Merge the board's entries into the ranking, then mark it ready; False if another
-        process is building it or Redis is unreachable."""
+    def ranking_build(self, board: int, ends_at: dt.datetime, slices: BuildSlices) -> bool:
+        """Build the board's ranking anew from `slices` (given the names of the new ranking's
+        two keys: Redis commands that fill them, and how many), apart from the ranking read
+        meanwhile, then put it in that one's place; False if another process is building it or
+        Redis is unreachable. The commands are streamed as they come (made by PostgreSQL: the
+        process spends little time and GIL on them); writes made meanwhile are kept."""
 
         def build() -> bool:
-            building = self._key(board, "building")
-            if not self.client.set(building, "1", nx=True, ex=300):
+            parts = ("building", "ranking", "versions", "ready", "new-ranking", "new-versions")
+            keys = [self._key(board, part) for part in parts]
+            token = uuid.uuid4().hex
+            hold = [token, BUILD_HOLD_SECONDS]
+            if not self._run("build_start", board, parts, hold):
                 return False
-            parts = ("ranking", "versions", "changed")
-            expire_in = _expire_in(ends_at)
-            changes = iter(rows)
-            while chunk := list(islice(changes, MERGE_CHUNK)):
-                args: list[Any] = [expire_in, 0]
-                for game, version, key in chunk:
-                    args += [game, version, "" if key is None else key]
-                self._run("merge", board, parts, args)
-                time.sleep(0)  # the GIL to the process's readers between chunks
-            self.client.set(self._key(board, "ready"), "1", ex=expire_in)
-            self.client.delete(building)
-            return True
+            # (each slice renews the hold and the new keys' life: a builder that died leaves
+            # nothing behind for long)
+            renew = [_resp("EXPIRE", key, BUILD_HOLD_SECONDS) for key in (keys[0], *keys[4:])]
+            pool = self.client.connection_pool
+            connection = pool.get_connection()
+            try:
+                for commands, count in slices(keys[4], keys[5]):
+                    connection.send_packed_command(["".join([commands, *renew]).encode()])
+                    for _ in range(count + len(renew)):
+                        connection.read_response()  # (an error reply raises)
+            except BaseException:
+                connection.disconnect()  # (replies may be left unread on it)
+                raise
+            finally:
+                pool.release(connection)
+            args = [token, _expire_in(ends_at)]
+            return bool(self._run("build_swap", board, parts, args))
 
         return bool(self._write(board, "ranking_build", build))
 
     def ranking_forget(self, board: int) -> None:
         """Drop the board's ranking: the next read rebuilds it from the database."""
-        parts = ("ranking", "versions", "ready", "building")
+        parts = ("ranking", "versions", "ready", "building", "new-ranking", "new-versions")
         keys = [self._key(board, part) for part in parts]
         self._write(board, "ranking_forget", lambda: self.client.unlink(*keys))
 
@@ -373,7 +437,7 @@ class LocalBoards:
     def ranked_at(self, board: int, offset: int) -> tuple[int, int] | tuple[()] | None:
         return None
 
-    def ranking_build(self, board: int, ends_at: dt.datetime, rows: Iterable[Change]) -> bool:
+    def ranking_build(self, board: int, ends_at: dt.datetime, slices: BuildSlices) -> bool:
         return False
 
     def ranking_forget(self, board: int) -> None:
@@ -451,9 +515,12 @@ class RankingStandIn:
             .filter(ON_BOARD)
             .values_list("score", "moves")
             .annotate(entries=Count("*"))
-            .order_by()
+            # (in the index's order: PostgreSQL counts the groups as it walks it, without a
+            # hash table, a third faster at a million entries, and they come sorted)
+            .order_by("-score", "moves")
         )
-        return cls([(rank_key(score, moves), entries) for score, moves, entries in rows])
+        with _one_worker():
+            return cls([(rank_key(score, moves), entries) for score, moves, entries in rows])
 
     def ranked_before(self, board: int, keys: list[int]) -> list[int]:
         found = [bisect_left(self.keys, key) for key in keys]
@@ -467,6 +534,20 @@ class RankingStandIn:
             return ()
         group = bisect_right(self.ahead, offset) - 1
         return self.keys[group], self.ahead[group]
+
+
+@contextmanager
+def _one_worker() -> Iterator[None]:
+    """A transaction whose PostgreSQL queries run in one process: a big board's stand-in and
+    rebuild are read while its readers wait for the database too, and a parallel plan (the
+    stand-in's, a million entries: the leader and two workers for 0.2 s, every second) would
+    take every core from them meanwhile."""
+    with transaction.atomic():
+        connection = connections["default"]
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
+        yield
 
 
 # leaderboard.selectors.ON_BOARD (which imports this module): what the ranking holds.
@@ -536,49 +617,89 @@ def ranking_stand_in(challenge: DailyChallenge, *, bots: bool = False) -> Rankin
     return stand_in
 
 
-# ranking_rebuild's rows on PostgreSQL, as Changes ('' for no rank key), made by the database:
-# a million rows spend little of the process's time (and of its GIL: readers go on meanwhile).
-_REBUILD_ROWS = """
-SELECT CAST(e.game_id AS text),
-       CASE WHEN e.disqualified THEN %(removed)s
-            WHEN e.review = 'held' THEN %(held)s
-            WHEN COALESCE(e.review, '') <> '' THEN %(cleared)s
-            ELSE g.actions_count END,
-       CASE WHEN e.disqualified OR e.review = 'held' THEN ''
-            ELSE CAST(e.moves - CAST(e.score AS bigint) * 4294967296 AS text) END
-FROM leaderboard_entry e JOIN games_game g ON g.id = e.game_id
-WHERE e.challenge_id = %(challenge)s AND e.bot = %(bots)s
+# ranking_rebuild's slices on PostgreSQL, made by the database as the Redis commands themselves
+# (RESP: `*` the number of arguments, then each argument as `$` its length and itself): one
+# ZADD of the slice's entries on the board (none if it has none) and one HSET of their
+# versions, and how many commands that is. The process only passes them on: a million entries
+# spend little of its time (and of its GIL: its readers go on meanwhile).
+_REBUILD_SLICES = r"""
+WITH entries AS (
+    SELECT CAST(e.game_id AS text) AS member,
+           CAST(CASE WHEN e.disqualified THEN %(removed)s
+                     WHEN e.review = 'held' THEN %(held)s
+                     WHEN COALESCE(e.review, '') <> '' THEN %(cleared)s
+                     ELSE g.actions_count END AS text) AS version,
+           CASE WHEN e.disqualified OR e.review = 'held' THEN NULL
+                ELSE CAST(e.moves - CAST(e.score AS bigint) * 4294967296 AS text) END AS key,
+           (row_number() OVER () - 1) / %(slice)s AS slice
+    FROM leaderboard_entry e JOIN games_game g ON g.id = e.game_id
+    WHERE e.challenge_id = %(challenge)s AND e.bot = %(bots)s
+)
+SELECT CASE WHEN count(key) > 0
+            THEN '*' || 2 + 2 * count(key) || E'\r\n$4\r\nZADD\r\n' || %(ranking)s
+                 || string_agg('$' || length(key) || E'\r\n' || key || E'\r\n$'
+                               || length(member) || E'\r\n' || member || E'\r\n', '')
+            ELSE '' END
+       || '*' || 2 + 2 * count(*) || E'\r\n$4\r\nHSET\r\n' || %(versions)s
+       || string_agg('$' || length(member) || E'\r\n' || member || E'\r\n$'
+                     || length(version) || E'\r\n' || version || E'\r\n', ''),
+       CASE WHEN count(key) > 0 THEN 2 ELSE 1 END
+FROM entries GROUP BY slice
 """
 
 
-def _rebuild_rows(challenge: DailyChallenge, bots: bool) -> Iterable[Change]:
-    connection = connections["default"]
-    if connection.vendor == "postgresql":
-        params = {
-            "removed": REMOVED, "held": HELD, "cleared": CLEARED,
-            "challenge": challenge.pk, "bots": bots,
-        }  # fmt: skip
-        with connection.chunked_cursor() as cursor:
-            cursor.execute(_REBUILD_ROWS, params)
-            while rows := cursor.fetchmany(BUILD_CHUNK):
-                yield from rows
-        return
-    rows = (
-        Entry.objects.filter(challenge=challenge, bot=bots)
-        .values_list("game_id", "game__actions_count", "score", "moves", "disqualified", "review")
-        .iterator(chunk_size=BUILD_CHUNK)
-    )
-    for game, version, score, moves, disqualified, review in rows:
-        if disqualified:
-            yield str(game), REMOVED, None
-        elif review == "held":
-            yield str(game), HELD, None
-        else:
-            yield str(game), CLEARED if review else version, rank_key(score, moves)
+def _bulk(text: str) -> str:
+    """One argument of a Redis command, as RESP."""
+    return f"${len(text.encode())}\r\n{text}\r\n"
+
+
+def _resp(*args: object) -> str:
+    """A Redis command as RESP (as _REBUILD_SLICES writes them)."""
+    return f"*{len(args)}\r\n" + "".join(_bulk(str(arg)) for arg in args)
+
+
+def _rebuild_slices(challenge: DailyChallenge, bots: bool) -> BuildSlices:
+    """The board's entries as ranking_build's slices: Redis commands filling a ranking's keys."""
+
+    def slices(ranking: str, versions: str) -> Iterable[tuple[str, int]]:
+        connection = connections["default"]
+        if connection.vendor == "postgresql":
+            params = {
+                "removed": REMOVED, "held": HELD, "cleared": CLEARED, "slice": BUILD_SLICE,
+                "challenge": challenge.pk, "bots": bots,
+                "ranking": _bulk(ranking), "versions": _bulk(versions),
+            }  # fmt: skip
+            with _one_worker(), connection.chunked_cursor() as cursor:
+                cursor.execute(_REBUILD_SLICES, params)
+                while rows := cursor.fetchmany(BUILD_FETCH):
+                    yield from rows
+            return
+        rows = (
+            Entry.objects.filter(challenge=challenge, bot=bots)
+            .values_list(
+                "game_id", "game__actions_count", "score", "moves", "disqualified", "review"
+            )
+            .iterator(chunk_size=BUILD_SLICE * BUILD_FETCH)
+        )
+        while chunk := list(islice(rows, BUILD_SLICE)):
+            ranked: list[object] = []
+            changes: list[object] = []
+            for game, version, score, moves, disqualified, review in chunk:
+                if disqualified or review == "held":
+                    changes += [game, REMOVED if disqualified else HELD]
+                else:
+                    changes += [game, CLEARED if review else version]
+                    ranked += [rank_key(score, moves), game]
+            commands = [("HSET", versions, *changes)]
+            if ranked:
+                commands.append(("ZADD", ranking, *ranked))
+            yield "".join(_resp(*command) for command in commands), len(commands)
+
+    return slices
 
 
 def ranking_rebuild(challenge: DailyChallenge, *, bots: bool = False) -> bool:
     """Build the board's ranking in Redis from its entries in PostgreSQL (after Redis lost it or
     missed a change); False where there is none to build or another process builds it."""
     board = board_id(challenge.pk, bots=bots)
-    return store().ranking_build(board, challenge.ends_at, _rebuild_rows(challenge, bots))
+    return store().ranking_build(board, challenge.ends_at, _rebuild_slices(challenge, bots))

@@ -3,7 +3,8 @@
 # foreground. Each node is a topology of its own (scripts/serve-topology.sh with DRAIN_SECONDS,
 # or a compose stack), all on one PostgreSQL (through one PgBouncer) and one Redis.
 #   BALANCER_LISTEN  address:port, default 0.0.0.0:80
-#   NODES            the nodes' public addresses, space-separated: "10.0.0.11:8080 10.0.0.12:8080"
+#   NODES            the nodes' balancer addresses (each node's BALANCER_PORT, where its nginx
+#                    takes the PROXY protocol), space-separated: "10.0.0.11:8081 10.0.0.12:8081"
 #   CHECK_INTERVAL   how often each node's /readyz is asked, default 1s (HAProxy's units)
 #   RUN_DIR          where the rendered configuration and the stats socket (haproxy.sock) go,
 #                    default a new temp directory

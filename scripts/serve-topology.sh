@@ -10,6 +10,12 @@
 #   DATABASE_URL   default postgres://postgres@127.0.0.1:5432/canfield
 #   REDIS_URL      default redis://127.0.0.1:6379/0
 #   PUBLIC_PORT    the one public port (nginx), default 8080
+#   BALANCER_PORT  behind a load balancer (scripts/serve-balancer.sh): nginx's second port, for
+#                  the balancer only, where each connection starts with the PROXY protocol
+#                  header (HAProxy's send-proxy-v2) naming the client: its address is the
+#                  client's for nginx and the app when the connection comes from one of
+#                  BALANCER_ADDRESSES (space-separated addresses or networks, default 127.0.0.1).
+#                  Default none (no balancer: PUBLIC_PORT only)
 #   WEB_WORKERS    gunicorn workers, default 2;  WS_PROCESSES  WebSocket processes, default 1
 #   PGBOUNCER      1: the app's processes reach PostgreSQL through PgBouncer in transaction mode
 #                  (scripts/serve-pgbouncer.sh, a program here on a free loopback port;
@@ -174,12 +180,19 @@ fi
 metrics_port="${METRICS_PORT:-$(free_port)}"
 program metrics "python manage.py serve_metrics --bind 127.0.0.1:$metrics_port"
 
-LISTEN="127.0.0.1:$PUBLIC_PORT" WEB_SERVERS="$web_servers" WS_SERVERS="$ws_servers" \
-    HEAVY_SERVERS="$heavy_servers" RUN_DIR="$RUN_DIR" \
+balancer=""
+if [ -n "${BALANCER_PORT:-}" ]; then
+    balancer="listen 127.0.0.1:$BALANCER_PORT proxy_protocol; real_ip_header proxy_protocol;"
+    for address in ${BALANCER_ADDRESSES:-127.0.0.1}; do
+        balancer="$balancer set_real_ip_from $address;"
+    done
+fi
+LISTEN="127.0.0.1:$PUBLIC_PORT" BALANCER="$balancer" WEB_SERVERS="$web_servers" \
+    WS_SERVERS="$ws_servers" HEAVY_SERVERS="$heavy_servers" RUN_DIR="$RUN_DIR" \
     python - deploy/nginx.conf.template >"$RUN_DIR/nginx.conf" <<'PY'
 import os, string, sys
 # Only our own names: nginx's $variables stay as they are.
-names = ("LISTEN", "WEB_SERVERS", "HEAVY_SERVERS", "WS_SERVERS", "RUN_DIR")
+names = ("LISTEN", "BALANCER", "WEB_SERVERS", "HEAVY_SERVERS", "WS_SERVERS", "RUN_DIR")
 template = string.Template(open(sys.argv[1]).read())
 print(template.safe_substitute({name: os.environ[name] for name in names}))
 PY
@@ -211,6 +224,9 @@ if [ "$ready" != 1 ]; then
     exit 1
 fi
 echo "metrics on http://127.0.0.1:$metrics_port/metrics"
+if [ -n "${BALANCER_PORT:-}" ]; then
+    echo "balancer port 127.0.0.1:$BALANCER_PORT (PROXY protocol from ${BALANCER_ADDRESSES:-127.0.0.1})"
+fi
 echo "topology ready on http://127.0.0.1:$PUBLIC_PORT (run dir $RUN_DIR)"
 
 wait "$supervisor_pid"

@@ -10,6 +10,7 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from games.models import Game
 from leaderboard import boards, selectors, services
 from leaderboard.models import Entry
 from tests.conftest import requires_postgres, requires_redis
@@ -133,3 +134,101 @@ def test_a_small_board_redis_lost_is_rebuilt_by_the_read_that_finds_it_missing(
         boards.key_figures(int(key))
         for _, key in store.client.zrange(ranking, 0, -1, withscores=True)
     ] == [(-score, moves) for score, moves in expected]
+
+
+def interrupted(slices: boards.BuildSlices, after: int, meanwhile) -> boards.BuildSlices:
+    """The rebuild's own slices, with `meanwhile()` run once `after` of them have reached Redis
+    (what another process does while the rebuild runs)."""
+
+    def interrupted_slices(ranking: str, versions: str):
+        for sent, made in enumerate(slices(ranking, versions)):
+            if sent == after:
+                meanwhile()
+            yield made
+
+    return interrupted_slices
+
+
+@requires_postgres
+@requires_redis
+@pytest.mark.django_db(transaction=True)
+def test_writes_made_while_a_ranking_is_rebuilt_are_kept_and_reads_never_see_it_half_built(
+    player_entry, monkeypatch
+):
+    # given a board of 12 entries, each game at its 5th action, its ranking lost
+    monkeypatch.setattr(boards, "BUILD_SLICE", 2)
+    entries = [player_entry(f"p{i:02}", score=5 * (i % 4), moves=20 + i) for i in range(12)]
+    Game.objects.filter(pk__in=[e.game_id for e in entries]).update(actions_count=5)
+    challenge = entries[0].challenge
+    store = boards.store()
+    assert isinstance(store, boards.RedisBoards)
+    store.client.flushdb()
+    moved, removed, late = entries[1], entries[2], entries[3]
+    seen: dict[str, object] = {}
+
+    def meanwhile() -> None:
+        # while the rebuild runs (its rows read from PostgreSQL before these writes): the
+        # ranking read meanwhile is not the half-built one
+        with pytest.raises(boards.NotReady):
+            store.ranked_count(challenge.pk)
+        seen["new keys"] = store.client.zcard(store._key(challenge.pk, "new-ranking"))
+        # a game moves to the top (its action committed, then written to the ranking)
+        Game.objects.filter(pk=moved.game_id).update(score=255, moves=99, actions_count=6)
+        Entry.objects.filter(pk=moved.pk).update(score=255, moves=99)
+        services.entry_committed(Game.objects.get(pk=moved.game_id), NOON)
+        # an entry is disqualified
+        services.entries_disqualify(entries=Entry.objects.filter(pk=removed.pk), by=None)
+        # and a writer that lagged writes an older figure than the rows' (version 4 < 5)
+        board = boards.board_id(challenge.pk, bots=False)
+        stale = (str(late.game_id), 4, boards.rank_key(250, 1))
+        store.entries_changed(board, challenge.ends_at, [stale])
+
+    # when the ranking is rebuilt, those writes arriving after 2 of its 6 slices
+    slices = interrupted(boards._rebuild_slices(challenge, False), 2, meanwhile)
+    assert store.ranking_build(challenge.pk, challenge.ends_at, slices)
+
+    # then the rebuild had filled its own keys apart (2 slices of 2 entries)
+    assert seen["new keys"] == 4
+    # and the ranking holds the newer writes, not the lagging one
+    ranking = store._key(challenge.pk, "ranking")
+    assert store.client.zscore(ranking, str(moved.game_id)) == boards.rank_key(255, 99)
+    assert store.client.zscore(ranking, str(removed.game_id)) is None
+    assert store.client.zscore(ranking, str(late.game_id)) == boards.rank_key(15, 23)
+    versions = store.client.hgetall(store._key(challenge.pk, "versions"))
+    assert int(versions[str(moved.game_id).encode()]) == 6
+    assert int(versions[str(removed.game_id).encode()]) == boards.REMOVED
+    assert int(versions[str(late.game_id).encode()]) == 5
+    assert not store.client.exists(store._key(challenge.pk, "new-ranking"))
+    assert not store.client.exists(store._key(challenge.pk, "building"))
+    with time_machine.travel(NOON, tick=False):
+        with CaptureQueriesContext(connection) as queries:
+            assert store.ranked_count(challenge.pk) == 11
+        assert len(queries) == 0
+        assert_board_matches_full_sort(challenge, NOON, 4)
+
+
+@requires_postgres
+@requires_redis
+@pytest.mark.django_db(transaction=True)
+def test_a_rebuild_that_lost_its_hold_puts_nothing_in_place(player_entry, monkeypatch):
+    # given a board of 6 entries, its ranking lost
+    monkeypatch.setattr(boards, "BUILD_SLICE", 2)
+    entries = [player_entry(f"p{i}", score=5 * i, moves=20) for i in range(6)]
+    challenge = entries[0].challenge
+    store = boards.store()
+    assert isinstance(store, boards.RedisBoards)
+    store.client.flushdb()
+
+    # when its ranking is forgotten while a rebuild runs (the rebuild's hold with it)
+    forget = lambda: store.ranking_forget(challenge.pk)  # noqa: E731
+    slices = interrupted(boards._rebuild_slices(challenge, False), 1, forget)
+
+    # then that rebuild puts nothing in place and leaves nothing behind: the next one builds it
+    assert not store.ranking_build(challenge.pk, challenge.ends_at, slices)
+    with pytest.raises(boards.NotReady):
+        store.ranked_count(challenge.pk)
+    assert not store.client.exists(
+        *(store._key(challenge.pk, part) for part in ("new-ranking", "new-versions", "building"))
+    )
+    assert boards.ranking_rebuild(challenge)
+    assert store.ranked_count(challenge.pk) == 6

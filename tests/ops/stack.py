@@ -146,10 +146,13 @@ class Topology:
         pgbouncer: bool = False,
         env: dict[str, str] | None = None,
         port: int | None = None,
+        balancer_port: int | None = None,
     ) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="canfield-topology-"))
         # A node started again behind a balancer comes back on the address the balancer knows.
         self.port = port or free_port()
+        # The port a Balancer sends to (nginx takes the PROXY protocol there, from 127.0.0.1).
+        self.balancer_port = balancer_port
         self.env = (
             dict(os.environ)
             | {
@@ -182,6 +185,7 @@ class Topology:
                 # The app through PgBouncer in transaction mode (scripts/serve-pgbouncer.sh).
                 "PGBOUNCER": "1" if pgbouncer else "0",
             }
+            | ({"BALANCER_PORT": str(balancer_port)} if balancer_port else {})
             | (env or {})
         )
         self.log_path = self.dir / "topology.log"
@@ -473,7 +477,8 @@ class PgBouncer:
 
 
 class Balancer:
-    """HAProxy in front of nodes (scripts/serve-balancer.sh, deploy/haproxy.cfg.template)."""
+    """HAProxy in front of nodes (scripts/serve-balancer.sh, deploy/haproxy.cfg.template): `nodes`
+    are their balancer ports (Topology's `balancer_port`: the PROXY protocol)."""
 
     def __init__(self, nodes: list[int], check_interval: str = "200ms") -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="canfield-balancer-"))

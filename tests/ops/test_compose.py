@@ -55,7 +55,7 @@ def test_metrics_are_summed_on_the_internal_network_only():
     assert metrics["command"][:3] == ["python", "manage.py", "serve_metrics"]
     assert "ports" not in metrics and metrics["expose"] == ["9100"]
     for name in ("web", "heavy", "ws", "metrics"):
-        assert SERVICES[name]["volumes"] == ["metrics:/metrics"]
+        assert "metrics:/metrics" in SERVICES[name]["volumes"]
     assert COMPOSE["x-app"]["environment"]["METRICS_DIR"] == "${METRICS_DIR:-/metrics}"
     assert "program metrics " in SCRIPT
 
@@ -65,13 +65,14 @@ def test_postgres_keeps_its_data_in_a_volume_and_reports_health():
 
     assert any(volume.endswith(":/var/lib/postgresql/data") for volume in postgres["volumes"])
     assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
-    assert set(COMPOSE["volumes"]) == {"pgdata", "metrics"}
+    assert set(COMPOSE["volumes"]) == {"pgdata", "metrics", "run"}
 
 
 def test_migrate_runs_once_before_the_app_processes():
     migrate = SERVICES["migrate"]
 
-    assert migrate["command"] == ["python", "manage.py", "migrate", "--noinput"]
+    assert migrate["command"][:2] == ["sh", "-c"]
+    assert migrate["command"][2].endswith("exec python manage.py migrate --noinput")
     assert migrate["restart"] == "no"
     assert migrate["depends_on"]["postgres"]["condition"] == "service_healthy"
     for name in ("web", "heavy", "ws", "scheduler"):
@@ -126,17 +127,34 @@ def test_every_template_placeholder_is_filled_by_compose_and_by_the_script():
     placeholders = set(re.findall(r"\$\{([A-Z_]+)\}", TEMPLATE.read_text()))
     compose_command = " ".join(SERVICES["proxy"]["command"])
 
-    assert placeholders == {"LISTEN", "WEB_SERVERS", "HEAVY_SERVERS", "WS_SERVERS", "RUN_DIR"}
+    assert placeholders == {
+        "LISTEN", "BALANCER", "WEB_SERVERS", "HEAVY_SERVERS", "WS_SERVERS", "RUN_DIR",
+    }  # fmt: skip
     for name in placeholders:
         assert f"$${name}" in compose_command
-        assert name in SERVICES["proxy"]["environment"]
         assert f'"{name}"' in SCRIPT
+        # (BALANCER is made from BALANCER_ADDRESSES, by the command as by the script)
+        assert name in SERVICES["proxy"]["environment"] or name == "BALANCER"
+    assert "BALANCER_ADDRESSES" in SERVICES["proxy"]["environment"]
+    for directives in ("listen 81 proxy_protocol;", "real_ip_header proxy_protocol;"):
+        assert directives in compose_command
+    assert "proxy_protocol; real_ip_header proxy_protocol;" in SCRIPT
+    assert "set_real_ip_from $$address;" in compose_command
+    assert "set_real_ip_from $address;" in SCRIPT
+
+
+BEHIND_A_BALANCER = (
+    "listen 127.0.0.1:8081 proxy_protocol; real_ip_header proxy_protocol;"
+    " set_real_ip_from 127.0.0.1; set_real_ip_from 10.0.0.0/24;"
+)
 
 
 @pytest.mark.skipif(shutil.which("nginx", path="/usr/sbin:/usr/bin") is None, reason="no nginx")
-def test_the_proxy_config_is_valid_nginx(tmp_path):
+@pytest.mark.parametrize("balancer", ["", BEHIND_A_BALANCER], ids=["alone", "behind a balancer"])
+def test_the_proxy_config_is_valid_nginx(tmp_path, balancer):
     config = string.Template(TEMPLATE.read_text()).safe_substitute(
         LISTEN="127.0.0.1:8080",  # -t only parses: nothing binds
+        BALANCER=balancer,
         WEB_SERVERS="server 127.0.0.1:9; server 127.0.0.1:10;",
         WS_SERVERS="server 127.0.0.1:11;",
         HEAVY_SERVERS="server 127.0.0.1:12;",
@@ -320,3 +338,50 @@ def test_make_env_for_a_public_host_redirects_to_https(tmp_path):
     assert status == 301
     assert location == "https://play.example.com/api/v1/ping"
     assert ping_as_the_container(web, "localhost:8080")[0] == 400
+
+
+def seconds(period: str) -> float:
+    """A compose duration such as `40s` or `1m30s`, in seconds."""
+    units = {"h": 3600, "m": 60, "s": 1}
+    parts = re.findall(r"(\d+(?:\.\d+)?)([hms])", period)
+    assert "".join(f"{n}{u}" for n, u in parts) == period, period
+    return sum(float(n) * units[u] for n, u in parts)
+
+
+@needs_docker_compose
+def test_stopping_the_app_drains_as_the_topology_script_does(tmp_path):
+    # given: the stack as `make env` sets it up
+    services = rendered_services(tmp_path, make_env(tmp_path))
+
+    # then: every app process reads one drain file, on a volume they share, and each start
+    # (migrate runs before the app) removes the last stop's
+    for name in ("migrate", "web", "heavy", "ws"):
+        assert services[name]["environment"]["DRAIN_FILE"] == "/run/canfield/drain", name
+        mounts = [volume.split(":")[:2] for volume in services[name]["volumes"]]
+        assert ["run", "/run/canfield"] in mounts, name
+    # (the rendered file escapes the container shell's `$` as `$$`)
+    migrate = services["migrate"]["command"][2].replace("$$", "$")
+    assert migrate.startswith('rm -f "$DRAIN_FILE" && ')
+
+    # and Docker gives each server longer than its own graceful stop before it kills it:
+    # gunicorn's requests in flight (web: gunicorn's default of 30 s; heavy: its
+    # --graceful-timeout), uvicorn's WebSockets closed with 1012 (--timeout-graceful-shutdown)
+    scripts = ROOT / "scripts"
+    serve_http = (scripts / "serve-http.sh").read_text()
+    heavy_timeout = re.search(r"--graceful-timeout (\d+)", (scripts / "serve-heavy.sh").read_text())
+    ws_timeout = re.search(
+        r"--timeout-graceful-shutdown (\d+)", (scripts / "serve-ws.sh").read_text()
+    )
+    assert "--graceful-timeout" not in serve_http and heavy_timeout and ws_timeout
+    own = {"web": 30.0, "heavy": float(heavy_timeout[1]), "ws": float(ws_timeout[1])}
+    for name, graceful in own.items():
+        assert services[name]["stop_signal"] == "SIGTERM", name
+        assert seconds(services[name]["stop_grace_period"]) >= graceful + 5, name
+    # and nginx stops gracefully (SIGQUIT: the answers it carries finish), for as long as web
+    proxy = services["proxy"]
+    assert proxy["stop_signal"] == "SIGQUIT"
+    assert seconds(proxy["stop_grace_period"]) >= seconds(services["web"]["stop_grace_period"])
+    assert "stopsignal=QUIT" in SCRIPT
+    # and the proxy starts only once the app processes answer /readyz
+    for name in ("web", "heavy", "ws"):
+        assert proxy["depends_on"][name]["condition"] == "service_healthy"

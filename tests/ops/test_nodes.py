@@ -2,9 +2,10 @@
 (scripts/serve-topology.sh: nginx, gunicorn, uvicorn, the scheduler), both on one PostgreSQL
 (through one PgBouncer in transaction mode) and one Redis, with HAProxy in front
 (scripts/serve-balancer.sh, deploy/haproxy.cfg.template). The nodes are started once for the
-module; the tests run in this order: a live board on node B sees node A's actions; a rolling
-restart of both nodes under load with no failed request; node A killed under 20 players. Each
-test prints what it did and what it checked.
+module; the tests run in this order: a live board on node B sees node A's actions; through
+the balancer (the PROXY protocol to each node's nginx) the app counts each client's own
+address, whichever node it reaches; a rolling restart of both nodes under load with no failed
+request; node A killed under 20 players. Each test prints what it did and what it checked.
 
 Runs in CI's PostgreSQL + Redis pass only (DATABASE_URL set), where the tools exist.
 """
@@ -22,7 +23,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
+from django.utils.crypto import salted_hmac
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -33,6 +36,7 @@ from tests.ops.stack import (
     Postgres,
     Redis,
     Topology,
+    free_port,
     tools_missing,
     wait_for,
 )
@@ -52,6 +56,8 @@ pytestmark = [
 # passes); a node stopped drains for DRAIN_SECONDS first, well above two checks of a busy node.
 CHECK_INTERVAL = "200ms"
 DRAIN_SECONDS = "3"
+# Guests made per client address and hour ("Play now", counted in Redis across the nodes).
+GUEST_LIMIT = 4
 
 
 class Cluster:
@@ -65,14 +71,19 @@ class Cluster:
             "MATCH_SECRET": secrets.token_urlsafe(50),
             "PGBOUNCER_URL": pgbouncer.url(postgres.url),
             "DRAIN_SECONDS": DRAIN_SECONDS,
+            "GUEST_LIMIT": str(GUEST_LIMIT),
         }
         # One after the other: the second node's migrate finds nothing to do.
         self.nodes = [self.start_node(), self.start_node()]
-        self.balancer = Balancer([node.port for node in self.nodes], CHECK_INTERVAL)
+        self.balancer = Balancer([node.balancer_port or 0 for node in self.nodes], CHECK_INTERVAL)
 
-    def start_node(self, port: int | None = None) -> Topology:
+    def start_node(self, port: int | None = None, balancer_port: int | None = None) -> Topology:
         return Topology(
-            database_url=self.postgres.url, redis_url=self.redis.url, env=self.env, port=port
+            database_url=self.postgres.url,
+            redis_url=self.redis.url,
+            env=self.env,
+            port=port,
+            balancer_port=balancer_port or free_port(),
         )
 
     def restart(self, index: int) -> None:
@@ -80,7 +91,7 @@ class Cluster:
         again on the same address, wait until the balancer has it back."""
         node = self.nodes[index]
         node.drain_stop()
-        self.nodes[index] = self.start_node(node.port)
+        self.nodes[index] = self.start_node(node.port, node.balancer_port)
         wait_for(lambda: self.balancer.up() == 2, 30, f"the balancer to take node {index} back")
 
     def stop(self) -> None:
@@ -174,6 +185,72 @@ def test_a_listener_on_node_b_sees_the_actions_played_on_node_a(cluster):
     # then: B's listener got A's changes live (through Redis), up to the third move
     print(f"{player.name} played 3 actions on node A; node B's listener saw moves {seen}")
     assert seen == sorted(seen) and seen[-1] == 3
+
+
+def play_now(balancer_url: str, csrf: str, address: str) -> httpx.Response:
+    """The home page's "Play now" of a new visitor (no session: a new guest) from `address`."""
+    transport = httpx.HTTPTransport(local_address=address)
+    with httpx.Client(base_url=balancer_url, transport=transport, timeout=30) as http:
+        http.cookies.set("csrftoken", csrf)
+        return http.post("/play/now", data={"csrfmiddlewaretoken": csrf})
+
+
+def test_each_client_is_counted_by_its_own_address_whichever_node_it_reaches(cluster):
+    balancer = cluster.balancer
+    # (the guests' limit counts per clock hour: not across one's end)
+    if (left := 3600 - time.time() % 3600) < 30:
+        time.sleep(left + 1)
+    since = [node.log_size() for node in cluster.nodes]
+    csrf = httpx.get(f"{balancer.base_url}/", timeout=30).cookies["csrftoken"]
+
+    # when: a visitor at 127.0.0.2 makes a guest one more time than its address may, through
+    # the balancer (round robin: its requests go to both nodes), then one at 127.0.0.3
+    first = [play_now(balancer.base_url, csrf, "127.0.0.2") for _ in range(GUEST_LIMIT + 1)]
+    other = play_now(balancer.base_url, csrf, "127.0.0.3")
+
+    # then: the first address meets its limit, counted over both nodes together; the other
+    # address is counted apart
+    assert [r.status_code for r in first] == [302] * GUEST_LIMIT + [429]
+    assert other.status_code == 302
+
+    def served() -> dict[str, tuple[str, str]]:
+        """Request id -> (node, client address the app saw), from the nodes' request logs."""
+        return {
+            line["request_id"]: (name, line["client"])
+            for name, node, offset in zip("AB", cluster.nodes, since, strict=True)
+            for line in node.log_lines(offset)
+            if line.get("event") == "request" and line.get("path") == "/play/now"
+        }
+
+    ids = [r.headers["x-request-id"] for r in [*first, other]]
+    wait_for(lambda: set(ids) <= set(served()), 10, "the nodes to log the requests")
+    seen = served()
+    assert {seen[i][1] for i in ids[:-1]} == {"127.0.0.2"}
+    assert seen[ids[-1]][1] == "127.0.0.3"
+    assert {seen[i][0] for i in ids[:-1]} == {"A", "B"}
+
+    # and the games keep the hash of the client's own address (the fair-play review's)
+    def address_hash(address: str) -> str:
+        secret = cluster.env["DJANGO_SECRET_KEY"]
+        return salted_hmac(
+            "canfield.client_address", address, secret=secret, algorithm="sha256"
+        ).hexdigest()
+
+    games = [r.headers["location"].rstrip("/").rpartition("/")[2] for r in [*first[:-1], other]]
+    with psycopg.connect(cluster.postgres.url) as conn:
+        hashes = dict(
+            conn.execute(
+                "SELECT CAST(id AS text), address_hash FROM games_game WHERE CAST(id AS text)"
+                " = ANY(%s)",
+                [games],
+            ).fetchall()
+        )
+    assert [hashes[game] for game in games] == [address_hash("127.0.0.2")] * GUEST_LIMIT + [
+        address_hash("127.0.0.3")
+    ]
+    print(f"127.0.0.2 made {GUEST_LIMIT} guests (then 429) through nodes "
+          f"{sorted({seen[i][0] for i in ids[:-1]})}, 127.0.0.3 one: each counted and hashed "
+          "by its own address")  # fmt: skip
 
 
 class Listener(threading.Thread):
