@@ -24,7 +24,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Func
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -62,53 +62,54 @@ class Abs(Func):
 # ---- joining -----------------------------------------------------------------------------
 
 
-def _rating_row(player: Any, size: int, draw: int) -> Rating | None:
-    return Rating.objects.filter(player=player, size=size, draw=draw).first()
-
-
 def _day_start(now: dt.datetime) -> dt.datetime:
     return dt.datetime.combine(day_today(now), dt.time(), tzinfo=day_zone())
 
 
-def _sharing_players(
-    *, player: Any, address_hash: str, others: set[Any], now: dt.datetime
-) -> set[Any]:
-    """Those of `others` who shared a client address hash with `player` today (R32): a hash of
-    the player's games today (or of this join) among the others' games today."""
-    if not others:
-        return set()
-    since = _day_start(now)
-    mine = set(
-        Game.objects.filter(owner=player, created_at__gte=since)
-        .exclude(address_hash="")
-        .values_list("address_hash", flat=True)
-    )
-    if address_hash:
-        mine.add(address_hash)
-    if not mine:
-        return set()
-    return set(
-        Game.objects.filter(owner__in=others, created_at__gte=since, address_hash__in=mine)
-        .values_list("owner_id", flat=True)
-        .distinct()
-    )
+def _read(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    """The rows of one plain SQL read (the join's reads are written out: the ORM's compilation
+    of them cost more CPU than the rest of a join, bench/matches.py)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
-def _last_opponents(*, player: Any, size: int, draw: int) -> set[Any]:
-    """The player's opponents in their last match of the mode."""
-    last = (
-        MatchPlayer.objects.filter(player=player, match__size=size, match__draw=draw)
-        .order_by("-joined_at")
-        .values_list("match_id", flat=True)
-        .first()
-    )
-    if last is None:
-        return set()
-    return set(
-        MatchPlayer.objects.filter(match_id=last)
-        .exclude(player=player)
-        .values_list("player_id", flat=True)
-    )
+def _uuid(value: Any) -> Any:
+    """A UUID as the database takes it (SQLite: 32 hex digits)."""
+    return Match._meta.pk.get_db_prep_value(value, connection)  # type: ignore[union-attr]
+
+
+def _moment(value: dt.datetime) -> Any:
+    return connection.ops.adapt_datetimefield_value(value)
+
+
+# The player's open match of the mode (to answer with it), and their rating of the mode.
+OPEN_AND_RATING = """
+SELECT (SELECT mp.match_id FROM matches_matchplayer mp
+        JOIN matches_match m ON m.id = mp.match_id
+        WHERE mp.player_id = %s AND m.size = %s AND m.draw = %s AND m.status = 'open' LIMIT 1),
+       (SELECT r.rating FROM matches_rating r
+        WHERE r.player_id = %s AND r.size = %s AND r.draw = %s)
+"""
+
+# The players seated in the candidate matches: whether each shared a client address hash with
+# the joiner today (R32: a hash of the joiner's games today, or of this join, among theirs of
+# today), and whether each was the joiner's opponent in their last match of the mode.
+SEATED = """
+SELECT mp.match_id, mp.player_id,
+       EXISTS (SELECT 1 FROM games_game g
+               WHERE g.owner_id = mp.player_id AND g.created_at >= %s AND g.address_hash <> ''
+               AND (g.address_hash = %s OR g.address_hash IN (
+                   SELECT h.address_hash FROM games_game h
+                   WHERE h.owner_id = %s AND h.created_at >= %s))),
+       EXISTS (SELECT 1 FROM matches_matchplayer o
+               WHERE o.player_id = mp.player_id AND o.match_id = (
+                   SELECT l.match_id FROM matches_matchplayer l
+                   JOIN matches_match m ON m.id = l.match_id
+                   WHERE l.player_id = %s AND m.size = %s AND m.draw = %s
+                   ORDER BY l.joined_at DESC LIMIT 1))
+FROM matches_matchplayer mp WHERE mp.match_id IN ({matches})
+"""
 
 
 def _seat_find(
@@ -135,56 +136,53 @@ def _seat_find(
         .annotate(distance=Abs(F("rating") - rating))
         .order_by("distance", "created_at")[:CANDIDATES]
     )  # fmt: skip
-    fits = [
-        match
+    fits = {
+        match.pk: match
         for match in candidates
         if match.distance  # type: ignore[attr-defined]
         <= RATING_WINDOW + RATING_WIDEN_PER_MINUTE * (now - match.created_at).total_seconds() / 60
-    ]
+    }
     if not fits:
         return None
-    seated: dict[Any, set[Any]] = {match.pk: set() for match in fits}
-    for match_id, player_id in MatchPlayer.objects.filter(match__in=fits).values_list(
-        "match_id", "player_id"
-    ):
-        seated[match_id].add(player_id)
-    everyone = set().union(*seated.values())
-    banned = _sharing_players(player=player, address_hash=address_hash, others=everyone, now=now)
-    fits = [match for match in fits if not seated[match.pk] & banned]
-    if not fits:
-        return None
-    last = _last_opponents(player=player, size=size, draw=draw)
-    fresh = [match for match in fits if not seated[match.pk] & last]
-    return (fresh or fits)[0]
+    since = _moment(_day_start(now))
+    rows = _read(
+        SEATED.format(matches=", ".join(["%s"] * len(fits))),
+        [since, address_hash, player.pk, since, player.pk, size, draw] + [_uuid(pk) for pk in fits],
+    )
+    banned, met = set(), set()
+    for match_id, _player_id, shared, last in rows:
+        pk = Match._meta.pk.to_python(match_id)  # type: ignore[union-attr]
+        if shared:
+            banned.add(pk)
+        if last:
+            met.add(pk)
+    allowed = [match for pk, match in fits.items() if pk not in banned]
+    fresh = [match for match in allowed if match.pk not in met]
+    return (fresh or allowed)[0] if allowed else None
+
+
+# An unused pool deal of the draw mode, marked used in the same statement.
+DEAL_TAKE = """
+UPDATE matches_matchdeal SET used_at = %s WHERE id = (
+    SELECT id FROM matches_matchdeal WHERE draw = %s AND used_at IS NULL
+    ORDER BY "index" LIMIT 1 {lock})
+RETURNING id, "index", deal_code
+"""
 
 
 def _deal_take(*, draw: int, now: dt.datetime) -> MatchDeal:
     """An unused pool deal of the draw mode, marked used; solved here only if the pool is empty
     (the scheduler keeps it filled: a warning says it did not)."""
-    deal = (
-        MatchDeal.objects.select_for_update(skip_locked=True)
-        .filter(draw=draw, used_at=None)
-        .order_by("index")
-        .first()
-    )
-    if deal is None:
-        logger.warning("match_pool_empty", extra={"fields": {"draw": draw}})
-        deal = match_deal_solve(draw=draw)
+    lock = "FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked else ""
+    taken = _read(DEAL_TAKE.format(lock=lock), [_moment(now), draw])
+    if taken:
+        ((pk, index, deal_code),) = taken
+        return MatchDeal(id=pk, draw=draw, index=index, deal_code=deal_code, used_at=now)
+    logger.warning("match_pool_empty", extra={"fields": {"draw": draw}})
+    deal = match_deal_solve(draw=draw)
     deal.used_at = now
     deal.save(update_fields=["used_at"])
     return deal
-
-
-def _match_open(*, size: int, draw: int, bot: bool, rating: int, now: dt.datetime) -> Match:
-    return Match.objects.create(
-        size=size,
-        draw=draw,
-        bot=bot,
-        deal=_deal_take(draw=draw, now=now),
-        created_at=now,
-        ends_at=now + dt.timedelta(hours=MATCH_HOURS),
-        rating=rating,
-    )
 
 
 def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> tuple[Match, bool]:
@@ -197,24 +195,27 @@ def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> 
         if locked.guest:  # a rated game needs an account with a name (as a daily does)
             raise Forbidden(_("Sign up to play a match: your games stay yours."))
         bot = locked.bot
-        existing = (
-            MatchPlayer.objects.filter(
-                player=player, match__size=size, match__draw=draw, match__status=Match.Status.OPEN
-            )
-            .select_related("match")
-            .first()
-        )
+        ((existing, row),) = _read(OPEN_AND_RATING, [player.pk, size, draw] * 2)
         if existing is not None:
-            return existing.match, False
+            return Match.objects.get(pk=existing), False
         now = timezone.now()
-        row = _rating_row(player, size, draw)
-        rating = ratings.START if row is None else row.rating
+        rating = ratings.START if row is None else row
         match = _seat_find(
             player=player, size=size, draw=draw, bot=bot, rating=rating,
             address_hash=address_hash, now=now,
         )  # fmt: skip
-        if match is None:
-            match = _match_open(size=size, draw=draw, bot=bot, rating=rating, now=now)
+        if match is None:  # a match of its own, written with its first seat taken
+            match = Match.objects.create(
+                size=size, draw=draw, bot=bot, deal=_deal_take(draw=draw, now=now),
+                created_at=now, ends_at=now + dt.timedelta(hours=MATCH_HOURS), rating=rating,
+                seats=1,
+            )  # fmt: skip
+            seat = 1
+        else:
+            seat = match.seats + 1
+            match.rating = (match.rating * match.seats + rating) / seat
+            match.seats = seat
+            match.full = seat >= size
         game = game_create(
             owner=player,
             ruleset="app",
@@ -223,8 +224,7 @@ def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> 
             match=match,
             address_hash=address_hash,
         )
-        seat = match.seats + 1
-        MatchPlayer.objects.create(
+        joined = MatchPlayer.objects.create(
             match=match,
             player=player,
             game=game,
@@ -234,11 +234,11 @@ def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> 
             joined_at=now,
             rating_before=rating,
         )
-        match.rating = (match.rating * match.seats + rating) / seat
-        match.seats = seat
-        match.full = seat >= size
-        match.save(update_fields=["rating", "seats", "full"])
-        transaction.on_commit(lambda: match_publish_player(match_id=match.pk, game_id=game.pk))
+        if seat > 1:
+            match.save(update_fields=["rating", "seats", "full"])
+        # The new row to the match's live listeners, from what is in hand (no read).
+        event = {"type": "player", **selectors.player_row(joined)}
+        transaction.on_commit(lambda: _send(match.pk, {"event": event}))
     return match, True
 
 
