@@ -35,10 +35,15 @@ def player_row(seat: MatchPlayer) -> dict[str, Any]:
     }
 
 
-def match_payload(match: Match, *, viewer: Any) -> dict[str, Any]:
+def match_payload(
+    match: Match, *, viewer: Any, seats: list[MatchPlayer] | None = None
+) -> dict[str, Any]:
     """API.md's MATCH as `viewer` sees it: the code once the match is over, the viewer's own
-    game id (null for others)."""
-    seats = list(match.players.select_related("game", "player").order_by("seat"))
+    game id (null for others). `seats`: the match's seats with their games and players, if the
+    caller has them in hand (else read)."""
+    if seats is None:
+        seats = list(match.players.select_related("game", "player"))
+    seats = sorted(seats, key=lambda seat: seat.seat)
     over = match.status != Match.Status.OPEN
     viewer_id = getattr(viewer, "pk", None)
     mine = next((seat.game_id for seat in seats if seat.player_id == viewer_id), None)

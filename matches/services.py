@@ -37,7 +37,7 @@ from games.services import game_create, game_end_day_over
 from leaderboard.days import day_today, day_zone
 from matches import ratings, selectors
 from matches.deals import match_deal_solve
-from matches.models import Match, MatchDeal, MatchPlayer, Rating, RatingChange
+from matches.models import Match, MatchDeal, MatchPlayer, RatingChange
 
 logger = logging.getLogger(__name__)
 
@@ -276,7 +276,7 @@ def match_finish(*, match: Match, at: dt.datetime) -> None:
     """Finish a locked open match whose games have all ended: places, then ratings (unless a
     game is held for review, R35: `match_rate_held` does it once staff decide); a match of
     fewer than two players is cancelled (no rating changes)."""
-    seats = list(match.players.select_related("game"))
+    seats = list(match.players.select_related("game", "player"))
     match.finished_at = at
     if len(seats) < 2:
         match.status = Match.Status.CANCELLED
@@ -287,10 +287,46 @@ def match_finish(*, match: Match, at: dt.datetime) -> None:
         match.status = Match.Status.FINISHED
         if not Game.objects.filter(match=match, fairplay_review__state="held").exists():
             match_rate(match=match, seats=seats, at=at, save=False)
-        # The places, the ratings after and the match's end in two statements.
-        MatchPlayer.objects.bulk_update(seats, ["place", "rating_after"])
+        _seats_write(seats)
         match.save(update_fields=["status", "finished_at", "rated_at"])
-    transaction.on_commit(lambda: match_publish_finished(match_id=match.pk))
+    # The finished match to its live listeners, from the rows in hand.
+    transaction.on_commit(lambda: _publish_finished(match, seats))
+
+
+# Each seat's player's rating row of the mode, made at the start values where there is none,
+# locked and returned: the conflict's update (a no-op) locks an existing row, and a row another
+# transaction is making is waited for, then locked (so two matches of one player rate in turn).
+RATINGS_LOCK = """
+INSERT INTO matches_rating (player_id, size, draw, bot, mu, sigma, rating, matches, updated_at)
+VALUES {rows}
+ON CONFLICT (player_id, size, draw) DO UPDATE SET matches = matches_rating.matches
+RETURNING player_id, mu, sigma, rating, matches
+"""
+# The same rows' new values (every row exists and is locked: each conflict is the update).
+RATINGS_WRITE = """
+INSERT INTO matches_rating (player_id, size, draw, bot, mu, sigma, rating, matches, updated_at)
+VALUES {rows}
+ON CONFLICT (player_id, size, draw) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,
+    rating = excluded.rating, matches = excluded.matches, updated_at = excluded.updated_at
+"""
+# The seats' places and ratings after, in one statement.
+SEATS_WRITE = """
+UPDATE matches_matchplayer SET place = CAST(v.column2 AS INTEGER),
+    rating_after = CAST(v.column3 AS INTEGER)
+FROM (VALUES {rows}) AS v WHERE matches_matchplayer.id = CAST(v.column1 AS INTEGER)
+"""
+
+
+def _rows(count: int, width: int) -> str:
+    return ", ".join(["(" + ", ".join(["%s"] * width) + ")"] * count)
+
+
+def _seats_write(seats: list[MatchPlayer]) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            SEATS_WRITE.format(rows=_rows(len(seats), 3)),
+            [value for seat in seats for value in (seat.pk, seat.place, seat.rating_after)],
+        )
 
 
 def match_rate(
@@ -298,52 +334,55 @@ def match_rate(
 ) -> None:
     """R33: update the players' ratings of the mode from their places, inside the caller's
     transaction with the match row locked (so once: `rated_at` is set here, and RatingChange's
-    unique constraint would refuse a second). `save` False: the caller saves the seats'
+    unique constraint would refuse a second). Three statements: the rating rows made or locked
+    and read, written, and the history. `save` False: the caller saves the seats'
     `rating_after` and the match's `rated_at`."""
     if match.rated_at is not None:
         return
     players = sorted(seats, key=lambda seat: seat.player_id)
-    # First matches of the mode: their new ratings (one statement; the others' rows stay).
-    Rating.objects.bulk_create(
-        [
-            Rating(
-                player_id=seat.player_id, size=match.size, draw=match.draw, bot=seat.bot,
-                mu=ratings.MU, sigma=ratings.SIGMA, rating=ratings.START, updated_at=at,
-            )
-            for seat in players
-        ],
-        ignore_conflicts=True,
-    )  # fmt: skip
-    rows = {
-        row.player_id: row
-        for row in Rating.objects.select_for_update()
-        .filter(player__in=[seat.player_id for seat in players], size=match.size, draw=match.draw)
-        .order_by("player_id")
-    }
-    before = [(rows[seat.player_id].mu, rows[seat.player_id].sigma) for seat in players]
+    when = _moment(at)
+
+    def values(rows: list[tuple[float, float, int, int]]) -> list[Any]:
+        return [
+            value
+            for seat, (mu, sigma, rating, matches) in zip(players, rows, strict=True)
+            for value in (seat.player_id, match.size, match.draw, seat.bot, mu, sigma, rating,
+                          matches, when)
+        ]  # fmt: skip
+
+    start = (ratings.MU, ratings.SIGMA, ratings.START, 0)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            RATINGS_LOCK.format(rows=_rows(len(players), 9)), values([start] * len(players))
+        )
+        rows = {row[0]: row[1:] for row in cursor.fetchall()}
+    before = [rows[seat.player_id] for seat in players]
     assert all(seat.place is not None for seat in players)
-    after = ratings.rate(before, [seat.place for seat in players])  # type: ignore[misc]
+    after = ratings.rate(
+        [(mu, sigma) for mu, sigma, _rating, _matches in before],
+        [seat.place for seat in players],  # type: ignore[misc]
+    )
+    new = []
     changes = []
-    for seat, (mu0, sigma0), (mu1, sigma1) in zip(players, before, after, strict=True):
-        row = rows[seat.player_id]
-        rating_before = row.rating
-        row.mu, row.sigma, row.rating = mu1, sigma1, ratings.displayed(mu1, sigma1)
-        row.matches += 1
-        row.updated_at = at
-        seat.rating_after = row.rating
+    for seat, (mu0, sigma0, rating0, matches), (mu1, sigma1) in zip(
+        players, before, after, strict=True
+    ):
+        seat.rating_after = ratings.displayed(mu1, sigma1)
+        new.append((mu1, sigma1, seat.rating_after, matches + 1))
         changes.append(
             RatingChange(
                 player_id=seat.player_id, match=match, size=match.size, draw=match.draw,
                 bot=seat.bot, place=seat.place, mu_before=mu0, sigma_before=sigma0,
-                mu_after=mu1, sigma_after=sigma1, rating_before=rating_before,
-                rating_after=row.rating, at=at,
+                mu_after=mu1, sigma_after=sigma1, rating_before=rating0,
+                rating_after=seat.rating_after, at=at,
             )
         )  # fmt: skip
-    Rating.objects.bulk_update(rows.values(), ["mu", "sigma", "rating", "matches", "updated_at"])
+    with connection.cursor() as cursor:
+        cursor.execute(RATINGS_WRITE.format(rows=_rows(len(players), 9)), values(new))
     RatingChange.objects.bulk_create(changes)
     match.rated_at = at
     if save:
-        MatchPlayer.objects.bulk_update(players, ["rating_after"])
+        _seats_write(players)
         match.save(update_fields=["rated_at"])
 
 
@@ -359,8 +398,9 @@ def match_rate_held(*, game: Game) -> bool:
             return False
         if Game.objects.filter(match=match, fairplay_review__state="held").exists():
             return False
-        match_rate(match=match, seats=list(match.players.all()), at=timezone.now())
-        transaction.on_commit(lambda: match_publish_finished(match_id=match.pk))
+        seats = list(match.players.select_related("game", "player"))
+        match_rate(match=match, seats=seats, at=timezone.now())
+        transaction.on_commit(lambda: _publish_finished(match, seats))
     return True
 
 
@@ -447,9 +487,6 @@ def match_publish_player(*, match_id: Any, game_id: Any) -> None:
     _send(match_id, {"event": {"type": "player", **selectors.player_row(seat)}})
 
 
-def match_publish_finished(*, match_id: Any) -> None:
-    match = Match.objects.get(pk=match_id)
-    _send(
-        match_id,
-        {"event": {"type": "finished", "match": selectors.match_payload(match, viewer=None)}},
-    )
+def _publish_finished(match: Match, seats: list[MatchPlayer]) -> None:
+    payload = selectors.match_payload(match, viewer=None, seats=seats)
+    _send(match.pk, {"event": {"type": "finished", "match": payload}})
