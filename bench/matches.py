@@ -128,7 +128,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 def gunicorn_pids(root: int) -> list[int]:
-    """The gunicorn processes (master and workers) under the process `root`."""
+    """The web pool's gunicorn processes (master and sync workers; not the heavy pool's) under
+    the process `root`."""
     children: dict[int, list[int]] = {}
     commands: dict[int, str] = {}
     for entry in Path("/proc").iterdir():
@@ -144,7 +145,8 @@ def gunicorn_pids(root: int) -> list[int]:
     while todo:
         pid = todo.pop()
         todo += children.get(pid, [])
-        if "gunicorn" in commands.get(pid, "") and "canfield_site.wsgi" in commands[pid]:
+        command = commands.get(pid, "").split("\0")
+        if "canfield_site.wsgi:application" in command and "sync" in command:
             found.append(pid)
     return found
 
@@ -257,7 +259,7 @@ def main() -> None:
         print(f"join p99: {percentile(latencies, 0.99):.1f} ms (target < 50)")
         joins = len(latencies)
         web_ms, database_ms = 1000 * web_cpu / joins, 1000 * database_cpu / joins
-        print(f"server CPU per join: gunicorn {web_ms:.1f} ms ({len(web)} processes), "
+        print(f"server CPU per join: gunicorn {web_ms:.1f} ms ({len(web)} web processes), "
               f"PostgreSQL {database_ms:.1f} ms (at least)")  # fmt: skip
         for shape in shapes:
             print(f"matches of {shape['size']} with {shape['seats']} seated: {shape['n']}")

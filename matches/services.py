@@ -24,8 +24,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.db import connection, transaction
-from django.db.models import F, Func
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,6 +32,7 @@ from games.accounts import player_lock
 from games.engine import DealCode
 from games.errors import Forbidden
 from games.models import Game
+from games.selectors import _instance, _row_reader
 from games.services import game_create, game_end_day_over
 from leaderboard.days import day_today, day_zone
 from matches import ratings, selectors
@@ -53,10 +53,6 @@ CANDIDATES = 8
 # R32: the acceptable distance between a joiner's rating and a match's, widening with its age.
 RATING_WINDOW = 150
 RATING_WIDEN_PER_MINUTE = 20
-
-
-class Abs(Func):
-    function = "ABS"
 
 
 # ---- joining -----------------------------------------------------------------------------
@@ -90,6 +86,16 @@ SELECT (SELECT mp.match_id FROM matches_matchplayer mp
         WHERE mp.player_id = %s AND m.size = %s AND m.draw = %s AND m.status = 'open' LIMIT 1),
        (SELECT r.rating FROM matches_rating r
         WHERE r.player_id = %s AND r.size = %s AND r.draw = %s)
+"""
+
+# The open matches of the mode nearest the joiner's rating (`CANDIDATES` of them) that no other
+# joiner holds (locked, SKIP LOCKED on PostgreSQL), with their distance and deal.
+CANDIDATES_READ = """
+SELECT {columns}, ABS(matches_match.rating - %s), matches_matchdeal.deal_code
+FROM matches_match JOIN matches_matchdeal ON matches_matchdeal.id = matches_match.deal_id
+WHERE matches_match.size = %s AND matches_match.draw = %s AND matches_match.bot = %s
+AND matches_match.status = 'open' AND NOT matches_match."full" AND matches_match.created_at > %s
+ORDER BY ABS(matches_match.rating - %s), matches_match.created_at LIMIT %s{lock}
 """
 
 # The players seated in the candidate matches: whether each shared a client address hash with
@@ -126,22 +132,23 @@ def _seat_find(
     that no other joiner holds, those within the distance their age allows, without an account
     that shared an address with the player today; one without the player's last opponents if
     any fits."""
-    candidates = list(
-        Match.objects.select_for_update(skip_locked=True, of=("self",))
-        .select_related("deal")
-        .filter(
-            size=size, draw=draw, bot=bot, status=Match.Status.OPEN, full=False,
-            created_at__gt=now - JOIN_WITHIN,
-        )
-        .annotate(distance=Abs(F("rating") - rating))
-        .order_by("distance", "created_at")[:CANDIDATES]
-    )  # fmt: skip
-    fits = {
-        match.pk: match
-        for match in candidates
-        if match.distance  # type: ignore[attr-defined]
-        <= RATING_WINDOW + RATING_WIDEN_PER_MINUTE * (now - match.created_at).total_seconds() / 60
-    }
+    db = connections[DEFAULT_DB_ALIAS]
+    locks = db.features.has_select_for_update_skip_locked
+    rows = _read(
+        CANDIDATES_READ.format(
+            columns=_row_reader(Match)[0], lock=" FOR UPDATE OF matches_match SKIP LOCKED" * locks
+        ),
+        [rating, size, draw, bot, _moment(now - JOIN_WITHIN), rating, CANDIDATES],
+    )
+    width = len(Match._meta.concrete_fields)
+    fits = {}
+    for row in rows:
+        match = _instance(db, Match, row[:width])
+        distance, deal_code = row[width:]
+        age = (now - match.created_at).total_seconds() / 60
+        if distance <= RATING_WINDOW + RATING_WIDEN_PER_MINUTE * age:
+            match.deal = MatchDeal(id=match.deal_id, draw=draw, deal_code=deal_code)
+            fits[match.pk] = match
     if not fits:
         return None
     since = _moment(_day_start(now))
