@@ -283,7 +283,7 @@ def match_finish(*, match: Match, at: dt.datetime) -> None:
     """Finish a locked open match whose games have all ended: places, then ratings (unless a
     game is held for review, R35: `match_rate_held` does it once staff decide); a match of
     fewer than two players is cancelled (no rating changes)."""
-    seats = list(match.players.select_related("game", "player"))
+    seats = selectors.match_seats(match)
     match.finished_at = at
     if len(seats) < 2:
         match.status = Match.Status.CANCELLED
@@ -405,7 +405,7 @@ def match_rate_held(*, game: Game) -> bool:
             return False
         if Game.objects.filter(match=match, fairplay_review__state="held").exists():
             return False
-        seats = list(match.players.select_related("game", "player"))
+        seats = selectors.match_seats(match)
         match_rate(match=match, seats=seats, at=timezone.now())
         transaction.on_commit(lambda: _publish_finished(match, seats))
     return True
