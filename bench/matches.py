@@ -16,10 +16,10 @@ runs during the measurement, as in production where the scheduler keeps it ahead
    (`POST /api/v1/matches`), half duels and half tables of four, draw 3, at `--rate` joins a
    second in all (players arrive at a pace: clients that never pause would measure the queue
    for a worker, docs/benchmarks.md): the p50/p99 of a join (target: p99 < 50 ms), with how
-   many matches they made and how full they are, and the server's CPU per join: the gunicorn
-   processes' CPU time over the joins (/proc/PID/stat) divided by the joins, and that of the
-   PostgreSQL backends serving the bench's database (those alive at the end: a lower bound),
-   figures that mean something on a loaded machine too;
+   many matches they made and how full they are, and the server's CPU per join: the web
+   pool's gunicorn processes' CPU time over the joins (/proc/PID/stat) divided by the joins,
+   and that of the PostgreSQL backends serving the bench's database (those alive at the end:
+   a lower bound), figures that mean something on a loaded machine too;
 2. in process, against the same database: every game of (up to 1,000 of) the full matches
    ended, each match finished and rated in its transaction with the row lock (`match_finish`:
    places, the ratings' rows, the history, the commit, the live message): per match, the
@@ -47,7 +47,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import Client, production_env, start_topology, stop  # noqa: E402
+from bench._common import (  # noqa: E402
+    PG_ADMIN,
+    Client,
+    production_env,
+    start_topology,
+    stop,
+)
 
 LOG = "/tmp/canfield-bench-matches.log"
 
@@ -109,14 +115,6 @@ for size in (2, 4):
 print(json.dumps({"finish": finish, "rating": rating, "rated": rated, "model": model}))
 """
 
-# The PostgreSQL backends of a database (their pids), read in the bench's own process.
-BACKENDS = """
-import json, sys, psycopg
-with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres") as conn:
-    rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [sys.argv[1]])
-    print(json.dumps([pid for (pid,) in rows]))
-"""
-
 
 def cpu_seconds(pid: int) -> float:
     """A process's CPU time so far (user + system), 0 if it is gone."""
@@ -149,6 +147,15 @@ def gunicorn_pids(root: int) -> list[int]:
         if "canfield_site.wsgi:application" in command and "sync" in command:
             found.append(pid)
     return found
+
+
+def backend_pids(database: str) -> list[int]:
+    """The PostgreSQL backends connected to `database` now."""
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [database])
+        return [pid for (pid,) in rows]
 
 
 def free_port() -> int:
@@ -225,10 +232,7 @@ def main() -> None:
 
         web = gunicorn_pids(server.pid)
         web_before = sum(cpu_seconds(pid) for pid in web)
-        backends = subprocess.run(
-            [python, "-c", BACKENDS, args.database], capture_output=True, text=True, check=True
-        )
-        database_before = {pid: cpu_seconds(pid) for pid in json.loads(backends.stdout)}
+        database_before = {pid: cpu_seconds(pid) for pid in backend_pids(args.database)}
         started = time.monotonic()
         threads = [threading.Thread(target=client, args=(i,)) for i in range(args.clients)]
         for thread in threads:
@@ -237,11 +241,8 @@ def main() -> None:
             thread.join()
         elapsed = time.monotonic() - started
         web_cpu = sum(cpu_seconds(pid) for pid in web) - web_before
-        backends = subprocess.run(
-            [python, "-c", BACKENDS, args.database], capture_output=True, text=True, check=True
-        )
         database_cpu = sum(
-            cpu_seconds(pid) - database_before.get(pid, 0.0) for pid in json.loads(backends.stdout)
+            cpu_seconds(pid) - database_before.get(pid, 0.0) for pid in backend_pids(args.database)
         )
 
         counted = subprocess.run(
