@@ -2,10 +2,12 @@
 rating update of a finished match.
 
     .venv/bin/python bench/matches.py [--players 10000] [--clients 20] [--rate 50]
-                                      [--workers 2] [--database canfield_bench_matches] [--quick]
+                                      [--workers 2] [--database canfield_bench_matches]
+                                      [--port PORT] [--quick]
 
 Starts the production topology (`scripts/serve-topology.sh`: nginx, gunicorn sync workers,
-DJANGO_DEBUG=0) on a fresh PostgreSQL database and the Redis of REDIS_URL, makes `--players`
+DJANGO_DEBUG=0) on a fresh PostgreSQL database and the Redis of REDIS_URL, on a free port
+(or `--port`), makes `--players`
 accounts with their tokens (directly in the database: sign-ups are throttled), fills the match
 deal pool (the scheduler's job: the pool is filled here before the clock starts, so no solver
 runs during the measurement, as in production where the scheduler keeps it ahead), then:
@@ -14,11 +16,17 @@ runs during the measurement, as in production where the scheduler keeps it ahead
    (`POST /api/v1/matches`), half duels and half tables of four, draw 3, at `--rate` joins a
    second in all (players arrive at a pace: clients that never pause would measure the queue
    for a worker, docs/benchmarks.md): the p50/p99 of a join (target: p99 < 50 ms), with how
-   many matches they made and how full they are;
+   many matches they made and how full they are, and the server's CPU per join: the web
+   pool's gunicorn processes' CPU time over the joins (/proc/PID/stat) divided by the joins,
+   and that of the PostgreSQL backends serving the bench's database (those alive at the end:
+   a lower bound), figures that mean something on a loaded machine too;
 2. in process, against the same database: every game of (up to 1,000 of) the full matches
    ended, each match finished and rated in its transaction with the row lock (`match_finish`:
-   places, the ratings' rows, the history, the commit): the mean and p99 per match (target:
-   < 5 ms), and openskill's update alone for a duel and a table of four.
+   places, the ratings' rows, the history, the commit, the live message): per match, the
+   whole finish's mean and p99 (wall) and its CPU, and the rating update's own (`match_rate`,
+   inside the finish: the rating rows made or locked and read, openskill, the rows and the
+   history written; target: < 5 ms), and openskill's update alone for a duel and a table of
+   four.
 Traffic goes to 127.0.0.1 only.
 """
 
@@ -28,6 +36,7 @@ import argparse
 import http.client
 import json
 import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -38,9 +47,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import Client, production_env, start_topology, stop  # noqa: E402
+from bench._common import (  # noqa: E402
+    PG_ADMIN,
+    Client,
+    production_env,
+    start_topology,
+    stop,
+)
 
-PORT = 8771
 LOG = "/tmp/canfield-bench-matches.log"
 
 # Accounts, tokens and the deal pool, made in one process against the bench's database.
@@ -61,7 +75,8 @@ MatchDeal.objects.bulk_create(
 print(json.dumps(tokens))
 """
 
-# Phase 2: finishing and rating the full matches, timed one by one.
+# Phase 2: finishing and rating the full matches, timed one by one: the whole finish, and the
+# rating update inside it (match_rate, timed by a wrapper of it).
 RATE = """
 import json, time, django
 django.setup()
@@ -73,13 +88,22 @@ from matches import services
 full = list(Match.objects.filter(full=True, status="open").values_list("pk", flat=True)[:1000])
 Game.objects.filter(match__in=full).update(status="resigned", end_reason="resigned",
                                            finished_at=timezone.now())
-timings = []
+rate = services.match_rate
+rating = []
+def timed_rate(**kwargs):
+    started = time.perf_counter(), time.process_time()
+    rate(**kwargs)
+    rating.append(((time.perf_counter() - started[0]) * 1000,
+                   (time.process_time() - started[1]) * 1000))
+services.match_rate = timed_rate
+finish = []
 for pk in full:
-    started = time.perf_counter()
+    started = time.perf_counter(), time.process_time()
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=pk)
         services.match_finish(match=match, at=timezone.now())
-    timings.append((time.perf_counter() - started) * 1000)
+    finish.append(((time.perf_counter() - started[0]) * 1000,
+                   (time.process_time() - started[1]) * 1000))
 rated = Match.objects.filter(pk__in=full, rated_at__isnull=False).count()
 from matches import ratings
 model = {}
@@ -88,8 +112,56 @@ for size in (2, 4):
     for _ in range(1000):
         ratings.rate([(ratings.MU, ratings.SIGMA)] * size, list(range(1, size + 1)))
     model[size] = (time.perf_counter() - started)  # ms per update over 1000
-print(json.dumps({"timings": timings, "rated": rated, "model": model}))
+print(json.dumps({"finish": finish, "rating": rating, "rated": rated, "model": model}))
 """
+
+
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user + system), 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def gunicorn_pids(root: int) -> list[int]:
+    """The web pool's gunicorn processes (master and sync workers; not the heavy pool's) under
+    the process `root`."""
+    children: dict[int, list[int]] = {}
+    commands: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            commands[int(entry.name)] = (entry / "cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        todo += children.get(pid, [])
+        command = commands.get(pid, "").split("\0")
+        if "canfield_site.wsgi:application" in command and "sync" in command:
+            found.append(pid)
+    return found
+
+
+def backend_pids(database: str) -> list[int]:
+    """The PostgreSQL backends connected to `database` now."""
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [database])
+        return [pid for (pid,) in rows]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 class AddressedClient(Client):
@@ -114,6 +186,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=50.0, help="joins a second, all clients")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--database", default="canfield_bench_matches")
+    parser.add_argument("--port", type=int, default=0, help="the proxy's port (default: free)")
     parser.add_argument("--quick", action="store_true", help="1,000 players")
     args = parser.parse_args()
     if args.quick:
@@ -122,7 +195,8 @@ def main() -> None:
     # MATCH_POOL_SIZE 0: the topology's scheduler solves nothing during the run (filled here).
     env = production_env(args.database, MATCH_POOL_SIZE="0")
     python = str(ROOT / ".venv" / "bin" / "python")
-    server = start_topology(root=ROOT, port=PORT, log=LOG, workers=args.workers, env=env)
+    port = args.port or free_port()
+    server = start_topology(root=ROOT, port=port, log=LOG, workers=args.workers, env=env)
     try:
         made = subprocess.run(
             [python, "-c", SETUP, str(args.players), str(args.players)],
@@ -144,7 +218,7 @@ def main() -> None:
                 if pause > 0:
                     time.sleep(pause)
                 due += interval
-                player = AddressedClient(PORT, token, address)
+                player = AddressedClient(port, token, address)
                 body = {"size": 2 if n % 2 == 0 else 4, "draw": 3}
                 started = time.perf_counter()
                 status, _ = player.call("POST", "/api/v1/matches", body)
@@ -156,6 +230,9 @@ def main() -> None:
             with lock:
                 latencies.extend(local)
 
+        web = gunicorn_pids(server.pid)
+        web_before = sum(cpu_seconds(pid) for pid in web)
+        database_before = {pid: cpu_seconds(pid) for pid in backend_pids(args.database)}
         started = time.monotonic()
         threads = [threading.Thread(target=client, args=(i,)) for i in range(args.clients)]
         for thread in threads:
@@ -163,6 +240,10 @@ def main() -> None:
         for thread in threads:
             thread.join()
         elapsed = time.monotonic() - started
+        web_cpu = sum(cpu_seconds(pid) for pid in web) - web_before
+        database_cpu = sum(
+            cpu_seconds(pid) - database_before.get(pid, 0.0) for pid in backend_pids(args.database)
+        )
 
         counted = subprocess.run(
             [python, "-c", "import django, json; django.setup();"
@@ -177,6 +258,10 @@ def main() -> None:
               f"failed: {len(failures)} {sorted(set(failures))}")  # fmt: skip
         print(f"join p50: {statistics.median(latencies):.1f} ms")
         print(f"join p99: {percentile(latencies, 0.99):.1f} ms (target < 50)")
+        joins = len(latencies)
+        web_ms, database_ms = 1000 * web_cpu / joins, 1000 * database_cpu / joins
+        print(f"server CPU per join: gunicorn {web_ms:.1f} ms ({len(web)} web processes), "
+              f"PostgreSQL {database_ms:.1f} ms (at least)")  # fmt: skip
         for shape in shapes:
             print(f"matches of {shape['size']} with {shape['seats']} seated: {shape['n']}")
         sys.stdout.flush()
@@ -187,11 +272,17 @@ def main() -> None:
     finally:
         stop(server)
 
-    timings = rating["timings"]
-    if timings:
-        print(f"finish + rating update per match: mean {statistics.mean(timings):.2f} ms, "
-              f"p99 {percentile(timings, 0.99):.2f} ms over {len(timings)} full matches "
-              f"({rating['rated']} rated; target < 5 ms)")  # fmt: skip
+    finish, rates = rating["finish"], rating["rating"]
+    if finish:
+        for name, rows, target in (
+            ("finish (whole: locked read, places, rating, commit, live message)", finish, ""),
+            ("rating update (match_rate, inside the finish)", rates, "; target < 5 ms"),
+        ):
+            wall, cpu = [row[0] for row in rows], [row[1] for row in rows]
+            print(f"{name} per match: mean {statistics.mean(wall):.2f} ms, p99 "
+                  f"{percentile(wall, 0.99):.2f} ms, CPU {statistics.mean(cpu):.2f} ms over "
+                  f"{len(rows)} matches{target}")  # fmt: skip
+        print(f"matches rated: {rating['rated']} of {len(finish)}")
     for size, ms in rating["model"].items():
         print(f"openskill update alone, {size} players: {ms:.3f} ms")
 

@@ -10,9 +10,10 @@ from django.utils import timezone
 
 from games.accounts import account_bot_declare
 from games.errors import Forbidden
+from games.models import Game
 from games.services import game_act, game_create
 from matches import services
-from matches.models import Rating
+from matches.models import MatchDeal, Rating
 
 HASH = {name: f"{i + 1:064x}" for i, name in enumerate("abcdefghij")}
 
@@ -106,3 +107,18 @@ def test_four_seats_fill_in_turn_and_the_full_match_takes_nobody(pool, make_user
     assert len({m.pk for m in matches[:4]}) == 1 and matches[4].pk != matches[0].pk
     matches[0].refresh_from_db()
     assert matches[0].full and matches[0].seats == 4
+
+
+def test_an_empty_pool_deals_a_solved_deal_on_the_spot_and_says_so(make_user, caplog):
+    # given: no deal in the pool (the scheduler fell behind)
+    anna, bob = make_user("anna"), make_user("bob")
+    # when: anna joins, then bob
+    with caplog.at_level("WARNING", logger="matches.services"):
+        first = join(anna, "a")
+    second = join(bob, "b")
+    # then: a deal solved for anna's match, marked used, and bob seated with her on it
+    assert [record.getMessage() for record in caplog.records] == ["match_pool_empty"]
+    deal = MatchDeal.objects.get()
+    assert deal.used_at is not None and deal.line
+    assert first.deal_id == deal.pk and second.pk == first.pk
+    assert set(Game.objects.values_list("deal_code", flat=True)) == {deal.deal_code}
