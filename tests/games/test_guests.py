@@ -270,9 +270,36 @@ def test_statistics_count_games_that_are_over_with_a_move(db, user, auth_client)
     assert (stats["games"], stats["wins"]) == (2, 0)
 
 
-def test_the_scheduler_runs_both_clean_ups_every_hour():
-    from pathlib import Path
+def test_the_scheduler_runs_every_job_in_one_round(db, settings, capsys):
+    from leaderboard.days import day_today
+    from leaderboard.models import DailyChallenge
+    from matches.models import MatchDeal
 
-    script = (Path(__file__).resolve().parents[2] / "scripts" / "scheduler.sh").read_text()
-    hourly = script.split("if (( SECONDS >= hourly_due )); then")[1].split("    fi\n")[0]
-    assert "manage.py end_idle_games" in hourly and "manage.py remove_guests" in hourly
+    # given a guest unused for 31 days, an idle practice game and an empty match deal pool
+    settings.MATCH_POOL_SIZE = 1
+    unused = a_guest(Client(), joined=40, played=31)
+    keeper = a_guest(Client(), joined=3, played=None)
+    idle = game_create(owner=keeper)
+    Game.objects.filter(pk=idle.pk).update(created_at=at(8))
+
+    # when one round of the scheduler runs (one process: `manage.py scheduler`)
+    call_command("scheduler", once=True)
+
+    # then every job ran: the clean-ups, today's and tomorrow's dailies, the match deal pool
+    out = capsys.readouterr().out
+    assert not get_user_model().objects.filter(pk=unused.pk).exists()
+    assert Game.objects.get(pk=idle.pk).status != "playing"
+    today = day_today()
+    days = set(DailyChallenge.objects.values_list("date", flat=True))
+    assert {today, today + dt.timedelta(days=1)} <= days
+    assert MatchDeal.objects.filter(used_at=None).values_list("draw", flat=True).count() == 2
+    for said in (
+        "challenge(s) created",
+        "address",
+        "game(s) ended: idle",
+        "guest(s) removed",
+        "daily game(s) ended",
+        "match(es) closed",
+        "match deal(s) added",
+    ):
+        assert said in out, out

@@ -96,7 +96,7 @@ def test_app_processes_are_those_the_script_starts():
     # The scheduler, which creates the daily challenges.
     assert SERVICES["scheduler"]["command"] == ["bash", "scripts/scheduler.sh"]
     assert 'program scheduler "bash scripts/scheduler.sh"' in SCRIPT
-    assert "create_daily_challenges" in (ROOT / "scripts" / "scheduler.sh").read_text()
+    assert "manage.py scheduler" in (ROOT / "scripts" / "scheduler.sh").read_text()
 
 
 def test_app_processes_are_probed_for_readiness_and_the_proxy_through_both():
