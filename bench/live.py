@@ -100,6 +100,11 @@ class Listener(asyncio.Protocol):
         # Client frames are masked; a zero mask leaves the payload as it is.
         self.transport.write(bytes([0x80 | opcode, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
 
+    def _got(self, text: bytes) -> None:
+        self.keep(text)
+        if not self.first.done():
+            self.first.set_result(None)
+
     def data_received(self, data: bytes) -> None:
         if not self.buffer and self.upgraded:
             # The common case: one whole unfragmented text frame, read without copies.
@@ -110,7 +115,7 @@ class Listener(asyncio.Protocol):
             elif length == 127 and len(data) >= 10:
                 length = int.from_bytes(data[2:10], "big")
             if data[0] == 0x81 and len(data) == start + length and not self.parts:
-                self.keep(data[start:])
+                self._got(data[start:])
                 return
         buffer = self.buffer
         buffer += data
@@ -137,7 +142,7 @@ class Listener(asyncio.Protocol):
             if opcode in (0, 1):
                 self.parts += payload
                 if fin:
-                    self.keep(bytes(self.parts))
+                    self._got(bytes(self.parts))
                     self.parts.clear()
             elif opcode == 9:
                 self._send(0xA, payload)
@@ -160,12 +165,9 @@ def listen(urls: list[str], pipe: Any) -> None:
         host, _, path = url.removeprefix("ws://").partition("/")
         address, _, port = host.partition(":")
         log = logs[i]
-        listener: Listener | None = None
 
         def keep(text: bytes) -> None:
             log.append((time.time(), texts.setdefault(text, len(texts))))
-            if listener is not None and not listener.first.done():
-                listener.first.set_result(None)
 
         loop = asyncio.get_running_loop()
         for attempt in range(ATTEMPTS):
@@ -173,6 +175,7 @@ def listen(urls: list[str], pipe: Any) -> None:
                 counts["retries"] += 1
                 await asyncio.sleep(0.5 * 2**attempt)
             log.clear()
+            listener = None
             try:
                 async with gate:
                     _, listener = await asyncio.wait_for(
@@ -184,6 +187,9 @@ def listen(urls: list[str], pipe: Any) -> None:
                     await asyncio.wait_for(listener.first, 30)  # the snapshot
                 break
             except (OSError, TimeoutError):
+                if listener is not None:  # its frames no longer count
+                    listener.keep = lambda text: None
+                    listener.transport.close()
                 continue
         else:
             counts["failed"] += 1
