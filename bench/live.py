@@ -465,6 +465,7 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=4, help="listener client processes")
     parser.add_argument("--ws-processes", type=int, default=2, help="ws processes a node")
     parser.add_argument("--nodes", type=int, choices=(1, 2), default=1)
+    parser.add_argument("--ws-nice", type=int, default=0, help="the ws processes' niceness")
     parser.add_argument("--one-process", type=int, nargs="*", default=[])
     parser.add_argument("--database", default="canfield_live_bench")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/3")
@@ -479,6 +480,7 @@ async def main() -> None:
     fresh_database(args.database, args.redis)
     env = {
         "WS_PROCESSES": str(args.ws_processes),
+        "WS_NICE": str(args.ws_nice),
         # Every listener comes from this machine's one address: no cap on its sockets here.
         "WS_PER_ADDRESS": "1000000",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
@@ -498,7 +500,11 @@ async def main() -> None:
             balancer = Balancer([node.port for node in nodes], "1s")
             front = balancer.base_url
         bench = Bench(args, nodes, front)
-        print(f"{args.nodes} node(s) behind {front}: ws on ports {bench.ports}, open files {hard}")
+        nice = sorted({os.getpriority(os.PRIO_PROCESS, pid) for pid in bench.ws})
+        print(
+            f"{args.nodes} node(s) behind {front}: ws on ports {bench.ports} (niceness {nice}), "
+            f"open files {hard}"
+        )
         await run(bench, database_url)
     finally:
         for node in nodes:

@@ -352,3 +352,18 @@ def test_a_listener_that_stops_reading_is_closed_with_4408_one_that_reads_gets_e
     assert counts == list(range(len(counts)))
     assert 30 < len(counts) < 200
     assert code == 4408
+
+
+@requires_postgres
+def test_the_ws_process_runs_at_the_niceness_ws_nice_gives(transactional_db, settings):
+    # (a positive one: a negative one needs root, which CI may not have)
+    process, _ = start_server(server_env(settings) | {"WS_NICE": "5"})
+    try:
+        niceness = os.getpriority(os.PRIO_PROCESS, process.pid)
+        command = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
+    finally:
+        process.terminate()
+        assert stopped(process)
+
+    assert niceness == 5
+    assert any(part.endswith(b"uvicorn") for part in command)  # the server itself, no wrapper
