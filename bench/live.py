@@ -582,8 +582,13 @@ async def run(bench: Bench, database_url: str) -> None:
         )
         baseline = (quiet.cpu["ws processes"] + again.cpu["ws processes"]) / 2
         fanout = busy.cpu["ws processes"] - baseline
-        per = fanout / max(1, busy.batches * args.listeners) * 1e6
-        print(f"ws processes' CPU per batch and listener: {per:.1f} µs ({busy.batches} batches)")
+        if fanout > 0.1:  # /proc counts CPU in 10 ms ticks
+            per = fanout / max(1, busy.batches * args.listeners) * 1e6
+            print(
+                f"ws processes' CPU per batch and listener: {per:.1f} µs ({busy.batches} batches)"
+            )
+        else:
+            print(f"ws processes' CPU for the listeners: {fanout:.2f} s, too little to divide")
         print(report, flush=True)
 
         for count_ in args.one_process:

@@ -4,9 +4,9 @@ Each ASGI process keeps one hub per board that has listeners in it. The hub is a
 board's channel-layer group (so a batch is one channel message per process, not one per
 listener), tries to claim the board's tick every second (one process in all wins it and
 publishes the batch: leaderboard.services.board_tick), keeps the board's latest snapshot for
-new listeners, and hands each batch to its listeners' outboxes. A listener whose outbox is
-full, or that missed a batch, has fallen behind: it is closed with 4408 and reconnects for a
-fresh snapshot.
+new listeners, and hands each batch to its listeners (below: a write, or an outbox). A listener
+whose outbox is full, or that missed a batch, has fallen behind: it is closed with 4408 and
+reconnects for a fresh snapshot.
 
 Redis keeps no group membership across a restart, so the hub joins the group again on every
 tick (one ZADD and EXPIRE a second per board and process): batches reach it again within a
