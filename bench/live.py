@@ -2,8 +2,9 @@
 pause, as many requests in flight as it takes to keep every core busy.
 
     .venv/bin/python bench/live.py [--listeners 2000] [--players 20] [--player-clients 2]
-        [--seconds 10] [--clients 4] [--ws-processes 2] [--nodes 1] [--one-process N ...]
-        [--database canfield_live_bench] [--redis redis://127.0.0.1:6379/3] [--quick]
+        [--seconds 10] [--clients 4] [--ws-processes 2] [--ws-nice 0] [--nodes 1|2]
+        [--via nodes|balancer] [--one-process N ...] [--database canfield_live_bench]
+        [--redis redis://127.0.0.1:6379/3] [--quick]
 
 Starts scripts/serve-topology.sh with `--ws-processes` ws processes on a fresh PostgreSQL
 database (127.0.0.1:5432) and the given Redis database; with `--nodes 2`, two such topologies
@@ -19,8 +20,8 @@ phase: its CPU without listeners is the baseline). Then:
    minimal client on uvloop; at most `HANDSHAKES` handshakes in flight each, `ATTEMPTS` tries
    per socket), through the front (one node: its nginx spreads them over its ws processes; two
    nodes: straight to each node's nginx in turn, since HAProxy would need two open files a
-   socket, more than this machine's limit allows at 10,000); once all are open, the players act
-   again for `--seconds`;
+   socket, more than this machine's limit allows at 10,000; `--via balancer`: through it); once
+   all are open, the players act again for `--seconds`;
 3. the listeners close and the players act once more without them: the fall of actions/s is
    measured against the mean of phases 1 and 3, so that load from elsewhere weighs on both.
 For each phase it prints actions/s, how busy the machine's cores were, and the CPU (share of one
@@ -465,6 +466,10 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=4, help="listener client processes")
     parser.add_argument("--ws-processes", type=int, default=2, help="ws processes a node")
     parser.add_argument("--nodes", type=int, choices=(1, 2), default=1)
+    parser.add_argument(
+        "--via", choices=("nodes", "balancer"), default="nodes",
+        help="two nodes: the listeners straight to each node's nginx, or through HAProxy",
+    )  # fmt: skip
     parser.add_argument("--ws-nice", type=int, default=0, help="the ws processes' niceness")
     parser.add_argument("--one-process", type=int, nargs="*", default=[])
     parser.add_argument("--database", default="canfield_live_bench")
@@ -502,7 +507,8 @@ async def main() -> None:
         bench = Bench(args, nodes, front)
         nice = sorted({os.getpriority(os.PRIO_PROCESS, pid) for pid in bench.ws})
         print(
-            f"{args.nodes} node(s) behind {front}: ws on ports {bench.ports} (niceness {nice}), "
+            f"{args.nodes} node(s) behind {front}: ws on ports {bench.ports}, pids {bench.ws} "
+            f"(niceness {nice}), "
             f"open files {hard}"
         )
         await run(bench, database_url)
@@ -566,7 +572,7 @@ async def run(bench: Bench, database_url: str) -> None:
 
         quiet = await bench.phase(players, {})
         print(f"no listeners:       {quiet}", flush=True)
-        if args.nodes > 1:
+        if args.nodes > 1 and args.via == "nodes":
             urls = [f"ws://127.0.0.1:{node.port}{path}" for node in bench.nodes]
         else:
             urls = [bench.front.replace("http://", "ws://") + path]
