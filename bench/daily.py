@@ -48,7 +48,7 @@ REDIS_URL = "redis://127.0.0.1:6379/3"
 os.environ.setdefault("DJANGO_DEBUG", "1")
 
 
-def fresh_database(name: str = DATABASE) -> None:
+def fresh_database(name: str = DATABASE, redis_url: str = REDIS_URL) -> None:
     # Migrated here, without the topology's start-up deadline (slow on a loaded machine).
     url = common_fresh_database(name)
     subprocess.run(
@@ -56,7 +56,7 @@ def fresh_database(name: str = DATABASE) -> None:
         cwd=ROOT, env={**os.environ, "DATABASE_URL": url}, check=True,
     )  # fmt: skip
     # The new database's boards start at id 1 again: forget the last run's board state.
-    client = redis.Redis.from_url(REDIS_URL)
+    client = redis.Redis.from_url(redis_url)
     for key in client.scan_iter(f"board:{name}:*", count=1000):
         client.delete(key)
 

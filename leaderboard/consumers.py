@@ -4,9 +4,9 @@ Each ASGI process keeps one hub per board that has listeners in it. The hub is a
 board's channel-layer group (so a batch is one channel message per process, not one per
 listener), tries to claim the board's tick every second (one process in all wins it and
 publishes the batch: leaderboard.services.board_tick), keeps the board's latest snapshot for
-new listeners, and hands each batch to its listeners' outboxes. A listener whose outbox is
-full, or that missed a batch, has fallen behind: it is closed with 4408 and reconnects for a
-fresh snapshot.
+new listeners, and hands each batch to its listeners (below: a write, or an outbox). A listener
+whose outbox is full, or that missed a batch, has fallen behind: it is closed with 4408 and
+reconnects for a fresh snapshot.
 
 Redis keeps no group membership across a restart, so the hub joins the group again on every
 tick (one ZADD and EXPIRE a second per board and process): batches reach it again within a
@@ -22,11 +22,21 @@ fell behind. Frames from the client are ignored. The server's WebSocket pings (e
 scripts/serve-ws.sh) keep idle sockets up through proxies and close those whose client stopped
 answering. A socket's sends wait while its buffer is full (the server's backpressure), so a
 listener that reads too slowly lets its outbox fill, and is closed with 4408 too.
+
+A batch reaches thousands of sockets a second, so a listener's share is one write: the hub makes
+the batch's WebSocket frames once (`frames`), and under uvicorn (scripts/serve-ws.sh) a listener
+that is up to date writes them straight to its socket's transport, in the hub's loop, without a
+task, Channels' send or the websockets library's framing of its own (bench/live.py: the ws
+process's CPU per batch and listener). A listener whose transport is paused (its buffer full),
+or that still waits for its snapshot, queues the batch in its outbox, which a task of its own
+sends once the transport is writable again; under another server (daphne, the tests'
+communicator) every batch goes that way, through Channels' send.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import datetime as dt
 import logging
 import time
@@ -39,6 +49,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.utils import timezone
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
 
 from canfield_site import metrics
 from canfield_site.logs import WarnEvery
@@ -130,8 +142,9 @@ class BoardHub:
                 await asyncio.sleep(TICK_SECONDS)
                 continue
             self._keep(message["seq"], message["snapshot"])
+            batch = (message["seq"], message["messages"], frames(message["messages"]))
             for listener in list(self.listeners):
-                listener.deliver(message["seq"], message["messages"])
+                listener.deliver(batch)
             if "tick" in message:
                 tick_at = message["tick"] * TICK_SECONDS
                 metrics.live_batch(draw=self.challenge.draw, bots=self.bots, tick_at=tick_at)
@@ -185,6 +198,27 @@ class BoardHub:
                 raise
             except Exception as error:  # Redis or the database down: the next tick tries again
                 _warn("live_board_tick_failed", {"board": self.group, "error": repr(error)})
+
+
+def frames(messages: list[str]) -> bytes:
+    """The messages as unmasked, unfragmented WebSocket text frames (RFC 6455, 5.2), as a
+    server sends them: made once per batch for all of a process's listeners."""
+    out = bytearray()
+    for message in messages:
+        payload = message.encode()
+        size = len(payload)
+        if size < 126:
+            out += bytes((0x81, size))
+        elif size < 1 << 16:
+            out += bytes((0x81, 126)) + size.to_bytes(2, "big")
+        else:
+            out += bytes((0x81, 127)) + size.to_bytes(8, "big")
+        out += payload
+    return bytes(out)
+
+
+# A batch as a hub hands it out: (its number, its messages' texts, the same as frames).
+Batch = tuple[int, list[str], bytes]
 
 
 def _release(challenge: DailyChallenge, bots: bool) -> float:
@@ -267,6 +301,11 @@ class BoardConsumer(AsyncWebsocketConsumer):
     channel_layer_alias = None  # type: ignore[assignment]
     hub: BoardHub | None = None
     sender: asyncio.Task[None] | None = None
+    # The last batch number sent (0: a snapshot from before any batch); None until the snapshot
+    # is out.
+    seq: int | None = None
+    # Fell behind or gone: batches are no longer sent.
+    done = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch (a handler per message type) without its hop to the database
@@ -293,35 +332,102 @@ class BoardConsumer(AsyncWebsocketConsumer):
         if challenge is None:
             await self.close(code=CLOSE_NOT_FOUND, reason="no daily challenge on that day")
             return
-        self.outbox: asyncio.Queue[tuple[int, list[str]]] = asyncio.Queue(maxsize=OUTBOX)
+        # Before the snapshot is out a full outbox drops its oldest batch: one the snapshot does
+        # not show leaves a gap, which closes the listener with 4408 when it is reached.
+        self.outbox: collections.deque[Batch] = collections.deque(maxlen=OUTBOX)
+        # uvicorn's protocol of this socket (the ASGI `send` is its method), whose transport
+        # the batches' frames are written to; None under another server.
+        server = getattr(self.base_send, "__self__", None)
+        self.server = server if isinstance(server, WebSocketsSansIOProtocol) else None
         # Joined before the snapshot is read: a batch published meanwhile waits in the outbox.
         self.hub = await hub_join(challenge, players == "bots", self)
         seq, snapshot = await self.hub.snapshot()
         await self.send(text_data=snapshot)
-        self.sender = asyncio.create_task(self._send_batches(seq))
+        self.seq = seq
+        if self.outbox:
+            self.sender = asyncio.create_task(self._send_outbox())
 
-    def deliver(self, seq: int, messages: list[str]) -> None:
-        """A batch from the hub: queued for this socket, unless it has fallen behind."""
-        try:
-            self.outbox.put_nowait((seq, messages))
-        except asyncio.QueueFull:
-            self.outbox = asyncio.Queue(maxsize=1)
-            self.outbox.put_nowait((-1, []))  # tells the sender to close
+    def deliver(self, batch: Batch) -> None:
+        """A batch from the hub: written at once when the listener is up to date and its
+        socket writable, else queued, unless the outbox is full (the listener fell behind)."""
+        if self.done:
+            return
+        if self.seq is not None and self.sender is None and self._writable():
+            self._write(batch)
+        elif self.seq is None or len(self.outbox) < OUTBOX:
+            self.outbox.append(batch)
+            if self.seq is not None and self.sender is None:
+                self.sender = asyncio.create_task(self._send_outbox())
+        else:
+            self._fall_behind()
 
-    async def _send_batches(self, seq: int) -> None:
-        while True:
-            batch_seq, messages = await self.outbox.get()
-            if 0 <= batch_seq <= seq:  # already in the snapshot
+    def _writable(self) -> bool:
+        """Frames may go straight to the socket now (uvicorn, open, its buffer not full)."""
+        server = self.server
+        return (
+            server is not None
+            and server.writable.is_set()
+            and server.conn.state is State.OPEN
+            and not server.close_sent
+            and not server.transport.is_closing()
+        )
+
+    def _follows(self, seq: int) -> bool | None:
+        """Whether batch `seq` is to be sent (False: already in the snapshot), None if it
+        shows the listener missed one."""
+        assert self.seq is not None
+        if seq <= self.seq:
+            return False
+        # The first batch of a board whose snapshot came before any batch (seq 0) may have any
+        # number (leaderboard/boards.py).
+        return True if not self.seq or seq == self.seq + 1 else None
+
+    def _write(self, batch: Batch) -> None:
+        seq, _, data = batch
+        follows = self._follows(seq)
+        if follows is None:
+            self._fall_behind()
+        elif follows:
+            assert self.server is not None
+            self.server.transport.write(data)
+            self.seq = seq
+
+    async def _send_outbox(self) -> None:
+        """Sends the outbox in order, each batch once the socket takes it (backpressure)."""
+        while self.outbox and not self.done:
+            if self.server is not None:
+                await self.server.writable.wait()
+                if not self._writable():  # closing: its disconnect cleans up
+                    self.done = True
+                    break
+                self._write(self.outbox.popleft())
                 continue
-            # A gap, or an overflowed outbox (-1); the first batch of a board whose snapshot
-            # came before any batch (seq 0) may have any number (leaderboard/boards.py).
-            if batch_seq < 0 or (seq and batch_seq != seq + 1):
-                await self.close(code=CLOSE_FELL_BEHIND, reason="fell behind: reconnect")
-                await self._leave()
-                return
-            for message in messages:
-                await self.send(text_data=message)
-            seq = batch_seq
+            seq, messages, _ = self.outbox.popleft()
+            follows = self._follows(seq)
+            if follows is None:
+                self._fall_behind()
+            elif follows:
+                for message in messages:
+                    await self.send(text_data=message)
+                self.seq = seq
+        if self.sender is asyncio.current_task():
+            self.sender = None
+
+    def _fall_behind(self) -> None:
+        """Closes the listener with 4408 (once): it reconnects for a fresh snapshot."""
+        if self.done:
+            return
+        self.done = True
+        self.outbox.clear()
+        if self.sender is not None and self.sender is not asyncio.current_task():
+            self.sender.cancel()
+        self.sender = asyncio.create_task(self._close_behind())
+
+    async def _close_behind(self) -> None:
+        server = self.server
+        if server is None or (server.conn.state is State.OPEN and not server.close_sent):
+            await self.close(code=CLOSE_FELL_BEHIND, reason="fell behind: reconnect")
+        await self._leave()
 
     async def _leave(self) -> None:
         if self.hub is not None:
@@ -329,6 +435,7 @@ class BoardConsumer(AsyncWebsocketConsumer):
             await hub_leave(hub, self)
 
     async def disconnect(self, code: int) -> None:
+        self.done = True
         if self.sender is not None and self.sender is not asyncio.current_task():
             self.sender.cancel()
         await self._leave()

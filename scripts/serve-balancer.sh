@@ -18,18 +18,21 @@ RUN_DIR="${RUN_DIR:-$(mktemp -d -t canfield-balancer.XXXXXX)}"
 mkdir -p "$RUN_DIR"
 [ -n "${NODES:-}" ] || { echo "NODES is empty: give the nodes' addresses" >&2; exit 2; }
 servers=""
+socket_servers=""
 n=0
 for node in $NODES; do
     n=$((n + 1))
     servers="$servers
     server node-$n $node"
+    socket_servers="$socket_servers
+    server node-$n $node track nodes/node-$n"
 done
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-LISTEN="${BALANCER_LISTEN:-0.0.0.0:80}" NODE_SERVERS="$servers" \
+LISTEN="${BALANCER_LISTEN:-0.0.0.0:80}" NODE_SERVERS="$servers" SOCKET_SERVERS="$socket_servers" \
     CHECK_INTERVAL="${CHECK_INTERVAL:-1s}" DEPLOY_DIR="$PWD/deploy" RUN_DIR="$RUN_DIR" \
     "$BIN/python" - deploy/haproxy.cfg.template >"$RUN_DIR/haproxy.cfg" <<'PY'
 import os, string, sys
-names = ("LISTEN", "NODE_SERVERS", "CHECK_INTERVAL", "DEPLOY_DIR", "RUN_DIR")
+names = ("LISTEN", "NODE_SERVERS", "SOCKET_SERVERS", "CHECK_INTERVAL", "DEPLOY_DIR", "RUN_DIR")
 template = string.Template(open(sys.argv[1]).read())
 print(template.safe_substitute({name: os.environ[name] for name in names}))
 PY

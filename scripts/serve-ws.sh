@@ -16,13 +16,16 @@
 #   Idle listeners that answer stay up for hours; the pings keep them through proxies.
 # - No proxy headers (the app reads X-Forwarded-For itself, by PROXY_COUNT), no lifespan (the
 #   Channels router has none), no access log (a line per socket would cost as much as a batch).
+#   WS_NICE  the process's niceness, default 0; a negative one (root or CAP_SYS_NICE; `nice`
+#            warns and runs it at 0 without) lets a batch's fan-out run before the request
+#            workers when the cores are busy (docs/deploy.md, "Live boards under CPU load")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${VENV_BIN:-.venv/bin}"
 [ -x "$BIN/uvicorn" ] || BIN="$(dirname "$(command -v uvicorn)")"
 bind="${WS_BIND:-127.0.0.1:8001}"
 source scripts/metrics-dir.sh
-exec "$BIN/uvicorn" canfield_site.asgi:application \
+exec nice -n "${WS_NICE:-0}" "$BIN/uvicorn" canfield_site.asgi:application \
     --host "${bind%:*}" --port "${bind##*:}" \
     --backlog 2048 \
     --ws websockets-sansio --ws-per-message-deflate false --ws-max-size 4096 \

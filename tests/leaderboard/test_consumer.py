@@ -8,10 +8,12 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from websockets.frames import Frame, Opcode
 
 from canfield_site.asgi import application
 from games import services as game_services
 from leaderboard import services
+from leaderboard.consumers import frames
 from leaderboard.days import day_today
 from leaderboard.models import Entry
 
@@ -236,3 +238,16 @@ def test_a_batch_the_layer_could_not_send_is_sent_again_at_the_next_tick(make_us
     else:
         entries = json.loads(heard["text"])["entries"]
         assert [(e["player"], e["moves"]) for e in entries] == [("alice", 1)]
+
+
+@pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 200_000])
+def test_a_batch_s_frames_are_what_the_websockets_library_makes_of_its_messages(size):
+    # (the frames a hub writes to every listener's socket itself, under uvicorn)
+    messages = ["é" * (size // 2) + "x" * (size % 2), '{"type": "entries"}']
+
+    expected = b"".join(
+        Frame(Opcode.TEXT, message.encode()).serialize(mask=False, extensions=[])
+        for message in messages
+    )
+
+    assert frames(messages) == expected

@@ -2,6 +2,7 @@
 production WebSocket server) sharing PostgreSQL and the Redis channel layer, driven as a
 third-party client would (HTTP + WebSocket)."""
 
+import asyncio
 import json
 import os
 import socket
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
@@ -258,3 +261,109 @@ def test_idle_listeners_answering_pings_stay_up_silent_ones_are_closed(transacti
     finally:
         process.terminate()
         assert stopped(process)
+
+
+def read_frames(sock: socket.socket, seconds: float) -> tuple[list[str], int | None]:
+    """A raw client's texts (unmasked text frames after the handshake's answer) until the
+    server closes or `seconds` pass, and the close code (None if still open)."""
+    deadline = time.monotonic() + seconds
+    data = b""
+    texts: list[str] = []
+    upgraded = False
+    while time.monotonic() < deadline:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            chunk = sock.recv(1 << 20)
+        except TimeoutError:
+            break
+        if not chunk:
+            break
+        data += chunk
+        if not upgraded:
+            if b"\r\n\r\n" not in data:
+                continue
+            assert data.startswith(b"HTTP/1.1 101"), data[:100]
+            data = data[data.index(b"\r\n\r\n") + 4 :]
+            upgraded = True
+        while len(data) >= 2:
+            opcode, length, start = data[0] & 0x0F, data[1] & 0x7F, 2
+            if length == 126:
+                length, start = int.from_bytes(data[2:4], "big"), 4
+            elif length == 127:
+                length, start = int.from_bytes(data[2:10], "big"), 10
+            if len(data) < start + length:
+                break
+            payload, data = data[start : start + length], data[start + length :]
+            if opcode == 8:
+                return texts, int.from_bytes(payload[:2], "big")
+            if opcode == 1:
+                texts.append(payload.decode())
+    return texts, None
+
+
+@requires_postgres
+@requires_redis
+def test_a_listener_that_stops_reading_is_closed_with_4408_one_that_reads_gets_every_batch(
+    transactional_db, settings
+):
+    # given: the production server, a listener that reads at once and one that stops reading
+    # after the handshake (a small receive buffer: the server's writes back up sooner)
+    process, base = start_server(server_env(settings))
+    today = day_today().isoformat()
+    path = f"/ws/daily/{today}/3/"
+    host, port = base.split(":")
+    try:
+        with connect(f"ws://{base}{path}", open_timeout=5, max_queue=None) as reading:
+            assert json.loads(reading.recv(timeout=5))["type"] == "snapshot"
+            slow = socket.socket()
+            slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            slow.connect((host, int(port)))
+            slow.sendall(
+                f"GET {path} HTTP/1.1\r\nHost: {base}\r\nUpgrade: websocket\r\n"
+                "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode()
+            )
+            time.sleep(1)  # its snapshot sent (no batch yet: the first may have any number)
+            # when: 200 batches of 64 KiB each (more than the kernel's buffers and the outbox
+            # of 30 batches hold) reach the board's group, as the ticks publish them
+            first = 1_800_000_000_000
+            pad = "x" * 65536
+
+            async def publish() -> None:
+                layer = get_channel_layer()
+                for n in range(200):
+                    text = json.dumps({"type": "entries", "count": n, "entries": [], "pad": pad})
+                    batch = {"seq": first + n, "messages": [text], "snapshot": "{}"}
+                    await layer.group_send(f"daily.{today}.3", {"type": "board.batch", **batch})
+                    await asyncio.sleep(0.005)
+
+            async_to_sync(publish)()
+            got = [json.loads(reading.recv(timeout=10))["count"] for _ in range(200)]
+            texts, code = read_frames(slow, 30)
+    finally:
+        process.terminate()
+        assert stopped(process)
+
+    # then: the reader got every batch in order; the other, once it read again, its snapshot
+    # and the batches in order up to where it fell behind, then 4408
+    assert got == list(range(200))
+    assert json.loads(texts[0])["type"] == "snapshot"
+    counts = [json.loads(text)["count"] for text in texts[1:]]
+    assert counts == list(range(len(counts)))
+    assert 30 < len(counts) < 200
+    assert code == 4408
+
+
+@requires_postgres
+def test_the_ws_process_runs_at_the_niceness_ws_nice_gives(transactional_db, settings):
+    # (a positive one: a negative one needs root, which CI may not have)
+    process, _ = start_server(server_env(settings) | {"WS_NICE": "5"})
+    try:
+        niceness = os.getpriority(os.PRIO_PROCESS, process.pid)
+        command = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
+    finally:
+        process.terminate()
+        assert stopped(process)
+
+    assert niceness == 5
+    assert any(part.endswith(b"uvicorn") for part in command)  # the server itself, no wrapper
