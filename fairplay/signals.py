@@ -37,6 +37,10 @@ SHINGLE, IDENTICAL_SHARE, IDENTICAL_MIN = 8, (0.95, 0.75), 30
 # nodes at NODES_PER_SECOND (the C core on one slow core); how often one who knows the hidden
 # cards chooses the true deal's move; the log-likelihood ratio.
 SAMPLES, SOLVE_NODES, SEARCH_SECONDS, NODES_PER_SECOND = 8, 100_000, 0.005, 2_000_000
+# Each search's clock limit: a safety net only, a hundred times what SOLVE_NODES takes, so that
+# the node limit ends every search and the answer does not depend on the machine's load (a
+# search cut by the clock on a busy machine looked at other positions).
+SOLVE_SECONDS = 5.0
 CLAIRVOYANT_HIT, CLAIRVOYANT_LLR = 0.9, (8.0, 2.0)
 # scouting: a linked scout's uncovered cards and hours before the game's end; the game's score.
 SCOUT_CARDS, SCOUT_HOURS, STRONG_SCORE = (24, 10), (6, 48), (200, 100)
@@ -158,7 +162,7 @@ def clairvoyance(game: GameLog, *, seconds: float = 10.0) -> Signal:
         if spent >= seconds:
             break
         looked += 1
-        solution = solve(position, seconds=seconds, max_nodes=SOLVE_NODES)
+        solution = solve(position, seconds=SOLVE_SECONDS, max_nodes=SOLVE_NODES)
         spent += SEARCH_SECONDS + solution.nodes / NODES_PER_SECOND
         if not solution.line:
             continue
@@ -167,7 +171,9 @@ def clairvoyance(game: GameLog, *, seconds: float = 10.0) -> Signal:
         guesses: list[dict[str, Any]] = []
         agree = 0
         for _ in range(SAMPLES):
-            solution = solve(sampled(position, seen, rng), seconds=seconds, max_nodes=SOLVE_NODES)
+            solution = solve(
+                sampled(position, seen, rng), seconds=SOLVE_SECONDS, max_nodes=SOLVE_NODES
+            )
             spent += SEARCH_SECONDS + solution.nodes / NODES_PER_SECOND
             if solution.line:
                 guesses.append(solution.line[0].as_dict())
