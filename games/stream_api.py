@@ -68,12 +68,17 @@ def _read_since(
     game_id: Any, last: int, viewer: Any
 ) -> tuple[list[dict[str, Any]], dict[str, Any], bool]:
     """In a worker thread: the log rows after `last`, the game as `viewer` sees it, and whether
-    it is over (a daily game whose day has ended is ended first, R26a)."""
+    it is over (a daily game whose day has ended is ended first, R26a). Only the rows the game
+    read counts (`actions_count`): an action committed between the two reads waits for the next
+    read (its own wake-up), so that a line never pairs an action with the game before it."""
     close_old_connections()  # these threads serve no request whose end would close them
     game = Game.objects.select_related("challenge").get(pk=game_id)
     game = services.game_end_day_over(game)
     rows = [
-        action_payload(row) for row in Action.objects.filter(game=game, n__gt=last).order_by("n")
+        action_payload(row)
+        for row in Action.objects.filter(game=game, n__gt=last, n__lte=game.actions_count).order_by(
+            "n"
+        )
     ]
     return rows, game_payload(game, viewer=viewer), game.status != Game.Status.PLAYING
 
