@@ -180,6 +180,26 @@ def test_a_pending_review_holds_the_rating_back_until_it_ends_clean_then_rates_o
     assert RatingChange.objects.filter(match=match).count() == 2
 
 
+def test_a_match_game_without_a_review_keeps_the_match_unrated(pool, make_user):
+    # given: a finished duel, one of whose games has no review row (every match game's end
+    # queues one: a game without it has not been reviewed)
+    pool(1)
+    anna, bob = make_user("anna"), make_user("bob")
+    match = join(anna, 0, size=2)
+    join(bob, 1, size=2)
+    act(anna, match, {"type": "resign"})
+    act(bob, match, {"type": "resign"})
+    Review.objects.filter(game__owner=bob).delete()
+
+    # when: the other game's review ends clean
+    assert review() == ["clean"]
+
+    # then: the match stays unrated
+    match.refresh_from_db()
+    assert match.status == "finished" and match.rated_at is None
+    assert not RatingChange.objects.exists()
+
+
 @pytest.mark.parametrize("decision", ["clear", "disqualify"])
 def test_a_held_games_match_waits_for_staff_then_rates(pool, make_user, admin_user, decision):
     # given: a duel: anna plays at machine speed (70 actions at once: held), bob resigns
