@@ -1,5 +1,5 @@
-"""Matches at scale (R32, R33): players joining through the production topology, and the
-rating update of a finished match.
+"""Matches at scale (R32, R33): players joining through the production topology, the finish
+of a match and its rating update once its games are reviewed (R35).
 
     .venv/bin/python bench/matches.py [--players 10000] [--clients 20] [--rate 50]
                                       [--workers 2] [--database canfield_bench_matches]
@@ -20,13 +20,18 @@ runs during the measurement, as in production where the scheduler keeps it ahead
    pool's gunicorn processes' CPU time over the joins (/proc/PID/stat) divided by the joins,
    and that of the PostgreSQL backends serving the bench's database (those alive at the end:
    a lower bound), figures that mean something on a loaded machine too;
-2. in process, against the same database: every game of (up to 1,000 of) the full matches
-   ended, each match finished and rated in its transaction with the row lock (`match_finish`:
-   places, the ratings' rows, the history, the commit, the live message): per match, the
-   whole finish's mean and p99 (wall) and its CPU, and the rating update's own (`match_rate`,
-   inside the finish: the rating rows made or locked and read, openskill, the rows and the
-   history written; target: < 5 ms), and openskill's update alone for a duel and a table of
-   four.
+2. in process, against the same database once the topology is stopped (its `review_games`
+   would review the games meanwhile): every game of (up to 1,000 of) the full matches
+   ended with its fair-play review queued, each match finished in its transaction with the row
+   lock (`match_finish`: places, the check that its games are reviewed, the commit, the live
+   message; not rated: its reviews are pending, R35), then the reviews marked clean and each
+   match rated as `review_run` does after a clean verdict (`match_rate_reviewed`: the locked
+   read, the check, the seats, the ratings' rows, the history, the commit, the live message):
+   per match, the mean and p99 (wall) and the CPU of the finish and of the rating after the
+   reviews, and the rating update's own (`match_rate`, inside the latter: the rating rows made
+   or locked and read, openskill, the rows and the history written; target: < 5 ms), and
+   openskill's update alone for a duel and a table of four. The reviews' own cost is
+   bench/fairplay.py's.
 Traffic goes to 127.0.0.1 only.
 """
 
@@ -75,19 +80,25 @@ MatchDeal.objects.bulk_create(
 print(json.dumps(tokens))
 """
 
-# Phase 2: finishing and rating the full matches, timed one by one: the whole finish, and the
-# rating update inside it (match_rate, timed by a wrapper of it).
+# Phase 2: finishing the full matches, then rating them once their games are reviewed (R35),
+# timed one by one: the whole finish, the whole rating after the reviews, and the rating update
+# inside it (match_rate, timed by a wrapper of it).
 RATE = """
 import json, time, django
 django.setup()
 from django.db import transaction
 from django.utils import timezone
+from fairplay.models import Review
 from games.models import Game
 from matches.models import Match
 from matches import services
 full = list(Match.objects.filter(full=True, status="open").values_list("pk", flat=True)[:1000])
+now = timezone.now()
 Game.objects.filter(match__in=full).update(status="resigned", end_reason="resigned",
-                                           finished_at=timezone.now())
+                                           finished_at=now)
+# Each game's end queues its review (R35), as a game's ending write does.
+ended = Game.objects.filter(match__in=full).values_list("pk", flat=True)
+Review.objects.bulk_create(Review(game_id=pk, queued_at=now) for pk in ended)
 rate = services.match_rate
 rating = []
 def timed_rate(**kwargs):
@@ -104,6 +115,17 @@ for pk in full:
         services.match_finish(match=match, at=timezone.now())
     finish.append(((time.perf_counter() - started[0]) * 1000,
                    (time.process_time() - started[1]) * 1000))
+rated_at_finish = Match.objects.filter(pk__in=full, rated_at__isnull=False).count()
+# The reviews end clean (their own cost, ~0.4 s of CPU a game, is bench/fairplay.py's): what
+# review_run then does for the match, in its transaction, timed per match.
+Review.objects.filter(game__match__in=full).update(state="clean", reviewed_at=timezone.now())
+reviewed = []
+for pk in full:
+    started = time.perf_counter(), time.process_time()
+    with transaction.atomic():
+        services.match_rate_reviewed(pk)
+    reviewed.append(((time.perf_counter() - started[0]) * 1000,
+                     (time.process_time() - started[1]) * 1000))
 rated = Match.objects.filter(pk__in=full, rated_at__isnull=False).count()
 from matches import ratings
 model = {}
@@ -112,7 +134,8 @@ for size in (2, 4):
     for _ in range(1000):
         ratings.rate([(ratings.MU, ratings.SIGMA)] * size, list(range(1, size + 1)))
     model[size] = (time.perf_counter() - started)  # ms per update over 1000
-print(json.dumps({"finish": finish, "rating": rating, "rated": rated, "model": model}))
+print(json.dumps({"finish": finish, "reviewed": reviewed, "rating": rating, "model": model,
+                  "rated_at_finish": rated_at_finish, "rated": rated}))
 """
 
 
@@ -265,24 +288,30 @@ def main() -> None:
         for shape in shapes:
             print(f"matches of {shape['size']} with {shape['seats']} seated: {shape['n']}")
         sys.stdout.flush()
-        rated = subprocess.run(
-            [python, "-c", RATE], cwd=ROOT, env=env, capture_output=True, text=True, check=True
-        )
-        rating = json.loads(rated.stdout)
     finally:
         stop(server)
+    # Phase 2 with the topology stopped: its `review_games` would review the games meanwhile.
+    rated = subprocess.run(
+        [python, "-c", RATE], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    rating = json.loads(rated.stdout)
 
-    finish, rates = rating["finish"], rating["rating"]
+    finish, reviewed, rates = rating["finish"], rating["reviewed"], rating["rating"]
     if finish:
         for name, rows, target in (
-            ("finish (whole: locked read, places, rating, commit, live message)", finish, ""),
-            ("rating update (match_rate, inside the finish)", rates, "; target < 5 ms"),
-        ):
+            ("finish (whole: locked read, places, review check, commit, live message)", finish,
+             ""),
+            ("rating after the reviews (whole: locked read, review check, rating, commit, "
+             "live message)", reviewed, ""),
+            ("rating update (match_rate, inside the rating after the reviews)", rates,
+             "; target < 5 ms"),
+        ):  # fmt: skip
             wall, cpu = [row[0] for row in rows], [row[1] for row in rows]
             print(f"{name} per match: mean {statistics.mean(wall):.2f} ms, p99 "
                   f"{percentile(wall, 0.99):.2f} ms, CPU {statistics.mean(cpu):.2f} ms over "
                   f"{len(rows)} matches{target}")  # fmt: skip
-        print(f"matches rated: {rating['rated']} of {len(finish)}")
+        print(f"matches rated: {rating['rated_at_finish']} at their finish (reviews pending), "
+              f"{rating['rated']} of {len(finish)} after the reviews")  # fmt: skip
     for size, ms in rating["model"].items():
         print(f"openskill update alone, {size} players: {ms:.3f} ms")
 

@@ -6,6 +6,8 @@ ends it: a pending `Review`, made by the ranked-game listener installed in `Fair
 (so the request does no review work). `manage.py review_games` (the scheduler) takes the
 pending reviews, oldest first, within a time budget: it computes the pure signals of
 `fairplay.signals` and their verdict, and holds the game's board entry when the verdict says so.
+A match is rated only once all its games are reviewed and none is held (`match_rate_reviewed`,
+after a clean review or a staff decision).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from games.engine.deal import shuffled_deck
 from games.models import Action, Game
 from leaderboard import services as board_services
 from leaderboard.models import Entry
-from matches.services import match_rate_held
+from matches.services import match_rate_reviewed
 
 logger = logging.getLogger(__name__)
 
@@ -197,6 +199,10 @@ def review_run(review: Review, *, seconds: float) -> Review:
         )
         if decided and held:
             board_services.entry_hold(game=game)
+        elif decided:
+            # R35: a match rates once all its games are reviewed (its row locked, in this
+            # transaction: of two reviews ending at once, the second to lock it rates)
+            match_rate_reviewed(game.match_id)
     if decided and held:
         logger.warning(
             "game_held",
@@ -250,7 +256,7 @@ def reviews_clear(*, reviews: QuerySet[Review], by: Any) -> list[Review]:
         with transaction.atomic():
             if _decide(review, Review.State.CLEARED, by):
                 board_services.entry_clear(game=review.game)
-                match_rate_held(game=review.game)  # R35: a match game's match rates now
+                match_rate_reviewed(review.game.match_id)  # R35: its match may rate now
                 cleared.append(review)
     return cleared
 
@@ -265,8 +271,8 @@ def reviews_disqualify(*, reviews: QuerySet[Review], by: Any) -> list[Review]:
     ]
     entries = Entry.objects.filter(game__in=[review.game_id for review in decided])
     board_services.entries_disqualify(entries=entries, by=by)
-    for review in decided:  # R35: a match game's match rates now (its place stands)
-        match_rate_held(game=review.game)
+    for review in decided:  # R35: its match may rate now (the player's place stands)
+        match_rate_reviewed(review.game.match_id)
     return decided
 
 

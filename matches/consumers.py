@@ -1,7 +1,8 @@
 """A match live over WebSockets (`/ws/matches/{id}/`, R32): a snapshot of MATCH, then a
 `player` message with a player's row within a second of each change of their game, and
-`finished` with the final MATCH. Never a card or an action: the rows carry figures only, and
-the cards and the code are in no message before the match is finished.
+`finished` with the finished MATCH (again once it is rated: after the fair-play review of its
+games, R35). Never a card or an action: the rows carry figures only, and the cards and the code
+are in no message before the match is finished.
 
 As the live boards do (leaderboard.consumers), each process keeps one hub per match that has
 listeners here: the hub alone is a member of the match's channel-layer group (one layer

@@ -63,8 +63,8 @@ class Match(models.Model):
     # match nearest to their own.
     rating = models.FloatField(default=0.0)
     # When its ratings changed (R33); null until then: while it is open, for a cancelled match
-    # (never), and for a finished match one of whose games is held for review (R35) until staff
-    # decide.
+    # (never), and for a finished match until the fair-play review of all its games is done
+    # (R35: pending ones wait for `review_games`, held ones for staff).
     rated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -9,8 +9,11 @@ game dealt at once from the match's deal, taken from the pool the scheduler fill
 
 A match game's change reaches `match_game_changed` inside its own write's transaction
 (games.services announces it): the match row is locked there, so of two last games ending at
-once the second sees the first's end and finishes the match, once; finishing ranks the places
-and, unless a game is held for review (R35), rates the match in the same transaction.
+once the second sees the first's end and finishes the match, once; finishing ranks the places.
+R35: a match is rated only after the fair-play review of all its games (each game's end queues
+its review in the same write, before the match hears of it): at once if they were all reviewed
+already, else by `match_rate_reviewed` when the last review ends clean or staff decide a held
+one (`fairplay.services`).
 """
 
 from __future__ import annotations
@@ -53,6 +56,9 @@ CANDIDATES = 8
 # R32: the acceptable distance between a joiner's rating and a match's, widening with its age.
 RATING_WINDOW = 150
 RATING_WIDEN_PER_MINUTE = 20
+# R35: the fair-play review's states (fairplay.models.Review.State) in which a game no longer
+# holds its match's ratings back.
+REVIEWED = ("clean", "cleared", "disqualified")
 
 
 # ---- joining -----------------------------------------------------------------------------
@@ -280,8 +286,8 @@ def _place_key(seat: MatchPlayer) -> tuple[Any, ...]:
 
 
 def match_finish(*, match: Match, at: dt.datetime) -> None:
-    """Finish a locked open match whose games have all ended: places, then ratings (unless a
-    game is held for review, R35: `match_rate_held` does it once staff decide); a match of
+    """Finish a locked open match whose games have all ended: places, then ratings if all its
+    games are reviewed already (R35; else `match_rate_reviewed` rates it later); a match of
     fewer than two players is cancelled (no rating changes)."""
     seats = selectors.match_seats(match)
     match.finished_at = at
@@ -292,12 +298,22 @@ def match_finish(*, match: Match, at: dt.datetime) -> None:
         for place, seat in enumerate(sorted(seats, key=_place_key), start=1):
             seat.place = place
         match.status = Match.Status.FINISHED
-        if not Game.objects.filter(match=match, fairplay_review__state="held").exists():
+        if match_reviewed(match):
             match_rate(match=match, seats=seats, at=at, save=False)
         _seats_write(seats)
         match.save(update_fields=["status", "finished_at", "rated_at"])
     # The finished match to its live listeners, from the rows in hand.
     transaction.on_commit(lambda: _publish_finished(match, seats))
+
+
+def match_reviewed(match: Match) -> bool:
+    """R35: every game of the match has its fair-play review decided and none is held: each
+    is `clean`, `cleared` or `disqualified` (a disqualified game's player keeps their place:
+    the match happened). Every match game, bots' too, is queued for review when it ends, so a
+    game with no review is not reviewed."""
+    return not (
+        Game.objects.filter(match=match).exclude(fairplay_review__state__in=REVIEWED).exists()
+    )
 
 
 # Each seat's player's rating row of the mode, made at the start values where there is none,
@@ -393,17 +409,18 @@ def match_rate(
         match.save(update_fields=["rated_at"])
 
 
-def match_rate_held(*, game: Game) -> bool:
-    """R35: staff decided a held game: rate its finished match if none of its games is still
-    held (a disqualified game's player still takes their place: the match happened); True if
-    it was rated now."""
-    if game.match_id is None:
+def match_rate_reviewed(match_id: Any) -> bool:
+    """R35: the review of a game of this match (None: not a match game) ended clean, or staff
+    cleared or disqualified it: rate the match if it is finished, not rated yet and all its
+    games are reviewed, with its row locked (so it rates once: a second caller finds
+    `rated_at` set), and tell its live listeners; True if it was rated now."""
+    if match_id is None:
         return False
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=game.match_id)
+        match = Match.objects.select_for_update().get(pk=match_id)
         if match.status != Match.Status.FINISHED or match.rated_at is not None:
             return False
-        if Game.objects.filter(match=match, fairplay_review__state="held").exists():
+        if not match_reviewed(match):
             return False
         seats = selectors.match_seats(match)
         match_rate(match=match, seats=seats, at=timezone.now())

@@ -43,6 +43,10 @@ async def next_event(stream, kind, timeout: float = 10):
             return event
 
 
+# `review_games`' work on the server's database (R35: a match is rated after its games' review).
+REVIEW = "from fairplay.services import reviews_run; reviews_run(budget=30)"
+
+
 def test_a_duel_through_the_client_and_its_live_stream(base_url, run_on_server):
     fill_match_deals(run_on_server, draw=3, size=2)
     anna_name, bela_name = unique_name("anna"), unique_name("bela")
@@ -111,6 +115,11 @@ def test_a_duel_through_the_client_and_its_live_stream(base_url, run_on_server):
         [again] = asyncio.run(follow_again())
         assert isinstance(again, MatchSnapshot) and again.match.over
         assert again.match.players == final.players
+        # the stream's end is the finished match, rated after the fair-play review (R35): the
+        # review runs (`review_games`), both games clean, and the match is rated
+        assert not final.rated and {seat.rating_after for seat in final.players} == {None}
+        run_on_server(REVIEW)
+        final = anna.match(match.id)
 
     # then the stream showed bela's figures as they changed, and never anything else of his
     bela_rows = [m.seat(bela_name) for m in seen if m.seat(bela_name) is not None]
@@ -184,8 +193,10 @@ def test_a_table_of_four_places_its_players_by_their_figures(base_url, run_on_se
                 client.draw(match.game)
             client.resign(match.game)
 
-        # then the places follow the figures (same score: fewer moves first) and the ratings
-        # the places, best first
+        # then the places follow the figures (same score: fewer moves first) and, once the
+        # fair-play review has run (R35), the ratings the places, best first
+        assert not clients[0].match(matches[0].id).rated
+        run_on_server(REVIEW)
         final = clients[0].match(matches[0].id)
     finally:
         for client in clients:

@@ -1,6 +1,6 @@
 """`canfield match` in a real terminal (tmux) against a real server: a duel with a player of
 the API, the opponent's figures under the table, then live while waiting, then the places and
-rating changes."""
+that ratings change after the fair-play review (R35), which then rates the match."""
 
 from __future__ import annotations
 
@@ -42,12 +42,21 @@ def test_canfield_match_plays_a_duel_and_shows_the_places(terminal, base_url, ru
         terminal.wait_for("match", lambda s: f"{rival}: 1 card home, 3 moves" in s)
         opponent.resign(match.game)
 
-        # then the end: places, figures, rating changes and the deal's code
+        # then the end: places, figures and the deal's code; ratings wait for the review (R35)
         screen = terminal.wait_for("match", lambda s: "Match over" in s and "The deal: CF2-" in s)
+    assert "Ratings change once the fair-play review of the match's games is done." in screen
     with Client(base_url) as reader:
-        final = reader.match(match.id)
-    assert final.status == "finished"
-    for seat in final.players:
+        finished = reader.match(match.id)
+    assert finished.status == "finished" and not finished.rated
+    for seat in finished.players:
         line = next(line for line in screen.splitlines() if f" {seat.player} " in line)
         assert str(seat.place) in line.split(seat.player)[0]
-        assert f"{seat.rating_after:.0f}" in line and f"{seat.rating_change:+.0f}" in line
+        assert seat.rating_after is None
+
+    # when the fair-play review runs (`review_games`): both games clean, the match is rated
+    run_on_server("from fairplay.services import reviews_run; reviews_run(budget=30)")
+    with Client(base_url) as reader:
+        final = reader.match(match.id)
+    assert final.rated
+    assert [seat.place for seat in final.players] == [seat.place for seat in finished.players]
+    assert all(seat.rating_after is not None for seat in final.players)

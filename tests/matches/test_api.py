@@ -1,6 +1,8 @@
 """The matches API (API.md "Matches and ratings"): joining, reading, the game's visibility
 while the match is open, hints refused, errors."""
 
+from fairplay.models import Review
+from fairplay.services import reviews_run
 from games.models import Game
 from matches.models import Match
 
@@ -41,9 +43,16 @@ def test_a_duel_from_join_to_finish(pool, players, api_client):
     assert bob_client.get(f"/api/v1/games/{first.json()['game']}").status_code == 404
     assert api_client.get(f"/api/v1/matches/{match['id']}").json()["status"] == "open"
 
-    # when: bob draws once, then resigns: the match finishes and is rated
+    # when: bob draws once, then resigns: the match finishes, unrated until its review (R35)
     bob_client.post(f"/api/v1/games/{match['game']}/actions", {"type": "draw"}, format="json")
     resign(bob_client, match["game"])
+    finished = api_client.get(f"/api/v1/matches/{match['id']}").json()
+    assert finished["status"] == "finished" and not finished["rated"]
+    assert [row["place"] for row in finished["players"]] == [1, 2]
+    assert {row["rating_after"] for row in finished["players"]} == {None}
+
+    # when: the fair-play review runs: both games clean, the match is rated
+    assert [review.state for review in reviews_run(budget=30)] == [Review.State.CLEAN] * 2
     done = api_client.get(f"/api/v1/matches/{match['id']}").json()
     assert done["status"] == "finished" and done["rated"] and done["code"].startswith("CF2-D3-")
     assert done["game"] is None

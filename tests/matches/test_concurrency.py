@@ -1,6 +1,6 @@
 """Matchmaking and rating under concurrency, on PostgreSQL (its row locks are what R32 and R33
 rely on): 50 threads joining at once keep every invariant of the matches; racing last games
-finish and rate a match exactly once."""
+finish a match exactly once, and racing reviews of its games rate it exactly once (R35)."""
 
 import threading
 from collections import Counter, defaultdict
@@ -11,6 +11,8 @@ from django.db import connection
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from fairplay.models import Review
+from fairplay.services import review_run
 from games import services as game_services
 from games.models import Game
 from matches import services
@@ -133,7 +135,7 @@ def test_concurrent_joins_keep_the_invariants_of_matches(plan):
 
 @requires_postgres
 @pytest.mark.django_db(transaction=True)
-def test_racing_last_games_finish_and_rate_a_match_exactly_once(make_user):
+def test_racing_last_games_finish_and_racing_reviews_rate_a_match_exactly_once(make_user):
     # given: 6 duels, each with both games one action from their end
     fill_pool(draws=(3,), n=6)
     duels = []
@@ -151,14 +153,27 @@ def test_racing_last_games_finish_and_rate_a_match_exactly_once(make_user):
     # when: all 12 last games end at once
     errors = run_threads(resign, duels)
 
-    # then: every match finished, rated once: one change per player and match
+    # then: every match finished once with its places, unrated while its reviews are pending
     assert errors == []
-    assert Match.objects.filter(status="finished", rated_at__isnull=False).count() == 6
-    assert RatingChange.objects.count() == 12
-    assert set(Rating.objects.values_list("matches", flat=True)) == {1}
+    assert Match.objects.filter(status="finished", rated_at__isnull=True).count() == 6
+    assert not RatingChange.objects.exists()
     for match in Match.objects.all():
         places = sorted(match.players.values_list("place", flat=True))
         assert places == [1, 2]
+    assert Review.objects.filter(state="pending").count() == 12
+
+    # when: the 12 reviews run at once (both games of each duel end their review together)
+    def review(pk) -> None:
+        review_run(Review.objects.select_related("game__owner").get(pk=pk), seconds=0.5)
+
+    errors = run_threads(review, list(Review.objects.values_list("pk", flat=True)))
+
+    # then: every match rated once: one change per player and match
+    assert errors == []
+    assert Review.objects.filter(state="clean").count() == 12
+    assert Match.objects.filter(status="finished", rated_at__isnull=False).count() == 6
+    assert RatingChange.objects.count() == 12
+    assert set(Rating.objects.values_list("matches", flat=True)) == {1}
 
     # and a retried finish (another write seeing the match again) changes nothing
     match = Match.objects.first()

@@ -10,6 +10,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from canfield_site.asgi import application
+from fairplay.services import reviews_run
 from games import services as game_services
 from matches import services
 
@@ -51,10 +52,13 @@ def test_players_rows_come_live_without_a_card_until_the_match_is_finished(pool,
         texts.append(await socket.receive_from(timeout=5))
         await act(bob, games["bob"], {"type": "resign"})
         rest = [await socket.receive_from(timeout=5) for _ in range(2)]
+        # and the fair-play review of both games ends clean: the match is rated (R35)
+        await database_sync_to_async(reviews_run)(budget=30)
+        rated = await socket.receive_from(timeout=5)
         await socket.disconnect()
-        return texts, rest
+        return texts, rest, rated
 
-    texts, rest = async_to_sync(scenario)()
+    texts, rest, rated = async_to_sync(scenario)()
 
     # then: the snapshot and each change, as figures only
     messages = [json.loads(text) for text in texts]
@@ -66,14 +70,21 @@ def test_players_rows_come_live_without_a_card_until_the_match_is_finished(pool,
     for text in texts:
         assert not CARD.search(text), text
         assert "actions" not in text and "tableau" not in text
-    # and at the end: bob's row, then the finished match with its code and places
+    # and at the end: bob's row, then the finished match with its code and places, unrated
+    # until the review
     final = [json.loads(text) for text in rest]
     kinds = sorted(m["type"] for m in final)
     assert kinds == ["finished", "player"]
     finished = next(m for m in final if m["type"] == "finished")["match"]
     assert finished["status"] == "finished" and finished["code"].startswith("CF2-D3-")
     assert sorted(row["place"] for row in finished["players"]) == [1, 2]
-    assert all(row["rating_after"] is not None for row in finished["players"])
+    assert not finished["rated"]
+    assert all(row["rating_after"] is None for row in finished["players"])
+    # then, once reviewed: the match again, rated
+    message = json.loads(rated)
+    assert message["type"] == "finished" and message["match"]["rated"]
+    assert sorted(row["place"] for row in message["match"]["players"]) == [1, 2]
+    assert all(row["rating_after"] is not None for row in message["match"]["players"])
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,19 +1,22 @@
 """Ratings (R33) and the end of matches (R32): updates equal openskill's for the places, the
-24-hour close, cancelled matches, a held game's match waits for staff."""
+24-hour close, cancelled matches; a match is rated only after the fair-play review of its games
+(R35): a pending review waits for `review_games`, a held game for staff."""
 
 import datetime as dt
 
 import pytest
 import time_machine
+from django.test import override_settings
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from fairplay.models import Review
-from fairplay.services import reviews_clear
+from fairplay.services import reviews_clear, reviews_disqualify, reviews_run
 from games.models import Game
 from games.services import game_act
 from matches import ratings, services
 from matches.models import Rating, RatingChange
+from tests.fairplay.test_review import cycle
 
 
 def join(user, i, size=4):
@@ -25,6 +28,13 @@ def act(user, match, *actions):
     game = Game.objects.get(owner=user, match=match)
     for action in actions:
         _, game, _ = game_act(game=game, user=user, action=action, expect=None)
+
+
+def review() -> list[str]:
+    """`review_games`' work: the pending reviews run (a small solver budget: the games are
+    short); their states."""
+    with override_settings(FAIRPLAY_CLAIRVOYANCE_SECONDS=0.5):
+        return [each.state for each in reviews_run(budget=30)]
 
 
 def test_a_table_of_four_rates_as_openskill_does_for_the_places(pool, make_user):
@@ -45,9 +55,13 @@ def test_a_table_of_four_rates_as_openskill_does_for_the_places(pool, make_user)
     for i, user in enumerate(users):
         act(user, match, *[{"type": "draw"}] * draws[i], {"type": "resign"})
 
-    # then: places by moves, and each rating is openskill's Plackett-Luce for them
+    # then: finished with places, rated once its games are reviewed clean
     match.refresh_from_db()
-    assert match.status == "finished" and match.rated_at is not None
+    assert match.status == "finished" and match.rated_at is None
+    assert review() == ["clean"] * 4
+    # and each rating is openskill's Plackett-Luce for the places by moves
+    match.refresh_from_db()
+    assert match.rated_at is not None
     seats = {seat.player_id: seat for seat in match.players.all()}
     places = [seats[user.pk].place for user in users]
     assert places == [4, 1, 3, 2]
@@ -87,9 +101,12 @@ def test_after_24_hours_running_games_end_match_over_and_the_match_is_rated(pool
         assert game.status == "resigned" and game.end_reason == "match_over"
         assert game.finished_at == match.ends_at
 
-    # then: finished with places and ratings
+    # then: finished with places, and rated once its games are reviewed
     match.refresh_from_db()
     assert match.status == "finished" and match.finished_at == match.ends_at
+    assert match.rated_at is None
+    assert review() == ["clean"] * 3
+    match.refresh_from_db()
     assert match.rated_at is not None and RatingChange.objects.filter(match=match).count() == 3
     assert sorted(match.players.values_list("place", flat=True)) == [1, 2, 3]
 
@@ -132,34 +149,92 @@ def test_a_match_left_with_one_player_is_cancelled_and_changes_no_rating(pool, m
     assert created and again.pk != match.pk
 
 
-def test_a_held_games_match_waits_for_staff_then_rates(pool, make_user, admin_user):
-    # given: a duel whose first game ended and was held by the fair-play review
+def test_a_pending_review_holds_the_rating_back_until_it_ends_clean_then_rates_once(
+    pool, make_user
+):
+    # given: a finished duel whose first game was reviewed before the second ended
+    pool(1)
+    anna, bob = make_user("anna"), make_user("bob")
+    match = join(anna, 0, size=2)
+    join(bob, 1, size=2)
+    act(anna, match, {"type": "draw"}, {"type": "resign"})
+    assert review() == ["clean"]
+    act(bob, match, {"type": "resign"})
+
+    # then: finished with places, not rated while bob's game waits for its review
+    match.refresh_from_db()
+    assert match.status == "finished" and match.rated_at is None
+    assert sorted(match.players.values_list("place", flat=True)) == [1, 2]
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+    bob_game = Game.objects.get(owner=bob, match=match)
+    assert Review.objects.get(game=bob_game).state == "pending"
+
+    # when: the review runs: clean, the match is rated
+    assert review() == ["clean"]
+    match.refresh_from_db()
+    assert match.rated_at is not None and RatingChange.objects.filter(match=match).count() == 2
+    assert [row.matches for row in Rating.objects.all()] == [1, 1]
+
+    # and once only: another clean decision of a game of it changes nothing
+    assert not services.match_rate_reviewed(match.pk)
+    assert RatingChange.objects.filter(match=match).count() == 2
+
+
+def test_a_match_game_without_a_review_keeps_the_match_unrated(pool, make_user):
+    # given: a finished duel, one of whose games has no review row (every match game's end
+    # queues one: a game without it has not been reviewed)
     pool(1)
     anna, bob = make_user("anna"), make_user("bob")
     match = join(anna, 0, size=2)
     join(bob, 1, size=2)
     act(anna, match, {"type": "resign"})
-    anna_game = Game.objects.get(owner=anna, match=match)
-    review = Review.objects.get(game=anna_game)  # queued by the game's end (R35)
-    Review.objects.filter(pk=review.pk).update(state=Review.State.HELD)
-
-    # when: bob ends the match
     act(bob, match, {"type": "resign"})
+    Review.objects.filter(game__owner=bob).delete()
 
-    # then: finished with places, but not rated while the game is held
+    # when: the other game's review ends clean
+    assert review() == ["clean"]
+
+    # then: the match stays unrated
     match.refresh_from_db()
     assert match.status == "finished" and match.rated_at is None
     assert not RatingChange.objects.exists()
+
+
+@pytest.mark.parametrize("decision", ["clear", "disqualify"])
+def test_a_held_games_match_waits_for_staff_then_rates(pool, make_user, admin_user, decision):
+    # given: a duel: anna plays at machine speed (70 actions at once: held), bob resigns
+    pool(1)
+    anna, bob = make_user("anna"), make_user("bob")
+    match = join(anna, 0, size=2)
+    join(bob, 1, size=2)
+    cycle(anna, Game.objects.get(owner=anna, match=match), 70)
+    act(anna, match, {"type": "resign"})
+    act(bob, match, {"type": "resign"})
+
+    # when: the review runs
+    anna_game = Game.objects.get(owner=anna, match=match)
+    assert review() == ["held", "clean"]
+
+    # then: finished with places, but not rated while anna's game is held
+    match.refresh_from_db()
+    assert match.status == "finished" and match.rated_at is None
+    assert Review.objects.get(game=anna_game).state == "held"
+    assert not RatingChange.objects.exists()
     assert set(match.players.values_list("rating_after", flat=True)) == {None}
 
-    # when: staff clear it: the match is rated
-    reviews_clear(reviews=Review.objects.filter(pk=review.pk), by=admin_user)
+    # when: staff decide (a disqualified game's player keeps their place: the match happened)
+    decide = reviews_clear if decision == "clear" else reviews_disqualify
+    assert len(decide(reviews=Review.objects.filter(game=anna_game), by=admin_user)) == 1
+
+    # then: the match is rated, once
     match.refresh_from_db()
     assert match.rated_at is not None and RatingChange.objects.filter(match=match).count() == 2
+    assert sorted(match.players.values_list("place", flat=True)) == [1, 2]
+    assert RatingChange.objects.get(player=anna).place == match.players.get(player=anna).place
 
 
 def test_the_weekly_board_counts_this_weeks_gains_and_resets_on_monday(pool, make_user, api_client):
-    # given: a duel rated on a Sunday, another on the next Monday
+    # given: a duel rated on a Sunday, another on the next Monday (each reviewed that day)
     pool(2)
     anna, bob = make_user("anna"), make_user("bob")
     sunday = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
@@ -168,6 +243,7 @@ def test_the_weekly_board_counts_this_weeks_gains_and_resets_on_monday(pool, mak
         join(bob, 1, size=2)
         act(anna, first, {"type": "draw"}, {"type": "resign"})
         act(bob, first, {"type": "resign"})
+        assert review() == ["clean"] * 2  # rated when reviewed, that Sunday
         week_of_sunday = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
     with time_machine.travel(sunday + dt.timedelta(days=1), tick=False):
         monday = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
@@ -175,6 +251,7 @@ def test_the_weekly_board_counts_this_weeks_gains_and_resets_on_monday(pool, mak
         join(bob, 1, size=2)
         act(bob, second, {"type": "draw"}, {"type": "resign"})
         act(anna, second, {"type": "resign"})
+        assert review() == ["clean"] * 2
         later = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
 
     # then: Sunday's week shows bob's gain; Monday starts empty; then anna's gain alone

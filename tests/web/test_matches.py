@@ -5,6 +5,7 @@ lists the match and charts the rating, the ratings board and the player page sho
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -82,7 +83,7 @@ def test_two_players_play_a_duel_and_see_each_other_live(new_context, run_on_ser
     screenshot(first, "match-panel")
     assert opponent_line(first, bela).inner_text().startswith(f"{bela}: 1 card home, 2 moves")
 
-    # then both games end: both pages show the end screen with both places and ratings
+    # then both games end: both pages show the end screen with both places, ratings to come
     anna_game = first.locator("#game").get_attribute("data-game-id")
     act(first, anna_game, {"type": "resign"})
     first.locator("#match-waiting").wait_for(state="visible")  # bela still plays
@@ -93,8 +94,29 @@ def test_two_players_play_a_duel_and_see_each_other_live(new_context, run_on_ser
         page.locator("#match-end").wait_for(state="visible")
         page.locator("#match-end-places li").nth(1).wait_for()
     match = api(first, "GET", f"games/{anna_game}")["body"]["match"]
+    unrated = api(first, "GET", f"matches/{match}")["body"]
+    assert unrated["status"] == "finished" and not unrated["rated"]
+    waiting = first.locator("#match-end-place").inner_text()
+    assert waiting.endswith(
+        "Ratings change once the fair-play review of the match's games is done."
+    )
+    assert "rating" not in first.locator("#match-end-places").inner_text()
+
+    # when the fair-play review runs (`review_games` beside the scheduler): both games clean,
+    # the match is rated (R35); bela's open end screen shows the ratings live (the review's
+    # message reaches the server's listeners through Redis: without REDIS_URL each process has
+    # its own channel layer, so the page is loaded again), anna's once her page is loaded again
+    run_on_server("from fairplay.services import reviews_run; reviews_run(budget=30)")
     final = api(first, "GET", f"matches/{match}")["body"]
-    assert final["status"] == "finished" and final["code"]
+    assert final["status"] == "finished" and final["rated"] and final["code"]
+    if os.environ.get("REDIS_URL"):
+        second.locator("#match-end-places .rating-change").nth(1).wait_for()
+    else:
+        second.reload()
+    first.reload()
+    for page in (first, second):
+        page.locator("#match-end").wait_for(state="visible")
+        page.locator("#match-end-places .rating-change").nth(1).wait_for()
     for page in (first, second):
         rows = page.locator("#match-end-places li")
         for seat in final["players"]:

@@ -82,7 +82,7 @@ export function placeSentence(match, me) {
   if (!seat) return "";
   if (match.cancelled) return gettext("The match was cancelled: nobody else played it. Ratings did not change.");
   if (!match.rated) {
-    return format(gettext("You placed %(place)s of %(count)s. Ratings change once the games held for a fair-play review are cleared."), {
+    return format(gettext("You placed %(place)s of %(count)s. Ratings change once the fair-play review of the match's games is done."), {
       place: seat.place,
       count: match.players.length,
     });
@@ -95,9 +95,13 @@ export function placeSentence(match, me) {
   });
 }
 
+// A match that changes no more: finished and rated, or cancelled.
+const settled = (match) => match.status !== "open" && (match.rated || match.cancelled);
+
 // Follows a match: `onMatch(match, finished)` with the whole match after the snapshot and each
-// change; reconnects with back-off until the match is finished; `onStatus(live)`;
-// `onMissing()` when the server says there is no such match.
+// change; reconnects with back-off until the match is settled (finished and rated, or
+// cancelled: a finished match is rated after the fair-play review of its games, R35, and comes
+// again then); `onStatus(live)`; `onMissing()` when the server says there is no such match.
 export function watchMatch(matchId, { onMatch, onStatus = () => {}, onMissing = () => {} }) {
   let socket = null;
   let closed = false;
@@ -124,11 +128,12 @@ export function watchMatch(matchId, { onMatch, onStatus = () => {}, onMissing = 
         onMatch(match, false);
       } else if (message.type === "finished") {
         match = message.match;
-        closed = true;
         onMatch(match, true);
+      }
+      if (match && settled(match)) {
+        closed = true;
         socket.close();
       }
-      if (match && match.status !== "open") closed = true;
     });
     socket.addEventListener("close", (event) => {
       if (CLOSE_FINAL.has(event.code)) {

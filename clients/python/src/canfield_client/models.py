@@ -468,7 +468,7 @@ class Match:
     draw: int
     status: str  # open, finished
     cancelled: bool  # finished with fewer than two players: no rating changes
-    rated: bool  # its ratings changed (a game held for review R35 makes it wait)
+    rated: bool  # its ratings changed (after the fair-play review of its games, R35)
     created: dt.datetime | None
     ends_at: dt.datetime | None
     finished_at: dt.datetime | None

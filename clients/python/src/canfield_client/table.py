@@ -171,7 +171,7 @@ def match_result(match: Match, *, me: str) -> RenderableType:
         )
     parts: list[RenderableType] = [table]
     if not match.rated:
-        parts.append(Text("Ratings change once the games held for a fair-play review are cleared."))
+        parts.append(Text("Ratings change once the fair-play review of the match's games is done."))
     if match.code:
         parts.append(Text(f"The deal: {match.code}"))
     return Group(*parts)
