@@ -124,7 +124,7 @@ def start_topology(
 def production_env(database: str, **extra: str) -> dict[str, str]:
     """The environment of a production topology on a fresh PostgreSQL database `database`:
     the production settings (the real PBKDF2 hasher) with new secrets, quiet logs, the
-    machine's Redis, plain HTTP on the loopback; `extra` on top."""
+    machine's Redis, plain HTTP on the loopback, no match deal pool; `extra` on top."""
     return {
         **os.environ,
         "DATABASE_URL": fresh_database(database),
@@ -138,5 +138,9 @@ def production_env(database: str, **extra: str) -> dict[str, str]:
         "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         "SECURE_SSL_REDIRECT": "0",
         "SECURE_COOKIES": "0",
+        # No match deal pool: the scheduler would solve MATCH_POOL_SIZE deals per draw mode at
+        # its start, taking a core from what the benchmark measures (bench/matches.py fills
+        # its pool itself before its clock starts).
+        "MATCH_POOL_SIZE": "0",
         **extra,
     }
