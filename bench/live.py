@@ -63,7 +63,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench._common import Client  # noqa: E402
 from bench.daily import fresh_database, new_games, tokens_for  # noqa: E402
-from tests.ops.stack import Balancer, PgBouncer, Topology, children_of  # noqa: E402
+from tests.ops.stack import Balancer, PgBouncer, Topology, children_of, free_port  # noqa: E402
 
 # Handshakes in flight per client process, and tries per socket (with back-off) before it counts
 # as failed: a crowd connects at a sane rate, and a refused handshake is retried, not waited on.
@@ -499,10 +499,17 @@ async def main() -> None:
             pgbouncer = PgBouncer(database_url)
             env["PGBOUNCER_URL"] = pgbouncer.url(database_url)
         for _ in range(args.nodes):
-            nodes.append(Topology(database_url=database_url, redis_url=args.redis, env=env))
+            # Behind the balancer a node also listens on a port of its own for it (the PROXY
+            # protocol: the clients' addresses through).
+            port = free_port() if args.nodes > 1 else None
+            nodes.append(
+                Topology(
+                    database_url=database_url, redis_url=args.redis, env=env, balancer_port=port
+                )
+            )
         front = nodes[0].base_url
         if args.nodes > 1:
-            balancer = Balancer([node.port for node in nodes], "1s")
+            balancer = Balancer([node.balancer_port or 0 for node in nodes], "1s")
             front = balancer.base_url
         bench = Bench(args, nodes, front)
         nice = sorted({os.getpriority(os.PRIO_PROCESS, pid) for pid in bench.ws})
