@@ -86,7 +86,8 @@ def signed_in_game(base: str) -> tuple[list[dict[str, str]], str]:
 def lighthouse(url: str, out: Path, cookies: list[dict[str, str]] | None = None) -> dict[str, Any]:
     """One Lighthouse run (mobile, the default profile) on `url` in a fresh browser with
     `cookies`: category scores 0-100, the performance figures (ms; CLS unitless) and the
-    weighted audits scoring under 0.9 ("failed")."""
+    weighted audits scoring under 0.9 ("failed") and the score 0-1 of each performance audit
+    ("audits": None where Lighthouse found nothing to score)."""
     command = ["node", str(RUNNER), url, str(out)]
     if cookies:
         jar = out.with_suffix(".cookies.json")
@@ -115,6 +116,10 @@ def lighthouse(url: str, out: Path, cookies: list[dict[str, str]] | None = None)
         and (score := report["audits"][audit_id]["score"]) is not None
         and score < 0.9
     ]
+    result["audits"] = {
+        ref["id"]: report["audits"][ref["id"]]["score"]
+        for ref in report["categories"]["performance"]["auditRefs"]
+    }
     return result
 
 
