@@ -38,6 +38,7 @@ from canfield_site.clients import client_key
 from canfield_site.slots import slot
 from games.errors import Forbidden, InvalidRequest, error_body
 from games.models import Action, Game, Player
+from games.selectors import _instance, _row_reader
 from games.throttling import _count_hit
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
@@ -153,15 +154,25 @@ def lockout_response(
 SCOPES = ["account:read", "account:write", "game:play", "board:read"]
 
 
+# The account's Player row, made if it has none, and locked either way: an upsert whose
+# conflict branch is an UPDATE takes the row's lock as SELECT ... FOR UPDATE would.
+PLAYER_LOCK = """
+INSERT INTO games_player (user_id, bot, bot_since, guest) VALUES (%s, %s, NULL, %s)
+ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
+RETURNING {columns}
+"""
+
+
 def player_lock(*, user: Any) -> Player:
     """The account's Player row, made on first need, locked until the caller's transaction
-    ends: a bot declaration and a ranked game's creation (leaderboard) lock it, so that neither
-    can slip in between the other's check and write."""
-    player = Player.objects.select_for_update().filter(user=user).first()
-    if player is None:  # one query for an account that has its row (the usual case)
-        Player.objects.bulk_create([Player(user=user)], ignore_conflicts=True)
-        player = Player.objects.select_for_update().get(user=user)
-    return player
+    ends: a bot declaration and a ranked game's creation (leaderboard, matches) lock it, so that
+    neither can slip in between the other's check and write. One statement for a new account as
+    for one with its row (a match join's player: bench/matches.py)."""
+    columns = _row_reader(Player)[0].replace('"games_player".', "")
+    with connection.cursor() as cursor:
+        cursor.execute(PLAYER_LOCK.format(columns=columns), [user.pk, False, False])
+        row = cursor.fetchone()
+    return _instance(connection, Player, row)
 
 
 def account_bot_declare(*, user: Any) -> Player:

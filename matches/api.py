@@ -232,7 +232,7 @@ class MatchListCreateApi(APIView):
         size = _choice(data["size"], "size", services.SIZES)
         draw = _choice(data.get("draw", 3), "draw", services.DRAWS)
         try:
-            match, created = services.match_join(
+            joined = services.match_join(
                 player=request.user,
                 size=size,
                 draw=draw,
@@ -241,7 +241,8 @@ class MatchListCreateApi(APIView):
         except NoMatchSecret:
             raise Unavailable(_("Matches are not set up on this server.")) from None
         return Response(
-            selectors.match_payload(match, viewer=request.user), status=201 if created else 200
+            selectors.match_payload(joined.match, viewer=request.user, seats=joined.seats),
+            status=201 if joined.created else 200,
         )
 
 

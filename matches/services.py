@@ -23,7 +23,7 @@ import datetime as dt
 import logging
 import os
 import threading
-from typing import Any
+from typing import Any, NamedTuple
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -198,9 +198,15 @@ def _deal_take(*, draw: int, now: dt.datetime) -> MatchDeal:
     return deal
 
 
-def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> tuple[Match, bool]:
-    """R32: seat the player in a match of that size and draw, their game dealt at once:
-    (match, True); or (their unfinished match of the mode, False) if they have one."""
+class Joined(NamedTuple):
+    match: Match
+    created: bool  # False: the player's unfinished match of the mode, nothing joined
+    seats: list[MatchPlayer] | None  # the match's seats if in hand (a new match's one), else None
+
+
+def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> Joined:
+    """R32: seat the player in a match of that size and draw, their game dealt at once; or
+    answer with their unfinished match of the mode if they have one."""
     if size not in SIZES or draw not in DRAWS:
         raise ValueError(f"no match of size {size} and draw {draw}")
     with transaction.atomic():
@@ -210,7 +216,7 @@ def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> 
         bot = locked.bot
         ((existing, row),) = _read(OPEN_AND_RATING, [player.pk, size, draw] * 2)
         if existing is not None:
-            return Match.objects.get(pk=existing), False
+            return Joined(Match.objects.get(pk=existing), False, None)
         now = timezone.now()
         rating = ratings.START if row is None else row
         match = _seat_find(
@@ -247,12 +253,13 @@ def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> 
             joined_at=now,
             rating_before=rating,
         )
-        if seat > 1:
-            match.save(update_fields=["rating", "seats", "full"])
+        if seat == 1:  # nobody can listen to a match before its first seat is committed
+            return Joined(match, True, [joined])
+        match.save(update_fields=["rating", "seats", "full"])
         # The new row to the match's live listeners, from what is in hand (no read).
         event = {"type": "player", **selectors.player_row(joined)}
         transaction.on_commit(lambda: _send(match.pk, {"event": event}))
-    return match, True
+    return Joined(match, True, None)
 
 
 # ---- a match game changed ----------------------------------------------------------------

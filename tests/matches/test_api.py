@@ -1,6 +1,9 @@
 """The matches API (API.md "Matches and ratings"): joining, reading, the game's visibility
 while the match is open, hints refused, errors."""
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
 from fairplay.models import Review
 from fairplay.services import reviews_run
 from games.models import Game
@@ -104,3 +107,35 @@ def test_bad_requests_get_clear_errors(pool, players, api_client):
         answer = api_client.get(f"/api/v1/ratings?{query}")
         assert answer.status_code == 400, query
     assert api_client.get("/api/v1/ratings/weekly?size=5").status_code == 400
+
+
+def test_a_join_answers_from_what_it_wrote_in_few_statements(pool, players):
+    # given two new players (no Player row yet) and a pool
+    pool(4)
+    (_anna, anna_client), (_bob, bob_client) = players(2)
+
+    # when anna opens a match, then bob takes its second seat, each statement counted
+    # (read at once: the next request's start empties Django's query log)
+    with CaptureQueriesContext(connection) as captured:
+        first = anna_client.post("/api/v1/matches", {"size": 2, "draw": 3}, format="json")
+    opened = [query["sql"] for query in captured.captured_queries]
+    with CaptureQueriesContext(connection) as captured:
+        second = bob_client.post("/api/v1/matches", {"size": 2, "draw": 3}, format="json")
+    seated = [query["sql"] for query in captured.captured_queries]
+
+    # then each answer is the match as a read of it shows it to that player
+    assert first.status_code == 201 and second.status_code == 201
+    for client, answer in ((anna_client, first), (bob_client, second)):
+        read = client.get(f"/api/v1/matches/{answer.json()['id']}").json()
+        assert answer.json() == {**read, "players": answer.json()["players"]}
+        assert [{**row, "seconds": 0} for row in answer.json()["players"]] == [
+            {**row, "seconds": 0} for row in read["players"][: len(answer.json()["players"])]
+        ]
+    assert [row["player"] for row in first.json()["players"]] == ["p0"]
+    assert [row["player"] for row in second.json()["players"]] == ["p0", "p1"]
+    # and a join is one short transaction: the key, the player's row made and locked in one
+    # upsert, the open match and rating, the candidates, the deal (a new match) or the seated
+    # players' checks and the match's update (a seat in one), the inserts; the answer reads the
+    # seats only when there were others
+    assert len(opened) <= 11, [sql[:80] for sql in opened]
+    assert len(seated) <= 12, [sql[:80] for sql in seated]

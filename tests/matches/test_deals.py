@@ -56,7 +56,7 @@ def test_without_a_secret_joining_answers_503_and_the_command_fails(db, settings
 
 def test_opening_a_match_takes_a_pool_deal_in_order(pool, make_user):
     made = pool(3)
-    match, _ = services.match_join(player=make_user("anna"), size=2, draw=3, address_hash="a")
+    match = services.match_join(player=make_user("anna"), size=2, draw=3, address_hash="a").match
     assert match.deal_id == made[0].pk
     made[0].refresh_from_db()
     assert made[0].used_at is not None

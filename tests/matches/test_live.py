@@ -36,7 +36,7 @@ def test_players_rows_come_live_without_a_card_until_the_match_is_finished(pool,
     # given: a duel of anna and bob, from addresses of their own
     pool(1)
     anna, bob = make_user("anna"), make_user("bob")
-    match, _ = services.match_join(player=anna, size=2, draw=3, address_hash="a" * 64)
+    match = services.match_join(player=anna, size=2, draw=3, address_hash="a" * 64).match
     services.match_join(player=bob, size=2, draw=3, address_hash="b" * 64)
     games = {seat.player.username: seat.game_id for seat in match.players.all()}
 

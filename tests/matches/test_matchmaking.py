@@ -26,7 +26,9 @@ def rate(user, rating: int, size: int = 2, draw: int = 3) -> None:
 
 
 def join(user, name, size=2, draw=3):
-    match, created = services.match_join(player=user, size=size, draw=draw, address_hash=HASH[name])
+    match, created, _ = services.match_join(
+        player=user, size=size, draw=draw, address_hash=HASH[name]
+    )
     assert created
     return match
 

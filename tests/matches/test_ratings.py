@@ -20,7 +20,7 @@ from tests.fairplay.test_review import cycle
 
 
 def join(user, i, size=4):
-    match, _ = services.match_join(player=user, size=size, draw=3, address_hash=f"{i + 1:064x}")
+    match = services.match_join(player=user, size=size, draw=3, address_hash=f"{i + 1:064x}").match
     return match
 
 
@@ -145,7 +145,7 @@ def test_a_match_left_with_one_player_is_cancelled_and_changes_no_rating(pool, m
     assert (row.mu, row.sigma, row.matches) == (27.0, 5.0, 4)
     assert not RatingChange.objects.exists()
     # and anna may join again: a new match (the cancelled one is over)
-    again, created = services.match_join(player=anna, size=2, draw=3)
+    again, created, _ = services.match_join(player=anna, size=2, draw=3)
     assert created and again.pk != match.pk
 
 
