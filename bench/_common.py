@@ -73,6 +73,42 @@ def fresh_database(name: str) -> str:
     return f"postgres://postgres@127.0.0.1:5432/{name}"
 
 
+class AutoAnalyze:
+    """While in use, ANALYZE of the database at `url` every `every` seconds if the server runs
+    without autovacuum (this machine's PostgreSQL: CI's conf.d/90-ci.conf sets autovacuum off).
+    In production autovacuum's auto-analyze keeps the planner's statistics in step with the
+    tables; without it, a database made empty at a benchmark's start is planned as empty for
+    good, and the join's reads scanned every open match by the end of a run (bench/matches.py,
+    docs/benchmarks.md). `runs`: how many ANALYZEs ran."""
+
+    def __init__(self, url: str, every: float = 10.0) -> None:
+        import psycopg
+
+        self.url, self.every, self.runs = url, every, 0
+        self._stop = threading.Event()
+        with psycopg.connect(url, autocommit=True) as conn:
+            self.needed = conn.execute("SHOW autovacuum").fetchone()[0] == "off"
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            while not self._stop.wait(self.every):
+                conn.execute("ANALYZE")
+                self.runs += 1
+
+    def __enter__(self) -> AutoAnalyze:
+        if self.needed:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self.needed:
+            self._thread.join()
+
+
 def play_for(clients: list[Any], seconds: float) -> list[float]:
     """Each client plays (its `act()`) in a thread of its own for `seconds`: every action's
     time from request to answer, sorted (bench/scale.py, bench/nodes.py)."""

@@ -54,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench._common import (  # noqa: E402
     PG_ADMIN,
+    AutoAnalyze,
     Client,
     production_env,
     start_topology,
@@ -75,7 +76,8 @@ User = get_user_model()
 users = User.objects.bulk_create(User(username=f"m{i}") for i in range(players))
 tokens = keys_create_many(users=users, name="bench")
 MatchDeal.objects.bulk_create(
-    MatchDeal(draw=3, index=i, deal_code=str(match_deal_code(3, i))) for i in range(deals)
+    MatchDeal(draw=draw, index=i, deal_code=str(match_deal_code(draw, i)))
+    for draw in (3, 1) for i in range(deals)
 )
 print(json.dumps(tokens))
 """
@@ -92,7 +94,8 @@ from fairplay.models import Review
 from games.models import Game
 from matches.models import Match
 from matches import services
-full = list(Match.objects.filter(full=True, status="open").values_list("pk", flat=True)[:1000])
+full = Match.objects.filter(full=True, status="open", draw=3)  # (draw 1: the warm-up's)
+full = list(full.values_list("pk", flat=True)[:1000])
 now = timezone.now()
 Game.objects.filter(match__in=full).update(status="resigned", end_reason="resigned",
                                            finished_at=now)
@@ -216,17 +219,36 @@ def main() -> None:
         args.players = 1000
 
     # MATCH_POOL_SIZE 0: the topology's scheduler solves nothing during the run (filled here).
-    env = production_env(args.database, MATCH_POOL_SIZE="0")
+    env = production_env(
+        args.database,
+        MATCH_POOL_SIZE="0",
+    )
     python = str(ROOT / ".venv" / "bin" / "python")
     port = args.port or free_port()
     server = start_topology(root=ROOT, port=port, log=LOG, workers=args.workers, env=env)
     try:
+        warm = 4 * args.workers
         made = subprocess.run(
-            [python, "-c", SETUP, str(args.players), str(args.players)],
+            [python, "-c", SETUP, str(args.players + warm), str(args.players)],
             cwd=ROOT, env=env, capture_output=True, text=True, check=True,
         )  # fmt: skip
         tokens = json.loads(made.stdout)
+        # A server in production is warm: each worker's first join imports and connects (about
+        # 170 ms, and the joins behind it wait). Warm-up joins of accounts of their own, in
+        # another mode (draw 1), before the clock, a round of `workers` at once at a time.
+        tokens, warming = tokens[:-warm], tokens[-warm:]
+        for start in range(0, warm, args.workers):
+            rounds = [
+                threading.Thread(target=AddressedClient(port, token, f"127.0.1.{start + i + 2}")
+                                 .call, args=("POST", "/api/v1/matches", {"size": 4, "draw": 1}))
+                for i, token in enumerate(warming[start : start + args.workers])
+            ]  # fmt: skip
+            for thread in rounds:
+                thread.start()
+            for thread in rounds:
+                thread.join()
         latencies: list[float] = []
+        at: list[tuple[float, float]] = []  # (seconds into the run, latency ms) of each join
         failures: list[int] = []
         lock = threading.Lock()
 
@@ -234,6 +256,7 @@ def main() -> None:
             mine = tokens[index :: args.clients]
             address = f"127.0.0.{index + 2}"
             local: list[float] = []
+            moments: list[tuple[float, float]] = []
             interval = args.clients / args.rate
             due = time.monotonic() + index * interval / args.clients
             for n, token in enumerate(mine):
@@ -246,22 +269,25 @@ def main() -> None:
                 started = time.perf_counter()
                 status, _ = player.call("POST", "/api/v1/matches", body)
                 local.append((time.perf_counter() - started) * 1000)
+                moments.append((time.monotonic() - begun, local[-1]))
                 player.conn.close()
                 if status != 201:
                     with lock:
                         failures.append(status)
             with lock:
                 latencies.extend(local)
+                at.extend(moments)
 
         web = gunicorn_pids(server.pid)
         web_before = sum(cpu_seconds(pid) for pid in web)
         database_before = {pid: cpu_seconds(pid) for pid in backend_pids(args.database)}
-        started = time.monotonic()
+        started = begun = time.monotonic()
         threads = [threading.Thread(target=client, args=(i,)) for i in range(args.clients)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        with AutoAnalyze(env["DATABASE_URL"]) as analyzed:
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
         elapsed = time.monotonic() - started
         web_cpu = sum(cpu_seconds(pid) for pid in web) - web_before
         database_cpu = sum(
@@ -271,16 +297,30 @@ def main() -> None:
         counted = subprocess.run(
             [python, "-c", "import django, json; django.setup();"
              "from matches.models import Match; from django.db.models import Count;"
-             "print(json.dumps(list(Match.objects.values('size', 'seats')"
+             "print(json.dumps(list(Match.objects.filter(draw=3).values('size', 'seats')"
              ".annotate(n=Count('id')).order_by('size', 'seats'))))"],
             cwd=ROOT, env=env, capture_output=True, text=True, check=True,
         )  # fmt: skip
         shapes = json.loads(counted.stdout)
         print(f"players: {args.players} from {args.clients} clients, {args.workers} web workers")
+        if analyzed.needed:
+            print(f"autovacuum is off here: ANALYZE every {analyzed.every:.0f} s as its "
+                  f"auto-analyze would ({analyzed.runs} runs)")  # fmt: skip
         print(f"joins: {len(latencies)} in {elapsed:.1f} s ({len(latencies) / elapsed:.0f}/s), "
               f"failed: {len(failures)} {sorted(set(failures))}")  # fmt: skip
         print(f"join p50: {statistics.median(latencies):.1f} ms")
         print(f"join p99: {percentile(latencies, 0.99):.1f} ms (target < 50)")
+        slow = sum(ms >= 50 for _moment, ms in at)
+        span = max(moment for moment, _ms in at) / 10
+        print(f"joins of 50 ms or more: {slow}; by tenth of the run ({span:.0f} s each): "
+              "p99 ms / joins of 50 ms or more")  # fmt: skip
+        windows: dict[int, list[float]] = {}
+        for moment, ms in at:
+            windows.setdefault(min(9, int(moment // span)), []).append(ms)
+        print("  " + ", ".join(
+            f"{percentile(v, 0.99):.0f}/{sum(ms >= 50 for ms in v)}"
+            for _w, v in sorted(windows.items())
+        ))  # fmt: skip
         joins = len(latencies)
         web_ms, database_ms = 1000 * web_cpu / joins, 1000 * database_cpu / joins
         print(f"server CPU per join: gunicorn {web_ms:.1f} ms ({len(web)} web processes), "
@@ -291,9 +331,10 @@ def main() -> None:
     finally:
         stop(server)
     # Phase 2 with the topology stopped: its `review_games` would review the games meanwhile.
-    rated = subprocess.run(
-        [python, "-c", RATE], cwd=ROOT, env=env, capture_output=True, text=True, check=True
-    )
+    with AutoAnalyze(env["DATABASE_URL"], every=5):
+        rated = subprocess.run(
+            [python, "-c", RATE], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        )
     rating = json.loads(rated.stdout)
 
     finish, reviewed, rates = rating["finish"], rating["reviewed"], rating["rating"]

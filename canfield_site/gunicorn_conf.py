@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+# Imported with the settings, in the master, before any worker can end: imported inside the
+# hook, the SIGCHLD of a second worker ending during the first one's import (every worker ends
+# at once on shutdown) ran the hook again on the half-imported module (ImportError in the log,
+# that worker's gauges left in the sums).
+from canfield_site.metrics import process_exit
+
 
 def child_exit(server: Any, worker: Any) -> None:
-    from canfield_site.metrics import process_exit
-
     process_exit(worker.pid)
