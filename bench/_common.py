@@ -74,12 +74,18 @@ def fresh_database(name: str) -> str:
 
 
 class AutoAnalyze:
-    """While in use, ANALYZE of the database at `url` every `every` seconds if the server runs
-    without autovacuum (this machine's PostgreSQL: CI's conf.d/90-ci.conf sets autovacuum off).
-    In production autovacuum's auto-analyze keeps the planner's statistics in step with the
-    tables; without it, a database made empty at a benchmark's start is planned as empty for
-    good, and the join's reads scanned every open match by the end of a run (bench/matches.py,
-    docs/benchmarks.md). `runs`: how many ANALYZEs ran."""
+    """While in use, what autovacuum's auto-analyze does, if the server runs without autovacuum
+    (this machine's PostgreSQL: CI's conf.d/90-ci.conf sets autovacuum off): every `every`
+    seconds, ANALYZE of each table of the database at `url` changed by more than 50 rows and 10 %
+    since its last (autovacuum_analyze_threshold and _scale_factor's defaults). Without it, a
+    database made empty at a benchmark's start is planned as empty for good: the join's reads
+    scanned every open match by the end of a run (bench/matches.py, docs/benchmarks.md).
+    `runs`: how many tables were analyzed."""
+
+    STALE = """
+    SELECT relid::regclass::text FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+    WHERE s.n_mod_since_analyze > 50 + 0.1 * GREATEST(c.reltuples, 0)
+    """
 
     def __init__(self, url: str, every: float = 10.0) -> None:
         import psycopg
@@ -95,8 +101,9 @@ class AutoAnalyze:
 
         with psycopg.connect(self.url, autocommit=True) as conn:
             while not self._stop.wait(self.every):
-                conn.execute("ANALYZE")
-                self.runs += 1
+                for (table,) in conn.execute(self.STALE).fetchall():
+                    conn.execute(f"ANALYZE {table}")
+                    self.runs += 1
 
     def __enter__(self) -> AutoAnalyze:
         if self.needed:
