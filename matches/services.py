@@ -372,8 +372,8 @@ def match_rate(
     """R33: update the players' ratings of the mode from their places, inside the caller's
     transaction with the match row locked (so once: `rated_at` is set here, and RatingChange's
     unique constraint would refuse a second). Three statements: the rating rows made or locked
-    and read, written, and the history (plain SQL: the ORM's compilation of the history's insert
-    and the match's update was half the update's CPU). `save` False: the caller saves the seats'
+    and read, written, and the history (plain SQL, as the match's `rated_at`: the ORM compiled
+    both on every match). `save` False: the caller saves the seats'
     `rating_after` and the match's `rated_at`."""
     if match.rated_at is not None:
         return
