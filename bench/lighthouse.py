@@ -102,6 +102,20 @@ def lighthouse(url: str, out: Path, cookies: list[dict[str, str]] | None = None)
         timeout=180,
     )
     report = json.loads(out.read_text())
+    unscored = [name for name in CATEGORIES if report["categories"][name]["score"] is None]
+    if unscored:
+        # Lighthouse leaves a category without a score when the run failed (runtimeError: the
+        # page's own status, a load that never ended) or one of its weighted audits did.
+        errors = {
+            audit_id: audit.get("errorMessage")
+            for audit_id, audit in report["audits"].items()
+            if audit.get("scoreDisplayMode") == "error"
+        }
+        raise RuntimeError(
+            f"Lighthouse gave {url} no {', '.join(unscored)} score: runtimeError "
+            f"{report.get('runtimeError')}, warnings {report.get('runWarnings')}, audits that "
+            f"failed {errors}"
+        )
     result: dict[str, Any] = {
         name: round(report["categories"][name]["score"] * 100) for name in CATEGORIES
     }
