@@ -32,7 +32,7 @@ from games.engine import Action as EngineAction
 from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.engine.deal import DEAL_NUMBERS
-from games.engine.game import without_seen
+from games.engine.game import without_counts
 from games.errors import Forbidden, GameFinished, Stale
 from games.hints import hint
 from games.models import Action, Game
@@ -462,7 +462,7 @@ def game_verify(game: Game) -> list[str]:
     if ended_by_server and engine.status == Game.Status.PLAYING:
         engine.status = Game.Status.RESIGNED  # ended by the server, not by an action
     problems = []
-    if without_seen(engine.to_dict()) != without_seen(game.state):
+    if without_counts(engine.to_dict()) != without_counts(game.state):
         problems.append("stored state differs from the replayed log")
     for field in ("score", "moves", "status"):
         if getattr(engine, field) != getattr(game, field):

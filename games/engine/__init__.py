@@ -5,6 +5,7 @@ The whole public surface, re-exported here:
     from games.engine import (
         Game, Action, ActionResult, DealCode, shuffled_deck, RULESETS, describe,
         EngineError, InvalidCode, InvalidDeck, InvalidAction, IllegalMove, NoDestination, GameOver,
+        CannotFinish,
     )
 
 Deals (RULES R3-R5)::
@@ -39,6 +40,7 @@ never revealing hidden cards) and `rule` (an R-number or None).
 from games.engine.actions import Action, ActionResult
 from games.engine.deal import DealCode, shuffled_deck
 from games.engine.errors import (
+    CannotFinish,
     EngineError,
     GameOver,
     IllegalMove,
@@ -54,6 +56,7 @@ from games.engine.text import describe
 __all__ = [
     "Action",
     "ActionResult",
+    "CannotFinish",
     "DealCode",
     "EngineError",
     "Game",

@@ -32,6 +32,7 @@ _FIELDS = {
     "recycle": {"type"},
     "undo": {"type"},
     "resign": {"type"},
+    "finish": {"type"},  # R20b
 }
 ACTION_TYPES = tuple(_FIELDS)
 MAX_COUNT = 52

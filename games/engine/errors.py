@@ -60,6 +60,12 @@ class NoDestination(EngineError):
     reason = "no_destination"
 
 
+class CannotFinish(EngineError):
+    """R20b: a card is still hidden, or the cards left cannot all go home one after another."""
+
+    code = "cannot_finish"
+
+
 class GameOver(EngineError):
     code = "game_over"
     reason = "game_over"

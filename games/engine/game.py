@@ -30,6 +30,7 @@ from games.engine.actions import (
 from games.engine.cards import NAMES, RANKS, SUITS, fits_on, parse_card
 from games.engine.deal import DealCode, shuffled_order
 from games.engine.errors import (
+    CannotFinish,
     GameOver,
     IllegalMove,
     InvalidAction,
@@ -66,9 +67,10 @@ def _talon_tops(size: int, draw: int) -> int:
     )
 
 
-def without_seen(stored: dict[str, Any]) -> dict[str, Any]:
-    """A stored game (`Game.to_dict`) without R20a's seen waste sizes: a game begun before R20a
-    counts them from its first load after it, so only the rest compares with a replay."""
+def without_counts(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored game (`Game.to_dict`) without R20a's seen waste sizes and R20c's passes: a game
+    begun before those rules counts them from its first load after them, so only the rest
+    compares with a replay."""
 
     def cut(snapshot: str) -> str:
         return ";".join(snapshot.split(";")[:6])
@@ -110,7 +112,7 @@ class Game:
 
     __slots__ = (
         "rules", "draw", "base", "stock", "waste", "reserve", "tableau", "found",
-        "fan", "score", "scored", "moves", "n", "status", "history", "seen",
+        "fan", "score", "scored", "moves", "n", "status", "history", "seen", "passes",
     )  # fmt: skip
 
     def __init__(self, rules: RuleSet, draw: int, base: int) -> None:
@@ -132,6 +134,10 @@ class Game:
         # R20a: bit per waste size the player has seen since the last action other than draw,
         # recycle, undo or a move from a foundation (so the talon has not changed since).
         self.seen = 0
+        # R20c: whole passes through the talon since the last progress (a card reaching a
+        # foundation, or leaving the reserve or the waste); -1 while the pass under way began
+        # after that progress with the talon part drawn (it is not a whole pass).
+        self.passes = 0
 
     # -- creating ---------------------------------------------------------------------------
 
@@ -222,6 +228,12 @@ class Game:
             action["type"] != "move" or action["from"].startswith("foundation")
             for action in self.legal_actions()
         )
+
+    @property
+    def no_progress(self) -> bool:
+        """R20c: in progress, and two whole passes through the talon went by with no card
+        reaching a foundation and none leaving the reserve or the waste."""
+        return not self.is_over and self.passes >= 2
 
     def _fits(self, card: int) -> bool:
         """Whether `card`, on top of the waste or the reserve, could go to a foundation or a
@@ -414,6 +426,8 @@ class Game:
             return self._recycle()
         if kind == "undo":
             return self._undo()
+        if kind == "finish":
+            return self._finish()
         if kind == "resign":
             self.n += 1
             self.status = "resigned"
@@ -455,6 +469,8 @@ class Game:
             auto_fill = NAMES[card]
         if src not in FOUNDATION:
             self.seen = 1 << len(self.waste)  # R20a: the talon may have changed
+        if src in (RESERVE, WASTE) or dst in FOUNDATION or auto_fill is not None:
+            self._progressed()
         self.moves += 1
         self.n += 1
         result = ActionResult(
@@ -468,6 +484,12 @@ class Game:
         if sum(self.found) == 52:
             self.status = "won"
         return result
+
+    def _progressed(self) -> None:
+        """R20c: a card reached a foundation or left the reserve or the waste. The pass under
+        way counts as whole only if it starts now: the waste is empty (drawing goes through
+        the whole talon from here) or the stock is (the next recycle starts one)."""
+        self.passes = 0 if not (self.waste and self.stock) else -1
 
     def _to_foundation(self, card: int) -> int:
         """Place `card` on its foundation; the points it earns (R22: once per card per game)."""
@@ -506,6 +528,55 @@ class Game:
         suit = card // 13
         return found[suit] < 13 and card == suit * 13 + (self.start_rank + found[suit]) % 13
 
+    def _finishing(self) -> list[int] | _Why:
+        """R20b: the piles (waste, reserve, columns) whose top cards go home one after another,
+        in that order, until every card out of the foundations is home; or why not. A sweep
+        takes at most one card from each pile, as the table's Finish button shows it."""
+        visible_waste = max(self.fan, 1)  # the fan, or the waste's top alone (public_view)
+        if self.stock or len(self.reserve) > 1 or len(self.waste) > visible_waste:
+            return (
+                "cards are still hidden: finish once the stock is empty and every card is face up",
+                "finish_hidden",
+                {},
+            )
+        found = self.found[:]
+        piles = [self.waste[:], self.reserve[:], *(column[:] for column in self.tableau)]
+        order: list[int] = []
+        progress = True
+        while progress:
+            progress = False
+            for index, pile in enumerate(piles):
+                if pile and self._next_with(found, pile[-1]):
+                    found[pile.pop() // 13] += 1
+                    order.append(index)
+                    progress = True
+        if any(piles):
+            return "not every card left can go home one after another", "finish_blocked", {}
+        return order
+
+    def _finish(self) -> ActionResult:
+        """R20b: every card left goes home as one action, counted as the moves it makes."""
+        order = self._finishing()
+        if not isinstance(order, list):
+            message, reason, params = order
+            raise CannotFinish(message, "R20b", reason=reason, params=params)
+        self._remember()
+        before = self.score
+        piles = [self.waste, self.reserve, *self.tableau]
+        cards = [piles[index].pop() for index in order]
+        for card in cards:
+            self._to_foundation(card)
+        self.fan = 0
+        self.seen = 1 << len(self.waste)
+        self._progressed()
+        self.moves += len(cards)  # R25: the moves it makes
+        self.n += 1
+        self.status = "won"  # every card is home
+        names = [NAMES[card] for card in cards]
+        return ActionResult(
+            self.n, "finish", count=len(cards), cards=names, score_delta=self.score - before
+        )
+
     def _tap_target(self, src: int, count: int, columns: bool) -> int:
         """R27: the foundation if the single card fits, else the longest accepting column."""
         if src in FOUNDATION:
@@ -543,6 +614,8 @@ class Game:
         self.waste.extend(drawn)
         self.fan = len(drawn)
         self.seen |= 1 << len(self.waste)
+        if not self.stock:
+            self.passes += 1  # R20c: drawn to the end of the talon
         self.moves += 1
         self.n += 1
         return ActionResult(self.n, "draw", "stock", "waste", len(drawn), [NAMES[c] for c in drawn])
@@ -577,12 +650,15 @@ class Game:
             _encode(pile) for pile in (self.stock, self.waste, self.reserve, *self.tableau)
         )
         found = "".join(chr(97 + count) for count in self.found)
-        return f"{n};{self.fan};{self.score};{self.scored:x};{found};{piles};{self.seen:x}"
+        counts = f"{self.seen:x};{self.passes}"
+        return f"{n};{self.fan};{self.score};{self.scored:x};{found};{piles};{counts}"
 
     def _restore(self, snapshot: str) -> int:
-        n, fan, score, scored, found, piles, *seen = snapshot.split(";")
+        n, fan, score, scored, found, piles, *counts = snapshot.split(";")
         self.fan, self.score, self.scored = int(fan), int(score), int(scored, 16)
-        self.seen = int(seen[0], 16) if seen else 0  # stored before R20a: not drawn through
+        self.seen = int(counts[0], 16) if counts else 0  # stored before R20a: not drawn through
+        # Stored before R20c: the pass under way may have begun part drawn, so it is not whole.
+        self.passes = int(counts[1]) if len(counts) > 1 else -1
         self.found = [ord(char) - 97 for char in found]
         stock, waste, reserve, *tableau = (_decode(pile) for pile in piles.split(","))
         self.stock, self.waste, self.reserve, self.tableau = stock, waste, reserve, tableau
@@ -640,6 +716,7 @@ class Game:
             "tableau": [[NAMES[c] for c in column] for column in self.tableau],
             "undo_available": self.undo_available,
             "stuck": self.stuck,
+            "no_progress": self.no_progress,
         }
 
     def _top_name(self, suit: int) -> str | None:
@@ -647,8 +724,8 @@ class Game:
         return None if top is None else NAMES[top]
 
     def legal_actions(self) -> list[dict[str, Any]]:
-        """Every legal action now: each move with concrete piles and count, then draw or
-        recycle, then undo. Empty once the game is over."""
+        """Every legal action now: each move with concrete piles and count, then finish (R20b),
+        then draw or recycle, then undo. Empty once the game is over."""
         if self.is_over:
             return []
         sources: list[tuple[int, int]] = [(WASTE, 1), (RESERVE, 1)]
@@ -666,6 +743,8 @@ class Game:
                     to = FOUNDATION[moving[0] // 13] if dst == ANY_FOUNDATION else dst
                     move = {"from": PILE_NAMES[src], "to": PILE_NAMES[to], "count": count}
                     legal.append({"type": "move", **move})
+        if isinstance(self._finishing(), list):
+            legal.append({"type": "finish"})
         if self.stock:
             legal.append({"type": "draw"})
         elif self.waste:

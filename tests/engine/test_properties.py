@@ -105,7 +105,8 @@ def test_random_play_keeps_every_invariant(spec, choices):
         if result["type"] == "undo":
             placed.pop()
         elif result["type"] != "resign":
-            up = result["cards"] if (result["to"] or "").startswith("foundation") else []
+            home = result["type"] == "finish" or (result["to"] or "").startswith("foundation")
+            up = result["cards"] if home else []
             placed.append(placed[-1] | {NAMES.index(c) for c in up + result["auto_finish"]})
             if action["type"] == "tap":
                 concrete = {k: result[k] for k in ("from", "to", "count")}
@@ -119,7 +120,10 @@ def test_random_play_keeps_every_invariant(spec, choices):
         assert len(cards) == 52 and set(cards) == set(range(52))
         assert game.score >= 0
         assert game.score == 5 * len(placed[-1] - {base})
-        assert game.moves == sum(1 for r in log if r["type"] != "resign")
+        # R25: a finish counts as the moves it makes, one per card it sends home (R20b)
+        assert game.moves == sum(
+            len(r["cards"]) if r["type"] == "finish" else 1 for r in log if r["type"] != "resign"
+        )
         again = reload(game)
         assert again.to_dict() == game.to_dict() and again.public_view() == game.public_view()
         assert again.legal_actions() == game.legal_actions()
@@ -166,7 +170,7 @@ def test_legal_actions_equals_what_apply_accepts(spec, choices):
     assert listed == (accepted_moves(game) if not game.is_over else set())
     others = [a["type"] for a in legal if a["type"] != "move"]
     expected = []
-    for kind in ("draw", "recycle", "undo"):
+    for kind in ("finish", "draw", "recycle", "undo"):
         try:
             Game.from_dict(game.to_dict()).apply(Action(kind))
             expected.append(kind)

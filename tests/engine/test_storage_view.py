@@ -8,6 +8,7 @@ from games.engine.cards import NAMES
 ENGINE_GAME_FIELDS = {
     "ruleset", "draw", "status", "score", "moves", "starting_rank", "stock", "waste",
     "reserve", "foundations", "tableau", "undo_available", "stuck",
+    "no_progress",
 }  # fmt: skip
 
 

@@ -39,10 +39,10 @@ def test_verify_games_accepts_states_stored_before_stuck_and_continued(auth_clie
     for _ in range(3):
         auth_client.post(url, {"type": "draw"}, format="json")
     game = Game.objects.get(pk=created["id"])
-    game.state = {  # as stored before R20a: no seen field in the snapshots
+    game.state = {  # as stored before R20a: no seen field (nor R20c's passes) in the snapshots
         **game.state,
-        "state": game.state["state"].rsplit(";", 1)[0],
-        "history": [snapshot.rsplit(";", 1)[0] for snapshot in game.state["history"]],
+        "state": ";".join(game.state["state"].split(";")[:6]),
+        "history": [";".join(snapshot.split(";")[:6]) for snapshot in game.state["history"]],
     }
     game.save(update_fields=["state"])
     for _ in range(31):

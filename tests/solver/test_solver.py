@@ -29,7 +29,7 @@ def _key(act: dict) -> tuple:
 def engine_successors(game: Game) -> dict[tuple, tuple]:
     out = {}
     for legal in game.legal_actions():
-        if legal["type"] == "undo":
+        if legal["type"] in ("undo", "finish"):  # the solver plays a finish's moves one by one
             continue
         copy = Game.from_dict(game.to_dict())
         copy.apply(Action.from_dict(legal))
