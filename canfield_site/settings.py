@@ -425,6 +425,7 @@ SPECTACULAR_SETTINGS = {
         "RecycleTypeEnum": ["recycle"],
         "UndoTypeEnum": ["undo"],
         "ResignTypeEnum": ["resign"],
+        "FinishTypeEnum": ["finish"],
         "MoveErrorCodeEnum": ["illegal_move", "no_destination"],
     },
     "POSTPROCESSING_HOOKS": [

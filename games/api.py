@@ -205,6 +205,10 @@ class GameOutSerializer(serializers.Serializer):
         help_text="R20a: in progress, the whole talon drawn through since the last other action "
         "and nothing but draw, recycle, undo or a move from a foundation can be played"
     )
+    no_progress = serializers.BooleanField(
+        help_text="R20c: in progress, and two whole passes through the talon went by with no "
+        "card reaching a foundation and none leaving the reserve or the waste"
+    )
     hints = serializers.IntegerField(help_text="hints used (R30)")
     match = serializers.UUIDField(
         allow_null=True, help_text="the match this game is a seat of (R32); null for others"
@@ -342,13 +346,18 @@ DrawActionSerializer = _plain_action("draw", "Turn cards from the stock onto the
 RecycleActionSerializer = _plain_action("recycle", "Turn the waste over as the stock (R18).")
 UndoActionSerializer = _plain_action("undo", "Take back the last action (R24).")
 ResignActionSerializer = _plain_action("resign", "End the game as it stands.")
+FinishActionSerializer = _plain_action(
+    "finish",
+    "Send every card left home in one action, once none is hidden and they can all go home "
+    "one after another (R20b); 409 cannot_finish otherwise.",
+)
 
 ACTION = PolymorphicProxySerializer(
     component_name="Action",
     serializers={
         "move": MoveActionSerializer, "tap": TapActionSerializer, "draw": DrawActionSerializer,
         "recycle": RecycleActionSerializer, "undo": UndoActionSerializer,
-        "resign": ResignActionSerializer,
+        "resign": ResignActionSerializer, "finish": FinishActionSerializer,
     },
     resource_type_field_name="type",
 )  # fmt: skip
@@ -376,7 +385,7 @@ class HintSerializer(serializers.Serializer):
 # The schema's action components (canfield_site.api.schema_contract makes the request and
 # the response side one component each).
 ACTION_COMPONENTS = ("Action", "MoveAction", "TapAction", "DrawAction", "RecycleAction",
-                     "UndoAction", "ResignAction")  # fmt: skip
+                     "UndoAction", "ResignAction", "FinishAction")  # fmt: skip
 
 
 def _body(request: Request) -> dict[str, Any]:
@@ -660,6 +669,7 @@ class GameActionsApi(APIView):
             ),
             OpenApiExample("draw", value={"type": "draw"}, request_only=True),
             OpenApiExample("tap", value={"type": "tap", "from": "waste"}, request_only=True),
+            OpenApiExample("finish", value={"type": "finish"}, request_only=True),
         ],
         summary="Apply one action (optionally only if `moves` still equals `expect`)",
         operation_id="games_actions_create",

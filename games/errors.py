@@ -40,6 +40,7 @@ CODES = {
     "not_acceptable": 406,
     "stale": 409,
     "game_over": 409,
+    "cannot_finish": 409,
     "unsupported_media_type": 415,
     "illegal_move": 422,
     "no_destination": 422,
@@ -134,6 +135,10 @@ REASONS: dict[str, Any] = {
     "foundation_tap": gettext_lazy("A card on a foundation cannot be tapped."),
     "no_destination": gettext_lazy("The %(card)s has nowhere to go."),
     "game_over": gettext_lazy("This game is over."),
+    "finish_hidden": gettext_lazy(
+        "Cards are still hidden: finish once the stock is empty and every card is face up."
+    ),
+    "finish_blocked": gettext_lazy("Not every card left can go home one after another."),
     "invalid_value": gettext_lazy("Invalid value for %(field)s; allowed: %(allowed)s."),
     "unknown_fields": gettext_lazy("Unknown field(s): %(fields)s."),
     "not_an_object": gettext_lazy("The body must be a JSON object."),

@@ -22,4 +22,6 @@ def action_caption(
         return _("waste back to the stock")
     if type == "undo":
         return _("Undo")
+    if type == "finish":
+        return _("finish: %(cards)s") % {"cards": shown}
     return _("End game")

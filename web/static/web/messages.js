@@ -82,6 +82,9 @@ export function actionText(action, game) {
     parts.push(gettext("last action undone"));
   } else if (action.type === "resign") {
     parts.push(gettext("game ended"));
+  } else if (action.type === "finish") {
+    const count = action.cards.length;
+    parts.push(format(ngettext("%(count)s card sent home", "%(count)s cards sent home", count), { count }));
   }
   if (action.auto_finish && action.auto_finish.length) {
     const count = action.auto_finish.length;

@@ -306,10 +306,18 @@ function renderHud() {
   document.getElementById("restart").hidden = !restartable();
   // No hints in a ranked daily game or a match game (R30, R32): the button is not offered there.
   document.getElementById("hint").hidden = Boolean(game.daily) || Boolean(game.match) || game.status !== "playing";
-  document.getElementById("finish").hidden = finishingMoves(game) === null || finishing;
-  // R20a: nothing but drawing is left; the table says so and offers the two ways on.
+  document.getElementById("finish").hidden = !canFinish(game) || finishing;
+  // R20a: nothing but drawing is left; the table says so and offers the two ways on. R20c: two
+  // passes through the talon brought nothing on; the same note offers to end the game or to
+  // play on (moves may be left: it stays away then until the game makes progress again).
+  if (!game.no_progress) playingOn = false;
+  const noProgress = game.no_progress && !game.stuck;
   const stuck = document.getElementById("stuck");
-  stuck.hidden = !(game.stuck && game.status === "playing");
+  stuck.hidden = !(game.status === "playing" && (game.stuck || (noProgress && !playingOn)));
+  document.getElementById("stuck-title").hidden = noProgress;
+  document.getElementById("no-progress-title").hidden = !noProgress;
+  document.getElementById("stuck-undo").hidden = noProgress;
+  document.getElementById("play-on").hidden = !noProgress;
   document.getElementById("stuck-undo").disabled = game.undo_available === 0;
   const deal = document.getElementById("deal");
   // A daily game in progress has no code (API.md): the box stays hidden.
@@ -327,6 +335,15 @@ function renderHud() {
   tickClock();
 }
 
+// The player chose to play on from the "no progress" note (R20c).
+let playingOn = false;
+document.getElementById("no-progress-title").textContent = gettext("This game makes no progress");
+document.getElementById("play-on").textContent = gettext("Play on");
+document.getElementById("play-on").addEventListener("click", () => {
+  playingOn = true;
+  renderHud();
+});
+
 // Where the cards of a drop were let go, for the move's animation to start from there.
 let droppedAt = new Map();
 
@@ -342,7 +359,8 @@ function render(action = null, first = false) {
   else if (action && action.type === "recycle") animateRecycle(table, before);
   else if (action) {
     animateChanges(table, before);
-    animateAutoFinish(table, before, action.auto_finish);
+    // A finish (R20b) lists the cards it sent home in `cards`, in the order they went.
+    animateAutoFinish(table, before, action.type === "finish" ? action.cards : action.auto_finish);
   }
 }
 
@@ -504,22 +522,22 @@ for (const [id, handler] of [
 
 // ---- finishing (R21: only when asked) -------------------------------------------------------
 
-// The moves that play every card home, when every card is in sight (stock empty, the reserve's
-// and the waste's cards all shown) and they all go up one after another; else null. The server
-// still judges each move: this only chooses them.
-function finishingMoves(current) {
-  if (!current || current.status !== "playing" || current.stock.count > 0) return null;
-  if (current.reserve.count > 1 || current.waste.count > current.waste.fan.length) return null;
+// Whether Finish is offered (R20b): every card is in sight (stock empty, the reserve's and the
+// waste's cards all shown) and they all go up one after another. The server judges the finish
+// itself: this only decides whether to show the button.
+function canFinish(current) {
+  if (!current || current.status !== "playing" || current.stock.count > 0) return false;
+  if (current.reserve.count > 1 || current.waste.count > current.waste.fan.length) return false;
   const foundations = current.foundations.map((f) => ({ ...f }));
   const piles = [
-    ["waste", [...current.waste.fan]],
-    ["reserve", current.reserve.top ? [current.reserve.top] : []],
-    ...current.tableau.map((column, index) => [`tableau:${index + 1}`, [...column]]),
+    [...current.waste.fan],
+    current.reserve.top ? [current.reserve.top] : [],
+    ...current.tableau.map((column) => [...column]),
   ];
-  const moves = [];
+  let sent = 0;
   for (let progress = true; progress; ) {
     progress = false;
-    for (const [name, cards] of piles) {
+    for (const cards of piles) {
       const card = cards[cards.length - 1];
       if (!card) continue;
       const foundation = foundations.find((f) => f.suit === card.slice(-1));
@@ -527,25 +545,23 @@ function finishingMoves(current) {
       cards.pop();
       foundation.top = card;
       foundation.count += 1;
-      moves.push({ type: "move", from: name, to: `foundation:${foundation.suit}` });
+      sent += 1;
       progress = true;
     }
   }
-  return piles.every(([, cards]) => cards.length === 0) && moves.length ? moves : null;
+  return piles.every((cards) => cards.length === 0) && sent > 0;
 }
 
 let finishing = false;
 
-// Every card home, one ordinary move after another (each counted, each animated).
+// Every card home in one `finish` action (counted as the moves it makes); its answer lists the
+// cards in the order they went, and they fly home one after another (render).
 async function finish() {
-  const moves = finishingMoves(game);
-  if (!moves || finishing) return;
+  if (!canFinish(game) || finishing) return;
   finishing = true;
   document.getElementById("finish").hidden = true;
   try {
-    for (const move of moves) {
-      if (!(await act(move))) break;
-    }
+    await act({ type: "finish" });
   } finally {
     finishing = false;
     if (game) renderHud();
