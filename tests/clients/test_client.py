@@ -9,6 +9,7 @@ import httpx
 import pytest
 from canfield_client import (
     AsyncClient,
+    CannotFinish,
     Client,
     Entries,
     Forbidden,
@@ -30,6 +31,8 @@ from canfield_client.errors import ERRORS, BoardClosed
 
 from tests.clients.conftest import HINT_RATE
 from tests.clients.play import foundation_first
+from tests.games.helpers import easy_deck as straight_deck
+from tests.games.helpers import winning_actions
 from tests.web.helpers import PASSWORD, easy_deck, unique_name
 
 
@@ -90,6 +93,24 @@ def test_rate_limit_headers_and_errors_in_the_callers_language(base_url, player)
         assert error.rule and error.rule.startswith("R")
         messages[language] = error.message
     assert len(set(messages.values())) == 3, messages
+
+
+def test_finish_sends_the_cards_left_home_in_one_action(player):
+    # given: the straight deck played up but for its last club (drawn onto the waste, R20b)
+    game = player.new_game_from_deck(straight_deck(), draw=1)
+    with pytest.raises(CannotFinish) as refused:
+        player.finish(game)
+    assert (refused.value.status, refused.value.rule) == (409, "R20b")
+    for action in winning_actions()[:-1]:
+        game = player.act(game, Move.from_json(action)).game
+    assert Move("finish") in player.legal_actions(game) and not game.no_progress
+    # when
+    acted = player.finish(game)
+    # then
+    assert (acted.action.type, acted.action.cards, acted.action.moves_counted) == (
+        "finish", ["KC"], 1
+    )
+    assert (acted.game.status, acted.game.moves) == ("won", 85)
 
 
 def test_a_whole_game_won_with_legal_actions(player):

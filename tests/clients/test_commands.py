@@ -26,6 +26,7 @@ def game(stock: int, waste: int) -> Game:
         ("fh 2", Move("move", "foundation:H", "tableau:2", 1)),
         ("U", Move("undo")),
         ("resign", Move("resign")),
+        ("finish", Move("finish")),
         ("h", "hint"),
         ("", "help"),
     ],

@@ -7,6 +7,7 @@ from canfield_client.client import AsyncClient, Client
 from canfield_client.errors import (
     BoardClosed,
     CanfieldError,
+    CannotFinish,
     Forbidden,
     GameOver,
     IllegalMove,
@@ -70,6 +71,7 @@ __all__ = [
     "BoardClosed",
     "BoardEvent",
     "CanfieldError",
+    "CannotFinish",
     "Client",
     "Daily",
     "DailyBoard",

@@ -257,8 +257,11 @@ class Core:
         if maybe_applied:
             log = yield from self.actions(game_id)
             last = log[-1] if log else None
-            moved_on = now.moves == expect + (0 if move.type == "resign" else 1)
-            if last is not None and moved_on and last.matches(move):
+            if (
+                last is not None
+                and last.matches(move)
+                and now.moves == expect + last.moves_counted
+            ):
                 return Acted(last, now)
         if isinstance(error, errors.Stale):
             error.game = now

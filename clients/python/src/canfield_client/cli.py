@@ -54,6 +54,7 @@ Commands (Enter after each):
   PILE PILE [N]  move N cards (default 1) from one pile to another (e.g. w 2, 3 f, 1 4 3)
   u              undo          h  hint          l  legal moves      t  the table in words
   resign         give up       q  quit (the game waits for you)    ?  this help
+  finish         every card left home at once, when none is hidden (R20b)
 Piles: s stock, w waste, r reserve, 1-4 the columns, f the foundation of the card's suit,
        fh fs fd fc one foundation (as a source: a card back to the columns)."""
 
@@ -73,6 +74,7 @@ ACTIONS: dict[str, ActionType] = {
     "u": "undo",
     "undo": "undo",
     "resign": "resign",
+    "finish": "finish",
 }
 
 
@@ -159,6 +161,8 @@ def describe(acted: Acted) -> str:
         return f"drew {cards}"
     if action.type == "undo":
         return f"undid action {action.undoes}{points}"
+    if action.type == "finish":
+        return f"sent {cards} home{points}"
     return {"recycle": "turned the waste over", "resign": "resigned"}.get(action.type, action.type)
 
 

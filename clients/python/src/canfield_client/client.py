@@ -249,6 +249,11 @@ class Client(_Options):
     def resign(self, game: Game | str) -> Acted:
         return self.act(game, Move("resign"))
 
+    def finish(self, game: Game | str) -> Acted:
+        """Every card left home in one action (R20b); `CannotFinish` while a card
+        is hidden or they cannot all go home one after another."""
+        return self.act(game, Move("finish"))
+
     # Daily challenges, boards, players
     def daily(self, date: dt.date | None = None) -> Daily:
         """Today's challenge (or that day's): its boards, and once over their codes and par."""
@@ -511,6 +516,9 @@ class AsyncClient(_Options):
 
     async def resign(self, game: Game | str) -> Acted:
         return await self.act(game, Move("resign"))
+
+    async def finish(self, game: Game | str) -> Acted:
+        return await self.act(game, Move("finish"))
 
     async def daily(self, date: dt.date | None = None) -> Daily:
         return await self._run(self._core.daily(date))

@@ -77,6 +77,13 @@ class GameOver(CanfieldError):
     code = "game_over"
 
 
+class CannotFinish(CanfieldError):
+    """A `finish` while a card is still hidden or the cards left cannot all go home one after
+    another (R20b); nothing changed."""
+
+    code = "cannot_finish"
+
+
 class NotAuthenticated(CanfieldError):
     code = "not_authenticated"
 
@@ -126,6 +133,7 @@ ERRORS: dict[str, type[CanfieldError]] = {
         NoDestination,
         Stale,
         GameOver,
+        CannotFinish,
         NotAuthenticated,
         Forbidden,
         NotFound,

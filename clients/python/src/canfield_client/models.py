@@ -28,7 +28,7 @@ Scope: TypeAlias = Literal["account:read", "account:write", "game:play", "board:
 # Why a finished game ended; "day_over": a daily game the server ended when its day ended;
 # "match_over": a match game still running when its match closed (R32).
 EndReason: TypeAlias = Literal["won", "resigned", "day_over", "match_over"]
-ActionType: TypeAlias = Literal["move", "tap", "draw", "recycle", "undo", "resign"]
+ActionType: TypeAlias = Literal["move", "tap", "draw", "recycle", "undo", "resign", "finish"]
 
 
 def _time(value: str | None) -> dt.datetime | None:
@@ -126,6 +126,14 @@ class Action:
             at=_time(data.get("at")),
         )
 
+    @property
+    def moves_counted(self) -> int:
+        """What this action added to the game's `moves` (R25): a finish the moves it made, one
+        per card it sent home (R20b); a resign nothing; any other action 1."""
+        if self.type == "finish":
+            return self.count or 0
+        return 0 if self.type == "resign" else 1
+
     def matches(self, move: Move) -> bool:
         """Whether this logged action is what `move` asked for (a tap is logged as the move it
         became, a move to `foundation` with the foundation's suit)."""
@@ -208,6 +216,8 @@ class Game:
     # Dealt from a code or a deck the player chose: never ranked, never in player figures.
     practice: bool = False
     match: str | None = None  # the match's id, for a game of a match (R32)
+    # R20c: two whole passes through the talon went by and nothing came home or into play.
+    no_progress: bool = False
 
     @property
     def over(self) -> bool:
@@ -245,6 +255,7 @@ class Game:
             actions=None if actions is None else [Action.from_json(a) for a in actions],
             practice=data.get("practice", False),
             match=data.get("match"),
+            no_progress=data.get("no_progress", False),
         )
 
 
