@@ -1,6 +1,7 @@
 """Ending a game (with its confirmation), the deal code shown once the game has ended and its
 copy button, and the finished game seen afterwards from the player page and its replay; a stuck
-game saying "No more moves" (R20a) and ending there; Finish playing every card home."""
+game saying "No more moves" (R20a) and ending there; one making no progress (R20c); Finish
+sending every card home in one action (R20b)."""
 
 from games.engine.cards import NAMES
 from tests.games.helpers import easy_deck as straight_deck
@@ -158,7 +159,7 @@ def play_through(page, game_id: str, actions: list[dict]) -> dict:
     )
 
 
-def test_finish_plays_every_card_home_as_counted_moves(new_context):
+def test_finish_sends_every_card_home_in_one_action_counted_as_its_moves(new_context):
     # given a game where every card is in sight: the straight deck played up through the API,
     # its last two clubs laid on the empty columns instead, the stock drawn out
     page = new_context().new_page()
@@ -185,12 +186,70 @@ def test_finish_plays_every_card_home_as_counted_moves(new_context):
     assert finish.is_visible()
     finish.click()
 
-    # then the two clubs go home as two ordinary moves and the game is won
+    # then the two clubs go home in one finish action, counted as two moves, and the game is won
     page.locator("#win").wait_for(state="visible")
     assert page.locator("#win-title").inner_text() == "You won!"
     won = api(page, "GET", f"games/{game_id}")["body"]
     assert won["status"] == "won" and won["moves"] == moves + 2
+    log = api(page, "GET", f"games/{game_id}/actions")["body"]
+    assert len(log) == len(actions) + 1
+    assert [action["type"] for action in log].count("finish") == 1
+    assert log[-1]["type"] == "finish" and log[-1]["cards"] == ["QC", "KC"]
+    assert "2 cards sent home" in page.locator("#announce").inner_text()
     assert finish.is_hidden()
+
+
+# Columns 5H 10D QH JC: the JC may go onto the QH, nothing else fits; the foundations want 8H
+# (base 7H), 7S, 7D and 7C. Those cards, the black 4s and 9s, the JS and the 10H lie in the
+# reserve below its top, KH, so no card of the talon ever goes anywhere.
+STILL_HIDDEN = ["4S", "4C", "9S", "9C", "JS", "10H", "8H", "7S", "7D", "7C"]
+STILL_LAYOUT = ["KH", "7H", "5H", "10D", "QH", "JC"]
+
+
+def no_progress_deck() -> list[str]:
+    rest = [name for name in NAMES if name not in STILL_HIDDEN and name not in STILL_LAYOUT]
+    return [*STILL_HIDDEN, *rest[:2], *STILL_LAYOUT, *rest[2:]]
+
+
+def test_a_game_making_no_progress_says_so_and_offers_to_end_it_or_play_on(new_context):
+    # given a 1-card game whose talon was drawn through once, then again but for its last card
+    page = new_context().new_page()
+    sign_up(page, unique_name("still"))
+    game_id = api(page, "POST", "games", {"deck": no_progress_deck(), "draw": 1})["body"]["id"]
+    page.goto(f"/play/{game_id}")
+    game = play_through(page, game_id, [{"type": "draw"}] * 34 + [{"type": "recycle"}]
+                        + [{"type": "draw"}] * 33)  # fmt: skip
+    assert not game["no_progress"] and not game["stuck"]
+    page.reload()
+    page.wait_for_selector('[data-pile="tableau:4"] [data-card="JC"]')
+    note = page.locator("#stuck")
+    assert note.is_hidden()
+
+    # when the player draws the last card of the second pass
+    page.click('[data-pile="stock"]')
+    wait_for_moves(page, 69)
+
+    # then the note says the game makes no progress (a move is left: not "No more moves") and
+    # offers End game or Play on
+    note.wait_for()
+    assert note.inner_text().startswith("This game makes no progress")
+    assert page.locator("#stuck-title").is_hidden() and page.locator("#stuck-undo").is_hidden()
+    assert page.locator("#play-on").is_visible()
+
+    # when they play on, the note goes and stays away while the game goes on the same way
+    page.click("#play-on")
+    assert note.is_hidden()
+    page.click('[data-pile="stock"]')
+    wait_for_moves(page, 70)
+    assert note.is_hidden()
+
+    # when they come back to the table later, it asks again, and they end the game there
+    page.reload()
+    note.wait_for()
+    page.click("#stuck-end")
+    page.locator("#win").wait_for(state="visible")
+    game = api(page, "GET", f"games/{game_id}")["body"]
+    assert game["status"] == "resigned" and game["moves"] == 70
 
 
 def test_restart_is_reachable_during_a_random_game(new_context):
