@@ -3,8 +3,10 @@
 
 from django.core.management import call_command
 
+from games.models import Game
 from tests.games.helpers import easy_deck, winning_actions
 from tests.games.test_api_stuck import stuck_deck
+from web.selectors import replay_frames
 
 GAMES = "/api/v1/games"
 
@@ -14,11 +16,8 @@ def finishable_game(client) -> str:
     onto the four empty columns (R15), the KC drawn last onto the waste. The stock is empty and
     every card left is face up."""
     game_id = client.post(GAMES, {"deck": easy_deck(), "draw": 1}, format="json").json()["id"]
-    last_clubs = [
-        action
-        for column in range(1, 5)
-        for action in ({"type": "draw"}, {"type": "move", "from": "waste", "to": f"tableau:{column}"})
-    ]
+    onto_columns = [{"type": "move", "from": "waste", "to": f"tableau:{n}"} for n in range(1, 5)]
+    last_clubs = [action for move in onto_columns for action in ({"type": "draw"}, move)]
     for action in [*winning_actions()[: 17 + 2 * 29], *last_clubs, {"type": "draw"}]:
         response = client.post(f"{GAMES}/{game_id}/actions", action, format="json")
         assert response.status_code == 200, response.content
@@ -46,6 +45,8 @@ def test_finish_sends_every_card_home_as_one_logged_action(auth_client, api_clie
     assert len(log) == before["moves"] + 1 and log[-1]["type"] == "finish"
     call_command("verify_games")  # the log replays to the stored game
     assert "all consistent" in capsys.readouterr().out
+    last = replay_frames(game=Game.objects.get(pk=game_id))[-1]  # the replay steps through it
+    assert last["caption"] == "finish: 9♣ 10♣ J♣ Q♣ K♣" and last["view"]["status"] == "won"
 
 
 def test_finish_while_cards_are_hidden_is_409_cannot_finish_in_the_callers_language(auth_client):

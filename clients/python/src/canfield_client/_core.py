@@ -257,11 +257,7 @@ class Core:
         if maybe_applied:
             log = yield from self.actions(game_id)
             last = log[-1] if log else None
-            if (
-                last is not None
-                and last.matches(move)
-                and now.moves == expect + last.moves_counted
-            ):
+            if last is not None and last.matches(move) and now.moves == expect + last.moves_counted:
                 return Acted(last, now)
         if isinstance(error, errors.Stale):
             error.game = now
