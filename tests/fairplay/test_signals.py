@@ -6,7 +6,7 @@ import random
 import pytest
 
 from fairplay.signals import (
-    HOLD_THRESHOLD,
+    STRONG,
     GameLog,
     LoggedAction,
     Scout,
