@@ -85,8 +85,8 @@ def ranked_game(user, actions: int, *, gap: float | None = None, draw: int = 3) 
 
 
 def review_games() -> None:
-    """`manage.py review_games`, and what it writes to the live boards after its commit done (the test's
-    transaction never commits)."""
+    """`manage.py review_games`, and what it writes to the live boards after its commit done
+    (the test's transaction never commits)."""
     with TestCase.captureOnCommitCallbacks(execute=True):
         call_command("review_games", "--seconds", "30", verbosity=0)
 
@@ -313,9 +313,14 @@ def test_a_games_verdict_does_not_depend_on_its_place_in_the_queue(make_user):
     review_games()
     alone = Review.objects.get(game=game)
 
-    # when: reviewed again behind other games, in a run with a small budget
+    # when: reviewed again behind other accounts' games (no link to ann: signed up long
+    # before), in runs with a small budget
     for name, draw in (("ben", 1), ("cid", 3), ("dan", 1)):
-        ranked_game(make_user(name), 30, gap=3.0, draw=draw)
+        user = make_user(name)
+        get_user_model().objects.filter(pk=user.pk).update(
+            date_joined=timezone.now() - dt.timedelta(days=30)
+        )
+        ranked_game(user, 30, gap=3.0, draw=draw)
     Review.objects.exclude(game=game).update(queued_at=alone.queued_at - dt.timedelta(hours=1))
     Review.objects.filter(game=game).update(state="pending", score=None, signals=None)
     while Review.objects.filter(game=game, state="pending").exists():
