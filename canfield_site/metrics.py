@@ -154,8 +154,9 @@ class FilesCollector:
 
 class StatusCollector:
     """Read at scrape time: each registered queue's length (and its oldest item's age), and
-    whether the database and Redis answer (canfield_database_up, canfield_redis_up: 1 or 0). A queue that cannot be
-    counted (the database is down) is left out of that scrape and logged."""
+    whether the database and Redis answer (canfield_database_up, canfield_redis_up: 1 or 0).
+    A queue that cannot be counted (the database is down) is left out of that scrape and
+    logged."""
 
     def collect(self) -> Iterator[Metric]:
         from django.db import connection
