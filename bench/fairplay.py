@@ -16,8 +16,8 @@ games that ended before it.
 Targets: every bot and replay held; paced scout + solver held in >= 90 %; honest games held
 <= 1 %. Also printed: the paced scout + solver held without the scouting signal (a scout with
 no link to find), the mean score of each signal per kind, and the review's CPU seconds per
-game. `--deals` (200), `--seconds` (the clairvoyance budget per game: 2), `--quick` (6 deals,
-1 s). Two deals at a time.
+game (each review has fixed node budgets, R35a). `--deals` (200), `--quick` (6 deals). Two
+deals at a time.
 """
 
 from __future__ import annotations
@@ -58,7 +58,6 @@ MAX_ACTIONS = 500  # a simulated player gives up after this many actions
 PLAYER_NODES = 100_000  # an honest player's search on a deal it believes in
 TRIES = 4  # deals it tries before giving up
 IDEAS = 0.08  # the share of an honest player's actions that follow an idea of its own
-SECONDS = 2.0  # the clairvoyance budget per game
 
 
 @dataclass
@@ -239,7 +238,7 @@ class Reviewed:
     honest_held: list[str] = field(default_factory=list)  # what held them
 
 
-def review(number: int, seconds: float) -> Reviewed | None:
+def review(number: int) -> Reviewed | None:
     """Deal `number`'s games reviewed with exactly the review's signals (each compared with
     the deal's games that ended before it); None for a deal the solver does not win."""
     dealt_games = deal_games(number, random.Random(number))
@@ -255,7 +254,7 @@ def review(number: int, seconds: float) -> Reviewed | None:
         signals: list[Signal] = [
             timing(game.log),
             identical(game.log, earlier),
-            clairvoyance(game.log, seconds=seconds),
+            clairvoyance(game.log),
             scouting(game.log, scouts[game.account]),
         ]
         reviewed.held[game.kind].append(verdict(signals)[1])
@@ -317,15 +316,13 @@ def deal_games(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=SECONDS)
-    parser.add_argument("--quick", action="store_true", help="6 deals, 1 s budget")
+    parser.add_argument("--quick", action="store_true", help="6 deals")
     args = parser.parse_args()
-    deals, seconds = (6, 1.0) if args.quick else (args.deals, args.seconds)
+    deals = 6 if args.quick else args.deals
     started = time.monotonic()
     total = Reviewed()
     with Pool(2) as pool:
-        tasks = ((number, seconds) for number in itertools.count(1))
-        for reviewed in pool.imap(_review, tasks):
+        for reviewed in pool.imap(review, itertools.count(1)):
             if reviewed is None:
                 continue
             for kind, held in reviewed.held.items():
@@ -344,8 +341,8 @@ def main() -> None:
         held = total.held[kind]
         print(f"held {kind}: {100 * sum(held) / len(held):.1f} % of {len(held)} games")
     print(f"honest games won: {100 * sum(total.won) / len(total.won):.1f} %")
-    for held in total.honest_held:
-        print(f"honest game held: {held}")
+    for which in total.honest_held:
+        print(f"honest game held: {which}")
     for kind in KINDS:
         means = ", ".join(
             f"{name} {statistics.mean(total.scores[kind, name]):.2f}"
@@ -353,15 +350,8 @@ def main() -> None:
         )
         print(f"mean scores {kind}: {means}")
     cpu = total.cpu
-    print(
-        f"review CPU per game (clairvoyance budget {seconds:g} s): "
-        f"mean {statistics.mean(cpu):.2f} s, max {max(cpu):.2f} s"
-    )
+    print(f"review CPU per game: mean {statistics.mean(cpu):.2f} s, max {max(cpu):.2f} s")
     print(f"elapsed: {time.monotonic() - started:.0f} s")
-
-
-def _review(task: tuple[int, float]) -> Reviewed | None:
-    return review(*task)
 
 
 if __name__ == "__main__":

@@ -117,11 +117,18 @@ def live_batch(*, draw: int, bots: bool, tick_at: float) -> None:
 # counts what waits. The fair-play review registers its own (fairplay/apps.py); the matches'
 # matchmaking calls register_queue("matchmaking", count) in its AppConfig.ready the same way.
 QUEUES: dict[str, Callable[[], int]] = {}
+# And, for a queue served in order, how long its oldest item has waited (0 when empty).
+QUEUE_AGES: dict[str, Callable[[], float]] = {}
 
 
-def register_queue(name: str, count: Callable[[], int]) -> None:
-    """Report `count()` as canfield_queue_length{queue=name} at every scrape."""
+def register_queue(
+    name: str, count: Callable[[], int], *, oldest: Callable[[], float] | None = None
+) -> None:
+    """Report `count()` as canfield_queue_length{queue=name} at every scrape, and `oldest()`
+    (seconds) as canfield_queue_oldest_seconds{queue=name} when given."""
     QUEUES[name] = count
+    if oldest is not None:
+        QUEUE_AGES[name] = oldest
 
 
 def process_exit(pid: int | None = None) -> None:
@@ -146,9 +153,10 @@ class FilesCollector:
 
 
 class StatusCollector:
-    """Read at scrape time: each registered queue's length, and whether the database and
-    Redis answer (canfield_database_up, canfield_redis_up: 1 or 0). A queue that cannot be
-    counted (the database is down) is left out of that scrape and logged."""
+    """Read at scrape time: each registered queue's length (and its oldest item's age), and
+    whether the database and Redis answer (canfield_database_up, canfield_redis_up: 1 or 0).
+    A queue that cannot be counted (the database is down) is left out of that scrape and
+    logged."""
 
     def collect(self) -> Iterator[Metric]:
         from django.db import connection
@@ -165,6 +173,17 @@ class StatusCollector:
                 except Exception as error:
                     logger.warning("queue_unmeasured", extra={"fields": _failed(name, error)})
             yield queues
+            ages = GaugeMetricFamily(
+                "canfield_queue_oldest_seconds",
+                "Seconds the oldest item of a queue has waited (0 when empty), by queue",
+                labels=["queue"],
+            )
+            for name, oldest in sorted(QUEUE_AGES.items()):
+                try:
+                    ages.add_metric([name], oldest())
+                except Exception as error:
+                    logger.warning("queue_unmeasured", extra={"fields": _failed(name, error)})
+            yield ages
             for name, status in (("database", database_status()), ("redis", redis_status())):
                 up = GaugeMetricFamily(f"canfield_{name}_up", f"1 when {name} answers, else 0")
                 up.add_metric([], 1 if status == "ok" else 0)

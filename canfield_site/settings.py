@@ -460,10 +460,9 @@ LOGGING = {
 }
 
 # R35 fair-play review (fairplay): `manage.py review_games` reviews ended ranked games for at
-# most FAIRPLAY_REVIEW_SECONDS per run, each game's clairvoyance signal (the solver) for at
-# most FAIRPLAY_CLAIRVOYANCE_SECONDS of it.
+# most FAIRPLAY_REVIEW_SECONDS per run; each game gets the signals' fixed budgets (node counts,
+# fairplay/signals.py), never a share of the run's time (R35a).
 FAIRPLAY_REVIEW_SECONDS = float(os.environ.get("FAIRPLAY_REVIEW_SECONDS", "10"))
-FAIRPLAY_CLAIRVOYANCE_SECONDS = float(os.environ.get("FAIRPLAY_CLAIRVOYANCE_SECONDS", "3"))
 # Floods (docs/fairplay.md, "Floods"): the host-wide caps on solver runs (hints) and password
 # checks, each a set of slot files in SLOT_DIR (canfield_site/slots.py); a request waits up to
 # SLOT_WAIT_SECONDS for a free slot, then is answered 503 with Retry-After. The default SLOT_DIR

@@ -7,6 +7,8 @@ class FairplayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.utils import timezone
+
         from canfield_site.metrics import register_queue
         from fairplay.models import Review
         from fairplay.services import review_queue, review_queue_statement
@@ -30,8 +32,18 @@ class FairplayConfig(AppConfig):
 
         # The queue's length for the metrics (canfield_queue_length, `manage.py serve_metrics`):
         # games waiting for `review_games`, and held ones waiting for staff.
+        # The pending queue's oldest game too: depth alone hides a run that stopped taking games.
         def waiting(state: str) -> int:
             return int(Review.objects.filter(state=state).count())
 
-        register_queue("review", lambda: waiting(Review.State.PENDING))
+        def oldest() -> float:
+            first = (
+                Review.objects.filter(state=Review.State.PENDING)
+                .order_by("queued_at")
+                .values_list("queued_at", flat=True)
+                .first()
+            )
+            return 0.0 if first is None else max(0.0, (timezone.now() - first).total_seconds())
+
+        register_queue("review", lambda: waiting(Review.State.PENDING), oldest=oldest)
         register_queue("review_held", lambda: waiting(Review.State.HELD))

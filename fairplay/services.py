@@ -18,7 +18,6 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Case, F, Max, Q, QuerySet, Value, When
 from django.db.models.functions import Abs
@@ -39,12 +38,12 @@ logger = logging.getLogger(__name__)
 # ended before it, of a similar length (a copy has the original's length), nearest score first.
 IDENTICAL_CANDIDATES = 50
 SIMILAR_LENGTH = (0.8, 1.25)
-# `scouting` weighs at most this many other accounts' games of the deal linked to the player's:
-# the same address (hash), sign-ups within SIGNED_UP_CLOSE, or a game that ended within
-# JUST_BEFORE before the player's started.
+# `scouting` weighs at most this many other accounts' games of the deal joined to the player's
+# by an identity link: the same address (hash) or sign-ups within SIGNED_UP_CLOSE. Having
+# played the deal shortly before is no link (R35a): any stranger may have, and counting it let
+# anyone's early game cast doubt on the winner. Games store no device cookie.
 SCOUTS = 20
 SIGNED_UP_CLOSE = dt.timedelta(hours=1)
-JUST_BEFORE = dt.timedelta(hours=1)
 
 
 # ---- queueing: the ranked-game listener ------------------------------------------------------
@@ -124,12 +123,12 @@ def identical_candidates(game: Game) -> list[Game]:
 
 
 def scout_candidates(game: Game) -> list[tuple[Game, tuple[str, ...], float]]:
-    """The games `scouting` weighs: other accounts' games of the deal linked to this one that
-    ended before it (or are still running), each with its links and how many seconds before
-    this game's end it ended (or last moved)."""
+    """The games `scouting` weighs: other accounts' games of the deal joined to this one by an
+    identity link (the same address hash, sign-ups within SIGNED_UP_CLOSE) that ended before
+    it (or are still running), each with its links and how many seconds before this game's end
+    it ended (or last moved)."""
     joined = game.owner.date_joined
     linked = Q(owner__date_joined__range=(joined - SIGNED_UP_CLOSE, joined + SIGNED_UP_CLOSE))
-    linked |= Q(finished_at__range=(game.created_at - JUST_BEFORE, game.created_at))
     if game.address_hash:
         linked |= Q(address_hash=game.address_hash)
     end = game.finished_at or timezone.now()
@@ -153,8 +152,6 @@ def scout_candidates(game: Game) -> list[tuple[Game, tuple[str, ...], float]]:
         if apart <= SIGNED_UP_CLOSE:
             links.append(f"signed up {round(apart.total_seconds() / 60)} min apart")
         ended = other.finished_at or other.last_at or other.created_at  # type: ignore[attr-defined]
-        if game.created_at - JUST_BEFORE <= ended <= game.created_at:
-            links.append("played just before")
         found.append((other, tuple(links), (end - ended).total_seconds()))
     return found
 
@@ -162,10 +159,10 @@ def scout_candidates(game: Game) -> list[tuple[Game, tuple[str, ...], float]]:
 # ---- reviewing -----------------------------------------------------------------------------
 
 
-def review_run(review: Review, *, seconds: float) -> Review:
-    """Compute the game's signals and verdict (`seconds`: clairvoyance's budget) and decide:
-    clean, or held (its entry leaves the public boards). A review decided meanwhile (another
-    run) is left as it is."""
+def review_run(review: Review) -> Review:
+    """Compute the game's signals and verdict (each with its fixed budget: the same verdict
+    whenever the game is reviewed, R35a) and decide: clean, or held (its entry leaves the
+    public boards). A review decided meanwhile (another run) is left as it is."""
     game = review.game
     others = identical_candidates(game)
     scouts = scout_candidates(game)
@@ -174,7 +171,7 @@ def review_run(review: Review, *, seconds: float) -> Review:
     results = [
         signals.timing(log),
         signals.identical(log, [logs[other.pk] for other in others]),
-        signals.clairvoyance(log, seconds=seconds),
+        signals.clairvoyance(log),
         signals.scouting(
             log,
             [
@@ -213,8 +210,8 @@ def review_run(review: Review, *, seconds: float) -> Review:
 
 def reviews_run(*, budget: float) -> list[Review]:
     """Review pending games, oldest first: at least one, then more until none is left or
-    `budget` seconds have passed (each game's clairvoyance gets at most
-    FAIRPLAY_CLAIRVOYANCE_SECONDS of what is left)."""
+    `budget` seconds have passed. The budget decides how many games a run takes, never how
+    much a game gets: each review has its fixed budget, and a backlog is served by more runs."""
     start = time.monotonic()
     done: list[Review] = []
     failed: list[Any] = []
@@ -228,11 +225,8 @@ def reviews_run(*, budget: float) -> list[Review]:
         )
         if review is None:
             break
-        left = max(budget - (time.monotonic() - start), 0.0)
         try:
-            done.append(
-                review_run(review, seconds=min(settings.FAIRPLAY_CLAIRVOYANCE_SECONDS, left))
-            )
+            done.append(review_run(review))
         except (OperationalError, InterfaceError):  # the database is away: the next run retries
             raise
         except Exception:

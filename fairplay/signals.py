@@ -19,11 +19,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import Action, EngineError, Game
+from games.solver import position as table_of
 from games.solver import solve
 
-# A game whose combined score reaches this is held for staff (tuned in bench/fairplay.py:
-# honest play held <= 1 %).
-HOLD_THRESHOLD = 1.0
+# R35a: a game is held on two independent signals each at least MODERATE, or on one signal of a
+# kind a person cannot produce (MACHINE: timing at machine pace, identical: a copied log, with
+# or without padding) at STRONG. Scouting alone, clairvoyance alone or two weak signals never
+# hold: being linked to a scout, or playing moves a solver happens to prefer, is no evidence
+# by itself. Tuned in bench/fairplay.py: honest play held <= 1 %.
+MODERATE, STRONG = 0.5, 1.0
+MACHINE = frozenset({"timing", "identical"})
 
 # Thresholds as (score 1 at, score 0 at), linear between; tuned in bench/fairplay.py.
 # timing: the fastest MOVE_WINDOW moves' and ACTION_WINDOW actions' seconds.
@@ -32,24 +37,29 @@ ACTION_WINDOW, ACTION_SECONDS = 60, (3.0, 6.0)  # R35's example
 # identical: runs of SHINGLE actions; the share of them in common; games with fewer runs
 # than IDENTICAL_MIN score less (a short game's opening is often everyone's).
 SHINGLE, IDENTICAL_SHARE, IDENTICAL_MIN = 8, (0.95, 0.75), 30
-# clairvoyance: up to SAMPLES seen-consistent deals per position, each search capped at
-# SOLVE_NODES; the CPU budget counted as SEARCH_SECONDS a search (replaying its line) plus its
-# nodes at NODES_PER_SECOND (the C core on one slow core); how often one who knows the hidden
-# cards chooses the true deal's move; the log-likelihood ratio.
-SAMPLES, SOLVE_NODES, SEARCH_SECONDS, NODES_PER_SECOND = 8, 100_000, 0.005, 2_000_000
-# Each search's clock limit: a safety net only, a hundred times what SOLVE_NODES takes, so that
-# the node limit ends every search and the answer does not depend on the machine's load (a
-# search cut by the clock on a busy machine looked at other positions).
+# clairvoyance: up to SAMPLES seen-consistent deals per position; each search capped at
+# SOLVE_NODES and the whole signal at GAME_NODES (node counts, never seconds: the verdict is
+# the same on any machine, under any load and at any place in the queue, R35a). A choice is
+# clairvoyant where at most CLEAR_ACCEPTS samples accept it and at least CLEAR_REJECTS prove
+# another action winning; how often one who knows the hidden cards makes such a choice
+# (CLAIRVOYANT_HIT) and how often a seen-only player throws away a proven win (THROWN); the
+# log-likelihood ratio's ramp.
+SAMPLES, SOLVE_NODES, GAME_NODES = 8, 20_000, 4_000_000
+CLEAR_ACCEPTS, CLEAR_REJECTS = 1, 5
+CLAIRVOYANT_HIT, THROWN, CLAIRVOYANT_LLR = 0.9, 0.5, (8.0, 2.0)
+# Each search's clock limit: a safety net only, far above what SOLVE_NODES takes, so that the
+# node limit ends every search (a search cut by the clock would depend on the machine's load).
 SOLVE_SECONDS = 5.0
-CLAIRVOYANT_HIT, CLAIRVOYANT_LLR = 0.9, (8.0, 2.0)
-# scouting: a linked scout's uncovered cards and hours before the game's end; the game's score.
-SCOUT_CARDS, SCOUT_HOURS, STRONG_SCORE = (24, 10), (6, 48), (200, 100)
+# scouting: the share of the hidden cards this game needed that a linked scout had seen, and
+# hours before the game's end; the game's score.
+SCOUT_SHARE, SCOUT_HOURS, STRONG_SCORE = (0.5, 0.2), (6, 48), (200, 100)
 
 
 @dataclass(frozen=True)
 class LoggedAction:
     """One action of the log as the player sent it (concrete piles, as `Action` rows are):
-    `kind` is move, draw, recycle, undo or resign; `at`: seconds since the game was dealt."""
+    `kind` is move, draw, recycle, undo, finish (R20b) or resign; `at`: seconds since the game
+    was dealt."""
 
     kind: str
     from_pile: str | None = None
@@ -73,11 +83,11 @@ class GameLog:
 class Scout:
     """Another account's game of the same deal, as `scouting` weighs it: the hidden cards its
     log uncovered (`uncovered(log)`), how many seconds before the reviewed game's end it ended
-    (negative: after), and what links its owner to the reviewed game's owner (e.g. "address",
-    "signed up 3 min apart", "played just before"); empty when nothing does."""
+    (negative: after), and the identity links between its owner and the reviewed game's owner
+    (e.g. "address", "signed up 3 min apart"); empty when nothing does."""
 
     label: str
-    uncovered: int
+    uncovered: frozenset[int]
     ended_before: float
     links: tuple[str, ...] = ()
 
@@ -92,10 +102,16 @@ class Signal:
 def timing(game: GameLog) -> Signal:
     """Actions at a pace no person keeps (e.g. 60 actions in under 3 s). A person's bursts are
     short, so the pace is the fastest run of MOVE_WINDOW moves (drawing through the stock is
-    fast and human: draws do not count there) and of ACTION_WINDOW actions of any kind."""
-    moves = [n for n, action in enumerate(game.actions) if action.kind == "move"]
-    every = [n for n, action in enumerate(game.actions) if action.kind != "resign"]
-    score, evidence = 0.0, {}
+    fast and human: draws do not count there) and of ACTION_WINDOW actions of any kind.
+
+    The table's Finish never counts (R20b): a `finish` action, nor, in logs from before it,
+    the end-game run of moves to the foundations made once no card was hidden (`finished`):
+    the table sends those home in a burst for any player."""
+    skipped = finished(game)
+    counted = [n for n, action in enumerate(game.actions) if n not in skipped]
+    moves = [n for n in counted if game.actions[n].kind == "move"]
+    every = [n for n in counted if game.actions[n].kind != "resign"]
+    score, evidence = 0.0, dict[str, Any](finish=len(skipped))
     for name, indexes, window, (full, none) in (
         ("moves", moves, MOVE_WINDOW, MOVE_SECONDS),
         ("actions", every, ACTION_WINDOW, ACTION_SECONDS),
@@ -109,17 +125,37 @@ def timing(game: GameLog) -> Signal:
     return Signal("timing", score, evidence)
 
 
+def finished(game: GameLog) -> frozenset[int]:
+    """The indexes of the log's Finish: every `finish` action, and the trailing run of moves
+    to a foundation made from the first position where no card was hidden any more (the stock
+    empty, the reserve at most its top: every card out of the foundations face up)."""
+    skipped = {n for n, action in enumerate(game.actions) if action.kind == "finish"}
+    tail = len(game.actions)
+    while tail and _homeward(game.actions[tail - 1]):
+        tail -= 1
+    play = dealt(game)
+    for n, action in enumerate(game.actions):
+        if n >= tail and not _hidden(play):
+            skipped.update(range(n, len(game.actions)))
+            break
+        if not _applied(play, action):
+            break
+    return frozenset(skipped)
+
+
 def identical(game: GameLog, others: Sequence[GameLog]) -> Signal:
     """The log identical or nearly identical to another account's game of the same deal;
     evidence names the closest one (`label`) and how much of the two logs match.
 
-    Logs are compared by the line each kept (an undo takes back the action before it), as its
-    runs of SHINGLE consecutive (kind, from, to, count) actions that hold a move: `share` is
-    the part of the runs the two have in common, of the longer one's. A replay dressed up with
-    draws or moves taken back keeps all of them, one with a few actions inserted most; two
-    people's games of a deal share some runs (obvious openings, forced endings), not most.
-    `others`: the deal's games by other accounts that ended before this one (compared the
-    other way, the replayed game would match its replays)."""
+    Logs are compared by the line each kept (`line`: replayed with the engine, every detour
+    that came back to a table it had left cut out: undone actions, a move and its way back,
+    draws through the talon that end where they began), as its runs of SHINGLE consecutive
+    (kind, from, to, count) actions that hold a move: `share` is the part of the runs the two
+    have in common, of the longer one's. A replay dressed up with detours or padded with
+    table-neutral round trips keeps all of them; two people's games of a deal share some runs
+    (obvious openings, forced endings), not most. `others`: the deal's games by other
+    accounts that ended before this one (compared the other way, the replayed game would
+    match its replays)."""
     mine = _shingles(game)
     best: tuple[float, GameLog] | None = None
     for other in others:
@@ -136,121 +172,124 @@ def identical(game: GameLog, others: Sequence[GameLog]) -> Signal:
     return Signal("identical", score, evidence)
 
 
-def clairvoyance(game: GameLog, *, seconds: float = 10.0) -> Signal:
-    """How often, where what the player had seen did not decide between moves, the player chose
-    the move only the hidden cards justify (the solver on the true deal vs. on deals consistent
-    with what was seen). Evidence: `choices`, each `{"n", "view": the public view of the
-    position (the engine's `public_view()`), "chosen", "seen", "true"}` (and `share`: of the
-    seen-consistent deals, the part whose search also chose `true`). `seconds`: CPU budget.
+def clairvoyance(game: GameLog) -> Signal:
+    """How often the player chose an action that wins on the true deal where what the player
+    had seen clearly spoke against it. Evidence: `choices`, each `{"n", "view": the public view
+    of the position (the engine's `public_view()`), "chosen" (= "true": winning on the true
+    deal), "seen": the action the samples prove winning most often instead, "share": the part
+    of the informative samples that accept the chosen action}`.
 
     At a position where some hidden card was never face up in this game and more than one
-    action is legal, the solver searches the true position and up to SAMPLES positions whose
-    unseen cards are permuted among the hidden places (stopping once half of them agree with
-    the true one: what was seen decides). Where fewer than half do and the samples' most
-    common first action (`seen`) is another than the true search's (`true`), a player who sees
-    only the table chooses `true` there about as often as the samples do (`share`), one who
-    knows the hidden cards nearly always (CLAIRVOYANT_HIT). The score ramps with the
-    log-likelihood ratio of the two over these positions (CLAIRVOYANT_LLR). Positions are taken
-    in an order seeded by the deal until the budget is spent, counted from the searches and
-    their nodes rather than the clock, so that the answer is the same on any machine."""
+    action is legal, the solver asks whether the position after the chosen action still wins
+    on the true deal. If it does, up to SAMPLES positions whose unseen cards are permuted
+    among the hidden places are asked the same: a sample accepts the choice when its winning
+    line starts with it or the position after it wins too, rejects it when only another
+    action is proved winning, and tells nothing when the solver proves no win there. The choice
+    counts only when the samples clearly disagree with it (at most CLEAR_ACCEPTS accept, at
+    least CLEAR_REJECTS reject): an obvious move that the samples' solvers also win with is
+    never clairvoyant, whichever move they would have tried first. A player who sees only the
+    table makes such a choice about as often as the samples accept it (`share`), one who knows
+    the hidden cards nearly always (CLAIRVOYANT_HIT); a choice that throws away a win the true
+    deal had is what knowing rarely does (THROWN). The score ramps with the log-likelihood
+    ratio (CLAIRVOYANT_LLR). Positions are taken in an order seeded by the deal until
+    GAME_NODES nodes are spent: the same game always gets the same answer."""
     seed = int.from_bytes(hashlib.sha256(",".join(game.deck).encode()).digest()[:8], "big")
     positions = _positions(game)
     random.Random(seed).shuffle(positions)
-    spent, looked, llr = 0.0, 0, 0.0
+    search = _Search()
+    looked, llr = 0, 0.0
     choices: list[dict[str, Any]] = []
     for n, position, seen, chosen in positions:
-        if spent >= seconds:
+        if search.nodes >= GAME_NODES:
             break
         looked += 1
-        solution = solve(position, seconds=SOLVE_SECONDS, max_nodes=SOLVE_NODES)
-        spent += SEARCH_SECONDS + solution.nodes / NODES_PER_SECOND
-        if not solution.line:
+        if not search.wins(_after(position, chosen)):
+            if search.line(position):  # the chosen action threw a proven win away
+                llr += math.log((1 - CLAIRVOYANT_HIT) / (1 - THROWN))
             continue
-        true = solution.line[0].as_dict()
         rng = random.Random(seed + n)
-        guesses: list[dict[str, Any]] = []
-        agree = 0
-        for _ in range(SAMPLES):
-            solution = solve(
-                sampled(position, seen, rng), seconds=SOLVE_SECONDS, max_nodes=SOLVE_NODES
-            )
-            spent += SEARCH_SECONDS + solution.nodes / NODES_PER_SECOND
-            if solution.line:
-                guesses.append(solution.line[0].as_dict())
-                agree += _key(guesses[-1]) == _key(true)
-            if 2 * agree >= SAMPLES:
-                break
-        if 2 * agree >= SAMPLES or not guesses:
+        accepts, preferred = 0, Counter[tuple[Any, ...]]()
+        for k in range(SAMPLES):
+            if accepts > CLEAR_ACCEPTS or preferred.total() + SAMPLES - k < CLEAR_REJECTS:
+                break  # the samples can no longer clearly disagree
+            sample = sampled(position, seen, rng)
+            line = search.line(sample)
+            if not line:
+                continue  # no win proved on this deal: it tells nothing
+            if line[0] == chosen or search.wins(_after(sample, chosen)):
+                accepts += 1
+            else:
+                preferred[_key(line[0].as_dict())] += 1
+        if accepts > CLEAR_ACCEPTS or preferred.total() < CLEAR_REJECTS:
             continue
-        counts = Counter(_key(guess) for guess in guesses)
-        likely = max(guesses, key=lambda guess: counts[_key(guess)])
-        if _key(likely) == _key(true):  # the samples split, but the true move leads them
-            continue
-        share = (agree + 0.5) / (SAMPLES + 1)
-        knew = _key(chosen) == _key(true)
-        llr += math.log(CLAIRVOYANT_HIT / share if knew else (1 - CLAIRVOYANT_HIT) / (1 - share))
-        view = position.public_view()
+        share = (accepts + 0.5) / (accepts + preferred.total() + 1)
+        llr += math.log(CLAIRVOYANT_HIT / share)
+        seen_best = _unkey(preferred.most_common(1)[0][0])
         choices.append(
-            {"n": n, "view": view, "chosen": chosen, "seen": likely, "true": true, "share": share}
+            {
+                "n": n,
+                "view": position.public_view(),
+                "chosen": chosen.as_dict(),
+                "seen": seen_best,
+                "true": chosen.as_dict(),
+                "share": round(share, 3),
+            }
         )
     choices.sort(key=lambda choice: int(choice["n"]))
     evidence = {
         "positions": looked,
+        "nodes": search.nodes,
         "n": len(choices),
-        "true": sum(_key(choice["chosen"]) == _key(choice["true"]) for choice in choices),
-        "seen": sum(_key(choice["chosen"]) == _key(choice["seen"]) for choice in choices),
         "llr": round(llr, 2),
         "choices": choices,
     }
     return Signal("clairvoyance", _ramp(llr, *CLAIRVOYANT_LLR), evidence)
 
 
-def uncovered(game: GameLog) -> int:
-    """How many hidden cards (stock, reserve below its top) the log uncovered beyond what plain
-    forward play shows: a scout's draw-undo loops and explorations. Counted: the cards that were
-    first face up after an action that was then undone."""
+def uncovered(game: GameLog) -> frozenset[int]:
+    """The hidden cards (stock, reserve below its top, as dealt) the log showed face up at any
+    point: forward play, draws through the talon and what undo took back alike. A scout that
+    never undoes but draws through, recycles and plays on learns the deal as surely as one
+    that explores and undoes."""
     play = dealt(game)
-    seen = visible(play)
-    hidden = frozenset(range(52)) - seen
-    shown: list[set[int]] = []  # per action undo can still take back: the cards it showed first
-    explored: set[int] = set()
+    start = visible(play)
+    seen = set(start)
     for action in game.actions:
         if not _applied(play, action):
             break
-        if action.kind == "undo":
-            explored |= shown.pop()
-            continue
-        new = visible(play) - seen
-        seen |= new
-        shown.append(new)
-    return len(explored & hidden)
+        seen |= visible(play)
+    return frozenset(seen - start)
 
 
 def scouting(game: GameLog, scouts: Sequence[Scout]) -> Signal:
-    """Accounts linked to this one whose game of the deal uncovered hidden cards shortly before
-    this (strong) game. A scout weighs by its uncovered cards (SCOUT_CARDS) and how recently it
-    ended (SCOUT_HOURS); an unlinked one or one that ended after this game weighs nothing; the
-    game by its score (STRONG_SCORE). A link alone, or cards uncovered alone, weighs nothing."""
+    """Accounts linked to this one (an identity link: the same address, sign-ups close in
+    time) whose game of the deal showed them the hidden cards this (strong) game needed,
+    shortly before. A scout weighs by the share of this game's uncovered cards it had seen
+    (SCOUT_SHARE) and how recently it ended (SCOUT_HOURS); an unlinked one or one that ended
+    after this game weighs nothing; the game by its score (STRONG_SCORE). A link alone, or
+    cards uncovered alone, weighs nothing."""
     play = dealt(game)
     for action in game.actions:
         if not _applied(play, action):
             break
     strength = _ramp(play.score, *STRONG_SCORE)
-    best: tuple[float, Scout] | None = None
+    needed = uncovered(game)
+    best: tuple[float, float, Scout] | None = None
     for scout in scouts:
-        if not scout.links or scout.ended_before < 0:
+        if not scout.links or scout.ended_before < 0 or not needed:
             continue
-        weight = _ramp(scout.uncovered, *SCOUT_CARDS) * _ramp(
-            scout.ended_before / 3600, *SCOUT_HOURS
-        )
+        share = len(scout.uncovered & needed) / len(needed)
+        weight = _ramp(share, *SCOUT_SHARE) * _ramp(scout.ended_before / 3600, *SCOUT_HOURS)
         if best is None or weight > best[0]:
-            best = (weight, scout)
+            best = (weight, share, scout)
     if best is None:
         return Signal("scouting", 0.0)
-    weight, scout = best
+    weight, share, scout = best
     evidence = {
         "label": scout.label,
-        "uncovered": scout.uncovered,
+        "uncovered": len(scout.uncovered),
+        "needed": len(needed),
+        "share": round(share, 3),
         "ended_before": round(scout.ended_before, 1),
         "links": list(scout.links),
         "game_score": play.score,
@@ -259,9 +298,13 @@ def scouting(game: GameLog, scouts: Sequence[Scout]) -> Signal:
 
 
 def verdict(signals: Sequence[Signal]) -> tuple[float, bool]:
-    """The combined score and whether it reaches `HOLD_THRESHOLD`."""
+    """The combined score (the signals' sum: the staff's queue order) and whether the game is
+    held (R35a): two signals each at least MODERATE, or one of a kind a person cannot produce
+    (MACHINE) at STRONG."""
     total = round(sum(signal.score for signal in signals), 3)
-    return total, total >= HOLD_THRESHOLD
+    moderate = sum(signal.score >= MODERATE for signal in signals)
+    machine = any(signal.name in MACHINE and signal.score >= STRONG for signal in signals)
+    return total, moderate >= 2 or machine
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -281,11 +324,38 @@ def _applied(play: Game, action: LoggedAction) -> bool:
     refuses (a server's log has none: the walk ends there)."""
     if action.kind == "resign":
         return False
+    if action.kind == "finish":  # R20b, replayed as the moves it makes (any engine version)
+        while _home(play) is not None:
+            pass
+        return True
     try:
         play.apply(Action(action.kind, action.from_pile, action.to_pile, action.count or 1))
     except EngineError:
         return False
     return True
+
+
+def _home(play: Game) -> Action | None:
+    """Send one card home (a move to its foundation from anywhere but a foundation), as
+    `finish` does card by card; the move, or None when no card can go."""
+    for legal in play.legal_actions():
+        home = legal["type"] == "move" and legal["to"].startswith("foundation")
+        if home and not legal["from"].startswith("foundation"):
+            action = Action.from_dict(legal)
+            play.apply(action)
+            return action
+    return None
+
+
+def _homeward(action: LoggedAction) -> bool:
+    return action.kind == "finish" or (
+        action.kind == "move" and (action.to_pile or "").startswith("foundation")
+    )
+
+
+def _hidden(play: Game) -> bool:
+    """Whether any card is face down: in the stock, or in the reserve below its top."""
+    return bool(play.stock) or len(play.reserve) > 1
 
 
 def visible(play: Game) -> set[int]:
@@ -298,15 +368,38 @@ def visible(play: Game) -> set[int]:
     return cards
 
 
+class _Search:
+    """The solver within the fixed per-search node budget, counting the nodes spent."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+
+    def line(self, position: Game) -> tuple[Action, ...]:
+        """A line that wins from `position` (proved within SOLVE_NODES), else ()."""
+        solution = solve(position, seconds=SOLVE_SECONDS, max_nodes=SOLVE_NODES)
+        self.nodes += solution.nodes
+        return solution.line
+
+    def wins(self, position: Game) -> bool:
+        return position.status == "won" or bool(self.line(position))
+
+
+def _after(position: Game, action: Action) -> Game:
+    copy = Game.from_dict(position.to_dict())
+    copy.apply(action)
+    return copy
+
+
 def _key(action: dict[str, Any]) -> tuple[Any, ...]:
     return (action["type"], action.get("from"), action.get("to"), action.get("count"))
 
 
-def _chosen(action: LoggedAction) -> dict[str, Any]:
-    return Action(action.kind, action.from_pile, action.to_pile, action.count or 1).as_dict()
+def _unkey(key: tuple[Any, ...]) -> dict[str, Any]:
+    kind, src, dst, count = key
+    return Action(kind, src, dst, count or 1).as_dict()
 
 
-def _positions(game: GameLog) -> list[tuple[int, Game, frozenset[int], dict[str, Any]]]:
+def _positions(game: GameLog) -> list[tuple[int, Game, frozenset[int], Action]]:
     """(n, the position, the cards seen before it, the action chosen there) where a move, draw
     or recycle was chosen among several, with some hidden card never yet face up."""
     play = dealt(game)
@@ -318,7 +411,8 @@ def _positions(game: GameLog) -> list[tuple[int, Game, frozenset[int], dict[str,
             options = [legal for legal in play.legal_actions() if legal["type"] != "undo"]
             if len(options) > 1:
                 copy = Game.from_dict(play.to_dict())
-                positions.append((n, copy, frozenset(seen), _chosen(action)))
+                chosen = Action(action.kind, action.from_pile, action.to_pile, action.count or 1)
+                positions.append((n, copy, frozenset(seen), chosen))
         if not _applied(play, action):
             break
         seen |= visible(play)
@@ -348,16 +442,44 @@ def _fastest(game: GameLog, indexes: list[int], window: int) -> tuple[float, int
     return span, indexes[i] + 1, indexes[i + window - 1] + 1
 
 
+def line(game: GameLog) -> list[tuple[Any, ...]]:
+    """The line the log kept, as (kind, from, to, count) tokens of its moves and (kind,) of its
+    draws and recycles: replayed with the engine, the table after each action; whenever a
+    table comes back (an undo, a move and its way back, a pass through the talon that ends
+    where it began), everything since its first occurrence is cut, so a detour that changed
+    nothing leaves nothing."""
+    play = dealt(game)
+    tables = [table_of(play)]
+    at = {tables[0]: 0}
+    tokens: list[tuple[Any, ...]] = []  # tokens[k]: the action from tables[k] to tables[k + 1]
+
+    def reached(token: tuple[Any, ...]) -> None:
+        table = table_of(play)
+        if table in at:  # a loop: back to a table already left
+            k = at[table]
+            for cut in tables[k + 1 :]:
+                del at[cut]
+            del tables[k + 1 :], tokens[k:]
+        else:
+            at[table] = len(tables)
+            tables.append(table)
+            tokens.append(token)
+
+    for action in game.actions:
+        if action.kind == "finish":
+            while (home := _home(play)) is not None:
+                reached(("move", home.src, home.dst, home.count))
+        elif not _applied(play, action):
+            break
+        elif action.kind == "move":
+            reached((action.kind, action.from_pile, action.to_pile, action.count))
+        else:  # draw, recycle; an undo lands on a table of the line unless that was cut
+            reached((action.kind,))
+    return tokens
+
+
 def _shingles(game: GameLog) -> set[tuple[tuple[Any, ...], ...]]:
-    """The runs of SHINGLE actions that hold a move, in the line the log kept: each undo takes
-    back the action before it, so detours taken back leave nothing."""
-    tokens: list[tuple[Any, ...]] = []
-    for a in game.actions:
-        if a.kind == "undo":
-            del tokens[-1:]
-        elif a.kind in ("draw", "recycle"):
-            tokens.append((a.kind,))
-        elif a.kind == "move":
-            tokens.append((a.kind, a.from_pile, a.to_pile, a.count))
+    """The runs of SHINGLE actions that hold a move, in the line the log kept (`line`)."""
+    tokens = line(game)
     runs = (tuple(tokens[i : i + SHINGLE]) for i in range(len(tokens) - SHINGLE + 1))
     return {run for run in runs if any(token[0] == "move" for token in run)}

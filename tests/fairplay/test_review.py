@@ -16,9 +16,12 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.test import TestCase, override_settings
+from django.test import TestCase
 from django.utils import timezone
+from prometheus_client import generate_latest
+from prometheus_client.parser import text_string_to_metric_families
 
+from canfield_site import metrics
 from fairplay import services
 from fairplay.models import Review
 from games import services as game_services
@@ -82,13 +85,9 @@ def ranked_game(user, actions: int, *, gap: float | None = None, draw: int = 3) 
 
 
 def review_games() -> None:
-    """`manage.py review_games`, with a small solver budget per game (the tests' games are
-    short), and what it writes to the live boards after its commit done (the test's
-    transaction never commits)."""
-    with (
-        override_settings(FAIRPLAY_CLAIRVOYANCE_SECONDS=0.5),
-        TestCase.captureOnCommitCallbacks(execute=True),
-    ):
+    """`manage.py review_games`, and what it writes to the live boards after its commit done
+    (the test's transaction never commits)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
         call_command("review_games", "--seconds", "30", verbosity=0)
 
 
@@ -272,15 +271,22 @@ def test_a_game_whose_review_fails_stays_queued_and_does_not_stop_the_others(
 def test_scouts_are_the_linked_accounts_games_of_the_deal_the_same_address_first(make_user):
     # given: a champion; a scout on the same address who signed up long before; an account
     # that signed up minutes apart from the champion; a stranger (old account, other address)
-    # whose game ended long before
-    users = {name: make_user(name) for name in ("champ", "scout", "twin", "stranger")}
+    # whose game ended long before; a neighbour (old account, other address) whose game
+    # ended just before the champion's began
+    names = ("champ", "scout", "twin", "stranger", "neighbour")
+    users = {name: make_user(name) for name in names}
     now = timezone.now()
-    for name, days in (("scout", 30), ("stranger", 60)):
+    for name, days in (("scout", 30), ("stranger", 60), ("neighbour", 90)):
         get_user_model().objects.filter(pk=users[name].pk).update(
             date_joined=now - dt.timedelta(days=days)
         )
     games = {}
-    for name, address in (("stranger", "b" * 64), ("scout", "a" * 64), ("twin", "c" * 64)):
+    for name, address in (
+        ("stranger", "b" * 64),
+        ("neighbour", "d" * 64),
+        ("scout", "a" * 64),
+        ("twin", "c" * 64),
+    ):
         games[name], _ = board_services.daily_game_get_or_create(
             player=users[name], draw=3, address_hash=address
         )
@@ -293,8 +299,52 @@ def test_scouts_are_the_linked_accounts_games_of_the_deal_the_same_address_first
 
     found = services.scout_candidates(Game.objects.select_related("owner").get(pk=champ.pk))
 
+    # then: the identity links only; having played just before links nobody (R35a)
     assert [(other.owner.username, links) for other, links, _ in found] == [
-        ("scout", ("address", "played just before")),
-        ("twin", ("signed up 0 min apart", "played just before")),
+        ("scout", ("address",)),
+        ("twin", ("signed up 0 min apart",)),
     ]
     assert all(before >= 0 for _, _, before in found)  # both ended before the champion's game
+
+
+def test_a_games_verdict_does_not_depend_on_its_place_in_the_queue(make_user):
+    # given: a game reviewed alone at the head of the queue
+    game = ranked_game(make_user("ann"), 40, gap=3.0)
+    review_games()
+    alone = Review.objects.get(game=game)
+
+    # when: reviewed again behind other accounts' games (no link to ann: signed up long
+    # before), in runs with a small budget
+    for name, draw in (("ben", 1), ("cid", 3), ("dan", 1)):
+        user = make_user(name)
+        get_user_model().objects.filter(pk=user.pk).update(
+            date_joined=timezone.now() - dt.timedelta(days=30)
+        )
+        ranked_game(user, 30, gap=3.0, draw=draw)
+    Review.objects.exclude(game=game).update(queued_at=alone.queued_at - dt.timedelta(hours=1))
+    Review.objects.filter(game=game).update(state="pending", score=None, signals=None)
+    while Review.objects.filter(game=game, state="pending").exists():
+        services.reviews_run(budget=0.000001)  # one game a run
+
+    # then: the same signals, the same verdict
+    again = Review.objects.get(game=game)
+    assert (again.state, again.score, again.signals) == (alone.state, alone.score, alone.signals)
+
+
+def test_the_review_queues_oldest_game_is_measured_for_the_metrics(make_user):
+    # given: two ended ranked games, the first queued 10 minutes ago
+    first = ranked_game(make_user("ann"), 2, gap=5.0)
+    ranked_game(make_user("ben"), 2, gap=5.0, draw=1)
+    Review.objects.filter(game=first).update(queued_at=timezone.now() - dt.timedelta(minutes=10))
+
+    # when: a scrape
+    text = generate_latest(metrics.scrape_registry(None)).decode()
+
+    # then
+    samples = {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+    assert samples[("canfield_queue_length", (("queue", "review"),))] == 2
+    assert 600 <= samples[("canfield_queue_oldest_seconds", (("queue", "review"),))] < 660

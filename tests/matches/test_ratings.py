@@ -6,7 +6,6 @@ import datetime as dt
 
 import pytest
 import time_machine
-from django.test import override_settings
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -31,10 +30,8 @@ def act(user, match, *actions):
 
 
 def review() -> list[str]:
-    """`review_games`' work: the pending reviews run (a small solver budget: the games are
-    short); their states."""
-    with override_settings(FAIRPLAY_CLAIRVOYANCE_SECONDS=0.5):
-        return [each.state for each in reviews_run(budget=30)]
+    """`review_games`' work: the pending reviews run; their states."""
+    return [each.state for each in reviews_run(budget=30)]
 
 
 def test_a_table_of_four_rates_as_openskill_does_for_the_places(pool, make_user):

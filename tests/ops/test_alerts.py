@@ -22,7 +22,13 @@ DASHBOARD = ROOT / "deploy" / "grafana" / "canfield-dashboard.json"
 PROMTOOL = shutil.which("promtool")
 needs_promtool = pytest.mark.skipif(PROMTOOL is None, reason="no promtool (Debian prometheus)")
 # What the scrape adds beside the processes' metrics (metrics.StatusCollector), and Prometheus's.
-SCRAPE_METRICS = {"canfield_queue_length", "canfield_database_up", "canfield_redis_up", "up"}
+SCRAPE_METRICS = {
+    "canfield_queue_length",
+    "canfield_queue_oldest_seconds",
+    "canfield_database_up",
+    "canfield_redis_up",
+    "up",
+}
 
 
 def promtool(*args: str, cwd: Path = PROMETHEUS) -> subprocess.CompletedProcess[str]:
@@ -65,7 +71,7 @@ def test_alert_rules_and_the_scrape_configuration_are_valid():
     config = promtool("check", "config", "prometheus.yml")
 
     assert rules.returncode == 0, rules.stdout + rules.stderr
-    assert "SUCCESS: 9 rules found" in rules.stdout
+    assert "SUCCESS: 10 rules found" in rules.stdout
     assert config.returncode == 0, config.stdout + config.stderr
 
 
@@ -82,7 +88,7 @@ def test_each_alert_fires_on_its_series_and_not_on_healthy_ones():
     }
     assert tested >= {
         "CanfieldServerErrors", "CanfieldSlowRequests", "CanfieldLiveBatchLag",
-        "CanfieldReviewQueueLong", "CanfieldRedisDown",
+        "CanfieldReviewQueueLong", "CanfieldReviewQueueOld", "CanfieldRedisDown",
     }  # fmt: skip
 
 
