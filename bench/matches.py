@@ -97,8 +97,9 @@ from matches import services
 full = Match.objects.filter(full=True, status="open", draw=3)  # (draw 1: the warm-up's)
 full = list(full.values_list("pk", flat=True)[:1000])
 now = timezone.now()
+# 10 actions each: played seats (R33a), not aborted ones of cancelled matches.
 Game.objects.filter(match__in=full).update(status="resigned", end_reason="resigned",
-                                           finished_at=now)
+                                           finished_at=now, actions_count=10)
 # Each game's end queues its review (R35), as a game's ending write does.
 ended = Game.objects.filter(match__in=full).values_list("pk", flat=True)
 Review.objects.bulk_create(Review(game_id=pk, queued_at=now) for pk in ended)

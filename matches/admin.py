@@ -1,5 +1,8 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
+from matches import services
 from matches.models import Match, MatchDeal, MatchPlayer, Rating, RatingChange
 
 
@@ -8,7 +11,8 @@ class MatchPlayerInline(admin.TabularInline):
     extra = 0
     can_delete = False
     readonly_fields = [
-        "player", "game", "seat", "bot", "joined_at", "place", "rating_before", "rating_after",
+        "player", "game", "seat", "bot", "joined_at", "aborted", "place", "rating_before",
+        "rating_after",
     ]  # fmt: skip
     exclude = ["address_hash"]
 
@@ -18,10 +22,24 @@ class MatchPlayerInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "size", "draw", "bot", "status", "seats", "created_at", "rated_at"]
-    list_filter = ["status", "size", "draw", "bot"]
+    list_display = [
+        "id", "size", "draw", "bot", "status", "seats", "created_at", "rated_at", "hold",
+    ]  # fmt: skip
+    list_filter = ["status", "hold", "size", "draw", "bot"]
     readonly_fields = [field.name for field in Match._meta.fields]
     inlines = [MatchPlayerInline]
+    actions = ["release", "drop"]
+
+    # R33a: the matches the farming check held wait here (filter by hold) for a decision.
+    @admin.action(description="Rate the selected held matches (not farmed)")
+    def release(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        count = sum(services.match_hold_release(match_id=match.pk) for match in queryset)
+        self.message_user(request, f"{count} held match(es) released.", messages.SUCCESS)
+
+    @admin.action(description="Drop the selected held matches (farmed: never rated)")
+    def drop(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        count = sum(services.match_hold_drop(match_id=match.pk) for match in queryset)
+        self.message_user(request, f"{count} held match(es) dropped.", messages.SUCCESS)
 
     def has_add_permission(self, request):  # type: ignore[no-untyped-def]
         return False

@@ -47,7 +47,12 @@ class MatchPlayerSerializer(serializers.Serializer):
     seconds = serializers.FloatField()
     status = serializers.ChoiceField(choices=["playing", "won", "resigned"])
     end_reason = serializers.CharField(allow_null=True, help_text="as the game's (R26a, R32)")
-    place = serializers.IntegerField(allow_null=True, help_text="null until finished (R32)")
+    aborted = serializers.BooleanField(
+        help_text="its game ended with fewer than 10 actions: no place, no rating change (R33a)"
+    )
+    place = serializers.IntegerField(
+        allow_null=True, help_text="null until finished (R32), and for an aborted seat"
+    )
     rating_before = serializers.IntegerField(help_text="the player's rating when they joined")
     rating_after = serializers.IntegerField(
         allow_null=True, help_text="null until the match is rated (R33)"

@@ -45,6 +45,11 @@ class Match(models.Model):
         FINISHED = "finished"
         CANCELLED = "cancelled"
 
+    class Hold(models.TextChoices):
+        HELD = "held"
+        RELEASED = "released"
+        DROPPED = "dropped"
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     size = models.PositiveSmallIntegerField()
     draw = models.PositiveSmallIntegerField()
@@ -66,6 +71,15 @@ class Match(models.Model):
     # (never), and for a finished match until the fair-play review of all its games is done
     # (R35: pending ones wait for `review_games`, held ones for staff).
     rated_at = models.DateTimeField(null=True, blank=True)
+    # R33a farming: won by its first place over fresh provisional accounts only (set when it is
+    # rated or held; matches.services.match_rate counts a winner's such wins).
+    fresh_win = models.BooleanField(default=False)
+    # R33a farming: a finished match held for staff instead of rated (`held`), then rated by
+    # them (`released`) or never rated (`dropped`); empty for every other match.
+    hold = models.CharField(max_length=16, choices=Hold.choices, blank=True, default="")
+    held_at = models.DateTimeField(null=True, blank=True)
+    # Why it was held, for staff (the winner's recent wins over fresh accounts).
+    hold_reason = models.TextField(blank=True, default="")
 
     class Meta:
         indexes = [
@@ -85,7 +99,7 @@ class Match(models.Model):
 
 class MatchPlayer(models.Model):
     """One seat of a match: the player, their game and, once the match is finished, their place
-    and rating before and after (displayed scale)."""
+    (or `aborted`, R33a) and rating before and after (displayed scale)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="players")
     player = models.ForeignKey(
@@ -97,6 +111,9 @@ class MatchPlayer(models.Model):
     # The joining client's address hash (canfield_site.clients), as its game keeps it.
     address_hash = models.CharField(max_length=64, blank=True, default="")
     joined_at = models.DateTimeField()
+    # R33a: set when the match finishes if its game ended with fewer than ABORT_BELOW_ACTIONS
+    # actions: no place (null), no rating moves against it or by it.
+    aborted = models.BooleanField(default=False)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     rating_before = models.IntegerField()
     rating_after = models.IntegerField(null=True, blank=True)

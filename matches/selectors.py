@@ -34,6 +34,7 @@ def player_row(seat: MatchPlayer) -> dict[str, Any]:
         "seconds": round((end - game.created_at).total_seconds(), 3),
         "status": game.status,
         "end_reason": game.end_reason,
+        "aborted": seat.aborted,
         "place": seat.place,
         "rating_before": seat.rating_before,
         "rating_after": seat.rating_after,

@@ -14,6 +14,11 @@ R35: a match is rated only after the fair-play review of all its games (each gam
 its review in the same write, before the match hears of it): at once if they were all reviewed
 already, else by `match_rate_reviewed` when the last review ends clean or staff decide a held
 one (`fairplay.services`).
+R33a: finishing marks aborted the seats whose game ended with fewer than ABORT_BELOW_ACTIONS
+actions (no place, not rated); rating damps what provisional opponents do to an established
+rating (matches.ratings) and holds for staff, instead of rating, a winner's repeated wins over
+fresh accounts (`_farming`; staff rate it with `match_hold_release` or drop it with
+`match_hold_drop`, in the matches admin).
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from games.services import game_create, game_end_day_over
 from leaderboard.days import day_today, day_zone
 from matches import ratings, selectors
 from matches.deals import match_deal_solve
-from matches.models import Match, MatchDeal, MatchPlayer
+from matches.models import Match, MatchDeal, MatchPlayer, Rating
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +64,21 @@ RATING_WIDEN_PER_MINUTE = 20
 # R35: the fair-play review's states (fairplay.models.Review.State) in which a game no longer
 # holds its match's ratings back.
 REVIEWED = ("clean", "cleared", "disqualified")
+# R33a: a seat whose game ended with fewer actions than this is aborted (resigning at once, or a
+# game left untouched until the match's close, is no match played: no place, no rating).
+ABORT_BELOW_ACTIONS = 10
+# R33a farming: a win over accounts that are provisional (R33) and younger than this (or that
+# share a client address with the winner) is a "fresh win"; fresh accounts are what a farmer
+# makes, and an honest newcomer is past this age by the time a farmer could have beaten them
+# FARM_WINS times.
+FRESH_ACCOUNT_AGE = dt.timedelta(days=7)
+# R33a farming: a winner with this many rated fresh wins in FARM_WINDOW has the next one held for
+# staff, not rated (the issue's farmer gained 300 points in 6 such matches; three wins over
+# newcomers in a week happen to honest players, a fourth is where staff look).
+FARM_WINS = 3
+FARM_WINDOW = dt.timedelta(days=7)
+# The match's fields the farming check sets (saved with its rating, or alone when it holds).
+HOLD_FIELDS = ["fresh_win", "hold", "held_at", "hold_reason"]
 
 
 # ---- joining -----------------------------------------------------------------------------
@@ -293,22 +313,26 @@ def _place_key(seat: MatchPlayer) -> tuple[Any, ...]:
 
 
 def match_finish(*, match: Match, at: dt.datetime) -> None:
-    """Finish a locked open match whose games have all ended: places, then ratings if all its
-    games are reviewed already (R35; else `match_rate_reviewed` rates it later); a match of
-    fewer than two players is cancelled (no rating changes)."""
+    """Finish a locked open match whose games have all ended: its seats whose game ended with
+    fewer than ABORT_BELOW_ACTIONS actions aborted (R33a), places for the others, then ratings if
+    all its games are reviewed already (R35; else `match_rate_reviewed` rates it later); a match
+    of fewer than two played seats is cancelled (no rating changes)."""
     seats = selectors.match_seats(match)
     match.finished_at = at
-    if len(seats) < 2:
+    for seat in seats:
+        seat.aborted = seat.game.actions_count < ABORT_BELOW_ACTIONS
+    played = [seat for seat in seats if not seat.aborted]
+    if len(played) < 2:
         match.status = Match.Status.CANCELLED
         match.save(update_fields=["status", "finished_at"])
     else:
-        for place, seat in enumerate(sorted(seats, key=_place_key), start=1):
+        for place, seat in enumerate(sorted(played, key=_place_key), start=1):
             seat.place = place
         match.status = Match.Status.FINISHED
         if match_reviewed(match):
             match_rate(match=match, seats=seats, at=at, save=False)
-        _seats_write(seats)
-        match.save(update_fields=["status", "finished_at", "rated_at"])
+        match.save(update_fields=["status", "finished_at", "rated_at", *HOLD_FIELDS])
+    _seats_write(seats)
     # The finished match to its live listeners, from the rows in hand.
     transaction.on_commit(lambda: _publish_finished(match, seats))
 
@@ -345,11 +369,11 @@ INSERT INTO matches_ratingchange (player_id, match_id, size, draw, bot, place, m
     sigma_before, mu_after, sigma_after, rating_before, rating_after, at)
 VALUES {rows}
 """
-RATED_WRITE = "UPDATE matches_match SET rated_at = %s WHERE id = %s"
-# The seats' places and ratings after, in one statement.
+RATED_WRITE = "UPDATE matches_match SET rated_at = %s, fresh_win = %s WHERE id = %s"
+# The seats' places, ratings after and aborted marks (R33a), in one statement.
 SEATS_WRITE = """
 UPDATE matches_matchplayer SET place = CAST(v.column2 AS INTEGER),
-    rating_after = CAST(v.column3 AS INTEGER)
+    rating_after = CAST(v.column3 AS INTEGER), aborted = CAST(v.column4 AS BOOLEAN)
 FROM (VALUES {rows}) AS v WHERE matches_matchplayer.id = CAST(v.column1 AS INTEGER)
 """
 
@@ -361,9 +385,53 @@ def _rows(count: int, width: int) -> str:
 def _seats_write(seats: list[MatchPlayer]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
-            SEATS_WRITE.format(rows=_rows(len(seats), 3)),
-            [value for seat in seats for value in (seat.pk, seat.place, seat.rating_after)],
+            SEATS_WRITE.format(rows=_rows(len(seats), 4)),
+            [
+                value
+                for seat in seats
+                for value in (seat.pk, seat.place, seat.rating_after, seat.aborted)
+            ],
         )
+
+
+def _farming(*, match: Match, played: list[MatchPlayer], at: dt.datetime) -> str:
+    """R33a farming: why the match is held for staff instead of rated ("" if it is not). Sets
+    `match.fresh_win` when its winner beat fresh accounts only: provisional (R33) ones made
+    less than FRESH_ACCOUNT_DAYS ago or that dealt a game from a client address (hashed) the
+    winner dealt one from. Held when that winner already has FARM_WINS such rated wins in the
+    last FARM_DAYS: one account beating its own alts over and over."""
+    winner = next(seat for seat in played if seat.place == 1)
+    others = [seat for seat in played if seat is not winner]
+    established = Rating.objects.filter(
+        player_id__in=[seat.player_id for seat in others],
+        size=match.size,
+        draw=match.draw,
+        matches__gte=ratings.PROVISIONAL_MATCHES,
+    )
+    if established.exists():
+        return ""
+    old = [seat.player_id for seat in others if seat.player.date_joined < at - FRESH_ACCOUNT_AGE]
+    if old:
+        winners = Game.objects.filter(owner_id=winner.player_id).exclude(address_hash="")
+        shared = Game.objects.filter(
+            owner_id__in=old, address_hash__in=winners.values("address_hash")
+        )
+        if len(set(shared.values_list("owner_id", flat=True))) < len(old):
+            return ""
+    match.fresh_win = True
+    wins = Match.objects.filter(
+        fresh_win=True,
+        rated_at__gte=at - FARM_WINDOW,
+        players__player_id=winner.player_id,
+        players__place=1,
+    ).count()
+    if wins < FARM_WINS:
+        return ""
+    return (
+        f"{winner.player.username} beat fresh provisional accounts only, as in {wins} rated "
+        f"matches of the last {FARM_WINDOW.days} days: "
+        + ", ".join(seat.player.username for seat in others)
+    )
 
 
 def match_rate(
@@ -371,13 +439,23 @@ def match_rate(
 ) -> None:
     """R33: update the players' ratings of the mode from their places, inside the caller's
     transaction with the match row locked (so once: `rated_at` is set here, and RatingChange's
-    unique constraint would refuse a second). Three statements: the rating rows made or locked
-    and read, written, and the history (plain SQL, as the match's `rated_at`: the ORM compiled
-    both on every match). `save` False: the caller saves the seats'
-    `rating_after` and the match's `rated_at`."""
-    if match.rated_at is not None:
+    unique constraint would refuse a second). Only played seats are rated (R33a: an aborted
+    seat moves nobody's rating); a provisional opponent's share damps an established player's
+    change (matches.ratings.rate). Three statements: the rating rows made or locked and read,
+    written, and the history (plain SQL, as the match's `rated_at`: the ORM compiled both on
+    every match), after the farming check's reads (`_farming`): a match it holds is not rated
+    and waits for staff (`match_hold_release`, `match_hold_drop`). `save` False: the caller
+    saves the seats' `rating_after` and the match's `rated_at` and hold fields."""
+    if match.rated_at is not None or match.hold in (Match.Hold.HELD, Match.Hold.DROPPED):
         return
-    players = sorted(seats, key=lambda seat: seat.player_id)
+    players = sorted((seat for seat in seats if not seat.aborted), key=lambda seat: seat.player_id)
+    reason = _farming(match=match, played=players, at=at)
+    if reason and match.hold != Match.Hold.RELEASED:
+        match.hold, match.held_at, match.hold_reason = Match.Hold.HELD, at, reason
+        logger.warning("match_held", extra={"fields": {"match": str(match.pk), "why": reason}})
+        if save:
+            match.save(update_fields=HOLD_FIELDS)
+        return
     when = _moment(at)
 
     def values(rows: list[tuple[float, float, int, int]]) -> list[Any]:
@@ -399,6 +477,7 @@ def match_rate(
     after = ratings.rate(
         [(mu, sigma) for mu, sigma, _rating, _matches in before],
         [seat.place for seat in players],  # type: ignore[misc]
+        [ratings.provisional(matches) for _mu, _sigma, _rating, matches in before],
     )
     new = []
     history: list[Any] = []
@@ -417,14 +496,15 @@ def match_rate(
     if save:
         _seats_write(players)
         with connection.cursor() as cursor:
-            cursor.execute(RATED_WRITE, [when, match_id])
+            cursor.execute(RATED_WRITE, [when, match.fresh_win, match_id])
 
 
 def match_rate_reviewed(match_id: Any) -> bool:
     """R35: the review of a game of this match (None: not a match game) ended clean, or staff
     cleared or disqualified it: rate the match if it is finished, not rated yet and all its
     games are reviewed, with its row locked (so it rates once: a second caller finds
-    `rated_at` set), and tell its live listeners; True if it was rated now."""
+    `rated_at` set), and tell its live listeners; True if it was rated now (False too when
+    the farming check holds it for staff, R33a)."""
     if match_id is None:
         return False
     with transaction.atomic():
@@ -435,8 +515,31 @@ def match_rate_reviewed(match_id: Any) -> bool:
             return False
         seats = selectors.match_seats(match)
         match_rate(match=match, seats=seats, at=timezone.now())
+        if match.rated_at is None:
+            return False
         transaction.on_commit(lambda: _publish_finished(match, seats))
     return True
+
+
+def match_hold_release(*, match_id: Any) -> bool:
+    """Staff looked at a match the farming check held (R33a) and found it honest: it is rated
+    now if its games' reviews allow (else when they do, `match_rate_reviewed`); True if it was
+    held."""
+    with transaction.atomic():
+        released = Match.objects.filter(pk=match_id, hold=Match.Hold.HELD).update(
+            hold=Match.Hold.RELEASED
+        )
+        if released:
+            match_rate_reviewed(match_id)
+    return bool(released)
+
+
+def match_hold_drop(*, match_id: Any) -> bool:
+    """Staff found a held match farmed (R33a): it is never rated (its places stay, as a record
+    of what was played); True if it was held."""
+    return bool(
+        Match.objects.filter(pk=match_id, hold=Match.Hold.HELD).update(hold=Match.Hold.DROPPED)
+    )
 
 
 # ---- the 24 h close ------------------------------------------------------------------------

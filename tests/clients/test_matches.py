@@ -65,6 +65,8 @@ def test_a_duel_through_the_client_and_its_live_stream(base_url, run_on_server):
         game = anna.game(match.game)
         assert (game.match, game.status, game.draw, game.code) == (match.id, "playing", 3, None)
         assert anna.join_match(size=2, draw=3).id == match.id  # joining again: the same one
+        for _ in range(9):  # with her resignation, the 10 actions of a seat played (R33a)
+            anna.draw(match.game)
 
         async def follow() -> tuple[list[Match], Match]:
             seen: list[Match] = []
@@ -95,7 +97,13 @@ def test_a_duel_through_the_client_and_its_live_stream(base_url, run_on_server):
                     seen.append(view.apply(changed))
                     if changed.seat.player == bela_name and changed.seat.moves == played:
                         break
-                # and both games end
+                # and both games end, bela's after 6 more draws or recycles (10 actions with
+                # the resignation: a seat played, R33a)
+                for _ in range(6):
+                    move = foundation_first(
+                        await asyncio.to_thread(bela.legal_actions, joined.game)
+                    )
+                    await asyncio.to_thread(bela.act, joined.game, move)
                 await asyncio.to_thread(bela.resign, joined.game)
                 await asyncio.to_thread(anna.resign, match.game)
                 finished = await next_event(stream, MatchFinished)
@@ -127,6 +135,7 @@ def test_a_duel_through_the_client_and_its_live_stream(base_url, run_on_server):
     assert all(row.place is None and row.rating_after is None for row in bela_rows)
     # the finished match: places 1 and 2, ratings moved apart, the deal's code shown
     assert (final.status, final.cancelled, final.rated) == ("finished", False, True)
+    assert [seat.aborted for seat in final.players] == [False, False]
     assert final.code is not None and final.code.startswith("CF2-")
     places = {seat.player: seat.place for seat in final.players}
     assert sorted(places.values()) == [1, 2]
@@ -187,9 +196,10 @@ def test_a_table_of_four_places_its_players_by_their_figures(base_url, run_on_se
         assert [seat.player for seat in matches[-1].players] == names
         assert clients[0].matches(status="open").results[0].id == matches[0].id
 
-        # when each draws as many times as their seat number, then resigns
+        # when each draws 9 times and as many more as their seat number, then resigns (10
+        # actions or more: every seat played, R33a)
         for seat, (client, match) in enumerate(zip(clients, matches, strict=True)):
-            for _ in range(seat):
+            for _ in range(9 + seat):
                 client.draw(match.game)
             client.resign(match.game)
 
@@ -203,6 +213,7 @@ def test_a_table_of_four_places_its_players_by_their_figures(base_url, run_on_se
             client.close()
     assert final.status == "finished" and final.rated
     assert [seat.place for seat in final.players] == [1, 2, 3, 4]
-    assert [seat.moves for seat in final.players] == [0, 1, 2, 3]
+    assert [seat.moves for seat in final.players] == [9, 10, 11, 12]
+    assert not any(seat.aborted for seat in final.players)
     after = [seat.rating_after for seat in final.players]
     assert after == sorted(after, reverse=True) and len(set(after)) == 4

@@ -35,11 +35,18 @@ def test_canfield_match_plays_a_duel_and_shows_the_places(terminal, base_url, ru
             "match", lambda s: "moves 2 " in s and f"{rival}: 1 card home, 2 moves" in s
         )
 
+        # and draws to 9 moves (with the resignation, the 10 actions of a seat played, R33a)
+        for _ in range(7):
+            terminal.type("match", "d")
+        terminal.wait_for("match", lambda s: "moves 9 " in s)
+
         # and resigns: the opponent's figures follow live while the match waits for them
         terminal.type("match", "resign")
         terminal.wait_for("match", lambda s: "Waiting for the others" in s)
         opponent.draw(match.game)
         terminal.wait_for("match", lambda s: f"{rival}: 1 card home, 3 moves" in s)
+        for _ in range(6):  # 10 actions with the resignation: a seat played (R33a)
+            opponent.draw(match.game)
         opponent.resign(match.game)
 
         # then the end: places, figures and the deal's code; ratings wait for the review (R35)

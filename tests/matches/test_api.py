@@ -10,6 +10,13 @@ from games.models import Game
 from matches.models import Match
 
 
+def draw(client, game_id, times):
+    """`times` draws (at most 12: the stock's 34 cards, 3 at a time)."""
+    for _ in range(times):
+        answer = client.post(f"/api/v1/games/{game_id}/actions", {"type": "draw"}, format="json")
+        assert answer.status_code == 200, answer.json()
+
+
 def resign(client, game_id):
     answer = client.post(f"/api/v1/games/{game_id}/actions", {"type": "resign"}, format="json")
     assert answer.status_code == 200, answer.json()
@@ -41,17 +48,20 @@ def test_a_duel_from_join_to_finish(pool, players, api_client):
     hint = bob_client.get(f"/api/v1/games/{match['game']}/hint")
     assert hint.status_code == 403 and hint.json()["error"]["rule"] == "R30"
 
-    # when: anna resigns: her game ends, the match stays open and her game hidden
+    # when: anna draws 9 times and resigns (10 actions: a seat played, R33a): her game ends,
+    # the match stays open and her game hidden
+    draw(anna_client, first.json()["game"], 9)
     resign(anna_client, first.json()["game"])
     assert bob_client.get(f"/api/v1/games/{first.json()['game']}").status_code == 404
     assert api_client.get(f"/api/v1/matches/{match['id']}").json()["status"] == "open"
 
-    # when: bob draws once, then resigns: the match finishes, unrated until its review (R35)
-    bob_client.post(f"/api/v1/games/{match['game']}/actions", {"type": "draw"}, format="json")
+    # when: bob draws 10 times, then resigns: the match finishes, unrated until its review (R35)
+    draw(bob_client, match["game"], 10)
     resign(bob_client, match["game"])
     finished = api_client.get(f"/api/v1/matches/{match['id']}").json()
     assert finished["status"] == "finished" and not finished["rated"]
     assert [row["place"] for row in finished["players"]] == [1, 2]
+    assert [row["aborted"] for row in finished["players"]] == [False, False]
     assert {row["rating_after"] for row in finished["players"]} == {None}
 
     # when: the fair-play review runs: both games clean, the match is rated

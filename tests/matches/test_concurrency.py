@@ -136,7 +136,8 @@ def test_concurrent_joins_keep_the_invariants_of_matches(plan):
 @requires_postgres
 @pytest.mark.django_db(transaction=True)
 def test_racing_last_games_finish_and_racing_reviews_rate_a_match_exactly_once(make_user):
-    # given: 6 duels, each with both games one action from their end
+    # given: 6 duels, each with both games one action from their end (9 draws each: with the
+    # resignation, a seat played, R33a)
     fill_pool(draws=(3,), n=6)
     duels = []
     for i in range(6):
@@ -145,6 +146,10 @@ def test_racing_last_games_finish_and_racing_reviews_rate_a_match_exactly_once(m
         services.match_join(player=bob, size=2, draw=3, address_hash=f"{2 * i + 1:064x}")
         duels += [anna, bob]
     assert Match.objects.count() == 6 and not Match.objects.filter(full=False).exists()
+    for user in duels:
+        for _ in range(9):
+            game = Game.objects.get(owner=user)
+            game_services.game_act(game=game, user=user, action={"type": "draw"}, expect=None)
 
     def resign(user) -> None:
         game = Game.objects.get(owner=user)

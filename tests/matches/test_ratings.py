@@ -29,13 +29,21 @@ def act(user, match, *actions):
         _, game, _ = game_act(game=game, user=user, action=action, expect=None)
 
 
+def play(user, match, draws, *, resign=True):
+    """`draws` draws (recycling when the stock is out), then a resignation: a seat played, not
+    aborted (R33a), once draws and resignation make 10 actions or more."""
+    cycle(user, Game.objects.get(owner=user, match=match), draws)
+    if resign:
+        act(user, match, {"type": "resign"})
+
+
 def review() -> list[str]:
     """`review_games`' work: the pending reviews run; their states."""
     return [each.state for each in reviews_run(budget=30)]
 
 
 def test_a_table_of_four_rates_as_openskill_does_for_the_places(pool, make_user):
-    # given: four players, two with a history
+    # given: four players, two with a history (u1 established, u3 still provisional)
     pool(4)
     users = [make_user(f"u{i}") for i in range(4)]
     Rating.objects.create(
@@ -47,16 +55,18 @@ def test_a_table_of_four_rates_as_openskill_does_for_the_places(pool, make_user)
         matches=3, updated_at=timezone.now(),
     )  # fmt: skip
     match = [join(user, i) for i, user in enumerate(users)][0]
-    # when: they end with 3, 0, 2 and 1 draws before resigning (score 0 each: fewer moves first)
-    draws = {0: 3, 1: 0, 2: 2, 3: 1}
+    # when: they end with 12, 9, 11 and 10 draws before resigning (score 0 each: fewer moves
+    # first)
+    draws = {0: 12, 1: 9, 2: 11, 3: 10}
     for i, user in enumerate(users):
-        act(user, match, *[{"type": "draw"}] * draws[i], {"type": "resign"})
+        play(user, match, draws[i])
 
     # then: finished with places, rated once its games are reviewed clean
     match.refresh_from_db()
     assert match.status == "finished" and match.rated_at is None
     assert review() == ["clean"] * 4
-    # and each rating is openskill's Plackett-Luce for the places by moves
+    # and each rating is openskill's Plackett-Luce for the places by moves; u1's change, an
+    # established rating against three provisional ones, half of it (R33a)
     match.refresh_from_db()
     assert match.rated_at is not None
     seats = {seat.player_id: seat for seat in match.players.all()}
@@ -70,11 +80,14 @@ def test_a_table_of_four_rates_as_openskill_does_for_the_places(pool, make_user)
         model.rating(mu=23.0, sigma=7.0),
     ]
     expected = model.rate([[r] for r in before], ranks=places)
-    for user, [want] in zip(users, expected, strict=True):
+    keep = [1.0, 0.5, 1.0, 1.0]
+    for user, old, [want], part in zip(users, before, expected, keep, strict=True):
+        mu = old.mu + part * (want.mu - old.mu)
+        sigma = old.sigma + part * (want.sigma - old.sigma)
         row = Rating.objects.get(player=user, size=4, draw=3)
-        assert row.mu == pytest.approx(want.mu, abs=1e-9)
-        assert row.sigma == pytest.approx(want.sigma, abs=1e-9)
-        assert row.rating == round(1500 + 20 * (want.mu - 3 * want.sigma))
+        assert row.mu == pytest.approx(mu, abs=1e-9)
+        assert row.sigma == pytest.approx(sigma, abs=1e-9)
+        assert row.rating == round(1500 + 20 * (mu - 3 * sigma))
         assert seats[user.pk].rating_after == row.rating
         change = RatingChange.objects.get(player=user, match=match)
         assert (change.rating_after, change.place) == (row.rating, seats[user.pk].place)
@@ -82,12 +95,13 @@ def test_a_table_of_four_rates_as_openskill_does_for_the_places(pool, make_user)
 
 
 def test_after_24_hours_running_games_end_match_over_and_the_match_is_rated(pool, make_user):
-    # given: a table of four with three seated, one of whom finished
+    # given: a table of four with three seated, one of whom finished, the others playing
     pool(1)
     users = [make_user(f"u{i}") for i in range(3)]
     match = [join(user, i) for i, user in enumerate(users)][0]
-    act(users[0], match, {"type": "draw"}, {"type": "resign"})
-    act(users[1], match, {"type": "draw"}, {"type": "draw"})
+    play(users[0], match, 10)
+    play(users[1], match, 10, resign=False)
+    play(users[2], match, 11, resign=False)
 
     # when: 24 hours pass and the scheduler closes matches
     later = match.ends_at + dt.timedelta(seconds=5)
@@ -154,9 +168,9 @@ def test_a_pending_review_holds_the_rating_back_until_it_ends_clean_then_rates_o
     anna, bob = make_user("anna"), make_user("bob")
     match = join(anna, 0, size=2)
     join(bob, 1, size=2)
-    act(anna, match, {"type": "draw"}, {"type": "resign"})
+    play(anna, match, 10)
     assert review() == ["clean"]
-    act(bob, match, {"type": "resign"})
+    play(bob, match, 9)
 
     # then: finished with places, not rated while bob's game waits for its review
     match.refresh_from_db()
@@ -184,8 +198,8 @@ def test_a_match_game_without_a_review_keeps_the_match_unrated(pool, make_user):
     anna, bob = make_user("anna"), make_user("bob")
     match = join(anna, 0, size=2)
     join(bob, 1, size=2)
-    act(anna, match, {"type": "resign"})
-    act(bob, match, {"type": "resign"})
+    play(anna, match, 9)
+    play(bob, match, 9)
     Review.objects.filter(game__owner=bob).delete()
 
     # when: the other game's review ends clean
@@ -199,14 +213,14 @@ def test_a_match_game_without_a_review_keeps_the_match_unrated(pool, make_user):
 
 @pytest.mark.parametrize("decision", ["clear", "disqualify"])
 def test_a_held_games_match_waits_for_staff_then_rates(pool, make_user, admin_user, decision):
-    # given: a duel: anna plays at machine speed (70 actions at once: held), bob resigns
+    # given: a duel: anna plays at machine speed (70 actions at once: held), bob draws 9 times
+    # and resigns
     pool(1)
     anna, bob = make_user("anna"), make_user("bob")
     match = join(anna, 0, size=2)
     join(bob, 1, size=2)
-    cycle(anna, Game.objects.get(owner=anna, match=match), 70)
-    act(anna, match, {"type": "resign"})
-    act(bob, match, {"type": "resign"})
+    play(anna, match, 70)
+    play(bob, match, 9)
 
     # when: the review runs
     anna_game = Game.objects.get(owner=anna, match=match)
@@ -238,16 +252,16 @@ def test_the_weekly_board_counts_this_weeks_gains_and_resets_on_monday(pool, mak
     with time_machine.travel(sunday, tick=False):
         first = join(anna, 0, size=2)
         join(bob, 1, size=2)
-        act(anna, first, {"type": "draw"}, {"type": "resign"})
-        act(bob, first, {"type": "resign"})
+        play(anna, first, 10)
+        play(bob, first, 9)
         assert review() == ["clean"] * 2  # rated when reviewed, that Sunday
         week_of_sunday = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
     with time_machine.travel(sunday + dt.timedelta(days=1), tick=False):
         monday = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
         second = join(anna, 0, size=2)
         join(bob, 1, size=2)
-        act(bob, second, {"type": "draw"}, {"type": "resign"})
-        act(anna, second, {"type": "resign"})
+        play(bob, second, 10)
+        play(anna, second, 9)
         assert review() == ["clean"] * 2
         later = api_client.get("/api/v1/ratings/weekly?size=2&draw=3").json()
 

@@ -83,8 +83,14 @@ def test_two_players_play_a_duel_and_see_each_other_live(new_context, run_on_ser
     screenshot(first, "match-panel")
     assert opponent_line(first, bela).inner_text().startswith(f"{bela}: 1 card home, 2 moves")
 
-    # then both games end: both pages show the end screen with both places, ratings to come
+    # and each draws on to 9 moves (with the resignation, 10 actions: a seat played, R33a)
     anna_game = first.locator("#game").get_attribute("data-game-id")
+    for moves in range(2, 9):
+        act(second, bela_game, {"type": "draw", "expect": moves})
+    for moves in range(1, 9):
+        act(first, anna_game, {"type": "draw", "expect": moves})
+
+    # then both games end: both pages show the end screen with both places, ratings to come
     act(first, anna_game, {"type": "resign"})
     first.locator("#match-waiting").wait_for(state="visible")  # bela still plays
     second.locator(f'#match-players li[data-player="{anna}"][data-status="resigned"]').wait_for()

@@ -57,7 +57,8 @@ export function changeText(seat) {
   return change > 0 ? `+${change}` : change < 0 ? `−${-change}` : "±0";
 }
 
-// The players of a finished match in place order, each "1. anna: 255 points ... 1512 (+12)".
+// The players of a finished match in place order, each "1. anna: 255 points ... 1512 (+12)";
+// an aborted seat (R33a: its game ended with fewer than 10 actions) last, marked so.
 export function placeItems(match, me) {
   const seats = [...match.players].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
   return seats.map((seat) => {
@@ -68,8 +69,20 @@ export function placeItems(match, me) {
         : format(gettext("rating %(rating)s (%(change)s)"), { rating: ratingNumber(seat.rating_after), change });
     return el(
       "li",
-      { class: seat.player === me ? "mine" : "", "data-player": seat.player, value: seat.place || undefined },
-      el("span", { class: "place", text: seat.place ? format(gettext("%(place)s."), { place: seat.place }) + " " : "" }),
+      {
+        class: seat.player === me ? "mine" : "",
+        "data-player": seat.player,
+        "data-aborted": seat.aborted ? "true" : undefined,
+        value: seat.place || undefined,
+      },
+      el("span", {
+        class: "place",
+        text: seat.aborted
+          ? `${gettext("aborted")} · `
+          : seat.place
+            ? format(gettext("%(place)s."), { place: seat.place }) + " "
+            : "",
+      }),
       el("span", { class: "who", text: seatText(seat) }),
       rating ? el("span", { class: "rating-change", text: ` · ${rating}` }) : null,
     );
@@ -80,6 +93,9 @@ export function placeItems(match, me) {
 export function placeSentence(match, me) {
   const seat = match.players.find((each) => each.player === me);
   if (!seat) return "";
+  if (seat.aborted) {
+    return gettext("Your game ended after fewer than 10 actions: your seat was aborted. It takes no place and moves no rating.");
+  }
   if (match.cancelled) return gettext("The match was cancelled: nobody else played it. Ratings did not change.");
   if (!match.rated) {
     return format(gettext("You placed %(place)s of %(count)s. Ratings change once the fair-play review of the match's games is done."), {

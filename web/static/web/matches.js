@@ -58,7 +58,7 @@ function showRecent(matches) {
       { "data-match": match.id },
       el("td", { text: match.created ? new Date(match.created).toLocaleString(pageLang(), { dateStyle: "short", timeStyle: "short" }) : "" }),
       el("td", { text: modeText(match.size, match.draw) }),
-      el("td", { class: "num", text: seat.place ? `${seat.place}/${match.players.length}` : "–" }),
+      el("td", { class: "num", text: seat.aborted ? gettext("aborted") : seat.place ? `${seat.place}/${match.players.length}` : "–" }),
       el("td", { text: others.join(", ") }),
       el("td", { class: "num", text: seat.rating_after == null ? "–" : `${ratingNumber(seat.rating_after)} (${changeText(seat)})` }),
       el("td", {}, el("a", { href: `/matches/${match.id}`, text: gettext("Details") })),

@@ -443,6 +443,7 @@ class Seat:
     seconds: float
     status: str  # playing, won, resigned
     end_reason: EndReason | None  # "match_over": still playing when the match closed
+    aborted: bool  # R33a: its game ended with fewer than 10 actions: no place, no rating change
     place: int | None
     rating_before: float | None
     rating_after: float | None
@@ -463,6 +464,7 @@ class Seat:
             seconds=data.get("seconds", 0.0),
             status=data.get("status", "playing"),
             end_reason=data.get("end_reason"),
+            aborted=data.get("aborted", False),
             place=data.get("place"),
             rating_before=data.get("rating_before"),
             rating_after=data.get("rating_after"),

@@ -161,7 +161,7 @@ def match_result(match: Match, *, me: str) -> RenderableType:
     for seat in sorted(match.players, key=lambda seat: seat.place or 99):
         rating = "" if seat.rating_after is None else f"{seat.rating_after:.0f}"
         table.add_row(
-            str(seat.place or ""),
+            "aborted" if seat.aborted else str(seat.place or ""),
             Text(seat.player, style="bold" if seat.player == me else ""),
             str(seat.score),
             str(seat.moves),
