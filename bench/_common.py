@@ -185,5 +185,8 @@ def production_env(database: str, **extra: str) -> dict[str, str]:
         # its start, taking a core from what the benchmark measures (bench/matches.py fills
         # its pool itself before its clock starts).
         "MATCH_POOL_SIZE": "0",
+        # R36: the benchmarks' fresh accounts play ranked dailies and rated matches at once.
+        "RANKED_MIN_AGE_HOURS": "0",
+        "RANKED_MIN_GAMES": "0",
         **extra,
     }

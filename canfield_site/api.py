@@ -48,6 +48,13 @@ class ErrorParamsSerializer(serializers.Serializer):
     holds = _number("cards the pile holds")
     count = _number("cards asked for")
     missing_scope = _text("forbidden: the scope the key lacks (e.g. game:play)")
+    ranked = serializers.BooleanField(
+        required=False, help_text="standing: whether the account may play ranked (R36)"
+    )
+    until = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="standing: when the account is old enough"
+    )
+    games_needed = _number("standing: finished games the account still needs (R36)")
 
 
 class MoveErrorParamsSerializer(ErrorParamsSerializer):
@@ -67,7 +74,8 @@ class ErrorDetailSerializer(serializers.Serializer):
         help_text=(
             "illegal_move and no_destination: `reason` and its cards/piles/numbers, for "
             "clients that word the message themselves (docs/api.md lists them); forbidden: "
-            "`missing_scope`, where a key lacks the scope an operation needs"
+            "`missing_scope`, where a key lacks the scope an operation needs; standing: "
+            "`ranked`, `until` and `games_needed` (R36), as `GET account` shows them"
         ),
     )
 

@@ -289,6 +289,12 @@ GUEST_DAYS = int(os.environ.get("GUEST_DAYS", "30"))
 # A game other than a daily one (or a match's) left this many days without an action is ended
 # by the server (`manage.py end_idle_games`); it never counts in statistics.
 IDLE_GAME_DAYS = int(os.environ.get("IDLE_GAME_DAYS", "7"))
+# R36: an account plays ranked dailies and rated matches once it is in good standing: this many
+# hours since sign-up and this many finished games of any kind. Before that its daily game is
+# provisional (listed apart from the board's ranks) and a rated match answers 403 `standing`;
+# throwaway accounts made to scout a day's deal never rank.
+RANKED_MIN_AGE_HOURS = float(os.environ.get("RANKED_MIN_AGE_HOURS", "24"))
+RANKED_MIN_GAMES = int(os.environ.get("RANKED_MIN_GAMES", "3"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

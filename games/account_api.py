@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Q
 from django.http import StreamingHttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -28,6 +29,19 @@ from games.throttling import FixedWindowScopedThrottle
 from keys import services as key_services
 
 
+class StandingSerializer(serializers.Serializer):
+    ranked = serializers.BooleanField(
+        help_text="may play ranked dailies and rated matches (R36); else its daily is provisional"
+    )
+    until = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the account is old enough (RANKED_MIN_AGE_HOURS); null once it is",
+    )
+    games_needed = serializers.IntegerField(
+        help_text="finished games of any kind still needed (RANKED_MIN_GAMES); 0 once played"
+    )
+
+
 class AccountSerializer(serializers.Serializer):
     username = serializers.CharField()
     bot = serializers.BooleanField(help_text="declared a bot (R34): ranks among bots only")
@@ -36,6 +50,7 @@ class AccountSerializer(serializers.Serializer):
         child=serializers.ChoiceField(choices=accounts.SCOPES),
         help_text="the calling key's scopes",
     )
+    standing = StandingSerializer(help_text="R36: whether it plays ranked, and what it lacks")
 
 
 def account_payload(user: Any, *, bot: bool, scopes: Any = accounts.SCOPES) -> dict[str, Any]:
@@ -44,6 +59,7 @@ def account_payload(user: Any, *, bot: bool, scopes: Any = accounts.SCOPES) -> d
         "bot": bot,
         "created": user.date_joined.isoformat().replace("+00:00", "Z"),
         "scopes": key_services.scopes_ordered(scopes),
+        "standing": selectors.account_standing(user=user, now=timezone.now()).as_dict(),
     }
 
 

@@ -139,6 +139,10 @@ class DailySerializer(serializers.Serializer):
     date = serializers.DateField()
     rank = serializers.IntegerField(required=False, help_text="once the game is over")
     players = serializers.IntegerField(required=False, help_text="once the game is over")
+    provisional = serializers.BooleanField(
+        required=False,
+        help_text="once the game is over, for a provisional entry (R36): listed apart, no rank",
+    )
     review = serializers.ChoiceField(
         choices=["held", "cleared"],
         allow_null=True,
@@ -282,6 +286,12 @@ class DailyGameSerializer(serializers.Serializer):
 
     daily = serializers.ChoiceField(choices=[True])
     draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+    ranked = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="true: a ranked game or none: 403 `standing` for an account not in good "
+        "standing (R36), whose daily game is otherwise provisional",
+    )
 
 
 GAME_CREATE = PolymorphicProxySerializer(
@@ -507,7 +517,7 @@ def _game_create_body(request: Request) -> dict[str, Any]:
 
 def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments of game_create for a POST /games body (API.md)."""
-    _only(data, {"draw", "ruleset", "code", "deck", "daily"})
+    _only(data, {"draw", "ruleset", "code", "deck", "daily", "ranked"})
     ruleset = data.get("ruleset", "app")
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         raise InvalidRequest(
@@ -521,12 +531,14 @@ def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
         raise InvalidRequest(
             _("daily can only be true (leave it out for a game that is not the daily one).")
         )
+    if "ranked" in data and (not data.get("daily") or type(data["ranked"]) is not bool):
+        raise InvalidRequest(_("ranked is true or false, and only with daily."))
     if data.get("daily"):
         if "code" in data or "deck" in data or ruleset != "app":
             raise InvalidRequest(
                 _("A daily game is today's deal with the app rules: send only draw.")
             )
-        return {"daily": True, "draw": draw or 3}
+        return {"daily": True, "draw": draw or 3, "ranked": data.get("ranked", False)}
     if "code" in data and "deck" in data:
         raise InvalidRequest(_("Send a code or a deck, not both."))
     if "code" in data:
@@ -612,7 +624,10 @@ class GameListCreateApi(APIView):
         if options.pop("daily", False):
             # The caller's ranked game of the day: returned (200) if it exists already.
             game, created = services.daily_boards().game_get_or_create(
-                player=request.user, draw=options["draw"], address_hash=address_hash
+                player=request.user,
+                draw=options["draw"],
+                address_hash=address_hash,
+                ranked=options["ranked"],
             )
             return Response(game_payload(game, viewer=request.user), status=201 if created else 200)
         game = services.game_create(owner=request.user, address_hash=address_hash, **options)

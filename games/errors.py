@@ -35,6 +35,7 @@ CODES = {
     "invalid_deck": 400,
     "not_authenticated": 401,
     "forbidden": 403,
+    "standing": 403,
     "not_found": 404,
     "method_not_allowed": 405,
     "not_acceptable": 406,
@@ -76,6 +77,14 @@ class NotFound(ApiError):
 class Forbidden(ApiError):
     status_code = 403
     code = "forbidden"
+
+
+class NotInStanding(ApiError):
+    """R36: ranked play asked for by an account not in good standing yet; `params` are its
+    standing (`ranked`, `until`, `games_needed`), as `GET account` shows it."""
+
+    status_code = 403
+    code = "standing"
 
 
 class Stale(ApiError):

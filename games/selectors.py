@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import (
     DEFAULT_DB_ALIAS,
@@ -21,8 +22,9 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from games.errors import NotFound
+from games.errors import NotFound, NotInStanding
 from games.models import Action, Game
 from keys.models import ApiKey
 
@@ -242,3 +244,56 @@ def game_list_public_of(*, username: str, status: str | None) -> QuerySet[Game]:
         .exclude(match__status="open")
     )
     return games.order_by("-created_at", "-id")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """R36: whether an account may play ranked dailies and rated matches (`ranked`), and if not,
+    when it will be old enough (`until`, None once it is) and how many more finished games it
+    needs (`games_needed`, 0 once it has them)."""
+
+    ranked: bool
+    until: datetime.datetime | None
+    games_needed: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """API.md's `standing` (and the 403 `standing`'s params)."""
+        until = None if self.until is None else self.until.isoformat().replace("+00:00", "Z")
+        return {"ranked": self.ranked, "until": until, "games_needed": self.games_needed}
+
+
+def account_standing(*, user: Any, now: datetime.datetime) -> Standing:
+    """R36: the account's standing now: RANKED_MIN_AGE_HOURS since sign-up and RANKED_MIN_GAMES
+    finished games of any kind (won or resigned: practice, daily, match, ended by the server).
+    At most RANKED_MIN_GAMES games are read, so an old account's history costs nothing."""
+    old_enough = user.date_joined + datetime.timedelta(hours=settings.RANKED_MIN_AGE_HOURS)
+    until = old_enough if old_enough > now else None
+    wanted = settings.RANKED_MIN_GAMES
+    finished = 0
+    if wanted > 0:
+        games = Game.objects.filter(owner=user, status__in=FINISHED).values_list("pk", flat=True)
+        finished = len(games[:wanted])
+    needed = wanted - finished
+    return Standing(ranked=until is None and needed == 0, until=until, games_needed=needed)
+
+
+def account_standing_require(*, user: Any, now: datetime.datetime) -> Standing:
+    """The account's standing if it may play ranked (R36); else NotInStanding (403 `standing`)
+    with its figures in `params` and a message saying what is missing."""
+    standing = account_standing(user=user, now=now)
+    if standing.ranked:
+        return standing
+    parts = [_("Ranked play needs an account in good standing (R36).")]
+    if standing.games_needed:
+        parts.append(
+            ngettext(
+                "Finish %(count)s more game of any kind.",
+                "Finish %(count)s more games of any kind.",
+                standing.games_needed,
+            )
+            % {"count": standing.games_needed}
+        )
+    if standing.until is not None:
+        until = standing.until.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+        parts.append(_("The account is old enough from %(until)s.") % {"until": until})
+    raise NotInStanding(" ".join(parts), rule="R36", params=standing.as_dict())

@@ -47,7 +47,9 @@ class DailyOutSerializer(serializers.Serializer):
 
 
 class EntrySerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="null in the provisional section (R36): never ranked"
+    )
     player = serializers.CharField()
     score = serializers.IntegerField()
     moves = serializers.IntegerField()
@@ -57,6 +59,9 @@ class EntrySerializer(serializers.Serializer):
     bot = serializers.BooleanField(help_text="a bot's entry (R34): on the bots' board only")
     home = serializers.IntegerField(
         help_text="cards on the game's foundations, the base card included (0..52)"
+    )
+    provisional = serializers.BooleanField(
+        help_text="an account not in good standing (R36): listed apart (`?section=provisional`)"
     )
 
 
@@ -104,6 +109,12 @@ class BoardQuerySerializer(PageQuerySerializer):
         default="people",
         help_text="whose board: people's, or bots' (R34); each ranked among itself",
     )
+    section = serializers.ChoiceField(
+        choices=selectors.SECTIONS,
+        required=False,
+        default="ranked",
+        help_text="the ranks, or the provisional entries (R36): listed apart, never ranked",
+    )
 
 
 def parse_date(text: str) -> dt.date:
@@ -128,6 +139,15 @@ def parse_players(text: str | None) -> bool:
     if text not in selectors.POPULATIONS:
         raise InvalidRequest(_("players must be people or bots."))
     return text == "bots"
+
+
+def parse_section(text: str | None) -> bool:
+    """`section` of a board's query: whether it asks for the provisional entries (R36)."""
+    if text is None:
+        return False
+    if text not in selectors.SECTIONS:
+        raise InvalidRequest(_("section must be ranked or provisional."))
+    return text == "provisional"
 
 
 def challenges_of_day(date: dt.date) -> None:
@@ -199,13 +219,15 @@ class LeaderboardApi(APIView):
         day = parse_date(date)
         draw = parse_draw(request.query_params.get("draw"))
         bots = parse_players(request.query_params.get("players"))
+        provisional = parse_section(request.query_params.get("section"))
         page, size = page_params(request, default_size=selectors.PAGE_SIZE)
         challenge = challenge_for(day, draw)
-        count = selectors.board_count(challenge=challenge, bots=bots)
+        # R36: the provisional entries are a list of their own, never among the ranks.
+        count_of = selectors.provisional_count if provisional else selectors.board_count
+        page_of = selectors.provisional_page if provisional else selectors.board_page
+        count = count_of(challenge=challenge, bots=bots)
         links = page_links(request, page=page, size=size, count=count)
-        results = selectors.board_page(
-            challenge=challenge, page=page, size=size, now=timezone.now(), bots=bots
-        )
+        results = page_of(challenge=challenge, page=page, size=size, now=timezone.now(), bots=bots)
         par = selectors.challenge_par(challenge, timezone.now())
         return Response(
             {"date": day.isoformat(), "draw": draw, "par": par, **links, "results": results}

@@ -551,7 +551,7 @@ def _one_worker() -> Iterator[None]:
 
 
 # leaderboard.selectors.ON_BOARD (which imports this module): what the ranking holds.
-ON_BOARD = Q(disqualified=False) & ~Q(review="held")
+ON_BOARD = Q(disqualified=False) & ~Q(review="held") & Q(provisional=False)
 
 _stand_ins: dict[int, RankingStandIn] = {}
 # Background work under way in this process: ("rebuild" | "stand-in", board).
@@ -633,7 +633,7 @@ WITH entries AS (
                 ELSE CAST(e.moves - CAST(e.score AS bigint) * 4294967296 AS text) END AS key,
            (row_number() OVER () - 1) / %(slice)s AS slice
     FROM leaderboard_entry e JOIN games_game g ON g.id = e.game_id
-    WHERE e.challenge_id = %(challenge)s AND e.bot = %(bots)s
+    WHERE e.challenge_id = %(challenge)s AND e.bot = %(bots)s AND NOT e.provisional
 )
 SELECT CASE WHEN count(key) > 0
             THEN '*' || 2 + 2 * count(key) || E'\r\n$4\r\nZADD\r\n' || %(ranking)s
@@ -675,7 +675,8 @@ def _rebuild_slices(challenge: DailyChallenge, bots: bool) -> BuildSlices:
                     yield from rows
             return
         rows = (
-            Entry.objects.filter(challenge=challenge, bot=bots)
+            # (provisional entries, R36, are never in a ranking: no change ever names them)
+            Entry.objects.filter(challenge=challenge, bot=bots, provisional=False)
             .values_list(
                 "game_id", "game__actions_count", "score", "moves", "disqualified", "review"
             )

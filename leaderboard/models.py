@@ -64,6 +64,11 @@ class Entry(models.Model):
     # R35: the fair-play review's state for the entry's owner: null (never held), "held" (off
     # the public boards until staff decide) or "cleared" (held, then put back by staff).
     review = models.CharField(max_length=16, null=True, blank=True)
+    # R36: made by an account not in good standing (too new, too few finished games), fixed
+    # when the daily game is created: listed apart (`?section=provisional`), never ranked,
+    # counted or sent in live batches. The fair-play review may read it: the cards such an
+    # account revealed are scouting evidence for the accounts linked to it.
+    provisional = models.BooleanField(default=False, db_default=False)
     # How far the game got: the cards on its foundations, the base card included (issue 22: a
     # board says "35 of 52 cards home" of a game not won, never "resigned").
     home = models.PositiveSmallIntegerField(default=1)
@@ -76,12 +81,12 @@ class Entry(models.Model):
         indexes = [
             # The board's order (the live time is sorted within each (score, moves) group).
             # Partial, so that counting ranked entries is an index-only scan: per population
-            # (R34), without the disqualified and the held (R35), the condition being
-            # leaderboard.selectors.ON_BOARD.
+            # (R34), without the disqualified, the held (R35) and the provisional (R36), the
+            # condition being leaderboard.selectors.ON_BOARD.
             models.Index(
                 fields=["challenge", "bot", "-score", "moves"],
                 name="entry_board_order",
-                condition=Q(disqualified=False) & ~Q(review="held"),
+                condition=Q(disqualified=False) & ~Q(review="held") & Q(provisional=False),
             ),
             # A player's streak: the days they played.
             models.Index(fields=["player", "challenge"], name="entry_player_challenge"),

@@ -51,11 +51,18 @@ POPULATIONS = ("people", "bots")
 BOARD_ORDER = ("-score", "moves", "span", "reached_at", "id")
 # What an ENTRY shows: nothing else is read (plain rows, no model instances: a page's time
 # goes mostly into building Python objects).
-ENTRY_FIELDS = ("player__username", "score", "moves", "span", "status", "game_id", "bot", "home")
+ENTRY_FIELDS = (
+    "player__username", "score", "moves", "span", "status", "game_id", "bot", "home",
+    "provisional",
+)  # fmt: skip
 # R35: an entry held by the fair-play review (fairplay) is off the public boards, as a
 # disqualified one is, until staff clear it ("cleared": back on the boards).
 HELD, CLEARED = "held", "cleared"
-ON_BOARD = Q(disqualified=False) & ~Q(review=HELD)
+# What a board ranks. R36: a provisional entry (its account not in good standing when it
+# started the day's game) is never ranked; it is listed apart (`provisional_entries`).
+ON_BOARD = Q(disqualified=False) & ~Q(review=HELD) & Q(provisional=False)
+# A day's boards' sections, as `?section=` names them: the ranks, or the provisional entries.
+SECTIONS = ("ranked", "provisional")
 
 
 def board_group(date: dt.date, draw: int, *, bots: bool = False) -> str:
@@ -78,8 +85,8 @@ def _span(challenge: DailyChallenge, now: dt.datetime) -> ExpressionWrapper:
 
 def ranked_entries(challenge: DailyChallenge, *, bots: bool = False) -> QuerySet[Entry]:
     """The entries a public board ranks: its people's, or its bots' (R34: each population is
-    ranked among itself); never the disqualified nor those held for review (R35). Every board
-    read starts here."""
+    ranked among itself); never the disqualified, nor those held for review (R35), nor the
+    provisional (R36). Every board read starts here."""
     return Entry.objects.filter(ON_BOARD, challenge=challenge, bot=bots)
 
 
@@ -88,7 +95,7 @@ def _board(challenge: DailyChallenge, now: dt.datetime, bots: bool) -> QuerySet[
 
 
 def _entry_dict(
-    rank: int,
+    rank: int | None,
     username: str,
     score: int,
     moves: int,
@@ -97,6 +104,7 @@ def _entry_dict(
     game_id: Any,
     bot: bool,
     home: int,
+    provisional: bool,
 ) -> dict[str, Any]:
     return {
         "rank": rank,
@@ -108,6 +116,7 @@ def _entry_dict(
         "game": str(game_id),
         "bot": bot,
         "home": home,
+        "provisional": provisional,
     }
 
 
@@ -193,6 +202,39 @@ def board_page(
     return [_entry_dict(offset + i + 1, *row) for i, row in enumerate(rows)]
 
 
+def provisional_entries(challenge: DailyChallenge, *, bots: bool = False) -> QuerySet[Entry]:
+    """R36: the board's provisional entries (its population's, R34), apart from its ranks:
+    never the disqualified nor those held for review (R35)."""
+    return Entry.objects.filter(
+        challenge=challenge, bot=bots, provisional=True, disqualified=False
+    ).exclude(review=HELD)
+
+
+def provisional_count(*, challenge: DailyChallenge, bots: bool = False) -> int:
+    return provisional_entries(challenge, bots=bots).count()
+
+
+def provisional_page(
+    *,
+    challenge: DailyChallenge,
+    page: int,
+    now: dt.datetime,
+    size: int = PAGE_SIZE,
+    bots: bool = False,
+) -> list[dict[str, Any]]:
+    """The board's provisional entries (page - 1) * size + 1 onwards, as ENTRY with `rank`
+    null (never ranked), in the board's order. Few (an account is provisional for its first
+    day or so), so read from the database, never from the ranking."""
+    offset = (page - 1) * size
+    rows = (
+        provisional_entries(challenge, bots=bots)
+        .annotate(span=_span(challenge, now))
+        .order_by(*BOARD_ORDER)
+        .values_list(*ENTRY_FIELDS)[offset : offset + size]
+    )
+    return [_entry_dict(None, *row) for row in rows]
+
+
 def _span_of(entry: Entry, now: dt.datetime) -> dt.timedelta:
     """`_span` of one loaded entry, in Python."""
     return (entry.ended_at or min(now, entry.challenge.ends_at)) - entry.started_at
@@ -229,6 +271,8 @@ def game_standing(*, game: Game, now: dt.datetime) -> dict[str, Any] | None:
         return None
     if entry.review == HELD:
         return {"review": HELD}
+    if entry.provisional:  # R36: listed apart, never ranked
+        return {"provisional": True, "review": entry.review}
     return {
         "rank": entry_rank(entry=entry, now=now),
         "players": board_count(challenge=entry.challenge, bots=entry.bot),
@@ -244,11 +288,12 @@ def board_changes(
     games' entries, one count per (score, moves) in Redis (or the database), one for their
     groups."""
     rows = list(
-        Entry.objects.filter(challenge=challenge, game_id__in=games)
+        # (R36: a provisional entry is in no batch: never ranked, never taken off a ranking)
+        Entry.objects.filter(challenge=challenge, game_id__in=games, provisional=False)
         .annotate(span=_span(challenge, now))
         .values_list(
             "id", "player__username", "score", "moves", "span", "status", "game_id",
-            "bot", "home", "reached_at", "disqualified", "review",
+            "bot", "home", "provisional", "reached_at", "disqualified", "review",
         )
     )  # fmt: skip
     off = [row[-2] or row[-1] == HELD for row in rows]
@@ -281,8 +326,9 @@ def board_changes(
             game,
             bot,
             home,
+            provisional,
         )  # fmt: skip
-        for pk, name, score, moves, span, status, game, bot, home, reached, _, _ in ranked
+        for pk, name, score, moves, span, status, game, bot, home, provisional, *_ in ranked
     ]
     return sorted(entries, key=lambda entry: entry["rank"]), removed
 

@@ -13,7 +13,7 @@ import datetime as dt
 import functools
 import json
 import logging
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, transaction
@@ -24,8 +24,9 @@ from games import services as game_services
 from games.accounts import player_is_guest, player_lock
 from games.engine import DealCode
 from games.engine import Game as EngineGame
-from games.errors import Forbidden
+from games.errors import Forbidden, NotInStanding
 from games.models import Game
+from games.selectors import account_standing, account_standing_require
 from games.solver import Solution, solve
 from leaderboard import boards, selectors
 from leaderboard.days import day_deal, day_ends_at, day_today
@@ -100,24 +101,41 @@ def challenges_create(*, start: dt.date, days: int, draws: tuple[int, ...]) -> i
 
 
 def daily_game_get_or_create(
-    *, player: Any, draw: int, address_hash: str = ""
+    *, player: Any, draw: int, address_hash: str = "", ranked: bool = False
 ) -> tuple[Game, bool]:
-    """The player's ranked game on today's challenge: (game, created).
+    """The player's game on today's challenge: (game, created).
 
     One per player, day and draw mode, enforced by the entries' unique constraint: of two
     concurrent first requests, one creates the game and the other returns it. A guest may not
     play a daily (Forbidden): a ranked game needs an account with a name on the board.
+
+    R36: the game of an account not in good standing when it is created is provisional (its
+    entry listed apart, never ranked), and stays so all day even once the account is in
+    standing: what it saw of the deal before then is what the rule keeps off the ranks.
+    `ranked`: the caller wants a ranked game or none, so instead of a provisional game this is
+    NotInStanding (403 `standing`), as it is for a provisional game made earlier that day.
     """
     if player_is_guest(user=player):
         raise Forbidden(_("Sign up to play the daily challenge: your games stay yours."))
     challenge = challenge_get_or_create(date=day_today(), draw=draw)
-    existing = _entry_game(challenge=challenge, player=player)
+    existing = _entry_of(challenge=challenge, player=player)
     if existing is not None:
-        return existing, False
+        if ranked and existing.provisional:
+            standing = account_standing_require(user=player, now=timezone.now())
+            # In standing since the game was made: it stays provisional (fixed then).
+            raise NotInStanding(
+                _("This account's daily game of today is provisional (R36): it is not ranked."),
+                rule="R36",
+                params=standing.as_dict(),
+            )
+        return existing.game, False
     try:
         with transaction.atomic():
-            # Locked, so that the account cannot declare itself a bot meanwhile (R34).
+            # Locked, so that the account cannot declare itself a bot meanwhile (R34), and so
+            # that its standing (R36) is read once for its one game of the day.
             bot = player_lock(user=player).bot
+            read = account_standing_require if ranked else account_standing
+            provisional = not read(user=player, now=timezone.now()).ranked
             game = game_services.game_create(
                 owner=player,
                 ruleset="app",
@@ -137,24 +155,24 @@ def daily_game_get_or_create(
                 started_at=game.created_at,
                 reached_at=game.created_at,
                 bot=bot,
+                provisional=provisional,
             )
-            _entry_is_bots(str(game.pk))  # (read here, for entry_committed after the commit)
+            _entry_board(str(game.pk))  # (read here, for entry_committed after the commit)
             transaction.on_commit(lambda: entry_committed(game, game.created_at))
     except IntegrityError:
-        game = _entry_game(challenge=challenge, player=player)
-        if game is None:
+        entry = _entry_of(challenge=challenge, player=player)
+        if entry is None:
             raise
-        return game, False
+        return entry.game, False
     return game, True
 
 
-def _entry_game(*, challenge: DailyChallenge, player: Any) -> Game | None:
-    entry = (
+def _entry_of(*, challenge: DailyChallenge, player: Any) -> Entry | None:
+    return (
         Entry.objects.select_related("game__challenge")
         .filter(challenge=challenge, player=player)
         .first()
     )
-    return None if entry is None else entry.game
 
 
 # Challenges by id, kept once a ranked action of this process met them: a challenge's day and
@@ -174,13 +192,23 @@ def _challenge_of(game: Game) -> DailyChallenge:
     return known
 
 
+class EntryBoard(NamedTuple):
+    """Where a daily game's entry is listed: on the bots' board (R34) or the people's, and
+    ranked there or apart as provisional (R36)."""
+
+    bots: bool
+    provisional: bool
+
+
 @functools.lru_cache(maxsize=65536)
-def _entry_is_bots(game_id: str) -> bool:
-    """Whether the ranked game's entry is on the bots' board (R34), kept once read: an entry
-    never changes board (an account declares itself a bot before its first ranked game). Read
-    before the game's writes commit (entry_record, entry_statement: a failing database fails
-    the write, as its other reads would), so that `entry_committed` finds it here after."""
-    return bool(Entry.objects.filter(game_id=game_id, bot=True).exists())
+def _entry_board(game_id: str) -> EntryBoard:
+    """The daily game's EntryBoard, kept once read: an entry never changes board (an account
+    declares itself a bot before its first ranked game; `provisional` is fixed when the game is
+    made). Read before the game's writes commit (entry_record, entry_statement: a failing
+    database fails the write, as its other reads would), so that `entry_committed` finds it
+    here after."""
+    found = Entry.objects.filter(game_id=game_id).values_list("bot", "provisional").first()
+    return EntryBoard(False, False) if found is None else EntryBoard(*found)
 
 
 def entry_record(game: Game, at: dt.datetime) -> None:
@@ -196,7 +224,7 @@ def entry_record(game: Game, at: dt.datetime) -> None:
                 status=game.status, ended_at=game.finished_at
             )
         return
-    _entry_is_bots(str(game.pk))
+    _entry_board(str(game.pk))
     finished = game.status != Game.Status.PLAYING
     Entry.objects.filter(game=game, disqualified=False).update(
         status=game.status,
@@ -214,7 +242,7 @@ def entry_statement(game: Game, at: dt.datetime) -> tuple[str, list[Any]] | None
     entry's board, read once per game and process)."""
     if at >= _challenge_of(game).ends_at:
         return None
-    _entry_is_bots(str(game.pk))
+    _entry_board(str(game.pk))
     finished = game.status != Game.Status.PLAYING
     sql = (
         f"ranked_entry AS (UPDATE {Entry._meta.db_table} SET status = %s, score = %s, "
@@ -227,13 +255,15 @@ def entry_statement(game: Game, at: dt.datetime) -> tuple[str, list[Any]] | None
 
 def entry_committed(game: Game, at: dt.datetime) -> None:
     """After a ranked game's change committed: move it in its board's ranking and mark it for
-    the next live batch (a disqualified entry's version keeps it off: leaderboard.boards)."""
+    the next live batch (a disqualified entry's version keeps it off: leaderboard.boards). A
+    provisional entry (R36) is in neither: it is read from the database where it is listed."""
     challenge = _challenge_of(game)
-    if at >= challenge.ends_at:
+    place = _entry_board(str(game.pk))
+    if at >= challenge.ends_at or place.provisional:
         return
     key = boards.rank_key(game.score, game.moves)
     change = (str(game.pk), game.actions_count, key)
-    board = boards.board_id(challenge.pk, bots=_entry_is_bots(str(game.pk)))
+    board = boards.board_id(challenge.pk, bots=place.bots)
     boards.store().entries_changed(board, challenge.ends_at, [change])
 
 
@@ -328,6 +358,8 @@ def entries_disqualify(*, entries: Any, by: Any) -> list[Entry]:
         )
         Entry.objects.filter(pk__in=[entry.pk for entry in changed]).update(disqualified=True)
     for entry in changed:
+        if entry.provisional:  # never in the ranking nor in a live batch (R36)
+            continue
         # Off the ranking, and a `removed` message in the board's next live batch.
         change = (str(entry.game_id), boards.REMOVED, None)
         board = boards.board_id(entry.challenge_id, bots=entry.bot)
@@ -367,6 +399,8 @@ def _entry_review(*, game: Game, review: str, version: int) -> bool:
     entry = entries.select_related("challenge").first()
     if entry is None or not entries.update(review=review):
         return False
+    if entry.provisional:  # listed apart, read from the database: no ranking to change (R36)
+        return True
     key = None if review == selectors.HELD else boards.rank_key(entry.score, entry.moves)
     changes = [(str(game.pk), version, key)]
     board = boards.board_id(entry.challenge_id, bots=entry.bot)

@@ -40,7 +40,7 @@ from games.accounts import player_lock
 from games.engine import DealCode
 from games.errors import Forbidden
 from games.models import Game
-from games.selectors import _instance, _row_reader
+from games.selectors import _instance, _row_reader, account_standing_require
 from games.services import game_create, game_end_day_over
 from leaderboard.days import day_today, day_zone
 from matches import ratings, selectors
@@ -233,6 +233,8 @@ def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> 
         locked = player_lock(user=player)
         if locked.guest:  # a rated game needs an account with a name (as a daily does)
             raise Forbidden(_("Sign up to play a match: your games stay yours."))
+        # R36: a rated match needs an account in good standing (403 `standing` otherwise).
+        account_standing_require(user=player, now=timezone.now())
         bot = locked.bot
         ((existing, row),) = _read(OPEN_AND_RATING, [player.pk, size, draw] * 2)
         if existing is not None:

@@ -186,20 +186,27 @@ def board_first_rows(*, date: Any, draw: int, bots: bool, page: int) -> dict[str
             return _("%(home)s of 52 cards home") % {"home": entry["home"]}
         return status.get(entry["status"], entry["status"])
 
-    rows = [
-        {
-            "rank": offset + index,
+    def row(entry: dict[str, Any], rank: int | None) -> dict[str, Any]:
+        return {
+            "rank": rank,
             "player": entry["player"],
             "score": entry["score"],
             "moves": entry["moves"],
             "time": _clock(entry["seconds"]),
             "status": worded(entry),
         }
-        for index, entry in enumerate(
-            boards.board_page(challenge=challenge, page=page, now=now, bots=bots), start=1
-        )
-    ]
-    return {"rows": rows, "page": page, "first": page <= 1, "last": count <= page * size}
+
+    ranked = boards.board_page(challenge=challenge, page=page, now=now, bots=bots)
+    # R36: the provisional entries' first page, apart from the ranks (leaderboard.js reads it
+    # again when the board is shown).
+    provisional = boards.provisional_page(challenge=challenge, page=1, now=now, bots=bots)
+    return {
+        "rows": [row(entry, offset + index) for index, entry in enumerate(ranked, start=1)],
+        "provisional": [row(entry, None) for entry in provisional],
+        "page": page,
+        "first": page <= 1,
+        "last": count <= page * size,
+    }
 
 
 def _clock(seconds: float) -> str:

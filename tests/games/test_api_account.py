@@ -22,6 +22,8 @@ def test_the_account_says_who_the_caller_is(auth_client, user):
         "bot": False,
         "created": body["created"],
         "scopes": SCOPES,
+        # R36 (tests/settings.py: no minimum age nor games, so every account is in standing)
+        "standing": {"ranked": True, "until": None, "games_needed": 0},
     }
     assert dt.datetime.fromisoformat(body["created"]) == user.date_joined
     assert not Player.objects.filter(user=user).exists()  # made on first need only

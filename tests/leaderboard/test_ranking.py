@@ -50,6 +50,7 @@ def test_board_ranks_score_then_moves_then_seconds_then_who_got_there_first(noon
         "game": None,
         "bot": False,
         "home": 1,
+        "provisional": False,
     }
     assert results[0]["seconds"] == 3500.0 and results[0]["status"] == "won"
 

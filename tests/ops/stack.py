@@ -178,6 +178,9 @@ class Topology:
                 "THROTTLE_TOKEN": "10000/hour",
                 "THROTTLE_ACTIONS": "1000000/minute",
                 "SIGNUP_LIMIT": "1000000",
+                # R36: fresh accounts play ranked dailies and rated matches at once.
+                "RANKED_MIN_AGE_HOURS": "0",
+                "RANKED_MIN_GAMES": "0",
                 # The scheduler's solver budget per deal tried for a daily (R29), as in
                 # tests/settings.py: with a new DAILY_SECRET each stack's deals are new, and one
                 # the solver leaves undecided cost its whole budget (10 s by default) each start.

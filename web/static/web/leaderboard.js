@@ -3,6 +3,8 @@
 // later page (whose rows shift when any entry above them moves, which no batch says) is read
 // again from the API after each batch. Either is read again when a batch leaves it short.
 // Two tabs show the day's two boards (R34): the people's and the bots' (`?players=bots`).
+// Under each, its provisional entries (R36: accounts not in good standing yet), never ranked
+// and never in a live batch: read when the board is shown.
 import { api, currentUser, el, formatSeconds } from "./api.js";
 import { placeEntries, watchBoard } from "./board.js";
 import { cardsHomeOf, parText } from "./messages.js";
@@ -31,23 +33,24 @@ function statusText(entry) {
   return { playing: gettext("Playing"), won: gettext("Won"), resigned: gettext("Ended") }[entry.status] || entry.status;
 }
 
+// An entry's row: its rank first on the board, none in the provisional section.
+function entryRow(entry, rank) {
+  const mine = entry.player === currentUser();
+  return el(
+    "tr",
+    { class: mine ? "mine" : "", "data-player": entry.player },
+    ...(rank === null ? [] : [el("td", { class: "num", text: String(rank) })]),
+    el("td", {}, el("a", { href: `/players/${encodeURIComponent(entry.player)}`, text: entry.player })),
+    el("td", { class: "num score", text: String(entry.score) }),
+    el("td", { class: "num moves", text: String(entry.moves) }),
+    el("td", { class: "num time", text: formatSeconds(entry.seconds) }),
+    el("td", { text: statusText(entry) }),
+  );
+}
+
 function render() {
   const offset = (pageNumber - 1) * PAGE_SIZE;
-  rowsBox.replaceChildren(
-    ...rows.map((entry, index) => {
-      const mine = entry.player === currentUser();
-      return el(
-        "tr",
-        { class: mine ? "mine" : "", "data-player": entry.player },
-        el("td", { class: "num", text: String(offset + index + 1) }),
-        el("td", {}, el("a", { href: `/players/${encodeURIComponent(entry.player)}`, text: entry.player })),
-        el("td", { class: "num score", text: String(entry.score) }),
-        el("td", { class: "num moves", text: String(entry.moves) }),
-        el("td", { class: "num time", text: formatSeconds(entry.seconds) }),
-        el("td", { text: statusText(entry) }),
-      );
-    }),
-  );
+  rowsBox.replaceChildren(...rows.map((entry, index) => entryRow(entry, offset + index + 1)));
   document.getElementById("board-empty").hidden = rows.length > 0;
   document.getElementById("page-number").textContent = String(pageNumber);
   document.getElementById("prev-page").disabled = pageNumber <= 1;
@@ -147,9 +150,22 @@ function setLive(on) {
   document.querySelector("#live-status .live-text").textContent = on ? gettext("live") : gettext("reconnecting…");
 }
 
+// The shown board's provisional entries (their first page), or the section hidden if none.
+async function showProvisional() {
+  const shownPlayers = players;
+  const board = await api(
+    "GET",
+    `daily/${day}/leaderboard?draw=${draw}&players=${players}&section=provisional`,
+  );
+  if (shownPlayers !== players) return;
+  document.getElementById("provisional-rows").replaceChildren(...board.results.map((entry) => entryRow(entry, null)));
+  document.getElementById("provisional").hidden = board.results.length === 0;
+}
+
 // The shown board's socket, opened once its page has been read.
 function follow() {
   const following = players;
+  showProvisional().catch(() => {});
   reload()
     .catch(() => {})
     .finally(() => {
