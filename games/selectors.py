@@ -266,8 +266,10 @@ def account_standing(*, user: Any, now: datetime.datetime) -> Standing:
     """R36: the account's standing now: RANKED_MIN_AGE_HOURS since sign-up and RANKED_MIN_GAMES
     finished games of any kind (won or resigned: practice, daily, match, ended by the server).
     At most RANKED_MIN_GAMES games are read, so an old account's history costs nothing."""
-    old_enough = user.date_joined + datetime.timedelta(hours=settings.RANKED_MIN_AGE_HOURS)
-    until = old_enough if old_enough > now else None
+    # No age asked for (RANKED_MIN_AGE_HOURS 0): met whatever the clocks say.
+    hours = settings.RANKED_MIN_AGE_HOURS
+    old_enough = user.date_joined + datetime.timedelta(hours=hours)
+    until = old_enough if hours > 0 and old_enough > now else None
     wanted = settings.RANKED_MIN_GAMES
     finished = 0
     if wanted > 0:

@@ -271,11 +271,13 @@ class Core:
         return Daily.from_json(data)
 
     def leaderboard(
-        self, date: dt.date, draw: int, page: int, page_size: int | None
+        self, date: dt.date, draw: int, page: int, page_size: int | None, section: str | None
     ) -> Op[Leaderboard]:
         params = {"draw": str(draw), "page": str(page)}
         if page_size is not None:
             params["page_size"] = str(page_size)
+        if section is not None:
+            params["section"] = section
         path = f"daily/{date.isoformat()}/leaderboard"
         data = yield from self.fetch(Call("GET", path, params=params))
         return Leaderboard.from_json(data)

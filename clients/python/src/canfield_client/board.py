@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+from collections.abc import Iterable
 from dataclasses import replace
 from types import TracebackType
 from typing import Generic, Self, TypeVar
@@ -171,7 +172,7 @@ class Standings:
         if isinstance(event, Snapshot):
             self.count = event.count
             self.depth = max(self.size, len(event.results))
-            self.rows = sorted(event.results, key=lambda entry: entry.rank)[: self.depth]
+            self.rows = sorted(_ranked(event.results), key=_rank)[: self.depth]
         elif isinstance(event, Entries):
             changed = {entry.player: entry for entry in event.entries}
             known = {entry.player for entry in self.rows}
@@ -180,9 +181,9 @@ class Standings:
             else:  # a server of per-entry messages sends no count
                 self.count += sum(1 for player in changed if player not in known)
             rows = [entry for entry in self.rows if entry.player not in changed]
-            for entry in sorted(changed.values(), key=lambda entry: entry.rank):
-                if entry.rank - 1 <= len(rows):
-                    rows.insert(entry.rank - 1, entry)
+            for entry in sorted(_ranked(changed.values()), key=_rank):
+                if _rank(entry) - 1 <= len(rows):
+                    rows.insert(_rank(entry) - 1, entry)
             self.rows = rows[: self.depth]
         elif isinstance(event, Removed):
             before = len(self.rows)
@@ -193,3 +194,12 @@ class Standings:
     def top(self) -> list[Entry]:
         """The best `size` entries, best first, each with its place as its rank."""
         return [replace(entry, rank=place) for place, entry in enumerate(self.rows[: self.size], 1)]
+
+
+def _ranked(entries: Iterable[Entry]) -> list[Entry]:
+    """The ranked entries (a live board carries no provisional one, R36: they have no rank)."""
+    return [entry for entry in entries if entry.rank is not None]
+
+
+def _rank(entry: Entry) -> int:
+    return entry.rank or 0

@@ -260,9 +260,16 @@ class Client(_Options):
         return self._run(self._core.daily(date))
 
     def leaderboard(
-        self, date: dt.date, *, draw: Draw = 3, page: int = 1, page_size: int | None = None
+        self,
+        date: dt.date,
+        *,
+        draw: Draw = 3,
+        page: int = 1,
+        page_size: int | None = None,
+        section: Literal["provisional"] | None = None,
     ) -> Leaderboard:
-        return self._run(self._core.leaderboard(date, draw, page, page_size))
+        """A day's board; `section="provisional"`: its provisional entries, unranked (R36)."""
+        return self._run(self._core.leaderboard(date, draw, page, page_size, section))
 
     def player(self, username: str) -> Player:
         return self._run(self._core.player(username))
@@ -524,9 +531,15 @@ class AsyncClient(_Options):
         return await self._run(self._core.daily(date))
 
     async def leaderboard(
-        self, date: dt.date, *, draw: Draw = 3, page: int = 1, page_size: int | None = None
+        self,
+        date: dt.date,
+        *,
+        draw: Draw = 3,
+        page: int = 1,
+        page_size: int | None = None,
+        section: Literal["provisional"] | None = None,
     ) -> Leaderboard:
-        return await self._run(self._core.leaderboard(date, draw, page, page_size))
+        return await self._run(self._core.leaderboard(date, draw, page, page_size, section))
 
     async def player(self, username: str) -> Player:
         return await self._run(self._core.player(username))

@@ -92,6 +92,13 @@ class Forbidden(CanfieldError):
     code = "forbidden"
 
 
+class NotInStanding(Forbidden):
+    """Ranked play asked for by an account not yet in good standing (R36): `params` holds
+    `ranked`, `until` (when the account is old enough, or None) and `games_needed`."""
+
+    code = "standing"
+
+
 class NotFound(CanfieldError):
     code = "not_found"
 
@@ -136,6 +143,7 @@ ERRORS: dict[str, type[CanfieldError]] = {
         CannotFinish,
         NotAuthenticated,
         Forbidden,
+        NotInStanding,
         NotFound,
         MethodNotAllowed,
         NotAcceptable,

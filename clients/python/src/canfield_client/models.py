@@ -286,15 +286,17 @@ class Page(Generic[T]):
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """A player's line on a daily board."""
+    """A player's line on a daily board; `rank` is None in the provisional section (R36:
+    `provisional` entries are listed apart and never ranked)."""
 
-    rank: int
+    rank: int | None
     player: str
     score: int
     moves: int
     seconds: float
     status: str
     game: str | None
+    provisional: bool = False
 
     @classmethod
     def from_json(cls, data: Json) -> Entry:
@@ -306,6 +308,7 @@ class Entry:
             seconds=data["seconds"],
             status=data["status"],
             game=data.get("game"),
+            provisional=bool(data.get("provisional", False)),
         )
 
 
