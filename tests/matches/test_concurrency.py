@@ -169,7 +169,7 @@ def test_racing_last_games_finish_and_racing_reviews_rate_a_match_exactly_once(m
 
     # when: the 12 reviews run at once (both games of each duel end their review together)
     def review(pk) -> None:
-        review_run(Review.objects.select_related("game__owner").get(pk=pk), seconds=0.5)
+        review_run(Review.objects.select_related("game__owner").get(pk=pk))
 
     errors = run_threads(review, list(Review.objects.values_list("pk", flat=True)))
 
