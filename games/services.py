@@ -109,8 +109,9 @@ def _announce(*, game: Game, at: datetime.datetime) -> None:
 class DailyBoards:
     """What the daily boards lend the games API, registered from their AppConfig's `ready`
     (`daily_boards_provide`), so that `games` never imports them: `game_get_or_create(player=,
-    draw=, address_hash=, device_hash=, ranked=)` gives the player's game of today as (game, created)
-    (provisional for an account not in standing, R36; with `ranked`, NotInStanding instead), and
+    draw=, address_hash=, device_hash=, ranked=)` gives the player's game of today as (game,
+    created) (provisional for an account not in standing, R36; with `ranked`, NotInStanding
+    instead), and
     `standing(game=, now=)` a finished ranked game's `{"rank", "players", "review"}` (only
     `review` while it is held, R35) or None."""
 
