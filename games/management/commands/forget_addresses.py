@@ -18,5 +18,6 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         emptied = address_hashes_forget(now=timezone.now())
         self.stdout.write(
-            f"{emptied} game(s) with hashes older than {settings.ADDRESS_HASH_DAYS} days emptied"
+            f"address and device hashes of {emptied} game(s) older than "
+            f"{settings.ADDRESS_HASH_DAYS} days emptied"
         )
