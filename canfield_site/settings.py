@@ -108,6 +108,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After static files (no cookie on them): a browser's device cookie, for the fair-play
+    # review's device links (canfield_site/clients.py).
+    "canfield_site.clients.DeviceCookieMiddleware",
     # After sessions, before common: the language comes from the switcher's cookie, else the
     # browser's Accept-Language.
     "django.middleware.locale.LocaleMiddleware",

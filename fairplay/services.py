@@ -39,11 +39,21 @@ logger = logging.getLogger(__name__)
 IDENTICAL_CANDIDATES = 50
 SIMILAR_LENGTH = (0.8, 1.25)
 # `scouting` weighs at most this many other accounts' games of the deal joined to the player's
-# by an identity link: the same address (hash) or sign-ups within SIGNED_UP_CLOSE. Having
-# played the deal shortly before is no link (R35a): any stranger may have, and counting it let
-# anyone's early game cast doubt on the winner. Games store no device cookie.
+# by an identity link: the same address or device (hashes), sign-ups within SIGNED_UP_CLOSE, a
+# history (below) or a private OAuth app (below). Having played the deal shortly before, once,
+# is no link (R35a): any stranger may have, and counting it let anyone's early game cast doubt
+# on the winner.
 SCOUTS = 20
 SIGNED_UP_CLOSE = dt.timedelta(hours=1)
+# A history link: over the HISTORY_DAYS before a won daily, the other account ended its game
+# of the day within HISTORY_BEFORE before the winner's began, on at least HISTORY_MIN_DAYS
+# days the winner won: a pattern, where once is chance (R35a).
+HISTORY_DAYS, HISTORY_BEFORE, HISTORY_MIN_DAYS = 30, dt.timedelta(hours=2), 3
+# An OAuth app link: an app created by one of the two accounts and authorised by the other,
+# private: authorised by at most OAUTH_APP_ACCOUNTS accounts (a published client links nobody).
+OAUTH_APP_ACCOUNTS = 5
+# `surprise` compares a daily with at most this many of the account's previous dailies.
+SURPRISE_RECORD = 30
 
 
 # ---- queueing: the ranked-game listener ------------------------------------------------------
@@ -122,38 +132,139 @@ def identical_candidates(game: Game) -> list[Game]:
     )
 
 
+def history_links(game: Game) -> dict[int, int]:
+    """Accounts that often ended their daily just before this game's owner started one they
+    won: {account id: days} for those on at least HISTORY_MIN_DAYS of the owner's won dailies
+    of the HISTORY_DAYS before this game (this one included, when won). Two queries, bounded by
+    the days: the owner's wins, then the games of those challenges that ended in each window."""
+    if game.challenge_id is None:
+        return {}
+    wins = Game.objects.filter(
+        owner_id=game.owner_id,
+        challenge__isnull=False,
+        status=Game.Status.WON,
+        created_at__gte=game.created_at - dt.timedelta(days=HISTORY_DAYS),
+        created_at__lte=game.created_at,
+    ).values_list("challenge_id", "created_at")
+    windows = Q(pk__in=[])
+    for challenge_id, started in wins:
+        windows |= Q(
+            challenge_id=challenge_id, finished_at__range=(started - HISTORY_BEFORE, started)
+        )
+    days: dict[int, set[dt.date]] = defaultdict(set)
+    for owner_id, date in (
+        Game.objects.filter(windows)
+        .exclude(owner_id=game.owner_id)
+        .values_list("owner_id", "challenge__date")
+    ):
+        days[owner_id].add(date)
+    return {owner: len(dates) for owner, dates in days.items() if len(dates) >= HISTORY_MIN_DAYS}
+
+
+def oauth_links(owner_id: int) -> set[int]:
+    """Accounts joined to this one by a private OAuth app: one of the two created it
+    (`Application.user`) and the other authorised it (holds a grant or a token of it), and at
+    most OAUTH_APP_ACCOUNTS accounts did. Two queries."""
+    from oauth2_provider.models import (
+        get_access_token_model,
+        get_application_model,
+        get_grant_model,
+        get_refresh_token_model,
+    )
+
+    holders = (get_access_token_model(), get_refresh_token_model(), get_grant_model())
+    mine = Q(user_id=owner_id)
+    for holder in holders:
+        mine |= Q(pk__in=holder.objects.filter(user_id=owner_id).values("application_id"))
+    creators = dict(
+        get_application_model()
+        .objects.filter(mine, user__isnull=False)
+        .values_list("pk", "user_id")
+    )
+    if not creators:
+        return set()
+    first, *rest = (
+        holder.objects.filter(application_id__in=list(creators)).values_list(
+            "application_id", "user_id"
+        )
+        for holder in holders
+    )
+    accounts: dict[int, set[int]] = defaultdict(set)
+    for app, user in first.union(*rest):
+        accounts[app].add(user)
+    linked = set()
+    for app, creator in creators.items():
+        users = accounts[app] | {creator}
+        if len(users) <= OAUTH_APP_ACCOUNTS and owner_id in users:
+            # the creator and those who authorised it; the owner is one of them
+            linked |= users if creator == owner_id else {creator}
+    return linked - {owner_id}
+
+
 def scout_candidates(game: Game) -> list[tuple[Game, tuple[str, ...], float]]:
     """The games `scouting` weighs: other accounts' games of the deal joined to this one by an
-    identity link (the same address hash, sign-ups within SIGNED_UP_CLOSE) that ended before
-    it (or are still running), each with its links and how many seconds before this game's end
-    it ended (or last moved)."""
+    identity link (the same address or device hash, sign-ups within SIGNED_UP_CLOSE, a history
+    of ending just before the owner's wins, a private OAuth app) that ended before it (or are
+    still running), each with its links and how many seconds before this game's end it ended
+    (or last moved). Provisional games (R36) are games of the deal like any other: the cards
+    they revealed count. At most six queries, whatever the history."""
     joined = game.owner.date_joined
+    history = history_links(game)
+    apps = oauth_links(game.owner_id)
     linked = Q(owner__date_joined__range=(joined - SIGNED_UP_CLOSE, joined + SIGNED_UP_CLOSE))
+    linked |= Q(owner_id__in=[*history, *apps])
+    same = Q(pk__in=[])  # the same address or device: the strongest links, weighed first
     if game.address_hash:
-        linked |= Q(address_hash=game.address_hash)
+        same |= Q(address_hash=game.address_hash)
+    if game.device_hash:
+        same |= Q(device_hash=game.device_hash)
     end = game.finished_at or timezone.now()
     found = []
-    same_address = Q(address_hash=game.address_hash) & ~Q(address_hash="")
     for other in (
         _others(game)
-        .filter(linked)
+        .filter(linked | same)
         .filter(Q(finished_at__lt=end) | Q(finished_at__isnull=True))
         .select_related("owner")
         .annotate(
             last_at=Max("actions__at"),
-            shares=Case(When(same_address, then=Value(1)), default=Value(0)),
+            shares=Case(When(same, then=Value(1)), default=Value(0)),
         )
-        .order_by("-shares", "-finished_at")[:SCOUTS]  # the same address first
+        .order_by("-shares", "-finished_at")[:SCOUTS]
     ):
         links = []
         if game.address_hash and other.address_hash == game.address_hash:
             links.append("address")
+        if game.device_hash and other.device_hash == game.device_hash:
+            links.append("device")
         apart = abs(other.owner.date_joined - joined)
         if apart <= SIGNED_UP_CLOSE:
             links.append(f"signed up {round(apart.total_seconds() / 60)} min apart")
+        if other.owner_id in history:
+            links.append(f"history: {history[other.owner_id]} days")
+        if other.owner_id in apps:
+            links.append("oauth app")
         ended = other.finished_at or other.last_at or other.created_at  # type: ignore[attr-defined]
         found.append((other, tuple(links), (end - ended).total_seconds()))
     return found
+
+
+def surprise_inputs(game: Game) -> tuple[signals.DailyStats, list[signals.DailyStats]]:
+    """`surprise`'s inputs: the daily game and the account's previous finished dailies (at most
+    SURPRISE_RECORD, newest first), each with its deal's par. A match game has no par: it is
+    compared with nothing. One query (two without the game's challenge loaded)."""
+    if game.challenge_id is None:
+        return signals.DailyStats(game.status == Game.Status.WON, game.moves), []
+    stats = signals.DailyStats(game.status == Game.Status.WON, game.moves, game.challenge.par)
+    record = (
+        Game.objects.filter(
+            owner_id=game.owner_id, challenge__isnull=False, finished_at__lt=game.created_at
+        )
+        .order_by("-finished_at")
+        .values_list("status", "moves", "challenge__par")[:SURPRISE_RECORD]
+    )
+    return stats, [
+        signals.DailyStats(status == Game.Status.WON, moves, par) for status, moves, par in record
+    ]
 
 
 # ---- reviewing -----------------------------------------------------------------------------
@@ -179,6 +290,7 @@ def review_run(review: Review) -> Review:
                 for other, links, before in scouts
             ],
         ),
+        signals.surprise(*surprise_inputs(game)),
     ]
     score, held = signals.verdict(results)
     review.score = score

@@ -94,7 +94,7 @@ class Scout:
 
 @dataclass(frozen=True)
 class Signal:
-    name: str  # timing, identical, clairvoyance, scouting
+    name: str  # timing, identical, clairvoyance, scouting, surprise
     score: float
     evidence: dict[str, Any] = field(default_factory=dict)
 
@@ -297,14 +297,67 @@ def scouting(game: GameLog, scouts: Sequence[Scout]) -> Signal:
     return Signal("scouting", weight * strength, evidence)
 
 
+# surprise: a supporting signal only (SUPPORTING): it counts towards a hold beside another
+# signal, never alone nor with another supporting one. The record's smoothed win share at which
+# a win is (fully, not) a surprise; the leap of the game's par/moves over the record's best
+# won one; the previous dailies the record needs to count fully (fewer: it counts less).
+SUPPORTING = frozenset({"surprise"})
+SURPRISE_WIN_SHARE, SURPRISE_LEAP, SURPRISE_RECORD = (0.1, 0.5), (0.5, 0.1), 5
+
+
+@dataclass(frozen=True)
+class DailyStats:
+    """One finished daily game as `surprise` weighs it: won or not, its `moves` (R25) and its
+    deal's `par` (R31; None where the solver left none)."""
+
+    won: bool
+    moves: int
+    par: int | None = None
+
+    @property
+    def efficiency(self) -> float:
+        """par / moves of a won game with a par (1: as few moves as the solver's line), else 0."""
+        if not self.won or not self.par or self.moves <= 0:
+            return 0.0
+        return min(1.0, self.par / self.moves)
+
+
+def surprise(game: DailyStats, record: Sequence[DailyStats]) -> Signal:
+    """A win far above the account's own record (its previous finished dailies): how rarely
+    the record wins (its win share smoothed as (wins + 1) / (games + 2), SURPRISE_WIN_SHARE)
+    times how far this win's efficiency (par / moves) leaps over the record's best won one
+    (SURPRISE_LEAP), scaled down for a record shorter than SURPRISE_RECORD. An account that
+    never won and suddenly wins in par moves scores high; one that plays at its steady level,
+    whatever that level, scores 0; a game not won scores 0. Supporting only (SUPPORTING): a
+    sudden good day is what honest players have too, so it never holds a game by itself."""
+    if not game.won:
+        return Signal("surprise", 0.0)
+    wins = sum(past.won for past in record)
+    share = (wins + 1) / (len(record) + 2)
+    best = max((past.efficiency for past in record), default=0.0)
+    leap = game.efficiency - best
+    rarity = _ramp(share, *SURPRISE_WIN_SHARE)
+    score = rarity * _ramp(leap, *SURPRISE_LEAP) * min(1.0, len(record) / SURPRISE_RECORD)
+    evidence = {
+        "record": len(record),
+        "wins": wins,
+        "efficiency": round(game.efficiency, 3),
+        "best": round(best, 3),
+        "moves": game.moves,
+        "par": game.par,
+    }
+    return Signal("surprise", round(score, 3), evidence)
+
+
 def verdict(signals: Sequence[Signal]) -> tuple[float, bool]:
     """The combined score (the signals' sum: the staff's queue order) and whether the game is
-    held (R35a): two signals each at least MODERATE, or one of a kind a person cannot produce
-    (MACHINE) at STRONG."""
+    held (R35a): two signals each at least MODERATE, at least one of them not a supporting one
+    (SUPPORTING: surprise), or one of a kind a person cannot produce (MACHINE) at STRONG."""
     total = round(sum(signal.score for signal in signals), 3)
-    moderate = sum(signal.score >= MODERATE for signal in signals)
+    primary = sum(signal.score >= MODERATE for signal in signals if signal.name not in SUPPORTING)
+    supporting = any(signal.score >= MODERATE for signal in signals if signal.name in SUPPORTING)
     machine = any(signal.name in MACHINE and signal.score >= STRONG for signal in signals)
-    return total, moderate >= 2 or machine
+    return total, primary >= 2 or (primary >= 1 and supporting) or machine
 
 
 # -- helpers ---------------------------------------------------------------------------------

@@ -349,7 +349,9 @@ def account_delete(*, user: Any) -> str:
         user.save()
         ApiKey.objects.filter(user=user).delete()
         _oauth_forget(user)
-        Game.objects.filter(owner=user).exclude(address_hash="").update(address_hash="")
+        Game.objects.filter(owner=user).exclude(address_hash="", device_hash="").update(
+            address_hash="", device_hash=""
+        )
         AccessAttempt.objects.filter(username__iexact=old_name).delete()
     return user.username
 

@@ -28,7 +28,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
-from canfield_site.clients import client_address_hash
+from canfield_site.clients import client_address_hash, client_device_hash
 from games import accounts, selectors, services
 from games.authentication import game_read_for
 from games.engine import RULESETS, DealCode, describe
@@ -620,17 +620,22 @@ class GameListCreateApi(APIView):
     )
     def post(self, request: Request) -> Response:
         options = parse_game_create(_game_create_body(request))
-        address_hash = client_address_hash(request._request)  # for the fair-play review
+        # for the fair-play review
+        address_hash = client_address_hash(request._request)
+        device_hash = client_device_hash(request._request)
         if options.pop("daily", False):
             # The caller's ranked game of the day: returned (200) if it exists already.
             game, created = services.daily_boards().game_get_or_create(
                 player=request.user,
                 draw=options["draw"],
                 address_hash=address_hash,
+                device_hash=device_hash,
                 ranked=options["ranked"],
             )
             return Response(game_payload(game, viewer=request.user), status=201 if created else 200)
-        game = services.game_create(owner=request.user, address_hash=address_hash, **options)
+        game = services.game_create(
+            owner=request.user, address_hash=address_hash, device_hash=device_hash, **options
+        )
         return Response(game_payload(game, viewer=request.user), status=201)
 
 

@@ -57,6 +57,9 @@ class Game(models.Model):
     # fair-play review of accounts sharing an address; never the address itself. Emptied
     # after ADDRESS_HASH_DAYS by `manage.py forget_addresses`.
     address_hash = models.CharField(max_length=64, blank=True, default="")
+    # The same for the browser's device cookie (canfield_site.clients.DEVICE_COOKIE), "" for a
+    # client without one; kept and emptied as `address_hash` is.
+    device_hash = models.CharField(max_length=64, blank=True, default="")
     # Ended by the server after IDLE_GAME_DAYS without an action (`manage.py end_idle_games`):
     # status and end_reason say "resigned" (API.md has no other value); a game the player left
     # never counts in statistics (games.selectors.games_counted).
@@ -71,6 +74,12 @@ class Game(models.Model):
                 fields=["address_hash"],
                 name="game_address_hash",
                 condition=~models.Q(address_hash=""),
+            ),
+            # ... and from a browser (its device cookie).
+            models.Index(
+                fields=["device_hash"],
+                name="game_device_hash",
+                condition=~models.Q(device_hash=""),
             ),
         ]
 

@@ -109,8 +109,9 @@ def _announce(*, game: Game, at: datetime.datetime) -> None:
 class DailyBoards:
     """What the daily boards lend the games API, registered from their AppConfig's `ready`
     (`daily_boards_provide`), so that `games` never imports them: `game_get_or_create(player=,
-    draw=, address_hash=, ranked=)` gives the player's game of today as (game, created)
-    (provisional for an account not in standing, R36; with `ranked`, NotInStanding instead), and
+    draw=, address_hash=, device_hash=, ranked=)` gives the player's game of today as (game,
+    created) (provisional for an account not in standing, R36; with `ranked`, NotInStanding
+    instead), and
     `standing(game=, now=)` a finished ranked game's `{"rank", "players", "review"}` (only
     `review` while it is held, R35) or None."""
 
@@ -156,11 +157,12 @@ def game_create(
     challenge: Any = None,
     match: Any = None,
     address_hash: str = "",
+    device_hash: str = "",
 ) -> Game:
     """Deal a new game: `deck` (custom), else `code`, else a random CF2 deal (R4a: its cards
     cannot be searched for). A game of a code or a deck the player chose, outside a daily
-    challenge, is a practice game (R19). `address_hash`: the dealing client's
-    (canfield_site.clients.client_address_hash)."""
+    challenge, is a practice game (R19). `address_hash`, `device_hash`: the dealing client's
+    (canfield_site.clients.client_address_hash, client_device_hash)."""
     practice = challenge is None and match is None and (code is not None or deck is not None)
     if code is None and deck is None:
         code = DealCode(secrets.randbelow(DEAL_NUMBERS[2]), draw, version=2)
@@ -182,6 +184,7 @@ def game_create(
         moves=view["moves"],
         state=engine.to_dict(),
         address_hash=address_hash,
+        device_hash=device_hash,
     )
 
 
@@ -496,11 +499,13 @@ def game_hint(*, game: Game, user: Any) -> dict[str, Any]:
 
 
 def address_hashes_forget(*, now: datetime.datetime) -> int:
-    """Empty the address hashes of games dealt more than ADDRESS_HASH_DAYS before `now` (the
-    fair-play review looks no further back); returns how many were emptied."""
+    """Empty the address and device hashes of games dealt more than ADDRESS_HASH_DAYS before
+    `now` (the fair-play review looks no further back); returns how many games had some."""
     cutoff = now - datetime.timedelta(days=settings.ADDRESS_HASH_DAYS)
     return (
-        Game.objects.filter(created_at__lt=cutoff).exclude(address_hash="").update(address_hash="")
+        Game.objects.filter(created_at__lt=cutoff)
+        .exclude(address_hash="", device_hash="")
+        .update(address_hash="", device_hash="")
     )
 
 

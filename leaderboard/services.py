@@ -101,7 +101,12 @@ def challenges_create(*, start: dt.date, days: int, draws: tuple[int, ...]) -> i
 
 
 def daily_game_get_or_create(
-    *, player: Any, draw: int, address_hash: str = "", ranked: bool = False
+    *,
+    player: Any,
+    draw: int,
+    address_hash: str = "",
+    device_hash: str = "",
+    ranked: bool = False,
 ) -> tuple[Game, bool]:
     """The player's game on today's challenge: (game, created).
 
@@ -143,6 +148,7 @@ def daily_game_get_or_create(
                 code=DealCode.parse(challenge.deal_code),
                 challenge=challenge,
                 address_hash=address_hash,
+                device_hash=device_hash,
             )
             Entry.objects.create(
                 challenge=challenge,

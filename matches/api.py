@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
-from canfield_site.clients import client_address_hash
+from canfield_site.clients import client_address_hash, client_device_hash
 from games.errors import ApiError, InvalidRequest, NotFound
 from games.throttling import FixedWindowScopedThrottle
 from keys.scopes import ScopeRequired
@@ -242,6 +242,7 @@ class MatchListCreateApi(APIView):
                 size=size,
                 draw=draw,
                 address_hash=client_address_hash(request._request),
+                device_hash=client_device_hash(request._request),
             )
         except NoMatchSecret:
             raise Unavailable(_("Matches are not set up on this server.")) from None

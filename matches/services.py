@@ -224,7 +224,9 @@ class Joined(NamedTuple):
     seats: list[MatchPlayer] | None  # the match's seats if in hand (a new match's one), else None
 
 
-def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> Joined:
+def match_join(
+    *, player: Any, size: int, draw: int, address_hash: str = "", device_hash: str = ""
+) -> Joined:
     """R32: seat the player in a match of that size and draw, their game dealt at once; or
     answer with their unfinished match of the mode if they have one."""
     if size not in SIZES or draw not in DRAWS:
@@ -264,6 +266,7 @@ def match_join(*, player: Any, size: int, draw: int, address_hash: str = "") -> 
             code=DealCode.parse(match.deal.deal_code),
             match=match,
             address_hash=address_hash,
+            device_hash=device_hash,
         )
         joined = MatchPlayer.objects.create(
             match=match,

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import JavaScriptCatalog
 
-from canfield_site.clients import client_address_hash
+from canfield_site.clients import client_address_hash, client_device_hash
 from games import selectors as game_selectors
 from games import services as game_services
 from games.accounts import (
@@ -79,7 +79,11 @@ def play_now(request: HttpRequest) -> HttpResponse:
             )
         login(request, guest_create(), backend="django.contrib.auth.backends.ModelBackend")
         _guest_keep(request)
-    game = game_services.game_create(owner=request.user, address_hash=client_address_hash(request))
+    game = game_services.game_create(
+        owner=request.user,
+        address_hash=client_address_hash(request),
+        device_hash=client_device_hash(request),
+    )
     return redirect("play", game_id=game.id)
 
 

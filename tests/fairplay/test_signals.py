@@ -10,6 +10,7 @@ from fairplay.signals import (
     GAME_NODES,
     MODERATE,
     SOLVE_NODES,
+    DailyStats,
     GameLog,
     LoggedAction,
     Scout,
@@ -18,6 +19,7 @@ from fairplay.signals import (
     identical,
     sampled,
     scouting,
+    surprise,
     timing,
     uncovered,
     verdict,
@@ -384,3 +386,50 @@ def test_the_verdict_needs_two_moderate_signals_or_one_a_person_cannot_produce()
     assert not held(Signal("scouting", 1.0), Signal("clairvoyance", 0.49))
     assert verdict([Signal("timing", 0.6), Signal("clairvoyance", 0.4)]) == (1.0, False)
     assert verdict([]) == (0.0, False)
+
+
+def test_a_win_at_the_accounts_steady_level_is_no_surprise():
+    # given: an established account that wins most days in about 1.3 par
+    record = [DailyStats(won=n % 3 != 0, moves=130 + n, par=100) for n in range(20)]
+
+    # when: it wins again, in 125 moves
+    signal = surprise(DailyStats(won=True, moves=125, par=100), record)
+
+    # then
+    assert signal.score == 0.0
+
+
+def test_a_rare_winner_winning_at_its_usual_pace_is_no_surprise():
+    record = [DailyStats(won=n == 0, moves=200, par=100) for n in range(10)]
+    assert surprise(DailyStats(won=True, moves=190, par=100), record).score == 0.0
+
+
+def test_a_first_ever_perfect_win_is_a_surprise_that_never_holds_alone():
+    # given: an account whose 8 dailies were never won
+    record = [DailyStats(won=False, moves=80, par=90) for _ in range(8)]
+
+    # when: it wins one in par moves
+    signal = surprise(DailyStats(won=True, moves=90, par=90), record)
+
+    # then: high, with its evidence; supporting only (R35a)
+    assert signal.score >= 0.9
+    assert signal.evidence == {
+        "record": 8, "wins": 0, "efficiency": 1.0, "best": 0.0, "moves": 90, "par": 90
+    }  # fmt: skip
+    assert not verdict([signal])[1]
+
+
+def test_no_record_or_no_win_is_no_surprise():
+    assert surprise(DailyStats(won=True, moves=90, par=90), []).score == 0.0
+    assert surprise(DailyStats(won=False, moves=90, par=90), [DailyStats(False, 50)]).score == 0.0
+
+
+def test_surprise_supports_another_signal_but_never_holds_with_itself():
+    def held(*signals: Signal) -> bool:
+        return verdict(signals)[1]
+
+    assert not held(Signal("surprise", 1.0))
+    assert not held(Signal("surprise", 1.0), Signal("surprise", 1.0))
+    assert not held(Signal("surprise", 1.0), Signal("scouting", 0.49))
+    assert held(Signal("surprise", 0.5), Signal("scouting", 0.5))
+    assert held(Signal("surprise", 0.6), Signal("clairvoyance", 0.7))

@@ -69,7 +69,7 @@ def test_a_deleted_account_keeps_its_ranked_figures_under_a_new_name(make_user, 
     alice, bob = make_user("alice"), make_user("bob")
     for player in (alice, bob):
         game = services.game_create(owner=player, draw=1)
-        Game.objects.filter(pk=game.pk).update(address_hash="abc")
+        Game.objects.filter(pk=game.pk).update(address_hash="abc", device_hash="dev")
     alice_client = client_for(alice)
     _row, other_key = key_create(user=alice, name="other")
     before = APIClient().get("/api/v1/players/alice").json()
@@ -88,7 +88,8 @@ def test_a_deleted_account_keeps_its_ranked_figures_under_a_new_name(make_user, 
     assert bearer(other_key).get(ACCOUNT).status_code == 401
     assert not signs_in("alice", PASSWORD)
     assert not Game.objects.filter(owner=alice).exclude(address_hash="").exists()
-    assert Game.objects.filter(owner=bob, address_hash="abc").exists()
+    assert not Game.objects.filter(owner=alice).exclude(device_hash="").exists()
+    assert Game.objects.filter(owner=bob, address_hash="abc", device_hash="dev").exists()
     # the figures stay, under the new name; the old name is gone
     after = APIClient().get(f"/api/v1/players/deleted-{alice.pk}").json()
     assert {**before, "username": after["username"]} == after

@@ -1,4 +1,5 @@
-"""Drop old client-address hashes: `manage.py forget_addresses`, run daily by the scheduler."""
+"""Drop old client-address and device hashes: `manage.py forget_addresses`, run daily by the
+scheduler."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from games.services import address_hashes_forget
 
 
 class Command(BaseCommand):
-    help = "Empty the address hashes of games older than ADDRESS_HASH_DAYS (default 30)."
+    help = "Empty the address and device hashes of games older than ADDRESS_HASH_DAYS (default 30)."
 
     def handle(self, *args: Any, **options: Any) -> None:
         emptied = address_hashes_forget(now=timezone.now())
         self.stdout.write(
-            f"{emptied} address hash(es) older than {settings.ADDRESS_HASH_DAYS} days emptied"
+            f"address and device hashes of {emptied} game(s) older than "
+            f"{settings.ADDRESS_HASH_DAYS} days emptied"
         )
