@@ -8,6 +8,7 @@ from tests.web.helpers import api, sign_up, unique_name
 
 DAY_OVER = "The day is over: this game ended at midnight."
 HELD = "Held for a fair-play review: off the public boards until staff have looked at it."
+PROVISIONAL = "Provisional: listed apart from the ranks until this account is in good standing."
 
 
 def test_a_daily_game_open_at_the_end_of_its_day_shows_as_over(new_context, run_on_server):
@@ -78,3 +79,27 @@ def test_a_daily_game_held_for_review_tells_its_owner_at_the_table(new_context, 
     page.locator("#win").wait_for(state="visible")
     assert page.locator("#win-rank").inner_text() == HELD
     assert api(page, "GET", f"games/{game['id']}")["body"]["daily"]["review"] == "held"
+
+
+def test_a_provisional_daily_game_says_so_at_the_table(new_context, run_on_server):
+    # given a new account whose daily game was dealt while R36's minimum games applied (the
+    # test server runs with them off: tests/settings.py), resigned
+    page = new_context().new_page()
+    name = unique_name("newbie")
+    sign_up(page, name)
+    run_on_server(
+        "from django.contrib.auth import get_user_model\n"
+        "from django.test import override_settings\n"
+        "from leaderboard.services import daily_game_get_or_create\n"
+        "with override_settings(RANKED_MIN_GAMES=3):\n"
+        f"    daily_game_get_or_create(player=get_user_model().objects.get(username='{name}'), draw=3)\n"
+    )
+    game = api(page, "POST", "games", {"daily": True, "draw": 3})["body"]
+    assert api(page, "POST", f"games/{game['id']}/actions", {"type": "resign"})["status"] == 200
+
+    # when the player opens it
+    page.goto(f"/play/{game['id']}")
+
+    # then the end dialog says it is provisional, instead of a rank
+    page.locator("#win").wait_for(state="visible")
+    assert page.locator("#win-rank").inner_text() == PROVISIONAL

@@ -415,6 +415,9 @@ function showEnd(justEnded) {
     // The server adds the board standing to a finished daily game (absent if disqualified).
     if (game.daily.rank) {
       rankLine.textContent = format(gettext("Your rank on today's board: %(rank)s of %(count)s"), { rank: game.daily.rank, count: game.daily.players });
+    } else if (game.daily.provisional) {
+      // R36: a new account's daily is listed apart from the ranks until it is in good standing.
+      rankLine.textContent = gettext("Provisional: listed apart from the ranks until this account is in good standing.");
     } else if (game.daily.review === "held") {
       // R35: the fair-play review holds it off the public boards until staff look at it.
       rankLine.textContent = gettext("Held for a fair-play review: off the public boards until staff have looked at it.");
