@@ -91,8 +91,9 @@ def test_a_provisional_daily_game_says_so_at_the_table(new_context, run_on_serve
         "from django.contrib.auth import get_user_model\n"
         "from django.test import override_settings\n"
         "from leaderboard.services import daily_game_get_or_create\n"
+        f"player = get_user_model().objects.get(username='{name}')\n"
         "with override_settings(RANKED_MIN_GAMES=3):\n"
-        f"    daily_game_get_or_create(player=get_user_model().objects.get(username='{name}'), draw=3)\n"
+        "    daily_game_get_or_create(player=player, draw=3)\n"
     )
     game = api(page, "POST", "games", {"daily": True, "draw": 3})["body"]
     assert api(page, "POST", f"games/{game['id']}/actions", {"type": "resign"})["status"] == 200
