@@ -37,6 +37,7 @@ of games at another place in the queue gives the same verdict (fixed budgets, R3
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import random
 import statistics
@@ -83,6 +84,7 @@ CHEATS = (
 )
 SIGNALS = ("timing", "identical", "clairvoyance", "scouting")
 MAX_ACTIONS = 600  # a simulated player gives up after this many actions
+TRUE_NODES = 10_000_000  # the solver line of a deal: deals it does not win are skipped
 CHECK_NODES = 50_000  # a cheat's check that an action still wins on the true deal
 RECHECKS = 2  # games per deal reviewed again at another place in the queue
 
@@ -316,7 +318,9 @@ def with_finish(hand: GameLog) -> GameLog:
 
 
 def solver_line(game: Game) -> list[Action]:
-    return list(solve(game, seconds=10).line)
+    """A line that wins `game`, within a node budget (the clock is only a safety net: under
+    load a clock would make deals come and go)."""
+    return list(solve(game, seconds=60, max_nodes=TRUE_NODES).line)
 
 
 def _wins_after(game: Game, action: Action) -> list[Action] | None:
@@ -333,7 +337,7 @@ def _wins_after(game: Game, action: Action) -> list[Action] | None:
     return list(line) if line else None
 
 
-def scout(deck: tuple[str, ...], rng: random.Random, label: str) -> GameLog:
+def scout(deck: tuple[str, ...], truth: list[Action], rng: random.Random, label: str) -> GameLog:
     """A throwaway account learning the deal: draws through the stock and undoes, then plays
     (the first part of a line that wins) until the reserve is known and undoes that too."""
     player = Player(deck, Clock(rng, "machine" if rng.random() < 0.5 else "person"))
@@ -343,7 +347,7 @@ def scout(deck: tuple[str, ...], rng: random.Random, label: str) -> GameLog:
     for _ in range(draws):
         player.send(Action("undo"))
     played = 0
-    for action in solver_line(Game.new(deck))[:95]:
+    for action in truth[:95]:
         if not (player.game.reserve[:-1] and player.send(action)):
             break
         played += 1
@@ -360,13 +364,18 @@ def _slip(player: Player, rng: random.Random) -> None:
 
 
 def clairvoyant(
-    deck: tuple[str, ...], rng: random.Random, label: str, *, pace: str, noise: float = 0.0
+    deck: tuple[str, ...],
+    truth: list[Action],
+    rng: random.Random,
+    label: str,
+    *,
+    pace: str,
+    noise: float = 0.0,
 ) -> GameLog:
     """The true deal's solver line at `pace`. `noise`: the share of its actions before which it
     slips (a move or draw taken back) and, as often, plays another action that still wins on
     the true deal (the line is then found again from there)."""
-    player = Player(deck, Clock(rng, pace))
-    plan = solver_line(player.game)
+    player, plan = Player(deck, Clock(rng, pace)), truth[:]
     while plan and not player.game.is_over and len(player.log) < MAX_ACTIONS:
         if rng.random() < noise:
             _slip(player, rng)
@@ -385,13 +394,14 @@ def clairvoyant(
     return player.done(label)
 
 
-def knowledge_guided(deck: tuple[str, ...], rng: random.Random, label: str) -> GameLog:
+def knowledge_guided(
+    deck: tuple[str, ...], truth: list[Action], rng: random.Random, label: str
+) -> GameLog:
     """The rule of thumb, but wherever it has a choice it takes the first of its choices that
     still wins on the true deal (and the true line's next action where none does). Knowing
     the way, it never goes back to a table it has left (a card the line took from a foundation
     is not sent straight home again)."""
-    player, style = Player(deck, Clock(rng)), Style.of(rng)
-    plan = solver_line(player.game)
+    player, style, plan = Player(deck, Clock(rng)), Style.of(rng), truth[:]
     left = {table_of(player.game)}
     while plan and not player.game.is_over and len(player.log) < MAX_ACTIONS:
         first, others = _thumb(player.game, style, rng)
@@ -435,7 +445,7 @@ def replay(original: GameLog, rng: random.Random, label: str, edits: int) -> Gam
     """`original`'s actions sent again by another account, at its own pace (jittered), with
     `edits` slips taken back inserted."""
     player = Player(original.deck, Clock(rng))
-    places = set(rng.sample(range(len(original.actions)), edits))
+    places = set(rng.sample(range(len(original.actions)), min(edits, len(original.actions))))
     for n, logged in enumerate(original.actions):
         if n in places:
             _slip(player, rng)
@@ -608,7 +618,8 @@ def deal_games(number: int, rng: random.Random) -> Deal | None:
     """The games of one deal, timed within a day, and the links between their accounts; None
     for a deal the solver does not win."""
     deck = tuple(shuffled_deck(number, version=2))
-    if not solver_line(Game.new(deck)):
+    truth = solver_line(Game.new(deck))
+    if not truth:
         return None
     day = rng.uniform(0, 3600)
     scout_end = day + rng.uniform(0, 20_000)
@@ -634,23 +645,23 @@ def deal_games(number: int, rng: random.Random) -> Deal | None:
         if finish != hand:
             finish = GameLog(finish.deck, 3, "app", finish.actions, hand.label + "+finish")
         add(finish, ended - hand.actions[-1].at + finish.actions[-1].at, f"{kind}, with Finish")
-    undo_scout = scout(deck, rng, f"scout-{number}")
+    undo_scout = scout(deck, truth, rng, f"scout-{number}")
     add(undo_scout, scout_end, "scout")
     cheats = [
         add(
-            clairvoyant(deck, rng, f"solver-{number}", pace="person"),
+            clairvoyant(deck, truth, rng, f"solver-{number}", pace="person"),
             cheat_end,
             "solver line, linked scout",
             "solver",
         ),
         add(
-            clairvoyant(deck, rng, f"noisy-{number}", pace="person", noise=0.06),
+            clairvoyant(deck, truth, rng, f"noisy-{number}", pace="person", noise=0.06),
             cheat_end + rng.uniform(0, 600),
             "noisy solver line, linked scout",
             "noisy",
         ),
         add(
-            knowledge_guided(deck, rng, f"guided-{number}"),
+            knowledge_guided(deck, truth, rng, f"guided-{number}"),
             cheat_end + rng.uniform(0, 600),
             "knowledge-guided, linked scout",
             "guided",
@@ -663,7 +674,7 @@ def deal_games(number: int, rng: random.Random) -> Deal | None:
         add(replay(original.log, rng, f"{kind}-{number}", edits), 0.0, kind, original.world)
     stuffed = padded(original.log, rng, f"padded-{number}")
     add(stuffed, 0.0, "padded replay", original.world)
-    bot = clairvoyant(deck, rng, f"bot-{number}", pace="machine")
+    bot = clairvoyant(deck, truth, rng, f"bot-{number}", pace="machine")
     add(bot, day + rng.uniform(0, 40_000), "bot", "bot")
     # When the copies and the forward scout ended: after the original, before the cheat.
     for n, game in enumerate(games):
@@ -702,9 +713,10 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 def report(total: Reviewed, deals: int, elapsed: float) -> None:
+    """The table and figures of the deals reviewed so far."""
     print(f"deals: {deals} (CF2 1-{total.number}, app, draw 3, the ones the solver wins)")
     print("| kind | games | won | held | held % | " + " | ".join(SIGNALS) + " | CPU p50 | p99 |")
-    print("| --- " * (9 + len(SIGNALS) - 4) + "|")
+    print("| --- " * (7 + len(SIGNALS)) + "|")
     honest_rows = [f"{kind}, {way}" for kind in HONEST for way in ("by hand", "with Finish")]
     for kind in (*honest_rows, *CHEATS):
         verdicts = total.verdicts[kind]
@@ -760,6 +772,9 @@ def main() -> None:
             done += 1
             if done == deals:
                 break
+            if done % 50 == 0:  # a long run's figures so far, in case it must be cut short
+                with contextlib.redirect_stdout(sys.stderr):
+                    report(total, done, time.monotonic() - started)
         pool.terminate()
     report(total, deals, time.monotonic() - started)
 
