@@ -9,7 +9,6 @@ its own line is not. Action times are set by updating `Action.at`."""
 from __future__ import annotations
 
 import datetime as dt
-import random
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -48,19 +47,6 @@ def cycle(user, game: Game, actions: int) -> Game:
         stock = EngineGame.from_dict(Game.objects.get(pk=game.pk).state).public_view()["stock"]
         game = act(user, game, "draw" if stock["count"] else "recycle")
     return game
-
-
-def wander(user, game: Game, actions: int, seed: int) -> Game:
-    """`actions` legal moves, draws and recycles picked at random (a line of its own, with
-    moves), then resign."""
-    chance = random.Random(seed)
-    for _ in range(actions):
-        engine = EngineGame.from_dict(Game.objects.get(pk=game.pk).state)
-        legal = [action for action in engine.legal_actions() if action["type"] != "undo"]
-        moves = [action for action in legal if action["type"] == "move"]
-        action = dict(chance.choice(moves if moves and chance.random() < 0.5 else legal))
-        game = act(user, game, action.pop("type"), **action)
-    return act(user, game, "resign")
 
 
 def win(user, game: Game) -> Game:
