@@ -86,7 +86,7 @@ SIGNALS = ("timing", "identical", "clairvoyance", "scouting")
 MAX_ACTIONS = 600  # a simulated player gives up after this many actions
 TRUE_NODES = 10_000_000  # the solver line of a deal: deals it does not win are skipped
 CHECK_NODES = 50_000  # a cheat's check that an action still wins on the true deal
-RECHECKS = 2  # games per deal reviewed again at another place in the queue
+RECHECKS = 1  # games per deal reviewed again at another place in the queue
 
 
 @dataclass(frozen=True)
@@ -458,19 +458,38 @@ def replay(original: GameLog, rng: random.Random, label: str, edits: int) -> Gam
 def padded(original: GameLog, rng: random.Random, label: str) -> GameLog:
     """`original`'s actions sent again with a table-neutral round trip after every 5 or 6 of
     them: a move and its way straight back, or, where there is none, a pass through the talon
-    that ends where it began, if it takes at most 6 actions. About a third longer."""
-    player = Player(original.deck, Clock(rng))
-    gap = rng.randint(5, 6)
+    that ends where it began, if it takes at most 6 actions. Never where one of the original's
+    later undos would take the trip back instead of the original's action. About a third
+    longer."""
+    player, due, unsafe = (
+        Player(original.deck, Clock(rng)),
+        rng.randint(5, 6),
+        _undone_over(original),
+    )
     for n, logged in enumerate(original.actions):
         if logged.kind == "resign":
             break
-        if n and n % gap == 0:
+        if due <= 0 and n not in unsafe:
             trip = _move_trip(player.game, rng) or _talon_trip(player.game)
             for action in trip if len(trip) <= 6 else ():
                 player.send(action)
-            gap = rng.randint(5, 6)
+            due = rng.randint(5, 6)
         _resend(player, original, n, rng)
+        due -= 1
     return player.done(label)
+
+
+def _undone_over(log: GameLog) -> set[int]:
+    """The places n where actions inserted before the log's action n would be taken back by
+    one of its undos (an undo at m >= n of an action before n)."""
+    kept: list[int] = []
+    unsafe: set[int] = set()
+    for m, action in enumerate(log.actions):
+        if action.kind == "undo" and kept:
+            unsafe.update(range(kept.pop() + 1, m + 1))
+        elif action.kind in ("move", "draw", "recycle", "finish"):
+            kept.append(m)
+    return unsafe
 
 
 def _resend(player: Player, original: GameLog, n: int, rng: random.Random) -> None:

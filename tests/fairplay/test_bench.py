@@ -99,6 +99,19 @@ def test_a_padded_replay_keeps_the_original_line_and_is_held():
     assert signal.score == 1.0 and verdict([signal])[1]
 
 
+def test_a_padded_replay_of_a_game_with_undos_still_wins():
+    # given: a backtracker's won game of CF2 deal 6 (it undid its way back to a choice)
+    original = bench.backtracker(tuple(shuffled_deck(6, version=2)), random.Random(0), "back")
+    assert original.actions[-1].kind != "resign"
+    assert any(action.kind == "undo" for action in original.actions)
+
+    # when
+    copy = bench.padded(original, random.Random(8), "padded")
+
+    # then: the trips were never undone in the original's place
+    assert copy.actions[-1].kind != "resign" and line(copy) == line(original)
+
+
 def test_the_forward_scout_never_undoes_and_learns_the_deal():
     log = bench.forward_scout(DECK, random.Random(7), "forward")
     assert all(action.kind != "undo" for action in log.actions)
