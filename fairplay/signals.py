@@ -35,8 +35,10 @@ MACHINE = frozenset({"timing", "identical"})
 MOVE_WINDOW, MOVE_SECONDS = 20, (4.0, 8.0)
 ACTION_WINDOW, ACTION_SECONDS = 60, (3.0, 6.0)  # R35's example
 # identical: runs of SHINGLE actions; the share of them in common; games with fewer runs
-# than IDENTICAL_MIN score less (a short game's opening is often everyone's).
-SHINGLE, IDENTICAL_SHARE, IDENTICAL_MIN = 8, (0.95, 0.75), 30
+# than IDENTICAL_MIN score less (a short game's line is often everyone's: in bench/fairplay.py
+# two table-only players of a deal kept the same line of up to 66 runs in lost games, 1 deal in
+# 20; won games keep 98 runs and more, so a copied win still scores in full).
+SHINGLE, IDENTICAL_SHARE, IDENTICAL_MIN = 8, (0.95, 0.75), 90
 # clairvoyance: up to SAMPLES seen-consistent deals per position; each search capped at
 # SOLVE_NODES and the whole signal at GAME_NODES (node counts, never seconds: the verdict is
 # the same on any machine, under any load and at any place in the queue, R35a). A choice is
