@@ -402,9 +402,9 @@ def _seats_write(seats: list[MatchPlayer]) -> None:
 def _farming(*, match: Match, played: list[MatchPlayer], at: dt.datetime) -> str:
     """R33a farming: why the match is held for staff instead of rated ("" if it is not). Sets
     `match.fresh_win` when its winner beat fresh accounts only: provisional (R33) ones made
-    less than FRESH_ACCOUNT_DAYS ago or that dealt a game from a client address (hashed) the
+    less than FRESH_ACCOUNT_AGE ago or that dealt a game from a client address (hashed) the
     winner dealt one from. Held when that winner already has FARM_WINS such rated wins in the
-    last FARM_DAYS: one account beating its own alts over and over."""
+    last FARM_WINDOW: one account beating its own alts over and over."""
     winner = next(seat for seat in played if seat.place == 1)
     others = [seat for seat in played if seat is not winner]
     established = Rating.objects.filter(
