@@ -1,12 +1,9 @@
 """Motion, observed through the Web Animations API (document.getAnimations()): the deal, a move
 travelling between piles (FLIP), a draw, the win's cascade, drop targets lit while dragging;
-none of it under prefers-reduced-motion. The frame times during a move are measured with
-requestAnimationFrame and the Performance API, printed and saved as an artifact."""
+none of it under prefers-reduced-motion. That frames come while a card moves is checked here;
+how long they take is measured by bench/table.py."""
 
-import json
-import statistics
-
-from tests.web.conftest import SCREENSHOTS, screenshot
+from tests.web.conftest import screenshot
 from tests.web.helpers import api, easy_deck, sign_up, unique_name, wait_for_moves
 
 RUNNING = "() => document.getAnimations().filter(a => a.playState === 'running').length"
@@ -86,19 +83,8 @@ def test_cards_travel_and_frames_stay_smooth(new_context):
     frames = page.evaluate("() => window.frameTimes")
     wait_for_moves(page, 1)
 
-    # then the frame times are recorded; the median frame is within two 60 Hz frames
-    frames = [round(frame, 2) for frame in frames]
-    summary = {
-        "frames": len(frames),
-        "median_ms": round(statistics.median(frames), 2),
-        "p95_ms": round(sorted(frames)[int(len(frames) * 0.95) - 1], 2),
-        "max_ms": max(frames),
-    }
-    SCREENSHOTS.parent.mkdir(parents=True, exist_ok=True)
-    (SCREENSHOTS.parent / "frame-times.json").write_text(json.dumps(summary, indent=2))
-    print("frame times during a move:", summary)
-    assert summary["frames"] >= 5
-    assert summary["median_ms"] < 34
+    # then the animation ran over several frames (their times: bench/table.py)
+    assert len(frames) >= 5
 
     # when a card is drawn, it comes from the stock
     page.wait_for_function(f"() => ({RUNNING})() === 0")
