@@ -347,7 +347,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["games.parsers.JSONBodyParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "canfield_site.schema.AutoSchema",
     "EXCEPTION_HANDLER": "games.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "register": os.environ.get("THROTTLE_REGISTER", "30/hour"),

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -25,6 +26,7 @@ from games import accounts, selectors
 from games.authentication import request_scopes
 from games.errors import InvalidRequest
 from games.models import Action
+from games.stream_api import NDJSONRenderer
 from games.throttling import FixedWindowScopedThrottle
 from keys import services as key_services
 
@@ -140,6 +142,8 @@ class AccountPasswordApi(APIView):
 class AccountExportApi(APIView):
     throttle_classes = [FixedWindowScopedThrottle]
     throttle_scope = "export"
+    # What it answers is NDJSON: `Accept: application/x-ndjson` must not meet a 406.
+    renderer_classes = [JSONRenderer, NDJSONRenderer]
 
     @extend_schema(
         responses={

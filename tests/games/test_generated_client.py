@@ -150,3 +150,36 @@ def test_a_generated_client_plays_a_session_with_no_workaround(generated, base_u
     # the random game, ended; the daily still runs (counted once over), the custom one is practice
     assert player.username == name and player.games == 1
     assert {g.id for g in public.results} == {random_game.id, game.id}
+
+
+def test_a_generated_client_exports_and_deletes_its_account(generated, base_url):  # noqa: F811
+    """`DELETE account` takes the password in its body, and the schema says so: the generated
+    call sends it (before, drf-spectacular documented no body for a DELETE, so the generated
+    call sent none and always got 400). The export answers its NDJSON to the generated call."""
+    from canfield_generated import AuthenticatedClient, Client
+    from canfield_generated.api.v1 import (
+        account_delete,
+        account_export,
+        auth_register,
+        games_create,
+    )
+    from canfield_generated.models import CredentialsRequest, PasswordRequest, RandomGameRequest
+
+    name = unique_name("gone")
+    with Client(base_url=base_url) as anonymous:
+        registered = auth_register.sync(
+            client=anonymous, body=CredentialsRequest(username=name, password=PASSWORD)
+        )
+    with AuthenticatedClient(base_url=base_url, token=registered.token, prefix="Bearer") as api:
+        game = games_create.sync(client=api, body=RandomGameRequest())
+        exported = account_export.sync_detailed(client=api)
+        wrong = account_delete.sync_detailed(client=api, body=PasswordRequest(password="not it"))
+        deleted = account_delete.sync_detailed(client=api, body=PasswordRequest(password=PASSWORD))
+        after = account_export.sync_detailed(client=api)
+
+    assert exported.status_code == 200
+    lines = exported.content.decode().splitlines()
+    assert [line for line in lines if line] and str(game.id) in lines[0]
+    assert wrong.status_code == 400 and wrong.parsed.error.code.value == "invalid_request"
+    assert deleted.status_code == 204
+    assert after.status_code == 401

@@ -106,8 +106,8 @@ def test_the_export_is_every_game_with_its_actions_oldest_first(user, auth_clien
     playing = services.game_create(owner=user)
     services.game_create(owner=make_user("bob"))
 
-    # when
-    response = auth_client.get(f"{ACCOUNT}/export")
+    # when (asked for as what it is, as the official client asks)
+    response = auth_client.get(f"{ACCOUNT}/export", HTTP_ACCEPT="application/x-ndjson")
 
     # then
     assert response.status_code == 200
