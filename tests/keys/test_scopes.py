@@ -72,9 +72,10 @@ def test_a_key_without_the_scope_is_refused_on_every_operation_and_one_with_it_i
         refused = _call(without, method, url)
         allowed = _call(only, method, url)
 
-        # then
-        assert refused.status_code == 403, (operation_id, refused.content)
-        assert refused.json()["error"]["params"] == {"missing_scope": needed}, operation_id
+        # then (a read anyone may make is answered as to anyone: tested below)
+        if needed != scope_table.BOARD_READ:
+            assert refused.status_code == 403, (operation_id, refused.content)
+            assert refused.json()["error"]["params"] == {"missing_scope": needed}, operation_id
         if not getattr(allowed, "streaming", False):
             assert "missing_scope" not in allowed.content.decode(), (operation_id, allowed.content)
         assert allowed.status_code < 500, operation_id
@@ -89,3 +90,31 @@ def _call(key: str, method: str, url: str):
     if body is None:
         return client.generic(method, url)
     return client.generic(method, url, json.dumps(body), content_type="application/json")
+
+
+def test_a_key_without_board_read_reads_what_anyone_may_as_anyone(user, make_user, filled):
+    # given: a key with account:read only, another player's finished game and its pages
+    other = make_user("bob")
+    game = services.game_create(owner=other)
+    services.game_act(game=game, user=other, action={"type": "resign"}, expect=None)
+    _row, key = key_create(user=user, name="account only", scopes=["account:read"])
+    reads = [
+        "/api/v1/daily",
+        f"/api/v1/players/{other.username}",
+        f"/api/v1/players/{other.username}/games",
+        f"/api/v1/games/{game.id}",
+        f"/api/v1/games/{game.id}/actions",
+        "/api/v1/ratings",
+    ]
+    for url in reads:
+        # when: the key and an anonymous caller read it
+        with_key = _call(key, "GET", url)
+        anonymous = APIClient().get(url)
+
+        # then: the key gets what the anonymous caller gets, not 403
+        assert with_key.status_code == anonymous.status_code == 200, (url, with_key.content)
+        assert with_key.json() == anonymous.json(), url
+    # and what is the account's stays behind its scope
+    assert _call(key, "GET", "/api/v1/account").status_code == 200
+    refused = _call(key, "POST", "/api/v1/games")
+    assert refused.json()["error"]["params"] == {"missing_scope": "game:play"}
