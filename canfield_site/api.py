@@ -310,6 +310,19 @@ def _defaults_in_words(component: dict[str, Any]) -> None:
             prop["description"] = "\n\n".join(words)
 
 
+def _nullable_references(schemas: dict[str, Any]) -> None:
+    """drf-spectacular writes a nullable reference as `allOf: [$ref]` with `nullable: true` and
+    no `type`: OpenAPI 3.0 applies `nullable` only beside a `type`, so strict validators refuse
+    the `null` the server sends (GameOut.daily, Hint.action, the boards' par). It becomes what
+    drf-spectacular writes for a nullable enum: `oneOf` the component and `NullEnum`."""
+    null = {"$ref": "#/components/schemas/NullEnum"}
+    schemas.setdefault("NullEnum", {"enum": [None]})
+    for component in schemas.values():
+        for prop in component.get("properties", {}).values():
+            if prop.get("nullable") and "type" not in prop and len(prop.get("allOf", ())) == 1:
+                prop["oneOf"] = [prop.pop("allOf")[0], null]
+
+
 def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any) -> dict[str, Any]:
     """What generated clients need to use the API without a workaround:
     - one component per action type, the same for a body and for a legal action or a hint;
@@ -320,10 +333,12 @@ def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any
       credentials at all say so (`security: []`);
     - a body is required where there is one (`{}` for a random game: a model even when
       empty), as the server requires it;
-    - the rate-limit headers on every answer of a throttled operation, `Retry-After` on 429s."""
+    - the rate-limit headers on every answer of a throttled operation, `Retry-After` on 429s;
+    - a nullable reference as `oneOf` the component and `NullEnum` (`_nullable_references`)."""
     from games.api import ACTION_COMPONENTS
 
     result = _one_component(result, ACTION_COMPONENTS)
+    _nullable_references(result["components"]["schemas"])
     for name, component in result["components"]["schemas"].items():
         if name.endswith("Request") or name in ACTION_COMPONENTS:
             _defaults_in_words(component)
