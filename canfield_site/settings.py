@@ -374,6 +374,12 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
     "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    # RFC 8414: public clients (PKCE, no secret) authenticate at the token endpoint with "none".
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": [
+        "client_secret_post",
+        "client_secret_basic",
+        "none",
+    ],
     # https redirects only in production; development adds http (apps on this machine).
     "ALLOWED_REDIRECT_URI_SCHEMES": env_list(
         "OAUTH_REDIRECT_SCHEMES", "http,https" if DEBUG else "https"

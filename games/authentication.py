@@ -71,10 +71,9 @@ class TokenAuthentication(authentication.BaseAuthentication):
         now = timezone.now()
         found = selectors.token_user_and_game(key_hash=key_services.key_hash(key), game_id=game_id)
         if found is None:
-            if self.keyword == "Bearer":
-                oauth = _oauth_token(key, game_id=game_id)
-                if oauth is not None:
-                    return oauth
+            oauth = _oauth_token(key, game_id=game_id)  # after either word, as a key
+            if oauth is not None:
+                return oauth
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         if found.expires is not None and found.expires <= now:
             raise exceptions.AuthenticationFailed(_("This key has expired."))

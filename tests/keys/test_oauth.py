@@ -106,6 +106,10 @@ def test_an_app_gets_a_token_with_pkce_plays_with_it_and_loses_it_on_revocation(
 
     # then: what its scopes allow, and nothing else
     assert api.post("/api/v1/games", {}, "json").status_code == 201
+    # (after `Token` too, as a key may be: README)
+    old_word = APIClient()
+    old_word.credentials(HTTP_AUTHORIZATION=f"Token {access}")
+    assert old_word.post("/api/v1/games", {}, "json").status_code == 201
     refused = api.get("/api/v1/account/tokens")
     assert refused.status_code == 403
     assert refused.json()["error"]["params"] == {"missing_scope": "account:read"}
@@ -179,6 +183,12 @@ def test_the_server_metadata_says_where_and_what(db):
     assert meta["token_endpoint"] == "http://testserver/oauth/token"
     assert meta["revocation_endpoint"] == "http://testserver/oauth/revoke"
     assert meta["code_challenge_methods_supported"] == ["S256"]
+    # public clients (PKCE, no secret) included
+    assert set(meta["token_endpoint_auth_methods_supported"]) == {
+        "client_secret_post",
+        "client_secret_basic",
+        "none",
+    }
     assert meta["response_types_supported"] == ["code"]
     assert meta["scopes_supported"] == sorted(
         ["account:read", "account:write", "game:play", "board:read"]
