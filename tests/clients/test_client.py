@@ -354,3 +354,40 @@ def test_a_past_day_reveals_its_codes_and_par(player, run_on_server):
     assert player.leaderboard(yesterday, draw=3).par == board.par
     practice = player.new_game_from_code(board.code)  # the day's deal, as a practice game
     assert practice.daily is None and practice.code == board.code
+
+
+class RestartingProxy(httpx.BaseTransport):
+    """A proxy in front of a server being restarted: its first stream requests get 502 and
+    then 503 (Retry-After 0), the next ones pass through."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.refused: list[int] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/stream") and len(self.refused) < 2:
+            status = (502, 503)[len(self.refused)]
+            self.refused.append(status)
+            body = {"error": {"code": "unavailable", "message": "restarting"}}
+            return httpx.Response(status, json=body, headers={"Retry-After": "0"})
+        return self.inner.handle_request(request)
+
+
+def test_a_game_stream_waits_out_a_restart(base_url, player):
+    # given: a won game and a proxy that answers its stream 502, then 503, as in a restart
+    game = player.new_game_from_deck(straight_deck(), draw=1)
+    for action in winning_actions():
+        game = player.act(game, Move.from_json(dict(action))).game
+    proxy = RestartingProxy()
+
+    # when: the stream is read through it
+    with Client(base_url, token=player.token, transport=proxy, backoff=0.01) as client:
+        events = list(client.game_stream(game))
+
+    # then: it was opened again after each and followed the game to its end
+    assert proxy.refused == [502, 503]
+    assert events[0].type == "game" and events[-1].type == "end"
+    # and a client that may not retry gets the error
+    with Client(base_url, token=player.token, transport=RestartingProxy(), retries=0) as client:
+        with pytest.raises(Unavailable):
+            list(client.game_stream(game))

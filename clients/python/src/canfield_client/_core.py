@@ -129,7 +129,7 @@ class Core:
         if rate_limit is not None:
             self.rate_limit = rate_limit
 
-    def _wait(self, attempt: int, response: httpx.Response | None = None) -> Sleep:
+    def wait(self, attempt: int, response: httpx.Response | None = None) -> Sleep:
         retry_after = None if response is None else response.headers.get("Retry-After")
         try:
             seconds = min(float(retry_after), 30.0) if retry_after else 0.0
@@ -158,7 +158,7 @@ class Core:
                 if not retry or attempt >= self.retries:
                     return response, maybe_applied
             maybe_applied = maybe_applied or lost
-            yield self._wait(attempt, response)
+            yield self.wait(attempt, response)
             attempt += 1
 
     def fetch(self, call: Call, *, idempotent: bool = True) -> Op[Any]:

@@ -57,6 +57,11 @@ from canfield_client.models import (
 T = TypeVar("T")
 
 
+# Answers of a server being restarted or deployed, or of its proxy meanwhile: a stream is
+# opened again after them, as after a dropped connection.
+RESTARTING = frozenset({502, 503, 504})
+
+
 class _Options:
     """Constructor arguments and read-only state both clients share."""
 
@@ -104,6 +109,14 @@ class _Options:
             "headers": headers_for(self._core.token, self.language, "application/x-ndjson"),
             "timeout": httpx.Timeout(10.0, read=30.0),
         }
+
+    def _restarting(self, response: httpx.Response, failures: int, reconnect: bool) -> float:
+        """The wait before opening a stream again after an error answer that a restarting
+        server or its proxy gives (RESTARTING; Retry-After honoured); any other error, or one
+        past the retries, is raised."""
+        if response.status_code in RESTARTING and reconnect and failures < self._core.retries:
+            return self._core.wait(failures, response).seconds
+        raise _error(response)
 
     def _request_args(self, call: Call) -> dict[str, Any]:
         return {
@@ -322,25 +335,27 @@ class Client(_Options):
         `retries` failures in a row): its first event is then the game as it is."""
         failures = 0
         while True:
+            wait = backoff_delay(self._core.backoff, failures)
             try:
                 with self._http.stream(**self._stream_args(_id(game))) as response:
                     if response.status_code >= 400:
                         response.read()
-                        raise _error(response)
-                    for line in response.iter_lines():
-                        event = _event(line)
-                        if event is not None:
-                            failures = 0
-                            yield event
-                            if event.type == "end":
-                                return
+                        wait = self._restarting(response, failures, reconnect)
+                    else:
+                        for line in response.iter_lines():
+                            event = _event(line)
+                            if event is not None:
+                                failures = 0
+                                yield event
+                                if event.type == "end":
+                                    return
             except httpx.TransportError:
                 if not reconnect or failures >= self._core.retries:
                     raise
             else:
                 if not reconnect:
                     return
-            time.sleep(backoff_delay(self._core.backoff, failures))
+            time.sleep(wait)
             failures += 1
 
     # The account and its API keys
@@ -600,25 +615,27 @@ class AsyncClient(_Options):
         """`Client.game_stream`, for asyncio."""
         failures = 0
         while True:
+            wait = backoff_delay(self._core.backoff, failures)
             try:
                 async with self._http.stream(**self._stream_args(_id(game))) as response:
                     if response.status_code >= 400:
                         await response.aread()
-                        raise _error(response)
-                    async for line in response.aiter_lines():
-                        event = _event(line)
-                        if event is not None:
-                            failures = 0
-                            yield event
-                            if event.type == "end":
-                                return
+                        wait = self._restarting(response, failures, reconnect)
+                    else:
+                        async for line in response.aiter_lines():
+                            event = _event(line)
+                            if event is not None:
+                                failures = 0
+                                yield event
+                                if event.type == "end":
+                                    return
             except httpx.TransportError:
                 if not reconnect or failures >= self._core.retries:
                     raise
             else:
                 if not reconnect:
                     return
-            await asyncio.sleep(backoff_delay(self._core.backoff, failures))
+            await asyncio.sleep(wait)
             failures += 1
 
     async def account(self) -> Account:
