@@ -388,6 +388,6 @@ def test_a_game_stream_waits_out_a_restart(base_url, player):
     assert proxy.refused == [502, 503]
     assert events[0].type == "game" and events[-1].type == "end"
     # and a client that may not retry gets the error
-    with Client(base_url, token=player.token, transport=RestartingProxy(), retries=0) as client:
-        with pytest.raises(Unavailable):
-            list(client.game_stream(game))
+    impatient = Client(base_url, token=player.token, transport=RestartingProxy(), retries=0)
+    with impatient, pytest.raises(Unavailable):
+        list(impatient.game_stream(game))
