@@ -522,7 +522,7 @@ def match_rate_reviewed(match_id: Any) -> bool:
         match_rate(match=match, seats=seats, at=timezone.now())
         if match.rated_at is None:
             return False
-        transaction.on_commit(lambda: _publish_finished(match, seats))
+        transaction.on_commit(lambda: _publish_rated(match, seats))
     return True
 
 
@@ -633,3 +633,10 @@ def match_publish_player(*, match_id: Any, game_id: Any) -> None:
 def _publish_finished(match: Match, seats: list[MatchPlayer]) -> None:
     payload = selectors.match_payload(match, viewer=None, seats=seats)
     _send(match.pk, {"event": {"type": "finished", "match": payload}})
+
+
+def _publish_rated(match: Match, seats: list[MatchPlayer]) -> None:
+    """A finished match that waited for its review (or for staff, R33a) is rated: `rated`
+    follows its one `finished` message."""
+    payload = selectors.match_payload(match, viewer=None, seats=seats)
+    _send(match.pk, {"event": {"type": "rated", "match": payload}})

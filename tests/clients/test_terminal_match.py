@@ -1,12 +1,13 @@
 """`canfield match` in a real terminal (tmux) against a real server: a duel with a player of
 the API, the opponent's figures under the table, then live while waiting, then the places and
-that ratings change after the fair-play review (R35), which then rates the match."""
+that ratings change after the fair-play review (R35), which then rates the match: the
+terminal, still following it, shows the new ratings."""
 
 from __future__ import annotations
 
 from canfield_client import Client
 
-from tests.clients.test_matches import fill_match_deals, player_from
+from tests.clients.test_matches import LIVE_ACROSS_PROCESSES, fill_match_deals, player_from
 from tests.clients.test_terminal import CANFIELD, terminal  # noqa: F401 (fixture)
 from tests.web.helpers import PASSWORD, unique_name
 
@@ -67,3 +68,17 @@ def test_canfield_match_plays_a_duel_and_shows_the_places(terminal, base_url, ru
     assert final.rated
     assert [seat.place for seat in final.players] == [seat.place for seat in finished.players]
     assert all(seat.rating_after is not None for seat in final.players)
+    # and the terminal, still following the match, shows each player's new rating
+
+    def rated(screen: str) -> bool:
+        rows = {
+            seat.player: [line for line in screen.splitlines() if f" {seat.player} " in line]
+            for seat in final.players
+        }
+        return all(
+            rows[seat.player] and f"{seat.rating_after:.0f}" in rows[seat.player][-1]
+            for seat in final.players
+        )
+
+    if LIVE_ACROSS_PROCESSES:  # (the review's process reaches the server's live matches)
+        terminal.wait_for("match", rated)

@@ -84,9 +84,9 @@ def test_players_rows_come_live_without_a_card_until_the_match_is_finished(pool,
     assert sorted(row["place"] for row in finished["players"]) == [1, 2]
     assert not finished["rated"]
     assert all(row["rating_after"] is None for row in finished["players"])
-    # then, once reviewed: the match again, rated
+    # then, once reviewed: `rated` with the match's rating changes (`finished` came once)
     message = json.loads(rated)
-    assert message["type"] == "finished" and message["match"]["rated"]
+    assert message["type"] == "rated" and message["match"]["rated"]
     assert sorted(row["place"] for row in message["match"]["players"]) == [1, 2]
     assert all(row["rating_after"] is not None for row in message["match"]["players"])
 

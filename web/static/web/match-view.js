@@ -142,7 +142,7 @@ export function watchMatch(matchId, { onMatch, onStatus = () => {}, onMissing = 
         players.splice(index < 0 ? players.length : index, 0, seat);
         match = { ...match, players };
         onMatch(match, false);
-      } else if (message.type === "finished") {
+      } else if (message.type === "finished" || message.type === "rated") {
         match = message.match;
         onMatch(match, true);
       }

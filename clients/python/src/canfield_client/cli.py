@@ -32,7 +32,7 @@ from canfield_client import errors
 from canfield_client._core import DEFAULT_SERVER, Call
 from canfield_client.board import Standings
 from canfield_client.client import AsyncClient, Client
-from canfield_client.match import MatchView
+from canfield_client.match import MatchView, settled
 from canfield_client.models import (
     Acted,
     ActionType,
@@ -387,7 +387,8 @@ def command_match(session: Session, args: argparse.Namespace) -> int:
 
 
 async def _follow_match(session: Session, match: Match, me: str) -> Match | None:
-    """The match live (the other players' figures as they change) until it is finished."""
+    """The match live (the other players' figures as they change) until it is finished, then
+    its result until it is rated (the fair-play review of its games, R35): Ctrl-C leaves."""
     async with AsyncClient(session.server, language=session.language) as client:
         view = MatchView(match)
         with Live(console=session.console, auto_refresh=False) as live:
@@ -397,10 +398,13 @@ async def _follow_match(session: Session, match: Match, me: str) -> Match | None
                     current = view.apply(event)
                     if current is None:
                         continue
-                    if current.over:
+                    if settled(current):
                         live.update(Text(""), refresh=True)
                         return current
-                    live.update(match_table(current, me=me, waiting=True), refresh=True)
+                    if current.over:
+                        live.update(match_result(current, me=me), refresh=True)
+                    else:
+                        live.update(match_table(current, me=me, waiting=True), refresh=True)
     return view.match
 
 

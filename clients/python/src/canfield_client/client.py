@@ -686,8 +686,9 @@ class AsyncClient(_Options):
 
     def live_match(self, match: Match | str) -> LiveMatch:
         """The match live, to iterate with `async for`: a `MatchSnapshot` first (and after
-        every reconnection), then `SeatChanged` as the players' figures change and
-        `MatchFinished` at the end, after which the iteration stops."""
+        every reconnection), then `SeatChanged` as the players' figures change, `MatchFinished`
+        at the end and `MatchRated` once its ratings change, after which the iteration stops
+        (see `LiveMatch`)."""
         return LiveMatch(self.server, match if isinstance(match, str) else match.id)
 
     async def board(self, date: dt.date | None = None, *, draw: Draw = 3) -> LiveBoard:

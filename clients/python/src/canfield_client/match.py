@@ -13,6 +13,7 @@ from canfield_client.models import (
     Match,
     MatchEvent,
     MatchFinished,
+    MatchRated,
     MatchSnapshot,
     SeatChanged,
     match_event,
@@ -21,10 +22,13 @@ from canfield_client.models import (
 
 class LiveMatch(LiveSocket[MatchEvent]):
     """`async for event in live`: a `MatchSnapshot` on every (re)connection, then a
-    `SeatChanged` within a second of each change of a player's figures, and `MatchFinished`
-    (places, rating changes, the code) once the match is over; the iteration then stops. The
-    opponents' cards and actions never come before the end. A match that does not exist raises
-    `BoardClosed`."""
+    `SeatChanged` within a second of each change of a player's figures, `MatchFinished`
+    (places, the code) once the match is over, and `MatchRated` (the rating changes) once it
+    is rated, if it was not at once (the fair-play review of its games, R35); the iteration
+    stops after the match is settled: rated, or cancelled. A match held for staff (R33a) may
+    wait long for its `MatchRated`: a caller that wants only the places stops at
+    `MatchFinished`. The opponents' cards and actions never come before the end. A match that
+    does not exist raises `BoardClosed`."""
 
     final = {4400: "bad match id", 4404: "no such match"}
 
@@ -38,14 +42,17 @@ class LiveMatch(LiveSocket[MatchEvent]):
             await self.aclose()
             raise StopAsyncIteration
         event = await super().__anext__()
-        if isinstance(event, MatchFinished) or (
-            isinstance(event, MatchSnapshot) and event.match.over
-        ):
+        if not isinstance(event, SeatChanged) and settled(event.match):
             self._over = True  # nothing more comes: the next step stops
         return event
 
     def _event(self, data: Json) -> MatchEvent | None:
         return match_event(data)
+
+
+def settled(match: Match) -> bool:
+    """Nothing more will change: finished and rated, or cancelled."""
+    return match.over and (match.rated or match.cancelled)
 
 
 class MatchView:
@@ -56,7 +63,7 @@ class MatchView:
         self.match = match
 
     def apply(self, event: MatchEvent) -> Match | None:
-        if isinstance(event, MatchSnapshot | MatchFinished):
+        if isinstance(event, MatchSnapshot | MatchFinished | MatchRated):
             self.match = event.match
         elif isinstance(event, SeatChanged) and self.match is not None:
             seats = list(self.match.players)

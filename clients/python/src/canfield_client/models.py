@@ -714,7 +714,16 @@ class MatchFinished:
     match: Match
 
 
-MatchEvent: TypeAlias = MatchSnapshot | SeatChanged | MatchFinished
+@dataclass(frozen=True, slots=True)
+class MatchRated:
+    """A finished match that waited for the fair-play review of its games (R35) or for staff
+    (R33a) is rated: the match with its rating changes. It follows `MatchFinished` when that
+    came with `rated` false."""
+
+    match: Match
+
+
+MatchEvent: TypeAlias = MatchSnapshot | SeatChanged | MatchFinished | MatchRated
 
 
 def match_event(data: Json) -> MatchEvent | None:
@@ -728,6 +737,8 @@ def match_event(data: Json) -> MatchEvent | None:
         return SeatChanged(Seat.from_json(row if isinstance(row, dict) else data))
     if kind == "finished":
         return MatchFinished(Match.from_json(data["match"]))
+    if kind == "rated":
+        return MatchRated(Match.from_json(data["match"]))
     return None
 
 
