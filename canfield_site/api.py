@@ -1,6 +1,7 @@
 """Pieces every part of the API shares: the ping floor, pages, and the schema's final touches."""
 
 import json
+import re
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -323,6 +324,56 @@ def _nullable_references(schemas: dict[str, Any]) -> None:
                 prop["oneOf"] = [prop.pop("allOf")[0], null]
 
 
+def _route_names() -> dict[str, str]:
+    """The URL name of each route, by its path as the schema writes it (`/api/v1/games/{id}`)."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    names: dict[str, str] = {}
+
+    def walk(patterns: list[Any], prefix: str) -> None:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, prefix + str(pattern.pattern))
+            elif isinstance(pattern, URLPattern) and pattern.name:
+                route = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", prefix + str(pattern.pattern))
+                names["/" + route] = pattern.name
+
+    walk(get_resolver().url_patterns, "")
+    return names
+
+
+def _scopes_declared(result: dict[str, Any]) -> None:
+    """Which scope each operation needs (keys/scopes.py), where generators and readers see it:
+    `x-scopes` on every operation, and an `oauth2` scheme (authorization code with PKCE, the
+    four scopes) that operations needing a scope list with it. An API key's scopes are the
+    same; OpenAPI 3.0 gives scopes to OAuth schemes only, hence `x-scopes`."""
+    from keys.scopes import BOARD_READ, SCOPE_WORDS, operation_scope
+
+    result["components"].setdefault("securitySchemes", {})["oauth2"] = {
+        "type": "oauth2",
+        "description": "OAuth 2.0 for third-party apps: authorization code with PKCE (S256).",
+        "flows": {
+            "authorizationCode": {
+                "authorizationUrl": "/oauth/authorize",
+                "tokenUrl": "/oauth/token",
+                "refreshUrl": "/oauth/token",
+                "scopes": {scope: str(words) for scope, words in SCOPE_WORDS.items()},
+            }
+        },
+    }
+    result["security"].insert(-1, {"oauth2": [BOARD_READ]})  # (the operations that inherit it)
+    names = _route_names()
+    for path, item in result["paths"].items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict):
+                continue
+            scope = operation_scope(names.get(path), method.upper())
+            operation["x-scopes"] = [scope] if scope else []
+            security = operation.get("security")
+            if scope and security:
+                security.append({"oauth2": [scope]})
+
+
 def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any) -> dict[str, Any]:
     """What generated clients need to use the API without a workaround:
     - one component per action type, the same for a body and for a legal action or a hint;
@@ -374,4 +425,5 @@ def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any
                     )
                     if status == "429":
                         headers["Retry-After"] = _header("seconds to wait before retrying")
+    _scopes_declared(result)
     return result

@@ -15,6 +15,7 @@ import jsonschema
 import pytest
 import yaml
 from django.utils import translation
+from drf_spectacular.generators import SchemaGenerator
 from openapi_spec_validator import validate
 
 from canfield_site import sockets
@@ -301,3 +302,9 @@ def test_the_readme_links_the_contract_and_no_file_a_clone_lacks():
         if "://" not in target:
             assert (ROOT / target).exists(), target
     assert "`API.md`" not in readme
+
+
+def test_the_websocket_document_has_the_apis_version():
+    # one number for the API, its schema, its client and the WebSocket document
+    version = SchemaGenerator().get_schema(request=None, public=True)["info"]["version"]
+    assert ASYNCAPI["info"]["version"] == version

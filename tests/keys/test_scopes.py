@@ -118,3 +118,16 @@ def test_a_key_without_board_read_reads_what_anyone_may_as_anyone(user, make_use
     assert _call(key, "GET", "/api/v1/account").status_code == 200
     refused = _call(key, "POST", "/api/v1/games")
     assert refused.json()["error"]["params"] == {"missing_scope": "game:play"}
+
+
+def test_the_schema_says_which_scope_each_operation_needs(filled):
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    flows = schema["components"]["securitySchemes"]["oauth2"]["flows"]["authorizationCode"]
+    assert sorted(flows["scopes"]) == sorted(SCOPES)
+    for path, method, operation_id in operations():
+        operation = schema["paths"][path][method.lower()]
+        needed = scope_table.operation_scope(resolve(concrete(path, filled)).url_name, method)
+        assert operation["x-scopes"] == ([needed] if needed else []), operation_id
+        security = operation.get("security", schema["security"])
+        if needed:
+            assert {"oauth2": [needed]} in security, operation_id
