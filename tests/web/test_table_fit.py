@@ -125,3 +125,45 @@ def test_a_long_column_ends_above_the_bottom_of_the_screen(new_context, screen):
     tops = [column.nth(i).bounding_box()["y"] for i in range(11)]
     steps = [b - a for a, b in zip(tops, tops[1:], strict=False)]
     assert min(steps) >= 10, steps
+
+
+@pytest.mark.parametrize("lang", ["pl", "hu"])
+def test_how_a_game_ended_shows_whole_on_a_320px_phone(new_context, lang):
+    context = new_context(
+        viewport={"width": 320, "height": 568},
+        has_touch=True,
+        is_mobile=True,
+        locale={"pl": "pl-PL", "hu": "hu-HU"}[lang],
+    )
+    page = context.new_page()
+    game_id = open_game(page)
+    api(page, "POST", f"games/{game_id}/actions", {"type": "draw"})
+    api(page, "POST", f"games/{game_id}/actions", {"type": "resign"})
+    page.goto(f"/play/{game_id}")
+    status = page.locator("#status")
+    status.wait_for()
+    page.locator("#win-close").click()
+    assert "52" in status.inner_text()
+    box = status.bounding_box()
+    figures = page.locator(".figures").bounding_box()
+    # Not cut off: inside the header's figures and the screen, its words not clipped.
+    assert box["x"] >= 0 and box["x"] + box["width"] <= min(320, figures["x"] + figures["width"]) + 0.5
+    assert status.evaluate("node => node.scrollWidth <= node.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_the_settings_check_boxes_are_44px_touch_targets(new_context):
+    page = phone_context(new_context, UPRIGHT).new_page()
+    game_id = open_game(page)
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector('[data-pile="tableau:1"] [data-card="KS"]')
+    page.click("#menu-open")
+    page.click("#settings-open")
+    for box in ("#double-click", "#sound"):
+        line = page.locator(f"label.check:has({box})")
+        size = line.bounding_box()
+        assert size["height"] >= 44 and size["width"] >= 44, (box, size)
+        # The whole line is the target: a tap beside the box (on its words) toggles it.
+        before = page.locator(box).is_checked()
+        line.tap(position={"x": size["width"] - 4, "y": size["height"] - 4})
+        assert page.locator(box).is_checked() != before, box

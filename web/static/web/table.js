@@ -427,7 +427,8 @@ function showEnd(justEnded) {
   document.getElementById("win-par").textContent = "";
   if (game.daily) showPar(game.daily.date, game.draw);
   (justEnded ? celebrate(game) : Promise.resolve()).finally(() => {
-    if (!dialog.open) dialog.showModal();
+    // A match's result, once it is shown (match-panel.js), is the end screen: not this one.
+    if (!dialog.open && !document.getElementById("match-end").open) dialog.showModal();
   });
 }
 document.getElementById("win-close").addEventListener("click", () => document.getElementById("win").close());
