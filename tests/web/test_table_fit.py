@@ -48,7 +48,9 @@ def choose_size(page, size: str) -> None:
     page.evaluate("size => localStorage.setItem('size', size)", size)
 
 
-@pytest.mark.parametrize("screen", [DESKTOP, SIDEWAYS, UPRIGHT], ids=["1366x768", "844x390", "390x844"])
+@pytest.mark.parametrize(
+    "screen", [DESKTOP, SIDEWAYS, UPRIGHT], ids=["1366x768", "844x390", "390x844"]
+)
 def test_the_card_size_setting_keeps_the_cards_shape_and_changes_their_size(new_context, screen):
     page = phone_context(new_context, screen).new_page()
     game_id = open_game(page)
@@ -80,7 +82,8 @@ def test_changing_the_card_size_in_settings_redraws_the_table(new_context):
     page.click("#settings-open")
     page.select_option("#look-size", "large")
     page.wait_for_function(
-        "([selector, width]) => document.querySelector(selector).getBoundingClientRect().width > width",
+        "([selector, width]) =>"
+        " document.querySelector(selector).getBoundingClientRect().width > width",
         arg=[card, medium["width"]],
     )
     large = card_box(page, card)
@@ -90,11 +93,18 @@ def test_changing_the_card_size_in_settings_redraws_the_table(new_context):
 
 def build_long_column(page, game_id: str) -> None:
     for _ in range(10):
-        result = api(page, "POST", f"games/{game_id}/actions", {"type": "move", "from": "reserve", "to": "tableau:1"})
+        result = api(
+            page,
+            "POST",
+            f"games/{game_id}/actions",
+            {"type": "move", "from": "reserve", "to": "tableau:1"},
+        )
         assert result["status"] == 200, result
 
 
-@pytest.mark.parametrize("screen", [DESKTOP, SIDEWAYS, UPRIGHT], ids=["1366x768", "844x390", "390x844"])
+@pytest.mark.parametrize(
+    "screen", [DESKTOP, SIDEWAYS, UPRIGHT], ids=["1366x768", "844x390", "390x844"]
+)
 def test_a_long_column_ends_above_the_bottom_of_the_screen(new_context, screen):
     page = phone_context(new_context, screen).new_page()
     game_id = open_game(page)
@@ -115,7 +125,9 @@ def test_a_long_column_ends_above_the_bottom_of_the_screen(new_context, screen):
         # Two rows of cards take most of a phone's height on its side: the column squeezes as
         # far as its cards stay readable, and the page scrolls the rest of it above the bar.
         page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-        bottom_now = page.evaluate("document.querySelector('[data-card=\"3S\"]').getBoundingClientRect().bottom")
+        bottom_now = page.evaluate(
+            "document.querySelector('[data-card=\"3S\"]').getBoundingClientRect().bottom"
+        )
         assert bottom_now <= bottom, (bottom_now, bottom)
     else:
         assert page.evaluate("window.scrollY") == 0
@@ -147,7 +159,9 @@ def test_how_a_game_ended_shows_whole_on_a_320px_phone(new_context, lang):
     box = status.bounding_box()
     figures = page.locator(".figures").bounding_box()
     # Not cut off: inside the header's figures and the screen, its words not clipped.
-    assert box["x"] >= 0 and box["x"] + box["width"] <= min(320, figures["x"] + figures["width"]) + 0.5
+    assert (
+        box["x"] >= 0 and box["x"] + box["width"] <= min(320, figures["x"] + figures["width"]) + 0.5
+    )
     assert status.evaluate("node => node.scrollWidth <= node.clientWidth")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
