@@ -4,6 +4,7 @@ the screen (or of a phone's button bar) instead of running off it."""
 
 import pytest
 
+from tests.web.conftest import screenshot
 from tests.web.helpers import RANKS, SUITS, api, sign_up, unique_name
 
 # (width, height, is a phone: touch, a button bar at the bottom)
@@ -137,6 +138,7 @@ def test_a_long_column_ends_above_the_bottom_of_the_screen(new_context, screen):
     tops = [column.nth(i).bounding_box()["y"] for i in range(11)]
     steps = [b - a for a, b in zip(tops, tops[1:], strict=False)]
     assert min(steps) >= 10, steps
+    screenshot(page, f"long-column-{screen[0]}x{screen[1]}")
 
 
 @pytest.mark.parametrize("lang", ["pl", "hu"])
