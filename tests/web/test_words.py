@@ -437,3 +437,23 @@ def test_the_login_form_under_nginxs_limit_says_so_in_the_pages_language(new_con
     assert words in refused.inner_text()
     assert "{" not in page.locator("main").inner_text()
     assert page.locator("#id_username").input_value() == "somebody"
+
+
+def test_a_wrong_current_password_is_worded_as_the_site_speaks_in_hungarian(
+    client, db, django_user_model
+):
+    client.force_login(django_user_model.objects.create_user("ede", password="old-felt-42-x"))
+
+    response = client.post(
+        "/account/password/",
+        {
+            "old_password": "not-it",
+            "new_password1": "a-new-felt-43",
+            "new_password2": "a-new-felt-43",
+        },
+        HTTP_ACCEPT_LANGUAGE=LANGS["hu"],
+    )
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "Hibás jelszó." in body and "Írja" not in body
