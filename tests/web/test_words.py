@@ -9,7 +9,7 @@ from datetime import date, timedelta
 import pytest
 
 from tests.web.conftest import ROOT
-from tests.web.helpers import api, open_easy_game, wait_for_moves
+from tests.web.helpers import PASSWORD, api, open_easy_game, sign_up, unique_name, wait_for_moves
 
 # The easy deck (helpers.py): tapping column 1's ace of spades sends it to its foundation and
 # the reserve's top, 10 of clubs, fills the column (R14).
@@ -457,3 +457,24 @@ def test_a_wrong_current_password_is_worded_as_the_site_speaks_in_hungarian(
     body = response.content.decode()
     assert response.status_code == 200
     assert "Hibás jelszó." in body and "Írja" not in body
+
+
+def test_the_login_form_still_logs_in_and_shows_the_servers_refusal(new_context):
+    # given an account, and a visitor's browser on the log-in page on the way to /matches/
+    name = unique_name("door")
+    sign_up(new_context().new_page(), name)
+    page = new_context(locale="hu-HU").new_page()
+    page.goto("/accounts/login/?next=/matches/")
+
+    # when a wrong password is sent: the server's page with its refusal, in Hungarian
+    page.fill("#id_username", name)
+    page.fill("#id_password", "not-the-password")
+    page.click("form button[type=submit]")
+    page.locator("main .errorlist").wait_for()
+    assert "Hibás felhasználónév vagy jelszó." in page.locator("main").inner_text()
+
+    # then the right one, from the form the answer brought: signed in, where they were going
+    page.fill("#id_password", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/matches/")
+    assert page.locator(".topbar .me").inner_text() == name
