@@ -8,7 +8,6 @@ from typing import Any
 from django import forms
 from django.contrib.auth import logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordChangeForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -19,6 +18,7 @@ from games import accounts
 from games.errors import InvalidRequest
 from keys import services as key_services
 from keys.scopes import SCOPE_WORDS
+from web.forms import PasswordForm
 
 
 class KeyForm(forms.Form):
@@ -94,7 +94,7 @@ def account_key_revoke(request: HttpRequest, key_id: str) -> HttpResponse:
 
 @login_required
 def account_password(request: HttpRequest) -> HttpResponse:
-    form = PasswordChangeForm(request.user, request.POST or None)
+    form = PasswordForm(request.user, request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         # This session stays; the account's other sessions end (their hash no longer matches).

@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from web import account_views, views
+from web.forms import LoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -19,7 +20,9 @@ urlpatterns = [
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("favicon.ico", views.favicon),
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("account/keys/", account_views.account_keys, name="account-keys"),
     path(

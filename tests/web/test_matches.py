@@ -22,7 +22,7 @@ def fill_match_deals(run_on_server, draw: int, size: int) -> None:
 
 
 def player_page(new_context, address: str, lang: str, name: str):
-    locale = {"en": "en-US", "hu": "hu-HU"}[lang]
+    locale = {"en": "en-US", "hu": "hu-HU", "pl": "pl-PL"}[lang]
     # The Hungarian page lets the injected axe past the CSP; the English one runs under it.
     context = new_context(
         locale=locale, extra_http_headers={"X-Forwarded-For": address}, bypass_csp=lang == "hu"
@@ -189,3 +189,53 @@ def test_match_pages_answer_without_a_login(client, db, path):
 @pytest.mark.parametrize("path", ["/ratings/3/3/", "/ratings/2/2/", "/matches/not-a-match"])
 def test_unknown_modes_and_matches_are_404(client, db, path):
     assert client.get(path).status_code == 404
+
+
+def test_at_a_matchs_end_only_the_match_result_shows_and_seats_ended_not_resigned(
+    new_context, run_on_server
+):
+    fill_match_deals(run_on_server, draw=3, size=2)
+    anna, bela = unique_name("anna"), unique_name("bela")
+    first = player_page(new_context, "10.25.0.1", "en", anna)
+    second = player_page(new_context, "10.25.0.2", "pl", bela)
+    games = {}
+    for page in (first, second):
+        page.goto("/matches/")
+        page.locator("input[name=size][value='2']").check()
+        page.locator("input[name=draw][value='3']").check()
+        page.click("#match-play")
+        page.wait_for_url(re.compile(r"/play/"))
+        games[page] = page.locator("#game").get_attribute("data-game-id")
+
+    # given bela's game ended after ten actions, and anna's nine draws
+    for moves in range(9):
+        act(second, games[second], {"type": "draw", "expect": moves})
+    act(second, games[second], {"type": "resign"})
+    for moves in range(9):
+        act(first, games[first], {"type": "draw", "expect": moves})
+    first.reload()
+    wait_for_moves(first, 9)
+    # bela's seat says his game ended, in the match's words, never "resigned"
+    line = opponent_line(first, bela)
+    line.locator("xpath=self::*[@data-status='resigned']").wait_for()
+    assert line.inner_text().endswith("(ended)"), line.inner_text()
+
+    # when anna ends her game on the table, the last of the match
+    first.on("dialog", lambda dialog: dialog.accept())
+    first.click("#resign")
+
+    # then the match's result shows, the table's own "Game over" does not open over it
+    first.locator("#match-end").wait_for(state="visible")
+    first.locator("#match-end-places li").nth(1).wait_for()
+    assert not first.locator("#win").evaluate("dialog => dialog.open")
+    assert "resigned" not in first.locator("#match-end").inner_text()
+    assert "(ended)" in first.locator("#match-end-places").inner_text()
+    # and so on a visit afterwards, and on the match's page, in Polish too
+    first.reload()
+    first.locator("#match-end").wait_for(state="visible")
+    assert not first.locator("#win").evaluate("dialog => dialog.open")
+    match = api(second, "GET", f"games/{games[second]}")["body"]["match"]
+    second.goto(f"/matches/{match}")
+    second.locator(f'#match-places li[data-player="{anna}"]').wait_for()
+    places = second.locator("#match-places").inner_text()
+    assert "poddana" not in places and "(zakończona)" in places, places

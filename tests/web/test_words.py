@@ -9,7 +9,7 @@ from datetime import date, timedelta
 import pytest
 
 from tests.web.conftest import ROOT
-from tests.web.helpers import api, open_easy_game, wait_for_moves
+from tests.web.helpers import PASSWORD, api, open_easy_game, sign_up, unique_name, wait_for_moves
 
 # The easy deck (helpers.py): tapping column 1's ace of spades sends it to its foundation and
 # the reserve's top, 10 of clubs, fills the column (R14).
@@ -306,3 +306,175 @@ def test_no_english_is_left_on_any_page_or_dialog(new_context, lang):
 
     assert not leftovers.found, "\n".join(leftovers.found)
     assert leftovers.pages == 21
+
+
+# ---- the site's words around the table (issue 33) ------------------------------------------
+
+LANGS = {"en": "en-US,en;q=0.9", "hu": "hu-HU,hu;q=0.9", "pl": "pl-PL,pl;q=0.9"}
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "pl"])
+def test_the_language_menu_names_each_language_in_its_own_words(client, db, lang):
+    body = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE=LANGS[lang]).content.decode()
+
+    options = re.findall(r'<option value="(\w+)" lang="\w+"[^>]*>([^<]+)</option>', body)
+    assert options == [("en", "English"), ("hu", "Magyar"), ("pl", "Polski")]
+
+
+@pytest.mark.parametrize(
+    ("lang", "title"),
+    [("en", "Page not found"), ("hu", "Nincs ilyen oldal"), ("pl", "Nie ma takiej strony")],
+)
+def test_a_missing_page_says_so_in_the_pages_language(client, db, lang, title):
+    response = client.get("/no/such/page", HTTP_ACCEPT_LANGUAGE=LANGS[lang])
+
+    body = response.content.decode()
+    assert response.status_code == 404
+    assert f'<html lang="{lang}">' in body and f"<h1>{title}</h1>" in body
+
+
+DESCRIPTION = {
+    "en": "Canfield solitaire: daily challenges and a live leaderboard.",
+    "hu": "Canfield pasziánsz: napi kihívások és élő ranglista.",
+    "pl": "Pasjans Canfield: wyzwania dnia i tabela wyników na żywo.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "pl"])
+def test_every_page_has_a_meta_description_in_its_language(client, db, lang):
+    for path in [
+        "/",
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/rules/app/",
+        "/matches/",
+        "/no/such/page",
+    ]:
+        body = client.get(path, HTTP_ACCEPT_LANGUAGE=LANGS[lang]).content.decode()
+        assert f'<meta name="description" content="{DESCRIPTION[lang]}">' in body, path
+
+
+def test_a_wrong_login_is_worded_as_the_site_speaks_in_hungarian(client, db, django_user_model):
+    django_user_model.objects.create_user("dora", password="green-felt-canfield-42")
+
+    response = client.post(
+        "/accounts/login/",
+        {"username": "dora", "password": "not-it"},
+        HTTP_ACCEPT_LANGUAGE=LANGS["hu"],
+    )
+
+    body = response.content.decode()
+    assert "Hibás felhasználónév vagy jelszó." in body
+    assert "Írjon" not in body and "Írja" not in body
+
+
+def catalogue(lang: str, domain: str) -> str:
+    return (ROOT / "locale" / lang / "LC_MESSAGES" / f"{domain}.po").read_text(encoding="utf-8")
+
+
+def test_one_thing_has_one_name_and_the_grammar_holds():
+    hungarian = catalogue("hu", "django") + catalogue("hu", "djangojs")
+    polish = catalogue("pl", "django") + catalogue("pl", "djangojs")
+    translations = [line for line in hungarian.splitlines() if not line.startswith("msgid")]
+    # the deal's code is the "leosztáskód" everywhere; the site says "te", never "Ön" forms
+    for word in ("játszmakód", "leosztás kódja", "írjon", "írja be", "adja meg"):
+        assert not [line for line in translations if word in line.lower()], word
+    translations = [line for line in polish.splitlines() if not line.startswith("msgid")]
+    # no "najdłuższy kolumnę", no man assumed, the board is a "tabela", "Pierwsza dziesiątka"
+    for words in (
+        "najdłuższy kolumnę",
+        "Zająłeś",
+        "Pierwsza 10",
+        "Ranking dzienny",
+        "Pełny ranking",
+    ):
+        assert not [line for line in translations if words in line], words
+    assert 'msgid "Leaderboard"\nmsgstr "Tabela wyników"' in polish
+    assert 'msgid "Rating"\nmsgstr "Ranking"' in polish
+
+
+def nginx_throttled_body() -> str:
+    """The body nginx answers a throttled password door with (deploy/nginx.conf.template)."""
+    template = (ROOT / "deploy" / "nginx.conf.template").read_text()
+    block = template[template.index("location @throttled") :]
+    return re.search(r"return 429 '([^']+)'", block)[1]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Too many requests: wait a moment and try again."),
+        ("hu", "Túl sok kérés"),
+        ("pl", "Zbyt wiele"),
+    ],
+)
+def test_the_login_form_under_nginxs_limit_says_so_in_the_pages_language(new_context, lang, words):
+    # given nginx's limit on the password doors reached: its 429 with a JSON body in English
+    page = new_context(locale={"en": "en-US", "hu": "hu-HU", "pl": "pl-PL"}[lang]).new_page()
+    body = nginx_throttled_body()
+    page.route(
+        re.compile(r"/accounts/login/"),
+        lambda route: (
+            route.fulfill(
+                status=429,
+                body=body,
+                headers={"Content-Type": "application/json", "Retry-After": "1"},
+            )
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    page.goto("/accounts/login/?next=/")
+    page.fill("#id_username", "somebody")
+    page.fill("#id_password", "green-felt-canfield-42")
+
+    # when the form is sent
+    page.click("form button[type=submit]")
+
+    # then the form stays, with a sentence in the page's language, and no JSON
+    refused = page.locator("#login-form .refused")
+    refused.wait_for()
+    assert words in refused.inner_text()
+    assert "{" not in page.locator("main").inner_text()
+    assert page.locator("#id_username").input_value() == "somebody"
+
+
+def test_a_wrong_current_password_is_worded_as_the_site_speaks_in_hungarian(
+    client, db, django_user_model
+):
+    client.force_login(django_user_model.objects.create_user("ede", password="old-felt-42-x"))
+
+    response = client.post(
+        "/account/password/",
+        {
+            "old_password": "not-it",
+            "new_password1": "a-new-felt-43",
+            "new_password2": "a-new-felt-43",
+        },
+        HTTP_ACCEPT_LANGUAGE=LANGS["hu"],
+    )
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "Hibás jelszó." in body and "Írja" not in body
+
+
+def test_the_login_form_still_logs_in_and_shows_the_servers_refusal(new_context):
+    # given an account, and a visitor's browser on the log-in page on the way to /matches/
+    name = unique_name("door")
+    sign_up(new_context().new_page(), name)
+    page = new_context(locale="hu-HU").new_page()
+    page.goto("/accounts/login/?next=/matches/")
+
+    # when a wrong password is sent: the server's page with its refusal, in Hungarian
+    page.fill("#id_username", name)
+    page.fill("#id_password", "not-the-password")
+    page.click("form button[type=submit]")
+    page.locator("main .errorlist").wait_for()
+    assert "Hibás felhasználónév vagy jelszó." in page.locator("main").inner_text()
+
+    # then the right one, from the form the answer brought: signed in, where they were going
+    page.fill("#id_password", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/matches/")
+    assert page.locator(".topbar .me").inner_text() == name

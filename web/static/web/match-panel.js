@@ -54,7 +54,9 @@ function showEnd(match) {
   code.hidden = !match.code;
   code.querySelector("code").textContent = match.code || "";
   document.getElementById("match-end-board").href = `/ratings/${match.size}/${match.draw}/`;
-  // The table's own end dialog may be open: this one goes on top of it.
+  // The match's result replaces the table's own end dialog (table.js opens that one no more).
+  const tableEnd = document.getElementById("win");
+  if (tableEnd.open) tableEnd.close();
   if (!endDialog.open) endDialog.showModal();
 }
 

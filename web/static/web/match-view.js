@@ -20,12 +20,14 @@ export function cardsHome(score) {
   return Math.floor(score / 5) + 1;
 }
 
+// A seat's game that ended without a win "ended" (R20: the player ends it, no defeat), as the
+// table and the boards say it, never "resigned".
 export function statusText(status) {
   return (
     {
       playing: gettext("playing"),
       won: gettext("won"),
-      resigned: gettext("resigned"),
+      resigned: gettext("ended"),
       match_over: gettext("time up"),
     }[status] || status
   );

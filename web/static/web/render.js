@@ -130,4 +130,40 @@ export function renderTable(table, game) {
   renderReserve(table, game);
   renderTableau(table, game);
   table.classList.toggle("finished", game.status !== "playing");
+  fitColumns(table);
 }
+
+// Where the page's bottom edge is for the cards: the top of a button bar fixed there (phones),
+// else the window's bottom.
+function screenBottom() {
+  const bar = document.querySelector(".hud > .controls");
+  if (bar && getComputedStyle(bar).position === "fixed") return bar.getBoundingClientRect().top;
+  return window.innerHeight;
+}
+
+// A long column squeezes (its cards overlap more) to end above the bottom of the screen when
+// the page is at its top, so that a card can be dropped on it without scrolling; the strip each
+// card shows never gets thinner than an eighth of a card (a longer column then scrolls).
+export function fitColumns(table) {
+  if (!fitted.has(table)) {
+    fitted.add(table);
+    // What shows above the table (a match's panel, a longer header) moves the columns down.
+    new ResizeObserver(() => fitColumns(table)).observe(table.closest(".game") || table);
+  }
+  const bottom = screenBottom() - 8;
+  for (const column of table.querySelectorAll(".pile.column")) {
+    column.style.removeProperty("--fan");
+    const cards = column.querySelectorAll(".card");
+    if (cards.length < 2) continue;
+    const fan = cards[1].offsetTop - cards[0].offsetTop;
+    const height = cards[0].offsetHeight;
+    const top = column.getBoundingClientRect().top + window.scrollY;
+    const room = (bottom - top - height) / (cards.length - 1);
+    if (room < fan) column.style.setProperty("--fan", `${Math.max(room, height / 8, 10)}px`);
+  }
+}
+
+const fitted = new Set();
+window.addEventListener("resize", () => {
+  for (const table of fitted) fitColumns(table);
+});

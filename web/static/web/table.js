@@ -16,7 +16,7 @@ import {
 } from "./motion.js";
 import { cardWords, nextRank } from "./cards.js";
 import { actionText, cardsHome, errorText, parText } from "./messages.js";
-import { renderTable } from "./render.js";
+import { fitColumns, renderTable } from "./render.js";
 import { applyLook } from "./site.js";
 import { confirmLeave } from "./dialogs.js";
 import { play, setSound, soundOn } from "./sound.js";
@@ -45,6 +45,7 @@ for (const select of document.querySelectorAll("[data-look]")) {
   select.addEventListener("change", () => {
     localStorage.setItem(select.dataset.look, select.value);
     applyLook();
+    fitColumns(table);
   });
 }
 const soundBox = document.getElementById("sound");
@@ -426,7 +427,8 @@ function showEnd(justEnded) {
   document.getElementById("win-par").textContent = "";
   if (game.daily) showPar(game.daily.date, game.draw);
   (justEnded ? celebrate(game) : Promise.resolve()).finally(() => {
-    if (!dialog.open) dialog.showModal();
+    // A match's result, once it is shown (match-panel.js), is the end screen: not this one.
+    if (!dialog.open && !document.getElementById("match-end").open) dialog.showModal();
   });
 }
 document.getElementById("win-close").addEventListener("click", () => document.getElementById("win").close());
