@@ -28,6 +28,7 @@ from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from canfield_site.commits import after_commit
 from games.engine import Action as EngineAction
 from games.engine import DealCode
 from games.engine import Game as EngineGame
@@ -63,7 +64,8 @@ class RankedGameListener:
 
 
 # A plain list rather than Django signals: who listens is explicit (one call in an AppConfig),
-# the order is the registration order, and an error in a listener is the write's error.
+# the order is the registration order, and an error in `in_transaction` is the write's error
+# (one in `after_commit` is logged and counted, never the request's: canfield_site/commits.py).
 _ranked_game_listeners: list[RankedGameListener] = []
 
 
@@ -79,7 +81,7 @@ def ranked_game_announce(*, game: Game, at: datetime.datetime) -> None:
     for listener in _ranked_game_listeners:
         listener.in_transaction(game, at)
         if listener.after_commit:
-            transaction.on_commit(partial(listener.after_commit, game, at))
+            after_commit(partial(listener.after_commit, game, at))
 
 
 # R32: what listens to match games (the matches app), as the boards listen to daily ones.
@@ -102,7 +104,7 @@ def _announce(*, game: Game, at: datetime.datetime) -> None:
     for listener in _match_game_listeners:
         listener.in_transaction(game, at)
         if listener.after_commit:
-            transaction.on_commit(partial(listener.after_commit, game, at))
+            after_commit(partial(listener.after_commit, game, at))
 
 
 @dataclass(frozen=True)
@@ -243,7 +245,7 @@ def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Ga
                 game.state, game.status = state, Game.Status.RESIGNED
                 game.end_reason, game.finished_at = reason, ends_at
                 _announce(game=game, at=ends_at)
-                transaction.on_commit(partial(game_changed, game.pk))
+                after_commit(partial(game_changed, game.pk))
                 return game
         game = Game.objects.get(pk=game.pk)  # another request changed it first: see how
     return game
@@ -357,7 +359,7 @@ def game_act(
             if written:  # committed already, unless inside the caller's transaction
                 for listener in _ranked_game_listeners:
                     if listener.after_commit:
-                        transaction.on_commit(partial(listener.after_commit, game, now))
+                        after_commit(partial(listener.after_commit, game, now))
         else:
             with transaction.atomic():
                 written = write(game=game, version=version, row=row)
@@ -367,7 +369,7 @@ def game_act(
                     ranked_game_announce(game=game, at=now)
         if written:
             # The game's streams (games/streams.py) read the new row once it is committed.
-            transaction.on_commit(partial(game_changed, game.pk))
+            after_commit(partial(game_changed, game.pk))
             return row, game, engine
         if expect is not None:
             raise Stale(_("The game has moved on: another action was applied first."))
