@@ -330,6 +330,7 @@ def account_delete(*, user: Any) -> str:
     name becomes `deleted-<n>` (n: its number) wherever it shows (boards, matches), and nothing
     else personal stays: no e-mail, no client-address hashes, no login records. Its games stay,
     so that ranked figures, and the ranks of everyone else, do not drift. Returns the new name."""
+    from games.services import address_hashes_forget_for
     from keys.models import ApiKey
 
     with transaction.atomic():
@@ -349,9 +350,7 @@ def account_delete(*, user: Any) -> str:
         user.save()
         ApiKey.objects.filter(user=user).delete()
         _oauth_forget(user)
-        Game.objects.filter(owner=user).exclude(address_hash="", device_hash="").update(
-            address_hash="", device_hash=""
-        )
+        address_hashes_forget_for(user=user)  # its games', its match seats', ...
         AccessAttempt.objects.filter(username__iexact=old_name).delete()
     return user.username
 

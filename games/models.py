@@ -65,6 +65,9 @@ class Game(models.Model):
     # never counts in statistics (games.selectors.games_counted).
     left = models.BooleanField(default=False)
 
+    # What the client hashes above are dated by (games.services.address_hashes_forget).
+    hashes_dated_by = "created_at"
+
     class Meta:
         indexes = [
             # The caller's games, newest first.

@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
-from django.db import connection, transaction
-from django.db.models import Exists, F, OuterRef
+from django.contrib.auth import get_user_model
+from django.db import connection, models, transaction
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -500,15 +502,54 @@ def game_hint(*, game: Game, user: Any) -> dict[str, Any]:
     return {"action": action, "winnable": winnable}
 
 
+# The fields that hold a client's keyed hashes (canfield_site.clients), on whichever model has
+# them: a game, a match seat (matches.models.MatchPlayer), or one added later.
+HASH_FIELDS = ("address_hash", "device_hash")
+
+
+def hashed_models() -> list[tuple[type[models.Model], list[str]]]:
+    """Every installed model holding client hashes, with those fields. Each names the field
+    its hashes are dated by in `hashes_dated_by` (kept ADDRESS_HASH_DAYS from then)."""
+    found = []
+    for model in apps.get_models():
+        fields = [f.name for f in model._meta.get_fields() if f.name in HASH_FIELDS]
+        if fields:
+            found.append((model, fields))
+    return found
+
+
+def _hashes_emptied(rows: models.QuerySet[Any], fields: list[str]) -> int:
+    kept = Q()
+    for field in fields:
+        kept |= ~Q(**{field: ""})
+    return rows.filter(kept).update(**dict.fromkeys(fields, ""))
+
+
 def address_hashes_forget(*, now: datetime.datetime) -> int:
-    """Empty the address and device hashes of games dealt more than ADDRESS_HASH_DAYS before
-    `now` (the fair-play review looks no further back); returns how many games had some."""
+    """Empty the address and device hashes kept more than ADDRESS_HASH_DAYS before `now` (the
+    fair-play review looks no further back), on every model that holds some (games, match
+    seats: `hashed_models`); returns how many rows had some."""
     cutoff = now - datetime.timedelta(days=settings.ADDRESS_HASH_DAYS)
-    return (
-        Game.objects.filter(created_at__lt=cutoff)
-        .exclude(address_hash="", device_hash="")
-        .update(address_hash="", device_hash="")
-    )
+    emptied = 0
+    for model, fields in hashed_models():
+        dated_by: str = model.hashes_dated_by  # type: ignore[attr-defined]
+        emptied += _hashes_emptied(
+            model._default_manager.filter(**{f"{dated_by}__lt": cutoff}), fields
+        )
+    return emptied
+
+
+def address_hashes_forget_for(*, user: Any) -> int:
+    """Empty every client hash kept of `user`'s requests: on each model that holds some, the
+    rows whose foreign key to the user model is `user` (a deleted account: games.accounts)."""
+    user_model = get_user_model()
+    emptied = 0
+    for model, fields in hashed_models():
+        for field in model._meta.get_fields():
+            if field.many_to_one and field.related_model is user_model:
+                rows = model._default_manager.filter(**{field.name: user})
+                emptied += _hashes_emptied(rows, fields)
+    return emptied
 
 
 RESIGNED = "resigned"
