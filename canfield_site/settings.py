@@ -289,6 +289,9 @@ SIGNUP_LIMIT = int(os.environ.get("SIGNUP_LIMIT", "5"))
 # this many days is removed (`manage.py remove_guests`, run by the scheduler).
 GUEST_LIMIT = int(os.environ.get("GUEST_LIMIT", "20"))
 GUEST_DAYS = int(os.environ.get("GUEST_DAYS", "30"))
+# A deleted account's name is refused to new accounts for this many days (games.accounts:
+# kept as a keyed hash of the name, not the name).
+DELETED_NAME_DAYS = int(os.environ.get("DELETED_NAME_DAYS", "180"))
 # A game other than a daily one (or a match's) left this many days without an action is ended
 # by the server (`manage.py end_idle_games`); it never counts in statistics.
 IDLE_GAME_DAYS = int(os.environ.get("IDLE_GAME_DAYS", "7"))
