@@ -227,7 +227,8 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            # Throttle counters only: while Redis is down, requests go on unthrottled.
+            # Throttle counters and games' logs and replay frames (games.api.log_payload): while
+            # Redis is down, requests go on unthrottled and logs are read from the database.
             "BACKEND": "canfield_site.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
@@ -289,6 +290,13 @@ SIGNUP_LIMIT = int(os.environ.get("SIGNUP_LIMIT", "5"))
 # this many days is removed (`manage.py remove_guests`, run by the scheduler).
 GUEST_LIMIT = int(os.environ.get("GUEST_LIMIT", "20"))
 GUEST_DAYS = int(os.environ.get("GUEST_DAYS", "30"))
+# The most actions a game's log holds (then only a resign is taken: 409 game_too_long). Real
+# games stay far below (docs/api.md: the longest of 600 simulated deals, undo included, took
+# 1,194); a log's replay and read cost grow with it.
+GAME_MAX_ACTIONS = int(os.environ.get("GAME_MAX_ACTIONS", "3000"))
+# How long a game's rendered log (API reads) and replay frames stay cached, keyed by the game
+# and its action count (a log only grows: a newer action is a new key).
+GAME_LOG_CACHE_SECONDS = int(os.environ.get("GAME_LOG_CACHE_SECONDS", "600"))
 # A deleted account's name is refused to new accounts for this many days (games.accounts:
 # kept as a keyed hash of the name, not the name).
 DELETED_NAME_DAYS = int(os.environ.get("DELETED_NAME_DAYS", "180"))

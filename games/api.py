@@ -6,8 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.password_validation import validate_password
+from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -72,6 +74,19 @@ def action_payload(row: Action) -> dict[str, Any]:
     }
 
 
+def log_payload(game: Game) -> list[dict[str, Any]]:
+    """The game's log as API.md's ACTIONs, oldest first: read and shaped once per game and
+    action count, then served from the cache (Redis in production) for GAME_LOG_CACHE_SECONDS,
+    so that a long log's reads cost a cache read, not a query and thousands of rows shaped.
+    The key holds the action count: a log only grows, so a new action is a new key."""
+    key = f"game-log:{game.pk}:{game.actions_count}"
+    log: list[dict[str, Any]] | None = cache.get(key)
+    if log is None:
+        log = [action_payload(row) for row in selectors.action_list_for(game=game)]
+        cache.set(key, log, settings.GAME_LOG_CACHE_SECONDS)
+    return log
+
+
 def _daily(game: Game, viewer: Any) -> dict[str, Any] | None:
     """API.md's `daily`, plus the board standing (`rank`, `players`) once the game is over,
     and for its owner the fair-play `review` (R35)."""
@@ -107,7 +122,7 @@ def game_payload(
     }
     payload.update((engine or EngineGame.from_dict(game.state)).public_view())
     if with_log and not private:
-        payload["actions"] = [action_payload(row) for row in selectors.action_list_for(game=game)]
+        payload["actions"] = log_payload(game)
     return payload
 
 
@@ -675,7 +690,7 @@ class GameActionsApi(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = game_read_for(request, game_id)
-        return Response([action_payload(row) for row in selectors.action_list_for(game=game)])
+        return Response(log_payload(game))
 
     @extend_schema(
         parameters=[GAME_ID],

@@ -36,7 +36,7 @@ from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.engine.deal import DEAL_NUMBERS
 from games.engine.game import without_counts
-from games.errors import Forbidden, GameFinished, Stale
+from games.errors import Forbidden, GameFinished, GameTooLong, Stale
 from games.hints import hint
 from games.models import Action, Game
 from games.selectors import game_find, game_visible_to
@@ -295,8 +295,9 @@ def game_act(
     its engine (already loaded: its public view needs no second load of the state).
 
     `game` is the game as the request read it (visible to `user`: games.selectors). Raises
-    Forbidden (not the owner), GameFinished, Stale (the game moved on since `expect`, or a
-    concurrent action won), or an EngineError; NotFound if the game vanished before a retry.
+    Forbidden (not the owner), GameFinished, GameTooLong (the log holds GAME_MAX_ACTIONS
+    actions: only `resign` is taken), Stale (the game moved on since `expect`, or a concurrent
+    action won), or an EngineError; NotFound if the game vanished before a retry.
     """
     parsed = EngineAction.from_dict(action)
     for attempt in range(ACT_ATTEMPTS):
@@ -312,6 +313,11 @@ def game_act(
             raise Stale(
                 _("The game has moved on: moves is %(moves)s, not %(expect)s.")
                 % {"moves": game.moves, "expect": expect}
+            )
+        if game.actions_count >= settings.GAME_MAX_ACTIONS and parsed.type != "resign":
+            raise GameTooLong(
+                _("This game has %(count)s actions, the most a game keeps: only resign it.")
+                % {"count": game.actions_count}
             )
         engine = EngineGame.from_dict(game.state)
         result = engine.apply(parsed).as_dict()

@@ -107,7 +107,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         {
             "game": game,
             "code": game_selectors.game_code_shown(game),
-            "frames": selectors.replay_frames(game=game),
+            "frames_script": selectors.replay_frames_script(game=game),
         },
     )
 
