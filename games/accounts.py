@@ -230,15 +230,24 @@ GUEST_PREFIX = "guest~"
 GUEST_WINDOW = 3600
 
 
-def guest_slot_take(request: HttpRequest) -> float | None:
+GUEST_GLOBAL_WINDOW = 60
+
+
+def guest_slot_take(request: HttpRequest) -> tuple[float, str] | None:
     """Counts one guest about to be created from the client's address (GUEST_LIMIT an hour,
-    as sign-ups are limited); returns None if it may be, else the seconds until it may."""
+    as sign-ups are limited) and, if the address may, among all guests (GUEST_GLOBAL_LIMIT a
+    minute); returns None if it may be created, else the seconds until it may and why not."""
     now = time.time()
     window = int(now // GUEST_WINDOW)
     key = f"guest:{client_key(request)}:{window}"
-    if _count_hit(key, GUEST_WINDOW + 1) <= settings.GUEST_LIMIT:
-        return None
-    return (window + 1) * GUEST_WINDOW - now
+    if _count_hit(key, GUEST_WINDOW + 1) > settings.GUEST_LIMIT:
+        reason = _("Too many guests were created from this address. Try later.")
+        return (window + 1) * GUEST_WINDOW - now, reason
+    window = int(now // GUEST_GLOBAL_WINDOW)
+    if _count_hit(f"guest:all:{window}", GUEST_GLOBAL_WINDOW + 1) > settings.GUEST_GLOBAL_LIMIT:
+        reason = _("Too many guests are arriving right now. Try again in a minute, or sign up.")
+        return (window + 1) * GUEST_GLOBAL_WINDOW - now, reason
+    return None
 
 
 def guest_create() -> User:

@@ -593,7 +593,20 @@ def _created(description: str) -> OpenApiResponse:
     return OpenApiResponse(GameOutSerializer, description=description)
 
 
+# What limits `POST games` (and the site's Play now, which deals a game the same way): per
+# account (scope `games`) and per client address whatever the account (`games_address`).
+GAME_CREATE_THROTTLES = (FixedWindowScopedThrottle, AddressScopedThrottle)
+
+
 class GameListCreateApi(APIView):
+    throttle_scope = "games"
+    address_throttle_scope = "games_address"
+
+    def get_throttles(self) -> list[Any]:
+        if self.request.method != "POST":
+            return []
+        return [throttle() for throttle in GAME_CREATE_THROTTLES]
+
     @extend_schema(
         parameters=[GameListQuerySerializer],
         responses=answers({200: GamePageSerializer}, 400, 401, 404),
@@ -623,6 +636,7 @@ class GameListCreateApi(APIView):
             400,
             401,
             403,
+            429,
             body=True,
         ),  # fmt: skip
         summary="Deal a new game: random, by deal code, a custom deck, or today's daily",
