@@ -353,6 +353,7 @@ def run_threads(
 
 
 def main() -> None:
+    global PORT
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--hinters", type=int, default=8)
@@ -368,7 +369,6 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.seconds = 8
-    global PORT
     PORT = args.port
 
     env = production_env(args.database, SLOT_DIR=tempfile.mkdtemp(prefix="canfield-bench-slots-"))
