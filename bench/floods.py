@@ -91,7 +91,12 @@ def register(address: str, name: str) -> str:
 
 
 def new_game(client: Client) -> dict[str, object]:
-    status, game = client.call("POST", "/api/v1/games", {"draw": 3})
+    """A new game; past the account's THROTTLE_GAMES, once the 429's minute is over."""
+    for _ in range(120):
+        status, game = client.call("POST", "/api/v1/games", {"draw": 3})
+        if status != 429:
+            break
+        time.sleep(1)
     assert status == 201 and isinstance(game, dict), (status, game)
     return game
 
@@ -377,10 +382,21 @@ def main() -> None:
         player = register(PLAYER, "player")
         hinters = [register(f"127.{NET}.0.{10 + n}", f"hinter{n}") for n in range(args.hinters)]
         # As many games as an account's hints a minute (THROTTLE_HINTS), dealt beforehand.
-        hint_games = [
-            [str(new_game(client_from(f"127.{NET}.0.{10 + n}", token))["id"]) for _ in range(60)]
+        # (each account's in a thread of its own: THROTTLE_GAMES makes each wait a minute)
+        hint_games: list[list[str]] = [[] for _ in hinters]
+
+        def deal_hint_games(n: int, token: str) -> None:
+            client = client_from(f"127.{NET}.0.{10 + n}", token)
+            hint_games[n] = [str(new_game(client)["id"]) for _ in range(60)]
+
+        dealing = [
+            threading.Thread(target=deal_hint_games, args=(n, token))
             for n, token in enumerate(hinters)
         ]
+        for thread in dealing:
+            thread.start()
+        for thread in dealing:
+            thread.join()
         print(
             f"nginx + web pool {args.workers} sync workers + heavy pool "
             f"(nice {os.environ.get('HEAVY_NICE', 19)}), "

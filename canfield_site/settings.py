@@ -292,7 +292,7 @@ GUEST_LIMIT = int(os.environ.get("GUEST_LIMIT", "20"))
 GUEST_DAYS = int(os.environ.get("GUEST_DAYS", "30"))
 # Guests created per minute from all addresses together: a crowd of addresses cannot make
 # guests (each an account, a session and a game) faster than this.
-GUEST_GLOBAL_LIMIT = int(os.environ.get("GUEST_GLOBAL_LIMIT", "60"))
+GUEST_GLOBAL_LIMIT = int(os.environ.get("GUEST_GLOBAL_LIMIT", "30"))
 # The most actions a game's log holds (then only a resign is taken: 409 game_too_long). Real
 # games stay far below (docs/api.md: the longest of 600 simulated deals, undo included, took
 # 1,194); a log's replay and read cost grow with it.
@@ -372,8 +372,8 @@ REST_FRAMEWORK = {
         "hints_address": os.environ.get("THROTTLE_HINTS_ADDRESS", "120/minute"),
         "matches": os.environ.get("THROTTLE_MATCHES", "120/hour"),
         "export": os.environ.get("THROTTLE_EXPORT", "10/hour"),
-        "games": os.environ.get("THROTTLE_GAMES", "60/minute"),
-        "games_address": os.environ.get("THROTTLE_GAMES_ADDRESS", "120/minute"),
+        "games": os.environ.get("THROTTLE_GAMES", "30/minute"),
+        "games_address": os.environ.get("THROTTLE_GAMES_ADDRESS", "60/minute"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
