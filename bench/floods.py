@@ -1,8 +1,10 @@
-"""Other players' actions and reads while accounts flood the hints, then while rotating
-addresses guess passwords, under the production topology.
+"""Other players' actions and reads while accounts flood the hints, while rotating addresses
+guess passwords, while anonymous clients read a long game, while accounts deal games and while
+visitors from many addresses become guests, under the production topology.
 
     .venv/bin/python bench/floods.py [--seconds 30] [--hinters 8] [--guessers 24]
-                                     [--addresses 24] [--workers 2]
+                                     [--addresses 24] [--replayers 2] [--dealers 24]
+                                     [--guest-clients 8] [--workers 2]
                                      [--database canfield_bench_floods] [--quick]
 
 Starts the production topology (`scripts/serve-topology.sh`: nginx in front of the web pool
@@ -18,6 +20,15 @@ of its actions and reads are measured:
 3. while `--guessers` clients send wrong passwords to the API token, web login and admin
    login doors (the player's name or random ones), each request from the next of
    `--addresses` addresses, a new set of addresses every minute.
+4. while `--replayers` anonymous clients read a finished game whose log is at the cap
+   (GAME_MAX_ACTIONS, 3,000 draws and undos, played beforehand) back to back: its replay page
+   and `GET games/{id}` in turn (both served from the cache after the first);
+5. while one account deals games (`POST games`) back to back from `--dealers` connections,
+   then while `--dealers` accounts, each from an address of its own, do the same (each meets
+   THROTTLE_GAMES; a 429 is waited out as told);
+6. while `--guest-clients` visitors press Play now, each request from the next of
+   `--addresses` addresses (a new set every minute), each a new browser session (GUEST_LIMIT
+   per address, GUEST_GLOBAL_LIMIT in all).
 Prints each phase's figures, their ratios to idle (targets: p50 <= 2x, p99 <= 3x) and what
 the attackers were answered. Addresses are loopback ones (127.x.y.z, another /16 each run);
 every loop stops at its deadline.
@@ -80,7 +91,12 @@ def register(address: str, name: str) -> str:
 
 
 def new_game(client: Client) -> dict[str, object]:
-    status, game = client.call("POST", "/api/v1/games", {"draw": 3})
+    """A new game; past the account's THROTTLE_GAMES, once the 429's minute is over."""
+    for _ in range(120):
+        status, game = client.call("POST", "/api/v1/games", {"draw": 3})
+        if status != 429:
+            break
+        time.sleep(1)
     assert status == 201 and isinstance(game, dict), (status, game)
     return game
 
@@ -161,6 +177,131 @@ def guesser(addresses: Callable[[], str], victim: str, deadline: float, answers:
         answers[f"{door} {status}"] += 1
 
 
+# ---- limits on what makes work: long logs, dealing games, guests (issue 30) ---------------------
+
+CAPPED_ACTIONS = 3000  # the shipped GAME_MAX_ACTIONS
+
+
+def capped_game(address: str, token: str) -> str:
+    """A game played to the cap with draws and undos, then resigned (public: anyone may read
+    it and its replay); its id."""
+    client = client_from(address, token)
+    game = new_game(client)
+    for n in range(CAPPED_ACTIONS):
+        kind = "undo" if n % 2 else "draw"
+        status, _ = client.call("POST", f"/api/v1/games/{game['id']}/actions", {"type": kind})
+        assert status == 200, (n, status)
+    over, body = client.call("POST", f"/api/v1/games/{game['id']}/actions", {"type": "draw"})
+    assert over == 409 and isinstance(body, dict), over
+    assert body["error"]["code"] == "game_too_long", body
+    status, _ = client.call("POST", f"/api/v1/games/{game['id']}/actions", {"type": "resign"})
+    assert status == 200, status
+    return str(game["id"])
+
+
+def replayer(address: str, game: str, deadline: float, answers: Counter[str]) -> None:
+    """Anonymous reads of a game at the cap, back to back: its replay page, then its API read."""
+    client = client_from(address)
+    while time.monotonic() < deadline:
+        for kind, path in (("replay", f"/replay/{game}"), ("read", f"/api/v1/games/{game}")):
+            status, _ = client.send("GET", path)
+            answers[f"{kind} {status}"] += 1
+
+
+def dealer(address: str, token: str, deadline: float, answers: Counter[str]) -> None:
+    """`POST games` back to back; after a 429 it waits a second, as a hinter does (a client
+    that ignores it floods the proxy, which costs what any request flood does)."""
+    client = client_from(address, token)
+    while time.monotonic() < deadline:
+        status, _ = client.send("POST", "/api/v1/games", json.dumps({"draw": 3}))
+        answers[f"deal {status}"] += 1
+        if status == 429:
+            time.sleep(1)
+
+
+def guest(addresses: Callable[[], str], deadline: float, answers: Counter[str]) -> None:
+    """Play now from a new browser session each time (its CSRF cookie from the home page),
+    each from the next address."""
+    while time.monotonic() < deadline:
+        client = client_from(addresses())
+        client.send("GET", "/")
+        token = client.cookies.get("csrftoken", "")
+        status, _ = client.send(
+            "POST", "/play/now", f"csrfmiddlewaretoken={token}",
+            content_type="application/x-www-form-urlencoded",
+        )  # fmt: skip
+        answers[f"play now {status}"] += 1
+
+
+def phase_long_log_replays(
+    args: argparse.Namespace, player: str, idle: list[tuple[float, float]]
+) -> None:
+    owner = f"127.{NET}.100.1"
+    game = capped_game(owner, register(owner, "longlog"))
+    attack(
+        f"{args.replayers} long-log replays",
+        player,
+        args.seconds,
+        idle,
+        [
+            lambda deadline, answers, n=n: replayer(
+                f"127.{NET}.101.{1 + n}", game, deadline, answers
+            )
+            for n in range(args.replayers)
+        ],
+    )
+
+
+def phase_game_creation_floods(
+    args: argparse.Namespace, player: str, idle: list[tuple[float, float]]
+) -> None:
+    one = f"127.{NET}.102.1"
+    token = register(one, "dealer")
+    attack(
+        f"1 account dealing x{args.dealers}",
+        player,
+        args.seconds,
+        idle,
+        [
+            lambda deadline, answers: dealer(one, token, deadline, answers)
+            for _ in range(args.dealers)
+        ],
+    )
+    dealers = [
+        (f"127.{NET}.103.{1 + n}", register(f"127.{NET}.103.{1 + n}", f"dealer{n}"))
+        for n in range(args.dealers)
+    ]
+    attack(
+        f"{args.dealers} accounts dealing",
+        player,
+        args.seconds,
+        idle,
+        [
+            lambda deadline, answers, address=address, token=token: dealer(
+                address, token, deadline, answers
+            )
+            for address, token in dealers
+        ],
+    )
+
+
+def phase_guests(args: argparse.Namespace, player: str, idle: list[tuple[float, float]]) -> None:
+    started = time.monotonic()
+    turn = iter(range(10**9))
+
+    def rotating() -> str:
+        minute = int((time.monotonic() - started) // 60)
+        return f"127.{NET}.{150 + minute}.{1 + next(turn) % args.addresses}"
+
+    attack(
+        f"guests from {args.addresses} addresses",
+        player,
+        args.seconds,
+        idle,
+        [lambda deadline, answers: guest(rotating, deadline, answers)] * args.guest_clients,
+    )
+
+
 def percentiles(latencies: list[float]) -> tuple[float, float]:
     p50 = statistics.median(latencies)
     p99 = statistics.quantiles(latencies, n=100)[98] if len(latencies) >= 2 else p50
@@ -217,17 +358,23 @@ def run_threads(
 
 
 def main() -> None:
+    global PORT
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--hinters", type=int, default=8)
     parser.add_argument("--guessers", type=int, default=24)
     parser.add_argument("--addresses", type=int, default=24, help="guessing addresses a minute")
+    parser.add_argument("--replayers", type=int, default=2, help="anonymous long-log readers")
+    parser.add_argument("--dealers", type=int, default=24, help="game-dealing connections")
+    parser.add_argument("--guest-clients", type=int, default=8, help="Play now clients")
     parser.add_argument("--workers", type=int, default=2, help="web pool: gunicorn workers")
     parser.add_argument("--database", default="canfield_bench_floods")
+    parser.add_argument("--port", type=int, default=PORT, help="nginx's port")
     parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
     if args.quick:
         args.seconds = 8
+    PORT = args.port
 
     env = production_env(args.database, SLOT_DIR=tempfile.mkdtemp(prefix="canfield-bench-slots-"))
     server = start_topology(root=ROOT, port=PORT, log=LOG, workers=args.workers, env=env)
@@ -235,10 +382,21 @@ def main() -> None:
         player = register(PLAYER, "player")
         hinters = [register(f"127.{NET}.0.{10 + n}", f"hinter{n}") for n in range(args.hinters)]
         # As many games as an account's hints a minute (THROTTLE_HINTS), dealt beforehand.
-        hint_games = [
-            [str(new_game(client_from(f"127.{NET}.0.{10 + n}", token))["id"]) for _ in range(60)]
+        # (each account's in a thread of its own: THROTTLE_GAMES makes each wait a minute)
+        hint_games: list[list[str]] = [[] for _ in hinters]
+
+        def deal_hint_games(n: int, token: str) -> None:
+            client = client_from(f"127.{NET}.0.{10 + n}", token)
+            hint_games[n] = [str(new_game(client)["id"]) for _ in range(60)]
+
+        dealing = [
+            threading.Thread(target=deal_hint_games, args=(n, token))
             for n, token in enumerate(hinters)
         ]
+        for thread in dealing:
+            thread.start()
+        for thread in dealing:
+            thread.join()
         print(
             f"nginx + web pool {args.workers} sync workers + heavy pool "
             f"(nice {os.environ.get('HEAVY_NICE', 19)}), "
@@ -279,6 +437,9 @@ def main() -> None:
                 for _ in range(args.guessers)
             ],
         )
+        phase_long_log_replays(args, player, idle)
+        phase_game_creation_floods(args, player, idle)
+        phase_guests(args, player, idle)
         print(f"load after: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     finally:
         stop(server)

@@ -70,6 +70,12 @@ DATABASE_ERRORS = Counter(
 REDIS_ERRORS = Counter(
     "canfield_redis_errors_total", "Redis calls that failed, by operation", ["operation"]
 )
+AFTER_COMMIT_ERRORS = Counter(
+    "canfield_after_commit_errors_total",
+    "Work after a commit (board writes, live publishes) that raised, by step; what committed "
+    "stands and the request's answer says so",
+    ["step"],
+)
 
 
 # Each (route, method, status)'s counter and histogram, found once: `labels()` validates and
@@ -102,6 +108,10 @@ def database_error(error: BaseException) -> None:
 
 def redis_error(operation: str) -> None:
     REDIS_ERRORS.labels(operation).inc()
+
+
+def after_commit_error(step: str) -> None:
+    AFTER_COMMIT_ERRORS.labels(step).inc()
 
 
 def live_listener(*, draw: int, bots: bool, change: int) -> None:

@@ -227,7 +227,8 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            # Throttle counters only: while Redis is down, requests go on unthrottled.
+            # Throttle counters and games' logs and replay frames (games.api.log_payload): while
+            # Redis is down, requests go on unthrottled and logs are read from the database.
             "BACKEND": "canfield_site.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
@@ -289,6 +290,19 @@ SIGNUP_LIMIT = int(os.environ.get("SIGNUP_LIMIT", "5"))
 # this many days is removed (`manage.py remove_guests`, run by the scheduler).
 GUEST_LIMIT = int(os.environ.get("GUEST_LIMIT", "20"))
 GUEST_DAYS = int(os.environ.get("GUEST_DAYS", "30"))
+# Guests created per minute from all addresses together: a crowd of addresses cannot make
+# guests (each an account, a session and a game) faster than this.
+GUEST_GLOBAL_LIMIT = int(os.environ.get("GUEST_GLOBAL_LIMIT", "30"))
+# The most actions a game's log holds (then only a resign is taken: 409 game_too_long). Real
+# games stay far below (docs/api.md: the longest of 600 simulated deals, undo included, took
+# 1,194); a log's replay and read cost grow with it.
+GAME_MAX_ACTIONS = int(os.environ.get("GAME_MAX_ACTIONS", "3000"))
+# How long a game's rendered log (API reads) and replay frames stay cached, keyed by the game
+# and its action count (a log only grows: a newer action is a new key).
+GAME_LOG_CACHE_SECONDS = int(os.environ.get("GAME_LOG_CACHE_SECONDS", "600"))
+# A deleted account's name is refused to new accounts for this many days (games.accounts:
+# kept as a keyed hash of the name, not the name).
+DELETED_NAME_DAYS = int(os.environ.get("DELETED_NAME_DAYS", "180"))
 # A game other than a daily one (or a match's) left this many days without an action is ended
 # by the server (`manage.py end_idle_games`); it never counts in statistics.
 IDLE_GAME_DAYS = int(os.environ.get("IDLE_GAME_DAYS", "7"))
@@ -358,6 +372,8 @@ REST_FRAMEWORK = {
         "hints_address": os.environ.get("THROTTLE_HINTS_ADDRESS", "120/minute"),
         "matches": os.environ.get("THROTTLE_MATCHES", "120/hour"),
         "export": os.environ.get("THROTTLE_EXPORT", "10/hour"),
+        "games": os.environ.get("THROTTLE_GAMES", "30/minute"),
+        "games_address": os.environ.get("THROTTLE_GAMES_ADDRESS", "60/minute"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

@@ -32,12 +32,13 @@ from django.db.models import Exists, Max, OuterRef, ProtectedError, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from canfield_site.clients import client_key
 from canfield_site.slots import slot
 from games.errors import Forbidden, InvalidRequest, error_body
-from games.models import Action, Game, Player
+from games.models import Action, Game, Player, ReservedName
 from games.selectors import _instance, _row_reader
 from games.throttling import _count_hit
 
@@ -63,6 +64,26 @@ def username_validate(username: str) -> None:
         or get_user_model().objects.filter(username__iexact=username).exists()
     ):
         raise ValidationError(_("That username is taken."), code="taken")
+    if name_reserved(username, now=timezone.now()):
+        raise ValidationError(
+            _("That username belonged to an account deleted recently: choose another."),
+            code="taken",
+        )
+
+
+def reserved_name_hash(username: str) -> str:
+    """The keyed hash a deleted name is reserved under (its case folded, as names compare)."""
+    return salted_hmac(
+        "canfield.reserved-name", username.casefold(), algorithm="sha256"
+    ).hexdigest()
+
+
+def name_reserved(username: str, *, now: datetime.datetime) -> bool:
+    """Whether `username` was a deleted account's less than DELETED_NAME_DAYS before `now`."""
+    since = now - datetime.timedelta(days=settings.DELETED_NAME_DAYS)
+    return ReservedName.objects.filter(
+        name_hash=reserved_name_hash(username), deleted_at__gt=since
+    ).exists()
 
 
 def account_create(username: str, password: str) -> User:
@@ -209,15 +230,24 @@ GUEST_PREFIX = "guest~"
 GUEST_WINDOW = 3600
 
 
-def guest_slot_take(request: HttpRequest) -> float | None:
+GUEST_GLOBAL_WINDOW = 60
+
+
+def guest_slot_take(request: HttpRequest) -> tuple[float, str] | None:
     """Counts one guest about to be created from the client's address (GUEST_LIMIT an hour,
-    as sign-ups are limited); returns None if it may be, else the seconds until it may."""
+    as sign-ups are limited) and, if the address may, among all guests (GUEST_GLOBAL_LIMIT a
+    minute); returns None if it may be created, else the seconds until it may and why not."""
     now = time.time()
     window = int(now // GUEST_WINDOW)
     key = f"guest:{client_key(request)}:{window}"
-    if _count_hit(key, GUEST_WINDOW + 1) <= settings.GUEST_LIMIT:
-        return None
-    return (window + 1) * GUEST_WINDOW - now
+    if _count_hit(key, GUEST_WINDOW + 1) > settings.GUEST_LIMIT:
+        reason = _("Too many guests were created from this address. Try later.")
+        return (window + 1) * GUEST_WINDOW - now, reason
+    window = int(now // GUEST_GLOBAL_WINDOW)
+    if _count_hit(f"guest:all:{window}", GUEST_GLOBAL_WINDOW + 1) > settings.GUEST_GLOBAL_LIMIT:
+        reason = _("Too many guests are arriving right now. Try again in a minute, or sign up.")
+        return (window + 1) * GUEST_GLOBAL_WINDOW - now, reason
+    return None
 
 
 def guest_create() -> User:
@@ -329,7 +359,9 @@ def account_delete(*, user: Any) -> str:
     """Closes the account for good: it can no longer log in, its keys and OAuth grants die, its
     name becomes `deleted-<n>` (n: its number) wherever it shows (boards, matches), and nothing
     else personal stays: no e-mail, no client-address hashes, no login records. Its games stay,
-    so that ranked figures, and the ranks of everyone else, do not drift. Returns the new name."""
+    so that ranked figures, and the ranks of everyone else, do not drift. Its old name is
+    refused to new accounts for DELETED_NAME_DAYS (`ReservedName`). Returns the new name."""
+    from games.services import address_hashes_forget_for
     from keys.models import ApiKey
 
     with transaction.atomic():
@@ -349,10 +381,17 @@ def account_delete(*, user: Any) -> str:
         user.save()
         ApiKey.objects.filter(user=user).delete()
         _oauth_forget(user)
-        Game.objects.filter(owner=user).exclude(address_hash="", device_hash="").update(
-            address_hash="", device_hash=""
-        )
+        address_hashes_forget_for(user=user)  # its games', its match seats', ...
         AccessAttempt.objects.filter(username__iexact=old_name).delete()
+        now = timezone.now()
+        if not player_is_guest(user=user):  # a guest's name is never anyone else's anyway
+            ReservedName.objects.update_or_create(
+                name_hash=reserved_name_hash(old_name), defaults={"deleted_at": now}
+            )
+        # Reservations past their time are dropped here: the table holds at most the names
+        # deleted in the last DELETED_NAME_DAYS.
+        expired = now - datetime.timedelta(days=settings.DELETED_NAME_DAYS)
+        ReservedName.objects.filter(deleted_at__lte=expired).delete()
     return user.username
 
 

@@ -3,13 +3,17 @@ input, call one service or selector, and shape the output. Errors go through gam
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.password_validation import validate_password
+from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
+from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -23,6 +27,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 from rest_framework.exceptions import UnsupportedMediaType
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -72,6 +77,36 @@ def action_payload(row: Action) -> dict[str, Any]:
     }
 
 
+def log_json(game: Game) -> bytes:
+    """The game's log as API.md's ACTIONs, oldest first, as the JSON the API answers: read,
+    shaped and rendered once per game and action count, then served from the cache (Redis in
+    production) for GAME_LOG_CACHE_SECONDS, as bytes, so that a long log's read costs a cache
+    read, not a query, thousands of rows shaped and megabytes of JSON rendered again. The key
+    holds the action count: a log only grows, so a new action is a new key."""
+    key = f"game-log-json:{game.pk}:{game.actions_count}"
+    log: bytes | None = cache.get(key)
+    if log is None:
+        rows = [action_payload(row) for row in selectors.action_list_for(game=game)]
+        log = JSONRenderer().render(rows)
+        cache.set(key, log, settings.GAME_LOG_CACHE_SECONDS)
+    return log
+
+
+def log_payload(game: Game) -> list[dict[str, Any]]:
+    """`log_json` as data."""
+    log: list[dict[str, Any]] = json.loads(log_json(game))
+    return log
+
+
+def game_with_log_response(game: Game, *, viewer: Any) -> HttpResponse:
+    """`game_payload(with_log=True)` as the API's JSON answer, its log spliced in as the cached
+    JSON it is (`log_json`), not decoded and rendered again."""
+    body = JSONRenderer().render(game_payload(game, viewer=viewer))
+    if not selectors.game_is_private(game):
+        body = body[:-1] + b',"actions":' + log_json(game) + b"}"
+    return HttpResponse(body, content_type="application/json")
+
+
 def _daily(game: Game, viewer: Any) -> dict[str, Any] | None:
     """API.md's `daily`, plus the board standing (`rank`, `players`) once the game is over,
     and for its owner the fair-play `review` (R35)."""
@@ -107,7 +142,7 @@ def game_payload(
     }
     payload.update((engine or EngineGame.from_dict(game.state)).public_view())
     if with_log and not private:
-        payload["actions"] = [action_payload(row) for row in selectors.action_list_for(game=game)]
+        payload["actions"] = log_payload(game)
     return payload
 
 
@@ -578,7 +613,20 @@ def _created(description: str) -> OpenApiResponse:
     return OpenApiResponse(GameOutSerializer, description=description)
 
 
+# What limits `POST games` (and the site's Play now, which deals a game the same way): per
+# account (scope `games`) and per client address whatever the account (`games_address`).
+GAME_CREATE_THROTTLES = (FixedWindowScopedThrottle, AddressScopedThrottle)
+
+
 class GameListCreateApi(APIView):
+    throttle_scope = "games"
+    address_throttle_scope = "games_address"
+
+    def get_throttles(self) -> list[Any]:
+        if self.request.method != "POST":
+            return []
+        return [throttle() for throttle in GAME_CREATE_THROTTLES]
+
     @extend_schema(
         parameters=[GameListQuerySerializer],
         responses=answers({200: GamePageSerializer}, 400, 401, 404),
@@ -608,6 +656,7 @@ class GameListCreateApi(APIView):
             400,
             401,
             403,
+            429,
             body=True,
         ),  # fmt: skip
         summary="Deal a new game: random, by deal code, a custom deck, or today's daily",
@@ -648,9 +697,9 @@ class GameDetailApi(APIView):
         summary="A game (a finished public game with its action log)",
         operation_id="games_get",
     )
-    def get(self, request: Request, game_id: str) -> Response:
+    def get(self, request: Request, game_id: str) -> HttpResponse:
         game = game_read_for(request, game_id)
-        return Response(game_payload(game, viewer=request.user, with_log=True))
+        return game_with_log_response(game, viewer=request.user)
 
 
 class GameActionsApi(APIView):
@@ -673,9 +722,9 @@ class GameActionsApi(APIView):
         summary="The game's action log, oldest first",
         operation_id="games_actions_list",
     )
-    def get(self, request: Request, game_id: str) -> Response:
+    def get(self, request: Request, game_id: str) -> HttpResponse:
         game = game_read_for(request, game_id)
-        return Response([action_payload(row) for row in selectors.action_list_for(game=game)])
+        return HttpResponse(log_json(game), content_type="application/json")
 
     @extend_schema(
         parameters=[GAME_ID],

@@ -42,6 +42,7 @@ CODES = {
     "stale": 409,
     "game_over": 409,
     "cannot_finish": 409,
+    "game_too_long": 409,
     "unsupported_media_type": 415,
     "illegal_move": 422,
     "no_destination": 422,
@@ -95,6 +96,13 @@ class Stale(ApiError):
 class GameFinished(ApiError):
     status_code = 409
     code = "game_over"
+
+
+class GameTooLong(ApiError):
+    """The game's log holds GAME_MAX_ACTIONS actions: only `resign` is taken any more."""
+
+    status_code = 409
+    code = "game_too_long"
 
 
 # ---- the engine's reasons in words -------------------------------------------------------------

@@ -65,6 +65,9 @@ class Game(models.Model):
     # never counts in statistics (games.selectors.games_counted).
     left = models.BooleanField(default=False)
 
+    # What the client hashes above are dated by (games.services.address_hashes_forget).
+    hashes_dated_by = "created_at"
+
     class Meta:
         indexes = [
             # The caller's games, newest first.
@@ -139,3 +142,16 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}{' (bot)' if self.bot else ''}{' (guest)' if self.guest else ''}"
+
+
+class ReservedName(models.Model):
+    """The name of a deleted account, refused to new ones for DELETED_NAME_DAYS after its
+    deletion (games.accounts.username_validate), so that nobody takes over a name others knew.
+    Kept as a keyed hash of the case-folded name (games.accounts.reserved_name_hash), not the
+    name: a deleted account keeps nothing personal."""
+
+    name_hash = models.CharField(max_length=64, unique=True)
+    deleted_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name_hash[:12]}… (deleted {self.deleted_at:%Y-%m-%d})"

@@ -22,18 +22,21 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
-from django.db import connection, transaction
-from django.db.models import Exists, F, OuterRef
+from django.contrib.auth import get_user_model
+from django.db import connection, models, transaction
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from canfield_site.commits import after_commit
 from games.engine import Action as EngineAction
 from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.engine.deal import DEAL_NUMBERS
 from games.engine.game import without_counts
-from games.errors import Forbidden, GameFinished, Stale
+from games.errors import Forbidden, GameFinished, GameTooLong, Stale
 from games.hints import hint
 from games.models import Action, Game
 from games.selectors import game_find, game_visible_to
@@ -63,7 +66,8 @@ class RankedGameListener:
 
 
 # A plain list rather than Django signals: who listens is explicit (one call in an AppConfig),
-# the order is the registration order, and an error in a listener is the write's error.
+# the order is the registration order, and an error in `in_transaction` is the write's error
+# (one in `after_commit` is logged and counted, never the request's: canfield_site/commits.py).
 _ranked_game_listeners: list[RankedGameListener] = []
 
 
@@ -79,7 +83,7 @@ def ranked_game_announce(*, game: Game, at: datetime.datetime) -> None:
     for listener in _ranked_game_listeners:
         listener.in_transaction(game, at)
         if listener.after_commit:
-            transaction.on_commit(partial(listener.after_commit, game, at))
+            after_commit(partial(listener.after_commit, game, at))
 
 
 # R32: what listens to match games (the matches app), as the boards listen to daily ones.
@@ -102,7 +106,7 @@ def _announce(*, game: Game, at: datetime.datetime) -> None:
     for listener in _match_game_listeners:
         listener.in_transaction(game, at)
         if listener.after_commit:
-            transaction.on_commit(partial(listener.after_commit, game, at))
+            after_commit(partial(listener.after_commit, game, at))
 
 
 @dataclass(frozen=True)
@@ -243,7 +247,7 @@ def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Ga
                 game.state, game.status = state, Game.Status.RESIGNED
                 game.end_reason, game.finished_at = reason, ends_at
                 _announce(game=game, at=ends_at)
-                transaction.on_commit(partial(game_changed, game.pk))
+                after_commit(partial(game_changed, game.pk))
                 return game
         game = Game.objects.get(pk=game.pk)  # another request changed it first: see how
     return game
@@ -291,8 +295,9 @@ def game_act(
     its engine (already loaded: its public view needs no second load of the state).
 
     `game` is the game as the request read it (visible to `user`: games.selectors). Raises
-    Forbidden (not the owner), GameFinished, Stale (the game moved on since `expect`, or a
-    concurrent action won), or an EngineError; NotFound if the game vanished before a retry.
+    Forbidden (not the owner), GameFinished, GameTooLong (the log holds GAME_MAX_ACTIONS
+    actions: only `resign` is taken), Stale (the game moved on since `expect`, or a concurrent
+    action won), or an EngineError; NotFound if the game vanished before a retry.
     """
     parsed = EngineAction.from_dict(action)
     for attempt in range(ACT_ATTEMPTS):
@@ -308,6 +313,11 @@ def game_act(
             raise Stale(
                 _("The game has moved on: moves is %(moves)s, not %(expect)s.")
                 % {"moves": game.moves, "expect": expect}
+            )
+        if game.actions_count >= settings.GAME_MAX_ACTIONS and parsed.type != "resign":
+            raise GameTooLong(
+                _("This game has %(count)s actions, the most a game keeps: only resign it.")
+                % {"count": game.actions_count}
             )
         engine = EngineGame.from_dict(game.state)
         result = engine.apply(parsed).as_dict()
@@ -357,7 +367,7 @@ def game_act(
             if written:  # committed already, unless inside the caller's transaction
                 for listener in _ranked_game_listeners:
                     if listener.after_commit:
-                        transaction.on_commit(partial(listener.after_commit, game, now))
+                        after_commit(partial(listener.after_commit, game, now))
         else:
             with transaction.atomic():
                 written = write(game=game, version=version, row=row)
@@ -367,7 +377,7 @@ def game_act(
                     ranked_game_announce(game=game, at=now)
         if written:
             # The game's streams (games/streams.py) read the new row once it is committed.
-            transaction.on_commit(partial(game_changed, game.pk))
+            after_commit(partial(game_changed, game.pk))
             return row, game, engine
         if expect is not None:
             raise Stale(_("The game has moved on: another action was applied first."))
@@ -498,15 +508,54 @@ def game_hint(*, game: Game, user: Any) -> dict[str, Any]:
     return {"action": action, "winnable": winnable}
 
 
+# The fields that hold a client's keyed hashes (canfield_site.clients), on whichever model has
+# them: a game, a match seat (matches.models.MatchPlayer), or one added later.
+HASH_FIELDS = ("address_hash", "device_hash")
+
+
+def hashed_models() -> list[tuple[type[models.Model], list[str]]]:
+    """Every installed model holding client hashes, with those fields. Each names the field
+    its hashes are dated by in `hashes_dated_by` (kept ADDRESS_HASH_DAYS from then)."""
+    found = []
+    for model in apps.get_models():
+        fields = [f.name for f in model._meta.get_fields() if f.name in HASH_FIELDS]
+        if fields:
+            found.append((model, fields))
+    return found
+
+
+def _hashes_emptied(rows: models.QuerySet[Any], fields: list[str]) -> int:
+    kept = Q()
+    for field in fields:
+        kept |= ~Q(**{field: ""})
+    return rows.filter(kept).update(**dict.fromkeys(fields, ""))
+
+
 def address_hashes_forget(*, now: datetime.datetime) -> int:
-    """Empty the address and device hashes of games dealt more than ADDRESS_HASH_DAYS before
-    `now` (the fair-play review looks no further back); returns how many games had some."""
+    """Empty the address and device hashes kept more than ADDRESS_HASH_DAYS before `now` (the
+    fair-play review looks no further back), on every model that holds some (games, match
+    seats: `hashed_models`); returns how many rows had some."""
     cutoff = now - datetime.timedelta(days=settings.ADDRESS_HASH_DAYS)
-    return (
-        Game.objects.filter(created_at__lt=cutoff)
-        .exclude(address_hash="", device_hash="")
-        .update(address_hash="", device_hash="")
-    )
+    emptied = 0
+    for model, fields in hashed_models():
+        dated_by: str = model.hashes_dated_by  # type: ignore[attr-defined]
+        emptied += _hashes_emptied(
+            model._default_manager.filter(**{f"{dated_by}__lt": cutoff}), fields
+        )
+    return emptied
+
+
+def address_hashes_forget_for(*, user: Any) -> int:
+    """Empty every client hash kept of `user`'s requests: on each model that holds some, the
+    rows whose foreign key to the user model is `user` (a deleted account: games.accounts)."""
+    user_model = get_user_model()
+    emptied = 0
+    for model, fields in hashed_models():
+        for field in model._meta.get_fields():
+            if field.many_to_one and field.related_model is user_model:
+                rows = model._default_manager.filter(**{field.name: user})
+                emptied += _hashes_emptied(rows, fields)
+    return emptied
 
 
 RESIGNED = "resigned"

@@ -89,6 +89,18 @@ class AddressScopedThrottle(FixedWindowScopedThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
+def throttles_wait(request: Any, view: Any, throttles: tuple[type[Any], ...]) -> float | None:
+    """For a page that makes what an API view makes (the site's Play now deals a game as
+    `POST games` does): count `request` in the view's `throttles` (the same counters and
+    rates); None if every one allows it, else the longest wait in seconds."""
+    waits = [
+        throttle.wait()
+        for throttle in (cls() for cls in throttles)
+        if not throttle.allow_request(request, view)
+    ]
+    return max(waits) if waits else None
+
+
 def _note_limit(request: Any, limit: int, remaining: int, reset: float) -> None:
     """Remember the request's tightest limit for RateLimitHeadersMiddleware."""
     http_request = getattr(request, "_request", request)

@@ -20,6 +20,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from canfield_site.commits import after_commit
 from games import services as game_services
 from games.accounts import player_is_guest, player_lock
 from games.engine import DealCode
@@ -164,7 +165,7 @@ def daily_game_get_or_create(
                 provisional=provisional,
             )
             _entry_board(str(game.pk))  # (read here, for entry_committed after the commit)
-            transaction.on_commit(lambda: entry_committed(game, game.created_at))
+            after_commit(lambda: entry_committed(game, game.created_at))
     except IntegrityError:
         entry = _entry_of(challenge=challenge, player=player)
         if entry is None:
@@ -411,5 +412,5 @@ def _entry_review(*, game: Game, review: str, version: int) -> bool:
     changes = [(str(game.pk), version, key)]
     board = boards.board_id(entry.challenge_id, bots=entry.bot)
     ends_at = entry.challenge.ends_at
-    transaction.on_commit(lambda: boards.store().entries_changed(board, ends_at, changes))
+    after_commit(lambda: boards.store().entries_changed(board, ends_at, changes))
     return True

@@ -36,6 +36,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from canfield_site.commits import after_commit
 from games.accounts import player_lock
 from games.engine import DealCode
 from games.errors import Forbidden
@@ -283,7 +284,7 @@ def match_join(
         match.save(update_fields=["rating", "seats", "full"])
         # The new row to the match's live listeners, from what is in hand (no read).
         event = {"type": "player", **selectors.player_row(joined)}
-        transaction.on_commit(lambda: _send(match.pk, {"event": event}))
+        after_commit(lambda: _send(match.pk, {"event": event}))
     return Joined(match, True, None)
 
 
@@ -339,7 +340,7 @@ def match_finish(*, match: Match, at: dt.datetime) -> None:
         match.save(update_fields=["status", "finished_at", "rated_at", *HOLD_FIELDS])
     _seats_write(seats)
     # The finished match to its live listeners, from the rows in hand.
-    transaction.on_commit(lambda: _publish_finished(match, seats))
+    after_commit(lambda: _publish_finished(match, seats))
 
 
 def match_reviewed(match: Match) -> bool:
@@ -522,7 +523,7 @@ def match_rate_reviewed(match_id: Any) -> bool:
         match_rate(match=match, seats=seats, at=timezone.now())
         if match.rated_at is None:
             return False
-        transaction.on_commit(lambda: _publish_rated(match, seats))
+        after_commit(lambda: _publish_rated(match, seats))
     return True
 
 

@@ -42,6 +42,11 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *PRODUCTION
 # Tests create many accounts from one address; the sign-up limit's own tests lower it.
 SIGNUP_LIMIT = 10_000
 GUEST_LIMIT = 10_000
+GUEST_GLOBAL_LIMIT = 10_000
+# And many games from one account and address; the games limits' own tests lower these.
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].update(  # noqa: F405
+    {"games": "100000/minute", "games_address": "100000/minute"}
+)
 
 # R36: the suite's fresh accounts play ranked dailies and rated matches at once; the standing's
 # own tests (tests/leaderboard/test_standing.py) set these back.

@@ -6,8 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Max, Min, Q, QuerySet
 from django.utils import timezone
+from django.utils.html import json_script
+from django.utils.translation import get_language
 
 from games import services
 from games.engine import Action as EngineAction
@@ -160,6 +164,19 @@ def replay_frames(*, game: Game) -> list[dict[str, Any]]:
             }
         )
     return frames
+
+
+def replay_frames_script(*, game: Game) -> bytes:
+    """`replay_frames` as the replay page's `<script id="frames" type="application/json">`,
+    encoded, made once per game, action count and language, then served from the cache (Redis
+    in production) for GAME_LOG_CACHE_SECONDS: a long game's replay costs a cache read, not a
+    rebuild of every frame and megabytes of JSON (a log only grows: a new action, a new key)."""
+    key = f"replay-script:{game.pk}:{game.actions_count}:{get_language()}"
+    script: bytes | None = cache.get(key)
+    if script is None:
+        script = json_script(replay_frames(game=game), "frames").encode()
+        cache.set(key, script, settings.GAME_LOG_CACHE_SECONDS)
+    return script
 
 
 def board_first_rows(*, date: Any, draw: int, bots: bool, page: int) -> dict[str, Any] | None:

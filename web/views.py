@@ -36,8 +36,10 @@ from games.accounts import (
     player_is_guest,
     signup_slot_take,
 )
+from games.api import GAME_CREATE_THROTTLES, GameListCreateApi
 from games.engine import RULESETS
 from games.errors import Forbidden, NotFound
+from games.throttling import throttles_wait
 from leaderboard.days import day_today
 from leaderboard.selectors import daily_streak
 from web import selectors
@@ -70,15 +72,18 @@ def _guest_keep(request: HttpRequest) -> None:
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
     """The home page's Play now: a random deal at once, for anyone. A visitor without an account
-    becomes a guest (an account behind this browser session, GUEST_LIMIT an hour per address)."""
+    becomes a guest (an account behind this browser session, GUEST_LIMIT an hour per address,
+    GUEST_GLOBAL_LIMIT a minute in all); the game counts in `POST games`' limits."""
     if not request.user.is_authenticated:
-        wait = guest_slot_take(request)
-        if wait is not None:
-            return _throttled(
-                request, _("Too many guests were created from this address. Try later."), wait
-            )
+        refused = guest_slot_take(request)
+        if refused is not None:
+            wait, reason = refused
+            return _throttled(request, reason, wait)
         login(request, guest_create(), backend="django.contrib.auth.backends.ModelBackend")
         _guest_keep(request)
+    wait = throttles_wait(request, GameListCreateApi, GAME_CREATE_THROTTLES)
+    if wait is not None:
+        return _throttled(request, _("Too many games were dealt. Try later."), wait)
     game = game_services.game_create(
         owner=request.user,
         address_hash=client_address_hash(request),
@@ -94,6 +99,9 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     return render(request, "web/play.html", {"game_id": str(game_id), "play_tips": True})
 
 
+FRAMES_MARK = "<!-- replay frames -->"
+
+
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
         game = game_services.game_get_for(game_id=game_id, user=request.user)
@@ -101,15 +109,17 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         raise Http404("no such game") from None
     if game.status == game.Status.PLAYING:
         return redirect("play", game_id=game.id)
-    return render(
+    response = render(
         request,
         "web/replay.html",
-        {
-            "game": game,
-            "code": game_selectors.game_code_shown(game),
-            "frames": selectors.replay_frames(game=game),
-        },
+        {"game": game, "code": game_selectors.game_code_shown(game), "frames": FRAMES_MARK},
     )
+    # The frames (megabytes for a long game) go in as the cached bytes they are: through the
+    # template engine they would be copied at every level of the page's blocks.
+    response.content = response.content.replace(
+        FRAMES_MARK.encode(), selectors.replay_frames_script(game=game), 1
+    )
+    return response
 
 
 def daily_today(request: HttpRequest) -> HttpResponse:

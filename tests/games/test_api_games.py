@@ -359,7 +359,7 @@ def test_session_auth_needs_csrf(user):
 
 
 def test_actions_are_throttled(auth_client, monkeypatch):
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"actions": "3/hour"})
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "actions", "3/hour")
     game = create(auth_client, {"deck": easy_deck(), "draw": 1})
 
     codes = [act(auth_client, game["id"], {"type": "draw"}).status_code for _ in range(4)]

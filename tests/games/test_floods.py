@@ -150,7 +150,7 @@ def test_a_position_is_never_searched_twice(auth_client, make_user, client_for, 
 def test_hints_are_limited_per_address_across_accounts(
     auth_client, make_user, client_for, monkeypatch
 ):
-    rates = {"hints": "100/hour", "hints_address": "3/hour"}
+    rates = {**ScopedRateThrottle.THROTTLE_RATES, "hints": "100/hour", "hints_address": "3/hour"}
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", rates)
     other = client_for(make_user("bob"))
     mine = create(auth_client, {"deck": easy_deck(), "draw": 1})

@@ -177,6 +177,8 @@ class Topology:
                 "THROTTLE_REGISTER": "10000/hour",
                 "THROTTLE_TOKEN": "10000/hour",
                 "THROTTLE_ACTIONS": "1000000/minute",
+                "THROTTLE_GAMES": "1000000/minute",
+                "THROTTLE_GAMES_ADDRESS": "1000000/minute",
                 "SIGNUP_LIMIT": "1000000",
                 # R36: fresh accounts play ranked dailies and rated matches at once.
                 "RANKED_MIN_AGE_HOURS": "0",

@@ -13,11 +13,14 @@ from games.services import address_hashes_forget
 
 
 class Command(BaseCommand):
-    help = "Empty the address and device hashes of games older than ADDRESS_HASH_DAYS (default 30)."
+    help = (
+        "Empty the address and device hashes (of games, match seats) older than "
+        "ADDRESS_HASH_DAYS (default 30)."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         emptied = address_hashes_forget(now=timezone.now())
         self.stdout.write(
-            f"address and device hashes of {emptied} game(s) older than "
+            f"address and device hashes of {emptied} row(s) older than "
             f"{settings.ADDRESS_HASH_DAYS} days emptied"
         )

@@ -84,6 +84,12 @@ class CannotFinish(CanfieldError):
     code = "cannot_finish"
 
 
+class GameTooLong(CanfieldError):
+    """The game's log holds the most actions a game keeps (3,000): only a resign is taken."""
+
+    code = "game_too_long"
+
+
 class NotAuthenticated(CanfieldError):
     code = "not_authenticated"
 
@@ -141,6 +147,7 @@ ERRORS: dict[str, type[CanfieldError]] = {
         Stale,
         GameOver,
         CannotFinish,
+        GameTooLong,
         NotAuthenticated,
         Forbidden,
         NotInStanding,
