@@ -366,6 +366,8 @@ REST_FRAMEWORK = {
 # implicit or password grant; tokens stored as checksums only; the API's four scopes.
 OAUTH2_PROVIDER = {
     "SCOPES_BACKEND_CLASS": "keys.oauth.ApiScopes",
+    # Public clients' secrets refused without a hash; a re-used code revokes its tokens.
+    "OAUTH2_VALIDATOR_CLASS": "keys.oauth.Validator",
     "PKCE_REQUIRED": True,
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
