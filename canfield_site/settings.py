@@ -283,6 +283,12 @@ AXES_CLIENT_IP_CALLABLE = "canfield_site.clients.client_key"
 AXES_USERNAME_CALLABLE = "games.accounts.attempted_username"
 AXES_LOCKOUT_CALLABLE = "games.accounts.lockout_response"
 AXES_VERBOSE = False
+# Each account's budget of wrong passwords an hour from all addresses together (ASVS V2.2.1):
+# once spent, its password doors answer 429 to the clients it does not know, never hashing;
+# its owner keeps the browsers and addresses its games were dealt from, and its sessions and
+# keys (games.accounts.BudgetedAxesHandler, docs/fairplay.md).
+AXES_HANDLER = "games.accounts.BudgetedAxesHandler"
+ACCOUNT_FAILURE_BUDGET = int(os.environ.get("ACCOUNT_FAILURE_BUDGET", "100"))
 # Accounts created per client address and hour, on the web and through the API.
 SIGNUP_LIMIT = int(os.environ.get("SIGNUP_LIMIT", "5"))
 # Guests ("Play now" without an account) created per client address and hour; a guest unused
