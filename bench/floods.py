@@ -2,8 +2,9 @@
 addresses guess passwords, under the production topology.
 
     .venv/bin/python bench/floods.py [--seconds 30] [--hinters 8] [--guessers 24]
-                                     [--addresses 24] [--workers 2]
-                                     [--database canfield_bench_floods] [--quick]
+                                     [--addresses 24] [--accounts 4] [--workers 2]
+                                     [--database canfield_bench_floods] [--port 8768]
+                                     [--quick]
 
 Starts the production topology (`scripts/serve-topology.sh`: nginx in front of the web pool
 (gunicorn sync workers) and the heavy pool (hints and password doors, niced), DJANGO_DEBUG=0,
@@ -17,7 +18,12 @@ of its actions and reads are measured:
    cache; the 61st hint of a minute meets the account's limit, and a 429 is waited out);
 3. while `--guessers` clients send wrong passwords to the API token, web login and admin
    login doors (the player's name or random ones), each request from the next of
-   `--addresses` addresses, a new set of addresses every minute.
+   `--addresses` addresses, a new set of addresses every minute;
+4. while `--guessers` clients send a public OAuth client's id with random `client_secret`s to
+   `/oauth/token`, a new connection from the next of `--addresses` addresses each time;
+5. while `--accounts` accounts (each from an address of its own) change their passwords back
+   to back (the right password: a check and a new hash each);
+6. while `--accounts` other accounts ask `DELETE account` with wrong passwords back to back.
 Prints each phase's figures, their ratios to idle (targets: p50 <= 2x, p99 <= 3x) and what
 the attackers were answered. Addresses are loopback ones (127.x.y.z, another /16 each run);
 every loop stops at its deadline.
@@ -34,6 +40,7 @@ import os
 import secrets
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -41,6 +48,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -161,6 +169,131 @@ def guesser(addresses: Callable[[], str], victim: str, deadline: float, answers:
         answers[f"{door} {status}"] += 1
 
 
+def public_client(env: dict[str, str]) -> str:
+    """A public OAuth client registered in the topology's database, as staff would: its id."""
+    code = (
+        "from oauth2_provider.models import Application; print(Application.objects.create("
+        "name='floods', client_type='public', authorization_grant_type='authorization-code', "
+        "redirect_uris='https://app.example/cb').client_id)"
+    )
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return done.stdout.split()[-1]
+
+
+def oauth_junk(
+    addresses: Callable[[], str], client_id: str, deadline: float, answers: Counter[str]
+):
+    """A public client's id with a random secret at the token endpoint, a new connection each
+    time (the secret used to cost a PBKDF2 check in the web pool)."""
+    while time.monotonic() < deadline:
+        body = urlencode(
+            {
+                "grant_type": "authorization_code",
+                "code": secrets.token_urlsafe(20),
+                "redirect_uri": "https://app.example/cb",
+                "client_id": client_id,
+                "client_secret": secrets.token_urlsafe(30),
+            }
+        )
+        status, _ = client_from(addresses()).send(
+            "POST", "/oauth/token", body, content_type="application/x-www-form-urlencoded"
+        )
+        answers[f"oauth {status}"] += 1
+
+
+def password_changer(address: str, token: str, deadline: float, answers: Counter[str]):
+    """The account's own password changed back and forth, back to back: a check and a new
+    hash each time it gets through. After a 429 it waits a second, as told."""
+    client = client_from(address, token)
+    passwords = [PASSWORD, "floods-other-" + secrets.token_urlsafe(12)]
+    while time.monotonic() < deadline:
+        body = json.dumps({"password": passwords[0], "new_password": passwords[1]})
+        status, _ = client.send("POST", "/api/v1/account/password", body)
+        answers[f"password {status}"] += 1
+        if status == 204:
+            passwords.reverse()
+        elif status == 429:
+            time.sleep(1)
+
+
+def wrong_deleter(address: str, token: str, deadline: float, answers: Counter[str]):
+    """`DELETE account` with a wrong password, back to back (a 429 waited out a second)."""
+    client = client_from(address, token)
+    while time.monotonic() < deadline:
+        body = json.dumps({"password": secrets.token_urlsafe(12)})
+        status, _ = client.send("DELETE", "/api/v1/account", body)
+        answers[f"delete {status}"] += 1
+        if status == 429:
+            time.sleep(1)
+
+
+def oauth_phase(
+    env: dict[str, str], player: str, args: argparse.Namespace, idle: list[tuple[float, float]]
+) -> None:
+    client_id = public_client(env)
+    started = time.monotonic()
+    turn = iter(range(10**9))
+
+    def rotating() -> str:
+        minute = int((time.monotonic() - started) // 60)
+        return f"127.{NET}.{100 + minute}.{1 + next(turn) % args.addresses}"
+
+    attack(
+        "OAuth token junk secrets",
+        player,
+        args.seconds,
+        idle,
+        [
+            lambda deadline, answers: oauth_junk(rotating, client_id, deadline, answers)
+            for _ in range(args.guessers)
+        ],
+    )
+
+
+def account_accounts(args: argparse.Namespace, net: int, prefix: str) -> list[tuple[str, str]]:
+    """`--accounts` accounts, each registered from the address it then uses: (address, key)."""
+    made = []
+    for n in range(args.accounts):
+        address = f"127.{NET}.{net}.{1 + n}"
+        made.append((address, register(address, f"{prefix}{n}")))
+    return made
+
+
+def password_changes_phase(
+    player: str, args: argparse.Namespace, idle: list[tuple[float, float]]
+) -> None:
+    accounts = account_accounts(args, 200, "changer")
+    attack(
+        f"{args.accounts} accounts changing passwords",
+        player,
+        args.seconds,
+        idle,
+        [
+            lambda deadline, answers, a=address, t=token: password_changer(a, t, deadline, answers)
+            for address, token in accounts
+        ],
+    )
+
+
+def wrong_deletes_phase(
+    player: str, args: argparse.Namespace, idle: list[tuple[float, float]]
+) -> None:
+    accounts = account_accounts(args, 201, "deleter")
+    attack(
+        f"{args.accounts} accounts deleting, wrong passwords",
+        player,
+        args.seconds,
+        idle,
+        [
+            lambda deadline, answers, a=address, t=token: wrong_deleter(a, t, deadline, answers)
+            for address, token in accounts
+        ],
+    )
+
+
 def percentiles(latencies: list[float]) -> tuple[float, float]:
     p50 = statistics.median(latencies)
     p99 = statistics.quantiles(latencies, n=100)[98] if len(latencies) >= 2 else p50
@@ -222,15 +355,18 @@ def main() -> None:
     parser.add_argument("--hinters", type=int, default=8)
     parser.add_argument("--guessers", type=int, default=24)
     parser.add_argument("--addresses", type=int, default=24, help="guessing addresses a minute")
+    parser.add_argument("--accounts", type=int, default=4, help="password-changing accounts")
     parser.add_argument("--workers", type=int, default=2, help="web pool: gunicorn workers")
+    parser.add_argument("--port", type=int, default=PORT)
     parser.add_argument("--database", default="canfield_bench_floods")
     parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
+    globals()["PORT"] = args.port
     if args.quick:
         args.seconds = 8
 
     env = production_env(args.database, SLOT_DIR=tempfile.mkdtemp(prefix="canfield-bench-slots-"))
-    server = start_topology(root=ROOT, port=PORT, log=LOG, workers=args.workers, env=env)
+    server = start_topology(root=ROOT, port=args.port, log=LOG, workers=args.workers, env=env)
     try:
         player = register(PLAYER, "player")
         hinters = [register(f"127.{NET}.0.{10 + n}", f"hinter{n}") for n in range(args.hinters)]
@@ -279,6 +415,9 @@ def main() -> None:
                 for _ in range(args.guessers)
             ],
         )
+        oauth_phase(env, player, args, idle)
+        password_changes_phase(player, args, idle)
+        wrong_deletes_phase(player, args, idle)
         print(f"load after: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     finally:
         stop(server)
