@@ -33,8 +33,8 @@ from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.hashers import BasePasswordHasher, PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import ValidationError
 from django.core.cache import caches
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Exists, Max, OuterRef, ProtectedError, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
