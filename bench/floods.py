@@ -56,7 +56,8 @@ sys.path.insert(0, str(ROOT))
 from bench._common import Client, production_env, start_topology, stop  # noqa: E402
 
 PORT = 8768
-LOG = "/tmp/canfield-bench-floods.log"  # the topology's output, for when something fails
+# The topology's output, for when something fails: one file a port (several runs at once).
+LOG = "/tmp/canfield-bench-floods-{port}.log"
 PASSWORD = "floods-" + secrets.token_urlsafe(12)
 FORK = multiprocessing.get_context("fork")  # the attackers' closures need no pickling
 # This run's addresses, 127.NET.x.y: the limits count in Redis, which outlives a run, so each
@@ -369,7 +370,9 @@ def main() -> None:
         args.seconds = 8
 
     env = production_env(args.database, SLOT_DIR=tempfile.mkdtemp(prefix="canfield-bench-slots-"))
-    server = start_topology(root=ROOT, port=args.port, log=LOG, workers=args.workers, env=env)
+    server = start_topology(
+        root=ROOT, port=args.port, log=LOG.format(port=args.port), workers=args.workers, env=env
+    )
     try:
         player = register(PLAYER, "player")
         hinters = [register(f"127.{NET}.0.{10 + n}", f"hinter{n}") for n in range(args.hinters)]

@@ -206,3 +206,22 @@ def test_a_key_made_with_a_key_is_tied_to_no_grant(user, client_for):
     assert made.status_code == 201
     assert made.json()["expires"] is None
     assert ApiKey.objects.get(id=made.json()["id"]).oauth_family is None
+
+
+@pytest.mark.parametrize("where", ["basic", "body", "body without a secret"])
+@pytest.mark.parametrize("client_id", ["a\x00b", "no-such-client"])
+def test_a_client_id_no_client_has_is_refused_cleanly(db, hashes, client_id, where):
+    body = {"grant_type": "refresh_token", "refresh_token": "x" * 30}
+    headers = {}
+    if where == "basic":
+        headers["HTTP_AUTHORIZATION"] = basic(client_id, "junk")
+    else:
+        body["client_id"] = client_id
+        if where == "body":
+            body["client_secret"] = "junk"
+
+    answer = Client().post("/oauth/token", body, **headers)
+
+    assert answer.status_code == 401, answer.content
+    assert answer.json()["error"] == "invalid_client"
+    assert hashes.call_count == 0
