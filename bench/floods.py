@@ -3,9 +3,10 @@ guess passwords, while anonymous clients read a long game, while accounts deal g
 visitors from many addresses become guests, under the production topology.
 
     .venv/bin/python bench/floods.py [--seconds 30] [--hinters 8] [--guessers 24]
-                                     [--addresses 24] [--replayers 2] [--dealers 24]
-                                     [--guest-clients 8] [--workers 2]
-                                     [--database canfield_bench_floods] [--quick]
+                                     [--addresses 24] [--accounts 4] [--replayers 2]
+                                     [--dealers 24] [--guest-clients 8] [--workers 2]
+                                     [--database canfield_bench_floods] [--port 8768]
+                                     [--quick]
 
 Starts the production topology (`scripts/serve-topology.sh`: nginx in front of the web pool
 (gunicorn sync workers) and the heavy pool (hints and password doors, niced), DJANGO_DEBUG=0,
@@ -19,14 +20,19 @@ of its actions and reads are measured:
    cache; the 61st hint of a minute meets the account's limit, and a 429 is waited out);
 3. while `--guessers` clients send wrong passwords to the API token, web login and admin
    login doors (the player's name or random ones), each request from the next of
-   `--addresses` addresses, a new set of addresses every minute.
-4. while `--replayers` anonymous clients read a finished game whose log is at the cap
+   `--addresses` addresses, a new set of addresses every minute;
+4. while `--guessers` clients send a public OAuth client's id with random `client_secret`s to
+   `/oauth/token`, a new connection from the next of `--addresses` addresses each time;
+5. while `--accounts` accounts (each from an address of its own) change their passwords back
+   to back (the right password: a check and a new hash each);
+6. while `--accounts` other accounts ask `DELETE account` with wrong passwords back to back;
+7. while `--replayers` anonymous clients read a finished game whose log is at the cap
    (GAME_MAX_ACTIONS, 3,000 draws and undos, played beforehand) back to back: its replay page
    and `GET games/{id}` in turn (both served from the cache after the first);
-5. while one account deals games (`POST games`) back to back from `--dealers` connections,
+8. while one account deals games (`POST games`) back to back from `--dealers` connections,
    then while `--dealers` accounts, each from an address of its own, do the same (each meets
    THROTTLE_GAMES; a 429 is waited out as told);
-6. while `--guest-clients` visitors press Play now, each request from the next of
+9. while `--guest-clients` visitors press Play now, each request from the next of
    `--addresses` addresses (a new set every minute), each a new browser session (GUEST_LIMIT
    per address, GUEST_GLOBAL_LIMIT in all).
 Prints each phase's figures, their ratios to idle (targets: p50 <= 2x, p99 <= 3x) and what
@@ -45,6 +51,7 @@ import os
 import secrets
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -52,6 +59,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -59,7 +67,8 @@ sys.path.insert(0, str(ROOT))
 from bench._common import Client, production_env, start_topology, stop  # noqa: E402
 
 PORT = 8768
-LOG = "/tmp/canfield-bench-floods.log"  # the topology's output, for when something fails
+# The topology's output, for when something fails: one file a port (several runs at once).
+LOG = "/tmp/canfield-bench-floods-{port}.log"
 PASSWORD = "floods-" + secrets.token_urlsafe(12)
 FORK = multiprocessing.get_context("fork")  # the attackers' closures need no pickling
 # This run's addresses, 127.NET.x.y: the limits count in Redis, which outlives a run, so each
@@ -219,6 +228,93 @@ def dealer(address: str, token: str, deadline: float, answers: Counter[str]) -> 
             time.sleep(1)
 
 
+def public_client(env: dict[str, str]) -> str:
+    """A public OAuth client registered in the topology's database, as staff would: its id."""
+    code = (
+        "from oauth2_provider.models import Application; print(Application.objects.create("
+        "name='floods', client_type='public', authorization_grant_type='authorization-code', "
+        "redirect_uris='https://app.example/cb').client_id)"
+    )
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return done.stdout.split()[-1]
+
+
+def oauth_junk(
+    addresses: Callable[[], str], client_id: str, deadline: float, answers: Counter[str]
+):
+    """A public client's id with a random secret at the token endpoint, a new connection each
+    time (the secret used to cost a PBKDF2 check in the web pool). A 429 (nginx's limit of the
+    address) is waited out a second, as the hinters do: else it is a plain request flood."""
+    while time.monotonic() < deadline:
+        body = urlencode(
+            {
+                "grant_type": "authorization_code",
+                "code": secrets.token_urlsafe(20),
+                "redirect_uri": "https://app.example/cb",
+                "client_id": client_id,
+                "client_secret": secrets.token_urlsafe(30),
+            }
+        )
+        status, _ = client_from(addresses()).send(
+            "POST", "/oauth/token", body, content_type="application/x-www-form-urlencoded"
+        )
+        answers[f"oauth {status}"] += 1
+        if status == 429:
+            time.sleep(1)
+
+
+def password_changer(address: str, token: str, deadline: float, answers: Counter[str]):
+    """The account's own password changed back and forth, back to back: a check and a new
+    hash each time it gets through. After a 429 it waits a second, as told."""
+    client = client_from(address, token)
+    passwords = [PASSWORD, "floods-other-" + secrets.token_urlsafe(12)]
+    while time.monotonic() < deadline:
+        body = json.dumps({"password": passwords[0], "new_password": passwords[1]})
+        status, _ = client.send("POST", "/api/v1/account/password", body)
+        answers[f"password {status}"] += 1
+        if status == 204:
+            passwords.reverse()
+        elif status == 429:
+            time.sleep(1)
+
+
+def wrong_deleter(address: str, token: str, deadline: float, answers: Counter[str]):
+    """`DELETE account` with a wrong password, back to back (a 429 waited out a second)."""
+    client = client_from(address, token)
+    while time.monotonic() < deadline:
+        body = json.dumps({"password": secrets.token_urlsafe(12)})
+        status, _ = client.send("DELETE", "/api/v1/account", body)
+        answers[f"delete {status}"] += 1
+        if status == 429:
+            time.sleep(1)
+
+
+def oauth_phase(
+    env: dict[str, str], player: str, args: argparse.Namespace, idle: list[tuple[float, float]]
+) -> None:
+    client_id = public_client(env)
+    started = time.monotonic()
+    turn = iter(range(10**9))
+
+    def rotating() -> str:
+        minute = int((time.monotonic() - started) // 60)
+        return f"127.{NET}.{170 + minute}.{1 + next(turn) % args.addresses}"
+
+    attack(
+        "OAuth token junk secrets",
+        player,
+        args.seconds,
+        idle,
+        [
+            lambda deadline, answers: oauth_junk(rotating, client_id, deadline, answers)
+            for _ in range(args.guessers)
+        ],
+    )
+
+
 def guest(addresses: Callable[[], str], deadline: float, answers: Counter[str]) -> None:
     """Play now from a new browser session each time (its CSRF cookie from the home page),
     each from the next address."""
@@ -302,6 +398,47 @@ def phase_guests(args: argparse.Namespace, player: str, idle: list[tuple[float, 
     )
 
 
+def account_accounts(args: argparse.Namespace, net: int, prefix: str) -> list[tuple[str, str]]:
+    """`--accounts` accounts, each registered from the address it then uses: (address, key)."""
+    made = []
+    for n in range(args.accounts):
+        address = f"127.{NET}.{net}.{1 + n}"
+        made.append((address, register(address, f"{prefix}{n}")))
+    return made
+
+
+def password_changes_phase(
+    player: str, args: argparse.Namespace, idle: list[tuple[float, float]]
+) -> None:
+    accounts = account_accounts(args, 200, "changer")
+    attack(
+        f"{args.accounts} accounts changing passwords",
+        player,
+        args.seconds,
+        idle,
+        [
+            lambda deadline, answers, a=address, t=token: password_changer(a, t, deadline, answers)
+            for address, token in accounts
+        ],
+    )
+
+
+def wrong_deletes_phase(
+    player: str, args: argparse.Namespace, idle: list[tuple[float, float]]
+) -> None:
+    accounts = account_accounts(args, 201, "deleter")
+    attack(
+        f"{args.accounts} accounts deleting, wrong passwords",
+        player,
+        args.seconds,
+        idle,
+        [
+            lambda deadline, answers, a=address, t=token: wrong_deleter(a, t, deadline, answers)
+            for address, token in accounts
+        ],
+    )
+
+
 def percentiles(latencies: list[float]) -> tuple[float, float]:
     p50 = statistics.median(latencies)
     p99 = statistics.quantiles(latencies, n=100)[98] if len(latencies) >= 2 else p50
@@ -364,6 +501,7 @@ def main() -> None:
     parser.add_argument("--hinters", type=int, default=8)
     parser.add_argument("--guessers", type=int, default=24)
     parser.add_argument("--addresses", type=int, default=24, help="guessing addresses a minute")
+    parser.add_argument("--accounts", type=int, default=4, help="password-changing accounts")
     parser.add_argument("--replayers", type=int, default=2, help="anonymous long-log readers")
     parser.add_argument("--dealers", type=int, default=24, help="game-dealing connections")
     parser.add_argument("--guest-clients", type=int, default=8, help="Play now clients")
@@ -377,7 +515,9 @@ def main() -> None:
     PORT = args.port
 
     env = production_env(args.database, SLOT_DIR=tempfile.mkdtemp(prefix="canfield-bench-slots-"))
-    server = start_topology(root=ROOT, port=PORT, log=LOG, workers=args.workers, env=env)
+    server = start_topology(
+        root=ROOT, port=args.port, log=LOG.format(port=args.port), workers=args.workers, env=env
+    )
     try:
         player = register(PLAYER, "player")
         hinters = [register(f"127.{NET}.0.{10 + n}", f"hinter{n}") for n in range(args.hinters)]
@@ -437,6 +577,9 @@ def main() -> None:
                 for _ in range(args.guessers)
             ],
         )
+        oauth_phase(env, player, args, idle)
+        password_changes_phase(player, args, idle)
+        wrong_deletes_phase(player, args, idle)
         phase_long_log_replays(args, player, idle)
         phase_game_creation_floods(args, player, idle)
         phase_guests(args, player, idle)

@@ -284,6 +284,12 @@ AXES_CLIENT_IP_CALLABLE = "canfield_site.clients.client_key"
 AXES_USERNAME_CALLABLE = "games.accounts.attempted_username"
 AXES_LOCKOUT_CALLABLE = "games.accounts.lockout_response"
 AXES_VERBOSE = False
+# Each account's budget of wrong passwords an hour from all addresses together (ASVS V2.2.1):
+# once spent, its password doors answer 429 to the clients it does not know, never hashing;
+# its owner keeps the browsers and addresses its games were dealt from, and its sessions and
+# keys (games.accounts.BudgetedAxesHandler, docs/fairplay.md).
+AXES_HANDLER = "games.accounts.BudgetedAxesHandler"
+ACCOUNT_FAILURE_BUDGET = int(os.environ.get("ACCOUNT_FAILURE_BUDGET", "100"))
 # Accounts created per client address and hour, on the web and through the API.
 SIGNUP_LIMIT = int(os.environ.get("SIGNUP_LIMIT", "5"))
 # Guests ("Play now" without an account) created per client address and hour; a guest unused
@@ -382,6 +388,8 @@ REST_FRAMEWORK = {
 # implicit or password grant; tokens stored as checksums only; the API's four scopes.
 OAUTH2_PROVIDER = {
     "SCOPES_BACKEND_CLASS": "keys.oauth.ApiScopes",
+    # Public clients' secrets refused without a hash; a re-used code revokes its tokens.
+    "OAUTH2_VALIDATOR_CLASS": "keys.oauth.Validator",
     "PKCE_REQUIRED": True,
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,

@@ -8,17 +8,24 @@ account, a new password) is computed in one of the host's AUTH_CONCURRENCY slots
 (canfield_site/slots.py, `SlotPBKDF2PasswordHasher`), so that guessing can slow logins but
 never the workers' other requests. The doors that create accounts (API register, web sign-up)
 are limited in accounts created per client address (`signup_slot_take`).
+
+Each account also has a budget of failures across all addresses (ACCOUNT_FAILURE_BUDGET an
+hour, `BudgetedAxesHandler`): once spent, its password doors are locked for the clients it does
+not know, while its owner keeps the ones it does: a browser (device cookie) or a client address
+(IPv6: /64) one of its games was dealt from, and any session or key it is signed in with.
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
 import math
 import re
 import secrets
 import time
 from typing import Any
 
+from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_cool_off
 from axes.models import AccessAttempt
 from django.conf import settings
@@ -26,6 +33,7 @@ from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.hashers import BasePasswordHasher, PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
+from django.core.cache import caches
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Exists, Max, OuterRef, ProtectedError, Q
@@ -35,7 +43,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
-from canfield_site.clients import client_key
+from canfield_site.clients import client_address_hash, client_device_hash, client_key
 from canfield_site.slots import slot
 from games.errors import Forbidden, InvalidRequest, error_body
 from games.models import Action, Game, Player, ReservedName
@@ -46,6 +54,8 @@ USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
 # The names deleted accounts take (account_delete): never given to a new account.
 DELETED_NAME = re.compile(r"deleted-\d+(-\d+)?", re.ASCII | re.IGNORECASE)
 SIGNUP_WINDOW = 3600
+# An account's failures are counted per hour (`account_failures`).
+BUDGET_WINDOW = 3600
 
 
 def username_validate(username: str) -> None:
@@ -136,6 +146,74 @@ def attempted_username(request: HttpRequest, credentials: dict[str, Any] | None)
     return name.lower() if isinstance(name, str) else None
 
 
+def _budget_key(name: str, window: int) -> str:
+    return f"account-failures:{hashlib.sha256(name.encode()).hexdigest()[:32]}:{window}"
+
+
+def account_failure_count(name: str) -> None:
+    """Counts one wrong password for the account named `name` (case-folded)."""
+    window = int(time.time() // BUDGET_WINDOW)
+    _count_hit(_budget_key(name, window), 2 * BUDGET_WINDOW + 1)
+
+
+def account_failures(name: str) -> float:
+    """The account's wrong passwords in the last hour, from any address: this hour's count and
+    the share of the last hour's that falls within the hour (a sliding window of two counters,
+    so that no boundary between hours doubles the budget)."""
+    now = time.time()
+    window = int(now // BUDGET_WINDOW)
+    counts = caches["default"].get_many([_budget_key(name, window - 1), _budget_key(name, window)])
+    earlier = int(counts.get(_budget_key(name, window - 1)) or 0)
+    current = int(counts.get(_budget_key(name, window)) or 0)
+    return current + earlier * (1 - (now % BUDGET_WINDOW) / BUDGET_WINDOW)
+
+
+def account_knows(request: HttpRequest, name: str) -> bool:
+    """Whether the request comes from a client the account `name` knows: signed in as it (a
+    session or key), or from a browser (device cookie) or client address (IPv6: /64) that one
+    of its games was dealt from (the address hashes games keep for the fair-play review)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and user.get_username().lower() == name:
+        return True
+    known = Q(address_hash=client_address_hash(request))
+    device = client_device_hash(request)
+    if device:
+        known |= Q(device_hash=device)
+    return Game.objects.filter(known, owner__username__iexact=name).exists()
+
+
+def account_budget_locks(request: HttpRequest, credentials: dict[str, Any] | None) -> bool:
+    """Whether the account's budget of failures is spent and the request comes from a client
+    it does not know: then its password is not checked at all."""
+    name = attempted_username(request, credentials)
+    return (
+        name is not None
+        and account_failures(name) >= settings.ACCOUNT_FAILURE_BUDGET
+        and not account_knows(request, name)
+    )
+
+
+class BudgetedAxesHandler(AxesDatabaseHandler):
+    """axes' database handler (failures per address and per account at an address) with each
+    account's budget of failures across addresses: a failure counts in the budget too, and a
+    spent budget locks the account's doors for the clients it does not know."""
+
+    def is_locked(self, request: Any, credentials: dict[str, Any] | None = None) -> bool:
+        return bool(super().is_locked(request, credentials)) or account_budget_locks(
+            request, credentials
+        )
+
+    def user_login_failed(
+        self, sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any
+    ) -> None:
+        # A door axes kept shut checked no password: not a failure of the account's.
+        if request is not None and not getattr(request, "axes_locked_out", False):
+            name = attempted_username(request, credentials)
+            if name is not None:
+                account_failure_count(name)
+        super().user_login_failed(sender, credentials, request, **kwargs)
+
+
 def lockout_seconds(request: HttpRequest, credentials: dict[str, Any] | None) -> int:
     """Seconds until the failures that lock this address (or this account from it) out have
     expired: every failure that counts is one from this address."""
@@ -154,8 +232,12 @@ def lockout_response(
     credentials: dict[str, Any] | None,
 ) -> HttpResponse:
     """axes' answer to a login refused for a locked account or address: 429 with
-    Retry-After, in the API's error shape under /api/, else the login page's message."""
-    seconds = lockout_seconds(request, credentials)
+    Retry-After, in the API's error shape under /api/, else the login page's message. An
+    account whose budget is spent is retried in a tenth of the hour (its count slides down)."""
+    if account_budget_locks(request, credentials):
+        seconds = BUDGET_WINDOW // 10
+    else:
+        seconds = lockout_seconds(request, credentials)
     minutes = max(1, math.ceil(seconds / 60))
     message = _(
         "Too many failed logins for this account or from this address. "

@@ -30,12 +30,13 @@ ALL_SCOPES = frozenset(key_services.SCOPES)
 @dataclass(frozen=True)
 class TokenAuth:
     """`request.auth` of a key or OAuth request: the key's id (None for an OAuth token), its
-    scopes, and the game the URL names as read with the user (None if it names none, or no such
-    game; not yet checked for visibility)."""
+    scopes, the game the URL names as read with the user (None if it names none, or no such
+    game; not yet checked for visibility), and the OAuth access token's id (None for a key)."""
 
     key_id: str | None
     scopes: frozenset[str]
     game: Game | None
+    oauth_token_id: int | None = None
 
 
 def request_scopes(request: Request) -> frozenset[str]:
@@ -99,7 +100,8 @@ def _oauth_token(token: str, *, game_id: Any) -> tuple[Any, TokenAuth] | None:
     if row is None or row.user is None or row.is_expired() or not row.user.is_active:
         return None
     scopes = frozenset(row.scope.split()) & ALL_SCOPES
-    return row.user, TokenAuth(key_id=None, scopes=scopes, game=selectors.game_find(game_id))
+    game = selectors.game_find(game_id)
+    return row.user, TokenAuth(key_id=None, scopes=scopes, game=game, oauth_token_id=row.pk)
 
 
 def game_read_for(request: Request, game_id: str) -> Game:

@@ -128,7 +128,11 @@ def _fetch_one(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> tuple[An
 def _token_user_and_game_sql() -> str:
     user_model = get_user_model()
     quote = connection.ops.quote_name
+    from oauth2_provider.models import get_refresh_token_model
+
     key, game = quote(ApiKey._meta.db_table), quote(Game._meta.db_table)
+    refresh = quote(get_refresh_token_model()._meta.db_table)
+    family = f"{key}.{quote('oauth_family')}"
     user, user_pk = quote(user_model._meta.db_table), quote(user_model._meta.pk.column)
     key_columns = ", ".join(
         f"{key}.{quote(column)}" for column in ("id", "scopes", "expires", "last_used")
@@ -137,7 +141,11 @@ def _token_user_and_game_sql() -> str:
         f"SELECT {key_columns}, {_row_reader(user_model)[0]}, {_row_reader(Game)[0]} FROM {key} "
         f"JOIN {user} ON {user}.{user_pk} = {key}.{quote('user_id')} "
         f"LEFT JOIN {game} ON {game}.{quote('id')} = %s "
-        f"WHERE {key}.{quote('key_hash')} = %s"
+        f"WHERE {key}.{quote('key_hash')} = %s "
+        # A key made with an OAuth token lives while its grant has a refresh token not revoked.
+        f"AND ({family} IS NULL OR EXISTS (SELECT 1 FROM {refresh} "
+        f"WHERE {refresh}.{quote('token_family')} = {family} "
+        f"AND {refresh}.{quote('revoked')} IS NULL))"
     )
 
 
@@ -166,8 +174,9 @@ def _moment(value: Any) -> datetime.datetime | None:
 def token_user_and_game(*, key_hash: str, game_id: Any) -> KeyFound | None:
     """The API key whose SHA-256 is `key_hash`, its user, and the game `game_id` (None if there
     is no such game), in one query: the game endpoints' requests authenticate and read their
-    game in one round trip (bench/api.py). None if no key has that hash. Visibility is the
-    caller's: game_visible_to, after games.services.game_read ends a game whose day is over."""
+    game in one round trip (bench/api.py). None if no key has that hash, or if the key's OAuth
+    grant has ended. Visibility is the caller's: game_visible_to, after games.services.game_read
+    ends a game whose day is over."""
     db = connections[DEFAULT_DB_ALIAS]  # the wrapper itself: each use of the proxy costs a lookup
     pk = Game._meta.pk.get_db_prep_value(_game_pk(game_id), db)
     row = _fetch_one(db, _token_user_and_game_sql(), [pk, key_hash])

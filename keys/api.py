@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from canfield_site.api import answers
-from games.authentication import request_scopes
+from games.authentication import TokenAuth, request_scopes
 from games.errors import Forbidden, InvalidRequest, NotFound
 from games.throttling import FixedWindowScopedThrottle
 from keys import services
@@ -105,7 +105,8 @@ class KeyListCreateApi(APIView):
     @extend_schema(
         request=KeyInSerializer,
         responses=answers({201: NewKeySerializer}, 400, 401, 403, 429, body=True),
-        summary="Make a named API key with some scopes, perhaps expiring; the key is shown once",
+        summary="Make a named API key with some scopes, perhaps expiring; the key is shown once. "
+        "A key made with an OAuth token expires no later than its grant and dies with it",
         operation_id="account_tokens_create",
     )
     def post(self, request: Request) -> Response:
@@ -115,7 +116,12 @@ class KeyListCreateApi(APIView):
                 _("An account holds at most %(max)s keys: revoke one first.")
                 % {"max": services.MAX_KEYS}
             )
-        row, key = services.key_create(user=request.user, **options)
+        grant = None
+        if isinstance(request.auth, TokenAuth) and request.auth.oauth_token_id is not None:
+            grant = services.oauth_grant_of(access_token_id=request.auth.oauth_token_id)
+            if grant is None:
+                raise Forbidden(_("This OAuth token's grant has ended: it makes no keys."))
+        row, key = services.key_create(user=request.user, grant=grant, **options)
         return Response({**services.key_payload(row), "token": key}, status=201)
 
 

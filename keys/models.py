@@ -22,9 +22,24 @@ class ApiKey(models.Model):
     expires = models.DateTimeField(null=True, blank=True)
     # Updated at most once a minute (keys.services.LAST_USED_STEP): not a write per request.
     last_used = models.DateTimeField(null=True, blank=True)
+    # A key made with an OAuth token: the token family (django-oauth-toolkit's
+    # RefreshToken.token_family) of the grant behind it. The key works while that family has a
+    # refresh token not revoked (games.selectors.token_user_and_game), and expires no later
+    # than the grant's refresh token did when the key was made.
+    oauth_family = models.UUIDField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["user", "created"], name="apikey_user_created")]
 
     def __str__(self) -> str:
         return f"{self.id}… ({self.name})"
+
+
+class RedeemedCode(models.Model):
+    """An OAuth authorization code exchanged for tokens (its SHA-256) and the token family of
+    the tokens it gave: a second exchange of the code revokes that family (RFC 6749 4.1.2;
+    keys.oauth.Validator). Kept as long as a refresh token lives, then removed."""
+
+    code_hash = models.CharField(primary_key=True, max_length=64)
+    token_family = models.UUIDField()
+    redeemed = models.DateTimeField(db_index=True)

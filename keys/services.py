@@ -6,11 +6,15 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
+from oauth2_provider.models import RefreshToken
+from oauth2_provider.settings import oauth2_settings
 
 from keys.models import ApiKey
 
@@ -34,12 +38,43 @@ def scopes_ordered(scopes: Any) -> list[str]:
     return [scope for scope in SCOPES if scope in wanted]
 
 
+@dataclass(frozen=True)
+class OAuthGrant:
+    """What an OAuth access token was granted under: its refresh-token family and when the
+    family's current refresh token expires."""
+
+    family: uuid.UUID
+    expires: dt.datetime
+
+
+def oauth_grant_of(*, access_token_id: int) -> OAuthGrant | None:
+    """The grant behind an OAuth access token: None if it has no live refresh token."""
+    row = (
+        RefreshToken.objects.filter(access_token_id=access_token_id, revoked__isnull=True)
+        .values_list("token_family", "created")
+        .first()
+    )
+    if row is None or row[0] is None:
+        return None
+    span = dt.timedelta(seconds=oauth2_settings.REFRESH_TOKEN_EXPIRE_SECONDS)
+    return OAuthGrant(family=row[0], expires=row[1] + span)
+
+
 def key_create(
-    *, user: Any, name: str, scopes: Any = SCOPES, days: int | None = None
+    *,
+    user: Any,
+    name: str,
+    scopes: Any = SCOPES,
+    days: int | None = None,
+    grant: OAuthGrant | None = None,
 ) -> tuple[ApiKey, str]:
-    """A new key of `user` with `scopes`, expiring after `days` (never if None). Returns the
+    """A new key of `user` with `scopes`, expiring after `days` (never if None). A key made
+    with an OAuth token (`grant`) expires no later than the grant and dies with it. Returns the
     row and the key, which exists nowhere else from then on: the caller shows it once."""
     now = timezone.now()
+    expires = None if days is None else now + dt.timedelta(days=days)
+    if grant is not None and (expires is None or grant.expires < expires):
+        expires = grant.expires
     for _attempt in range(5):
         key = secrets.token_hex(20)  # 40 hex digits, as the keys made before hashing were
         row = ApiKey(
@@ -49,7 +84,8 @@ def key_create(
             name=name,
             scopes=" ".join(scopes_ordered(scopes)),
             created=now,
-            expires=None if days is None else now + dt.timedelta(days=days),
+            expires=expires,
+            oauth_family=None if grant is None else grant.family,
         )
         try:
             with transaction.atomic():

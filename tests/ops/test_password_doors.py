@@ -1,0 +1,156 @@
+"""Every door that checks or sets a password goes to the heavy pool under the proxy's limit:
+deploy/nginx.conf.template as it is, run by a real nginx in front of stand-in web, heavy and
+ws processes that answer their own name. The client's address comes from a header (realip in
+the template's ${BALANCER} slot), so that each door is flooded from an address of its own."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import string
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "deploy" / "nginx.conf.template"
+NGINX = shutil.which("nginx", path="/usr/sbin:/usr/bin")
+
+pytestmark = pytest.mark.skipif(NGINX is None, reason="no nginx")
+
+# (method, path) of every password door (docs/deploy.md, "Password doors").
+DOORS = [
+    ("POST", "/api/v1/auth/token"),
+    ("POST", "/api/v1/auth/register"),
+    ("POST", "/api/v1/account/password"),
+    ("DELETE", "/api/v1/account"),
+    ("POST", "/accounts/login/"),
+    ("POST", "/accounts/signup/"),
+    ("POST", "/account/password/"),
+    ("POST", "/account/delete/"),
+    ("POST", "/admin/login/"),
+    ("POST", "/admin/password_change/"),
+    ("POST", "/admin/auth/user/7/password/"),
+    ("POST", "/oauth/token"),
+    ("POST", "/oauth/revoke"),
+]
+
+# Requests that hash nothing: the web pool, never limited.
+ORDINARY = [
+    ("GET", "/api/v1/account"),
+    ("GET", "/accounts/login/"),
+    ("GET", "/account/password/"),
+    ("POST", "/api/v1/games"),
+    ("POST", "/api/v1/account/bot"),
+    ("GET", "/oauth/authorize"),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def stand_in(name: str) -> ThreadingHTTPServer:
+    """An app process that answers every request with its pool's name."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def answer(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(length)
+            body = name.encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = do_DELETE = answer
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture(scope="module")
+def proxy(tmp_path_factory) -> Iterator[str]:
+    run = tmp_path_factory.mktemp("nginx")
+    servers = {name: stand_in(name) for name in ("web", "heavy", "ws")}
+    port = free_port()
+
+    def upstream(name: str) -> str:
+        return f"server 127.0.0.1:{servers[name].server_address[1]};"
+
+    config = string.Template(TEMPLATE.read_text()).safe_substitute(
+        LISTEN=f"127.0.0.1:{port}",
+        BALANCER="set_real_ip_from 127.0.0.1; real_ip_header X-Real-IP;",
+        WEB_SERVERS=upstream("web"),
+        HEAVY_SERVERS=upstream("heavy"),
+        WS_SERVERS=upstream("ws"),
+        RUN_DIR=str(run),
+    )
+    (run / "nginx.conf").write_text(config)
+    process = subprocess.Popen(
+        [NGINX, "-e", "stderr", "-c", str(run / "nginx.conf"), "-g", "daemon off;"],
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                httpx.get(f"{url}/", headers={"X-Real-IP": "192.0.2.250"}, timeout=1)
+                break
+            except httpx.TransportError:
+                assert process.poll() is None, process.stderr.read()
+                assert time.monotonic() < deadline, "nginx did not start"
+                time.sleep(0.05)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)
+        for server in servers.values():
+            server.shutdown()
+
+
+def send(url: str, method: str, path: str, address: str) -> httpx.Response:
+    return httpx.request(
+        method, url + path, headers={"X-Real-IP": address}, content=b"x=1", timeout=5
+    )
+
+
+@pytest.mark.parametrize(("method", "path"), DOORS, ids=[f"{m} {p}" for m, p in DOORS])
+def test_each_password_door_goes_to_the_heavy_pool_under_a_limit(proxy, method, path):
+    # given: a client of its own (an address per door: the limit counts per client)
+    address = f"198.51.100.{DOORS.index((method, path)) + 1}"
+
+    # when: it knocks 20 times at once
+    answers = [send(proxy, method, path, address) for _ in range(20)]
+
+    # then: the first reach the heavy pool, the rest are answered by the proxy (1 a second,
+    # bursts of 5: 20 in a row cannot all pass)
+    assert answers[0].status_code == 200 and answers[0].text == "heavy"
+    assert all(a.text == "heavy" for a in answers if a.status_code == 200)
+    refused = [a for a in answers if a.status_code != 200]
+    assert refused and all(a.status_code == 429 for a in refused)
+    assert refused[0].json()["error"]["code"] == "throttled"
+    assert refused[0].headers["Retry-After"] == "1"
+
+
+def test_ordinary_requests_go_to_the_web_pool_without_that_limit(proxy):
+    # given: one client making ordinary requests, many of each
+    for method, path in ORDINARY:
+        # when
+        answers = [send(proxy, method, path, "203.0.113.9") for _ in range(10)]
+
+        # then: all to web, none refused
+        assert [a.text for a in answers] == ["web"] * 10, (method, path)
