@@ -39,6 +39,7 @@ from canfield_site.slots import slot
 from games.errors import Forbidden, InvalidRequest, error_body
 from games.models import Action, Game, Player
 from games.selectors import _instance, _row_reader
+from games.streams import credentials_changed
 from games.throttling import _count_hit
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
@@ -353,6 +354,8 @@ def account_delete(*, user: Any) -> str:
             address_hash="", device_hash=""
         )
         AccessAttempt.objects.filter(username__iexact=old_name).delete()
+        # Its open streams close now, not at their process's next check (games/streams.py).
+        transaction.on_commit(credentials_changed, robust=True)
     return user.username
 
 

@@ -30,12 +30,13 @@ ALL_SCOPES = frozenset(key_services.SCOPES)
 @dataclass(frozen=True)
 class TokenAuth:
     """`request.auth` of a key or OAuth request: the key's id (None for an OAuth token), its
-    scopes, and the game the URL names as read with the user (None if it names none, or no such
-    game; not yet checked for visibility)."""
+    scopes, the game the URL names as read with the user (None if it names none, or no such
+    game; not yet checked for visibility), and the OAuth token's row id (None for a key)."""
 
     key_id: str | None
     scopes: frozenset[str]
     game: Game | None
+    oauth_id: int | None = None
 
 
 def request_scopes(request: Request) -> frozenset[str]:
@@ -100,7 +101,22 @@ def _oauth_token(token: str, *, game_id: Any) -> tuple[Any, TokenAuth] | None:
     if row is None or row.user is None or row.is_expired() or not row.user.is_active:
         return None
     scopes = frozenset(row.scope.split()) & ALL_SCOPES
-    return row.user, TokenAuth(key_id=None, scopes=scopes, game=selectors.game_find(game_id))
+    game = selectors.game_find(game_id)
+    return row.user, TokenAuth(key_id=None, scopes=scopes, game=game, oauth_id=row.id)
+
+
+def request_credential(request: Request) -> selectors.Credential | None:
+    """What the request authenticated with (its key, OAuth token or session), None if nothing:
+    what a stream opened by it lives by (games/streams.py)."""
+    auth = request.auth
+    if isinstance(auth, TokenAuth):
+        if auth.key_id is not None:
+            return selectors.Credential("key", auth.key_id)
+        assert auth.oauth_id is not None
+        return selectors.Credential("oauth", auth.oauth_id)
+    if request.user.is_authenticated:
+        return selectors.Credential("user", request.user.pk)
+    return None
 
 
 def game_read_for(request: Request, game_id: str) -> Game:

@@ -46,6 +46,7 @@ CODES = {
     "illegal_move": 422,
     "no_destination": 422,
     "throttled": 429,
+    "too_many_streams": 429,
     "unavailable": 503,
 }
 
@@ -95,6 +96,14 @@ class Stale(ApiError):
 class GameFinished(ApiError):
     status_code = 409
     code = "game_over"
+
+
+class TooManyStreams(ApiError):
+    """The client address or the account already holds all the game streams it may hold open
+    (canfield_site/sockets.py), as a WebSocket's 4429."""
+
+    status_code = 429
+    code = "too_many_streams"
 
 
 # ---- the engine's reasons in words -------------------------------------------------------------

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
+from games.streams import credentials_changed
 from keys.models import ApiKey
 
 # The scopes (API.md), in the order they are listed.
@@ -102,8 +103,10 @@ def key_count_for(*, user: Any) -> int:
 
 def key_revoke(*, user: Any, key_id: str) -> bool:
     """Deletes the account's key `key_id`; False if it has none of that id. The key answers
-    401 from the next request on: nothing caches keys."""
+    401 from the next request on: nothing caches keys; its open streams close at once."""
     deleted, _rows = ApiKey.objects.filter(user=user, id=key_id).delete()
+    if deleted:
+        transaction.on_commit(credentials_changed, robust=True)
     return bool(deleted)
 
 
