@@ -22,6 +22,7 @@ from canfield_client.errors import (
     NotInStanding,
     Stale,
     Throttled,
+    TooManyStreams,
     Unavailable,
     UnsupportedMediaType,
 )
@@ -118,6 +119,7 @@ __all__ = [
     "Stale",
     "Standings",
     "Throttled",
+    "TooManyStreams",
     "Unavailable",
     "UnsupportedMediaType",
     "WeeklyBoard",
