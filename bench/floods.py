@@ -39,6 +39,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import re
 import resource
 import secrets
 import shutil
@@ -267,7 +268,11 @@ async def _streams_held(
                 f"Authorization: Token {token}\r\nAccept: application/x-ndjson\r\n\r\n".encode()
             )
             status = (await reader.readline()).split()
-            answers[f"stream {status[1].decode() if len(status) > 1 else 'closed'}"] += 1
+            answer = status[1].decode() if len(status) > 1 else "closed"
+            if answer != "200":  # which refusal: the body's error code
+                code = re.search(rb'"code": ?"(\w+)"', await reader.read())
+                answer += f" {code[1].decode()}" if code else ""
+            answers[f"stream {answer}"] += 1
         try:
             await asyncio.wait_for(reader.read(), max(0.0, deadline - time.monotonic()))
         except (TimeoutError, OSError):

@@ -202,9 +202,20 @@ async def _take(held: list[tuple[AddressPlaces, str, str]], kind: str, key: str)
     return place is not None
 
 
+# HTTP requests a ws process answers at once until their response starts (a stream's is its
+# first line): each takes a thread and a database connection meanwhile (Django's ASGI handler
+# runs a request's sync view in a thread of its own), so a flood of stream openings waits here,
+# in the event loop, rather than take one connection each (bench/floods.py's stream phase met
+# PostgreSQL's max_connections without it). An open stream holds neither.
+OPENING = 8
+_opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
+_opening = weakref.WeakKeyDictionary()
+
+
 class PlacesHeld:
     """ASGI middleware for HTTP: the places a request's view took (`hold`) are given back when
-    the application is done with the request (its response sent, or the client gone)."""
+    the application is done with the request (its response sent, or the client gone); at most
+    OPENING requests are answered at once until their response starts."""
 
     def __init__(self, application: Any) -> None:
         self.application = application
@@ -212,9 +223,25 @@ class PlacesHeld:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         held: list[tuple[AddressPlaces, str, str]] = []
         token = _held.set(held)
+        loop = asyncio.get_running_loop()
+        opening = _opening.get(loop)
+        if opening is None:
+            opening = _opening[loop] = asyncio.Semaphore(OPENING)
+        await opening.acquire()
+        started = False
+
+        async def send_started(message: dict[str, Any]) -> None:
+            nonlocal started
+            if not started and message["type"] == "http.response.start":
+                started = True
+                opening.release()
+            await send(message)
+
         try:
-            await self.application(scope, receive, send)
+            await self.application(scope, receive, send_started)
         finally:
+            if not started:
+                opening.release()
             _held.reset(token)
             for kind_places, key, place in held:
                 await kind_places.give_back(key, place)

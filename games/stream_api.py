@@ -118,6 +118,7 @@ async def _stream(
                 if ends_at is None or timezone.now() < ends_at:
                     yield b"\n"
                     continue
+                ends_at = None  # read once now; any later read ends it too (_read_since)
             watch.changed.clear()
             if watch.ended:
                 return

@@ -44,11 +44,13 @@ import redis
 import redis.asyncio
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections
+from django.db import close_old_connections
 
+from canfield_site.logs import WarnEvery
 from games.selectors import Credential, credentials_alive
 
 log = logging.getLogger(__name__)
+_warn = WarnEvery(log, seconds=30.0)
 
 # An empty line this often while nothing happens (keeps proxies and clients from timing out).
 IDLE_SECONDS = 10.0
@@ -158,20 +160,22 @@ class _Sweeper:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.due.wait(), IDLE_SECONDS)
             self.due.clear()
-            watches = [watch for watch in self.watches if watch.credential is not None]
+            held = [(watch, c) for watch in self.watches if (c := watch.credential) is not None]
             try:
-                alive = await check({watch.credential for watch in watches})
-            except DatabaseError as error:  # the next check tries again
-                log.warning("stream_credentials_check_failed", extra={"error": repr(error)})
+                alive = await check({credential for _, credential in held})
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the database away: the next check tries again
+                _warn("stream_credentials_check_failed", {"error": repr(error)})
                 continue
-            for watch in watches:
-                if watch.credential not in alive:
+            for watch, credential in held:
+                if credential not in alive:
                     watch.end()
 
 
-def _alive(credentials: set[Credential | None]) -> set[Credential]:
+def _alive(credentials: set[Credential]) -> set[Credential]:
     close_old_connections()  # these threads serve no request whose end would close them
-    return credentials_alive(credential for credential in credentials if credential is not None)
+    return credentials_alive(credentials)
 
 
 _sweepers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Sweeper]
