@@ -188,6 +188,13 @@ def credentials_alive(credentials: Iterable[Credential]) -> set[Credential]:
     return set(found)
 
 
+def game_moves(game_ids: Iterable[str]) -> dict[str, int | None]:
+    """The move count (`actions_count`) of each of the games in progress among `game_ids`, None
+    for those over; one query."""
+    rows = Game.objects.filter(pk__in=list(game_ids)).values_list("pk", "actions_count", "status")
+    return {str(pk): count if status == Game.Status.PLAYING else None for pk, count, status in rows}
+
+
 def _moment(value: Any) -> datetime.datetime | None:
     """A timestamp column's value as the ORM would give it (SQLite gives UTC text)."""
     if value is None:

@@ -104,7 +104,7 @@ async def _stream(
         return
     read = sync_to_async(_read_since, thread_sensitive=False)
     last = game.actions_count
-    with streams.game_watch(game.pk, credential) as watch:
+    with streams.game_watch(game.pk, credential, last) as watch:
         # Whatever landed between the view's read and the watch is read now.
         watch.changed.set()
         while True:
@@ -130,7 +130,7 @@ async def _stream(
                 return
             rows, payload, over = found
             for row in rows:
-                last = row["n"]
+                last = watch.seen = row["n"]
                 yield _line({"type": "action", "action": row, "game": payload})
             if over:
                 yield _line({"type": "end", "game": payload})

@@ -16,13 +16,16 @@ holds one Redis connection subscribed to the channels of the games it streams (`
 stream woken reads the new log rows and the game from the database itself. An idle stream costs
 nothing but its keep-alive timer: it reads only when woken (or once when its daily or match
 game's time is up: the day's end ends it, R26a). Wake-ups lost while the subscriber was cut off
-from Redis are made good when it subscribes again: every stream of the process reads then.
+from Redis are made good when it subscribes again: every stream of the process reads then; one
+lost otherwise (a publish that failed) by the process's timed check below, which also reads
+each streamed game's move count and wakes the streams behind it.
 
 A stream lives by the credential that opened it (an API key, an OAuth token, a session): once a
 REST request with it would answer 401 (the key or token revoked or expired, the account deleted),
 the stream closes within a keep-alive (`IDLE_SECONDS`), without another line. Each read checks
 the credential with the game (so no action is sent after a revocation), and each event loop
-checks all of its streams' credentials in one query per kind (`_Sweeper`): every IDLE_SECONDS
+checks all of its streams' credentials in one query per kind (`_Sweeper`, with one query for
+its games' move counts): every IDLE_SECONDS
 while it holds streams, and at once when told (`credentials_changed`, published on one Redis
 channel that every process's subscriber hears) that a key was revoked or an account deleted.
 The timed check catches the rest (expiry, OAuth revocation inside django-oauth-toolkit, a
@@ -47,7 +50,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from canfield_site.logs import WarnEvery
-from games.selectors import Credential, credentials_alive
+from games.selectors import Credential, credentials_alive, game_moves
 
 log = logging.getLogger(__name__)
 _warn = WarnEvery(log, seconds=30.0)
@@ -62,10 +65,13 @@ RESUBSCRIBE_SECONDS = 1.0
 
 class Watch:
     """One open stream's wake-up: `changed` is set when its game changed (clear it after each
-    read) or its credential ended (then `ended` is true)."""
+    read, and keep `seen`, the game's move count sent, up to date) or its credential ended
+    (then `ended` is true)."""
 
-    def __init__(self, credential: Credential | None) -> None:
+    def __init__(self, game_id: str, credential: Credential | None, seen: int) -> None:
+        self.game_id = game_id
         self.credential = credential
+        self.seen = seen
         self.changed = asyncio.Event()
         self.ended = False
 
@@ -155,27 +161,33 @@ class _Sweeper:
             self.task = None
 
     async def _run(self) -> None:
-        check = sync_to_async(_alive, thread_sensitive=False)
+        check = sync_to_async(_check, thread_sensitive=False)
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.due.wait(), IDLE_SECONDS)
             self.due.clear()
-            held = [(watch, c) for watch in self.watches if (c := watch.credential) is not None]
+            watches = list(self.watches)
+            credentials = {watch.credential for watch in watches} - {None}
             try:
-                alive = await check({credential for _, credential in held})
+                alive, moves = await check(credentials, {watch.game_id for watch in watches})
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the database away: the next check tries again
-                _warn("stream_credentials_check_failed", {"error": repr(error)})
+                _warn("stream_check_failed", {"error": repr(error)})
                 continue
-            for watch, credential in held:
-                if credential not in alive:
+            for watch in watches:
+                if watch.credential is not None and watch.credential not in alive:
                     watch.end()
+                elif moves.get(watch.game_id) != watch.seen:  # a wake-up lost, or the game gone
+                    watch.changed.set()
 
 
-def _alive(credentials: set[Credential]) -> set[Credential]:
+def _check(
+    credentials: set[Credential], games: set[str]
+) -> tuple[set[Credential], dict[str, int | None]]:
+    """The credentials still accepted, and each game's move count (None once it is over)."""
     close_old_connections()  # these threads serve no request whose end would close them
-    return credentials_alive(credentials)
+    return credentials_alive(credentials), game_moves(games)
 
 
 _sweepers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Sweeper]
@@ -282,11 +294,11 @@ def _hub() -> _Hub | None:
 
 
 @contextmanager
-def game_watch(game_id: Any, credential: Credential | None) -> Iterator[Watch]:
-    """In an async stream opened with `credential`: its wake-up (`Watch`), for as long as the
-    block lasts."""
+def game_watch(game_id: Any, credential: Credential | None, seen: int) -> Iterator[Watch]:
+    """In an async stream opened with `credential` that has sent the game's first `seen` moves:
+    its wake-up (`Watch`), for as long as the block lasts."""
     game_id = str(game_id)
-    watch = Watch(credential)
+    watch = Watch(game_id, credential, seen)
     entry = (asyncio.get_running_loop(), watch)
     with _watchers_lock:
         _watchers.setdefault(game_id, set()).add(entry)
