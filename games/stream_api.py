@@ -156,7 +156,8 @@ class GameStreamApi(APIView):
                     description=(
                         "NDJSON, open until the game ends: a `game` line, an `action` line for "
                         "each applied action (within a second of its commit), an empty line "
-                        "every 10 s while idle, and an `end` line last"
+                        "every 10 s while idle, and an `end` line last; closed without one "
+                        "within 10 s of its key's, token's or account's end"
                     ),
                 ),
             },
