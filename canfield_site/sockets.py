@@ -15,7 +15,8 @@ Clients of the live boards never need to send anything (the consumers ignore wha
 Game streams (games/stream_api.py) are held the same way, in places of their own: at most
 `STREAMS_PER_ADDRESS` per client address and `STREAMS_PER_ACCOUNT` per account; the view takes
 them (`hold`) and `PlacesHeld`, around the ASGI HTTP application, gives them back when the
-response ends, however it ends (sent in full, the client gone, the request cancelled).
+response ends, however it ends (sent in full, the client gone, the request cancelled); it also
+lets a process answer at most OPENING requests at once until their response starts.
 
 With REDIS_URL the places are counted across processes: each address has a sorted set in Redis
 (`ws:{db}:{address}`, streams' `stream:{db}:{address}` and `stream-account:{db}:{user id}`;
