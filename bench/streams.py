@@ -14,9 +14,10 @@ the streams, the uvicorn process's resident memory and threads before and with t
 open (and per stream), its CPU over `--idle` seconds before the streams and again while they
 are open and idle (each sends its keep-alive every 10 s, and nothing else: idle streams read
 nothing), the latency's p50/p99/max, and the streams the topology still holds.
-Traffic goes to 127.0.0.1 only: every stream comes from one address and one account, so this
-run lifts STREAMS_PER_ADDRESS and STREAMS_PER_ACCOUNT to `--streams` (it measures what a
-process holds; bench/floods.py measures the caps).
+Traffic stays on this machine: the streams leave from loopback addresses (127.77.x.y), 40 from
+each (within nginx's burst of stream openings per client), all of one account, so this run
+lifts STREAMS_PER_ACCOUNT to `--streams` (it measures what a process holds; bench/floods.py
+measures the caps).
 """
 
 from __future__ import annotations
@@ -84,14 +85,17 @@ def memory(pid: int) -> tuple[float, int]:
 
 
 class Stream:
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, address: str) -> None:
         self.game = game
+        self.address = address
         self.lines: asyncio.Queue[tuple[float, dict]] = asyncio.Queue()
         self.opened = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
     async def run(self, token: str) -> None:
-        reader, writer = await asyncio.open_connection("127.0.0.1", PORT, limit=2**20)
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", PORT, limit=2**20, local_addr=(self.address, 0)
+        )
         writer.write(
             f"GET /api/v1/games/{self.game}/stream HTTP/1.0\r\nHost: 127.0.0.1\r\n"
             f"Authorization: Token {token}\r\nAccept: application/x-ndjson\r\n\r\n".encode()
@@ -113,7 +117,10 @@ class Stream:
 async def bench(args: argparse.Namespace, token: str, games: list[str], pid: int) -> None:
     before, threads_before = memory(pid)
     cpu_before = await cpu_percent(pid, args.idle)
-    streams = [Stream(game) for game in games]
+    # 40 streams an address: within nginx's burst of stream openings per client (50).
+    streams = [
+        Stream(game, f"127.77.{n // 40 // 250}.{1 + n // 40 % 250}") for n, game in enumerate(games)
+    ]
     started = time.monotonic()
     for stream in streams:
         stream.task = asyncio.create_task(stream.run(token))
@@ -175,11 +182,9 @@ def main() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
-    caps = str(args.streams)
     env = production_env(
-        args.database, RUN_DIR=RUN_DIR, WS_PROCESSES="1",
-        STREAMS_PER_ADDRESS=caps, STREAMS_PER_ACCOUNT=caps,
-    )  # fmt: skip
+        args.database, RUN_DIR=RUN_DIR, WS_PROCESSES="1", STREAMS_PER_ACCOUNT=str(args.streams)
+    )
     subprocess.run(["rm", "-rf", RUN_DIR], check=True)
     server = start_topology(root=ROOT, port=PORT, log=LOG, workers=2, env=env)
     try:
