@@ -101,7 +101,9 @@ def _wake_local(game_id: str) -> None:
 
 
 def _check_local() -> None:
-    for loop, sweeper in list(_sweepers.items()):
+    with _watchers_lock:  # (called from a request's thread)
+        sweepers = list(_sweepers.items())
+    for loop, sweeper in sweepers:
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(sweeper.due.set)
 
@@ -196,9 +198,10 @@ _sweepers = weakref.WeakKeyDictionary()
 
 def _sweeper() -> _Sweeper:
     loop = asyncio.get_running_loop()
-    sweeper = _sweepers.get(loop)
-    if sweeper is None:
-        sweeper = _sweepers[loop] = _Sweeper()
+    with _watchers_lock:
+        sweeper = _sweepers.get(loop)
+        if sweeper is None:
+            sweeper = _sweepers[loop] = _Sweeper()
     return sweeper
 
 
