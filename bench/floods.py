@@ -5,6 +5,8 @@ visitors from many addresses become guests, under the production topology.
     .venv/bin/python bench/floods.py [--seconds 30] [--hinters 8] [--guessers 24]
                                      [--addresses 24] [--accounts 4] [--replayers 2]
                                      [--dealers 24] [--guest-clients 8] [--workers 2]
+                                     [--stream-tries 2000] [--stream-accounts 25]
+                                     [--stream-addresses 10]
                                      [--database canfield_bench_floods] [--port 8768]
                                      [--quick]
 
@@ -34,7 +36,12 @@ of its actions and reads are measured:
    THROTTLE_GAMES; a 429 is waited out as told);
 9. while `--guest-clients` visitors press Play now, each request from the next of
    `--addresses` addresses (a new set every minute), each a new browser session (GUEST_LIMIT
-   per address, GUEST_GLOBAL_LIMIT in all).
+   per address, GUEST_GLOBAL_LIMIT in all);
+10. while streams (`GET games/{id}/stream`, through nginx to the ws process) are opened and held
+    idle: `--stream-tries` at once from one address and one account (the caps answer all but
+    STREAMS_PER_ACCOUNT of them 429), and STREAMS_PER_ACCOUNT from each of `--stream-accounts`
+    accounts spread over `--stream-addresses` addresses (as many as the caps let in: 500 by
+    default); the ws process's CPU and resident memory before and while they are held.
 Prints each phase's figures, their ratios to idle (targets: p50 <= 2x, p99 <= 3x) and what
 the attackers were answered. Addresses are loopback ones (127.x.y.z, another /16 each run);
 every loop stops at its deadline.
@@ -43,11 +50,14 @@ every loop stops at its deadline.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import http.client
 import itertools
 import json
 import multiprocessing
 import os
+import re
+import resource
 import secrets
 import shutil
 import statistics
@@ -467,17 +477,29 @@ def attack(
     seconds: float,
     idle: list[tuple[float, float]],
     threads: list[Callable[[float, Counter[str]], None]],
+    during: Callable[[], tuple[float, float]] | None = None,
 ) -> None:
     """The attackers' `threads` in a process of their own (sharing this one's GIL would slow
-    the measured player's client, not the server) while the player is measured."""
+    the measured player's client, not the server) while the player is measured; `during`,
+    if given, measures the ws process (CPU %, MiB) from 70 % of the attack on."""
     deadline = time.monotonic() + seconds
     results: multiprocessing.SimpleQueue[dict[str, int]] = FORK.SimpleQueue()
     attackers = FORK.Process(target=run_threads, args=(threads, deadline, results))
     attackers.start()
+    figures: list[tuple[float, float]] = []
+    if during is not None:
+        watcher = threading.Thread(
+            target=lambda: (time.sleep(seconds * 0.7), figures.append(during()))
+        )
+        watcher.start()
     report(name, measure(token, deadline), idle)
     answers = results.get()
     attackers.join()
     print(f"  {name}: " + ", ".join(f"{key}: {n}" for key, n in sorted(answers.items())))
+    if during is not None:
+        watcher.join()
+        cpu, rss = figures[0]
+        print(f"  ws process while they are held: {cpu:.1f} % of a core, {rss:.0f} MiB")
 
 
 def run_threads(
@@ -494,6 +516,106 @@ def run_threads(
     results.put(dict(answers))
 
 
+# What the shipped STREAMS_PER_ACCOUNT lets one account hold (settings; the phase's own figure).
+STREAMS_PER_ACCOUNT = 20
+
+
+def streams_held(opens: list[tuple[str, str, str]], deadline: float, answers: Counter[str]) -> None:
+    """Opens a stream for each (address, token, game), at most 100 being opened at a time,
+    and holds each one that opened, reading its keep-alives, until the deadline."""
+    asyncio.run(_streams_held(opens, deadline, answers))
+
+
+async def _streams_held(
+    opens: list[tuple[str, str, str]], deadline: float, answers: Counter[str]
+) -> None:
+    opening = asyncio.Semaphore(100)
+
+    async def hold(address: str, token: str, game: str) -> None:
+        async with opening:
+            try:
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", PORT, local_addr=(address, 0)
+                )
+            except OSError as error:
+                answers[f"stream {type(error).__name__}"] += 1
+                return
+            writer.write(
+                f"GET /api/v1/games/{game}/stream HTTP/1.0\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: Token {token}\r\nAccept: application/x-ndjson\r\n\r\n".encode()
+            )
+            status = (await reader.readline()).split()
+            answer = status[1].decode() if len(status) > 1 else "closed"
+            if answer != "200":  # which refusal: the body's error code
+                code = re.search(rb'"code": ?"(\w+)"', await reader.read())
+                answer += f" {code[1].decode()}" if code else ""
+            answers[f"stream {answer}"] += 1
+        try:
+            await asyncio.wait_for(reader.read(), max(0.0, deadline - time.monotonic()))
+        except (TimeoutError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(hold(*each) for each in opens))
+
+
+def ws_process_figures(pid: int, seconds: float) -> tuple[float, float]:
+    """(CPU % of a core over the next `seconds`, resident MiB) of the ws process."""
+
+    def used() -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    before, started = used(), time.monotonic()
+    time.sleep(seconds)
+    cpu = (used() - before) / (time.monotonic() - started) * 100
+    status = Path(f"/proc/{pid}/status").read_text()
+    rss = next(line for line in status.splitlines() if line.startswith("VmRSS:"))
+    return cpu, int(rss.split()[1]) / 1024
+
+
+def ws_pid(run_dir: str) -> int:
+    """The pid of the topology's first uvicorn process (supervisord's program ws-1)."""
+    supervisorctl = Path(sys.executable).with_name("supervisorctl")
+    out = subprocess.run(
+        [str(supervisorctl), "-c", f"{run_dir}/supervisord.conf", "pid", "ws-1"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    return int(out.strip())
+
+
+def stream_flood(
+    args: argparse.Namespace, player: str, idle: list[tuple[float, float]], run_dir: str
+) -> None:
+    """Phase 4 (the module's docstring): streams opened and held idle while the player is
+    measured, and the ws process's CPU and memory before and during."""
+    flooder = f"127.{NET}.120.1"
+    token = register(flooder, "streamer")
+    opens = [(flooder, token, str(new_game(client_from(flooder, token))["id"]))] * args.stream_tries
+    for n in range(args.stream_accounts):
+        address = f"127.{NET}.121.{1 + n % args.stream_addresses}"
+        account = register(f"127.{NET}.122.{1 + n}", f"streamer{n}")
+        game = str(new_game(client_from(address, account))["id"])
+        opens += [(address, account, game)] * STREAMS_PER_ACCOUNT
+    pid = ws_pid(run_dir)
+    cpu, rss = ws_process_figures(pid, 5)
+    print(f"  ws process before the streams: {cpu:.1f} % of a core, {rss:.0f} MiB")
+    per_thread = -(-len(opens) // 4)
+    chunks = [opens[n : n + per_thread] for n in range(0, len(opens), per_thread)]
+    attack(
+        f"{len(opens)} streams tried",
+        player,
+        args.seconds,
+        idle,
+        [
+            lambda deadline, answers, chunk=chunk: streams_held(chunk, deadline, answers)
+            for chunk in chunks
+        ],
+        during=lambda: ws_process_figures(pid, args.seconds / 4),
+    )
+
+
 def main() -> None:
     global PORT
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -506,6 +628,9 @@ def main() -> None:
     parser.add_argument("--dealers", type=int, default=24, help="game-dealing connections")
     parser.add_argument("--guest-clients", type=int, default=8, help="Play now clients")
     parser.add_argument("--workers", type=int, default=2, help="web pool: gunicorn workers")
+    parser.add_argument("--stream-tries", type=int, default=2000, help="from one address")
+    parser.add_argument("--stream-accounts", type=int, default=25)
+    parser.add_argument("--stream-addresses", type=int, default=10)
     parser.add_argument("--database", default="canfield_bench_floods")
     parser.add_argument("--port", type=int, default=PORT, help="nginx's port")
     parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
@@ -514,7 +639,12 @@ def main() -> None:
         args.seconds = 8
     PORT = args.port
 
-    env = production_env(args.database, SLOT_DIR=tempfile.mkdtemp(prefix="canfield-bench-slots-"))
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the stream flood's sockets
+    run_dir = tempfile.mkdtemp(prefix="canfield-bench-floods-")
+    env = production_env(
+        args.database, SLOT_DIR=tempfile.mkdtemp(prefix="canfield-bench-slots-"), RUN_DIR=run_dir
+    )
     server = start_topology(
         root=ROOT, port=args.port, log=LOG.format(port=args.port), workers=args.workers, env=env
     )
@@ -583,10 +713,12 @@ def main() -> None:
         phase_long_log_replays(args, player, idle)
         phase_game_creation_floods(args, player, idle)
         phase_guests(args, player, idle)
+        stream_flood(args, player, idle, run_dir)
         print(f"load after: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     finally:
         stop(server)
         shutil.rmtree(env["SLOT_DIR"], ignore_errors=True)
+        shutil.rmtree(run_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """1,000 open game streams (`GET /api/v1/games/{id}/stream`) held by one ASGI process.
 
-    .venv/bin/python bench/streams.py [--streams 1000] [--actions 200]
+    .venv/bin/python bench/streams.py [--streams 1000] [--actions 200] [--idle 20]
                                       [--database canfield_bench_streams]
 
 Starts the production topology (`scripts/serve-topology.sh`: nginx in front, gunicorn for the
@@ -11,8 +11,13 @@ lines on as they come). Then it plays `--actions` actions, one after another, ea
 picked at random, and measures from the moment the action is sent until its line arrives on
 that game's stream (the API's promise: within a second of the commit). Prints the time to open
 the streams, the uvicorn process's resident memory and threads before and with the streams
-open (and per stream), the latency's p50/p99/max, and the streams the topology still holds.
-Traffic goes to 127.0.0.1 only.
+open (and per stream), its CPU over `--idle` seconds before the streams and again while they
+are open and idle (each sends its keep-alive every 10 s, and nothing else: idle streams read
+nothing), the latency's p50/p99/max, and the streams the topology still holds.
+Traffic stays on this machine: the streams leave from loopback addresses (127.77.x.y), 40 from
+each (within nginx's burst of stream openings per client), all of one account, so this run
+lifts STREAMS_PER_ACCOUNT to `--streams` (it measures what a process holds; bench/floods.py
+measures the caps).
 """
 
 from __future__ import annotations
@@ -58,6 +63,19 @@ def ws_process() -> int:
     return int(out.strip())
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def cpu_percent(pid: int, seconds: float) -> float:
+    """The share of one core the process used over the next `seconds`."""
+    used, started = cpu_seconds(pid), time.monotonic()
+    await asyncio.sleep(seconds)
+    return (cpu_seconds(pid) - used) / (time.monotonic() - started) * 100
+
+
 def memory(pid: int) -> tuple[float, int]:
     """(resident MiB, threads) of a process."""
     fields = dict(
@@ -67,14 +85,17 @@ def memory(pid: int) -> tuple[float, int]:
 
 
 class Stream:
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, address: str) -> None:
         self.game = game
+        self.address = address
         self.lines: asyncio.Queue[tuple[float, dict]] = asyncio.Queue()
         self.opened = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
     async def run(self, token: str) -> None:
-        reader, writer = await asyncio.open_connection("127.0.0.1", PORT, limit=2**20)
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", PORT, limit=2**20, local_addr=(self.address, 0)
+        )
         writer.write(
             f"GET /api/v1/games/{self.game}/stream HTTP/1.0\r\nHost: 127.0.0.1\r\n"
             f"Authorization: Token {token}\r\nAccept: application/x-ndjson\r\n\r\n".encode()
@@ -95,7 +116,11 @@ class Stream:
 
 async def bench(args: argparse.Namespace, token: str, games: list[str], pid: int) -> None:
     before, threads_before = memory(pid)
-    streams = [Stream(game) for game in games]
+    cpu_before = await cpu_percent(pid, args.idle)
+    # 40 streams an address: within nginx's burst of stream openings per client (50).
+    streams = [
+        Stream(game, f"127.77.{n // 40 // 250}.{1 + n // 40 % 250}") for n, game in enumerate(games)
+    ]
     started = time.monotonic()
     for stream in streams:
         stream.task = asyncio.create_task(stream.run(token))
@@ -105,11 +130,16 @@ async def bench(args: argparse.Namespace, token: str, games: list[str], pid: int
         await stream.lines.get()  # each one's `game` line
     await asyncio.sleep(2)  # let the process settle (its first requests' garbage collected)
     held, threads_held = memory(pid)
+    cpu_held = await cpu_percent(pid, args.idle)
     print(f"{len(streams)} streams open through nginx in {opened:.1f} s")
     print(
         f"uvicorn process: {before:.0f} MiB, {threads_before} threads before; "
         f"{held:.0f} MiB, {threads_held} threads with {len(streams)} streams open "
         f"({(held - before) * 1024 / len(streams):.0f} KiB a stream)"
+    )
+    print(
+        f"uvicorn process CPU over {args.idle:.0f} s: {cpu_before:.1f} % of a core before, "
+        f"{cpu_held:.1f} % with {len(streams)} idle streams open"
     )
 
     client = Client(PORT, token)
@@ -142,15 +172,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--actions", type=int, default=200)
+    parser.add_argument("--idle", type=float, default=20, help="seconds of each CPU window")
     parser.add_argument("--database", default="canfield_bench_streams")
     parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
     if args.quick:
         args.actions = 50
+        args.idle = 5
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
-    env = production_env(args.database, RUN_DIR=RUN_DIR, WS_PROCESSES="1")
+    env = production_env(
+        args.database, RUN_DIR=RUN_DIR, WS_PROCESSES="1", STREAMS_PER_ACCOUNT=str(args.streams)
+    )
     subprocess.run(["rm", "-rf", RUN_DIR], check=True)
     server = start_topology(root=ROOT, port=PORT, log=LOG, workers=2, env=env)
     try:

@@ -119,7 +119,7 @@ ERROR_STATUSES = {
     409: "stale, game_over or cannot_finish (R20b)",
     415: "unsupported_media_type: send application/json",
     422: "illegal_move or no_destination",
-    429: "throttled; Retry-After says when to retry",
+    429: "throttled (Retry-After says when to retry), or too_many_streams (a game stream)",
     503: "unavailable; Retry-After says when to retry",
 }
 

@@ -250,6 +250,10 @@ WS_MAX_MESSAGE = 4096
 DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = WS_MAX_MESSAGE
 DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = WS_MAX_MESSAGE
 WS_PER_ADDRESS = int(os.environ.get("WS_PER_ADDRESS", "50"))
+# Open game streams (games/streams.py) per client address and per account, counted as the
+# sockets are.
+STREAMS_PER_ADDRESS = int(os.environ.get("STREAMS_PER_ADDRESS", "50"))
+STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "20"))
 
 # Django's default list, spelled out so that tests/settings.py can put a fast hasher first. The
 # first is Django's PBKDF2 (same algorithm, same hashes) hashing in one of the host's

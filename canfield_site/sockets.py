@@ -1,4 +1,5 @@
-"""What a WebSocket may cost: the frame limit and the sockets per client address.
+"""What a WebSocket or a game stream may cost: the frame limit, the sockets per client address
+and the open streams per client address and per account.
 
 Clients of the live boards never need to send anything (the consumers ignore what they send), so
 - a client frame or message over `WS_MAX_MESSAGE` bytes (4 KiB) closes its socket with 1009 as
@@ -6,12 +7,20 @@ Clients of the live boards never need to send anything (the consumers ignore wha
   `--ws-max-size` (scripts/serve-ws.sh), daphne's DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE and
   DAPHNE_WEBSOCKET_MAX_FRAME_SIZE settings under `runserver` (its `--websocket-max-*` options
   under `daphne`); the servers enforce it, nothing here does;
-- one client address (canfield_site/clients.py: the proxy's view of it) holds at most
-  `WS_PER_ADDRESS` sockets; the next is accepted and closed at once with 4429 (a browser sees
-  a close code, never a refused handshake's status), and a closed socket frees its place.
+- one client address (canfield_site/clients.py: the proxy's view of it; an IPv6 client's /64,
+  as every per-address count, `client_key`) holds at most `WS_PER_ADDRESS` sockets; the next is
+  accepted and closed at once with 4429 (a browser sees a close code, never a refused
+  handshake's status), and a closed socket frees its place.
+
+Game streams (games/stream_api.py) are held the same way, in places of their own: at most
+`STREAMS_PER_ADDRESS` per client address and `STREAMS_PER_ACCOUNT` per account; the view takes
+them (`hold`) and `PlacesHeld`, around the ASGI HTTP application, gives them back when the
+response ends, however it ends (sent in full, the client gone, the request cancelled); it also
+lets a process answer at most OPENING requests at once until their response starts.
 
 With REDIS_URL the places are counted across processes: each address has a sorted set in Redis
-(`ws:{db}:{address}`, member: one socket, value: when its lease ends). A process renews its
+(`ws:{db}:{address}`, streams' `stream:{db}:{address}` and `stream-account:{db}:{user id}`;
+member: one socket or stream, value: when its lease ends). A process renews its
 sockets' leases every third of LEASE (adding them again after a Redis restart) and removes a
 socket when it closes; a process that dies stops renewing, so its places free themselves within
 LEASE seconds. Each process also counts its own sockets, so the limit holds in this process
@@ -22,6 +31,7 @@ embedded mode: one process) this process's count is the count.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import io
 import itertools
 import logging
@@ -32,10 +42,11 @@ from typing import Any
 
 import redis
 import redis.asyncio
+from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 
-from canfield_site.clients import client_address
+from canfield_site.clients import client_key
 from canfield_site.logs import WarnEvery
 
 logger = logging.getLogger(__name__)
@@ -57,8 +68,9 @@ return 1
 
 
 def socket_address(scope: dict[str, Any]) -> str:
-    """The client address of a WebSocket's scope, read as an HTTP request's would be."""
-    return client_address(ASGIRequest({**scope, "method": "GET"}, io.BytesIO()))
+    """The client key of a WebSocket's scope (`client_key`: an IPv6 client's /64), read as an
+    HTTP request's would be."""
+    return client_key(ASGIRequest({**scope, "method": "GET"}, io.BytesIO()))
 
 
 class AddressPlaces:
@@ -137,15 +149,23 @@ def _ms(seconds: float) -> int:
     return int(seconds * 1000)
 
 
-# The places of each event loop (tests run several loops in one process; a Redis client
-# belongs to the loop it was made in).
-_places: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AddressPlaces]
+# The places of each event loop, by kind (tests run several loops in one process; a Redis
+# client belongs to the loop it was made in).
+_places: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, AddressPlaces]]
 _places = weakref.WeakKeyDictionary()
 
+# Each kind of place and the setting that is its limit.
+LIMITS = {
+    "ws": "WS_PER_ADDRESS",
+    "stream": "STREAMS_PER_ADDRESS",
+    "stream-account": "STREAMS_PER_ACCOUNT",
+}
 
-def places() -> AddressPlaces:
+
+def places(kind: str = "ws") -> AddressPlaces:
     loop = asyncio.get_running_loop()
-    found = _places.get(loop)
+    kinds = _places.setdefault(loop, {})
+    found = kinds.get(kind)
     if found is None:
         client = None
         if settings.REDIS_URL:
@@ -154,14 +174,83 @@ def places() -> AddressPlaces:
                 socket_timeout=REDIS_TIMEOUT,
                 socket_connect_timeout=REDIS_TIMEOUT,
             )
-        namespace = f"ws:{settings.DATABASES['default']['NAME']}"
-        found = _places[loop] = AddressPlaces(settings.WS_PER_ADDRESS, client, namespace)
+        namespace = f"{kind}:{settings.DATABASES['default']['NAME']}"
+        limit = getattr(settings, LIMITS[kind])
+        found = kinds[kind] = AddressPlaces(limit, client, namespace)
     return found
+
+
+# The places the current HTTP request holds (set by PlacesHeld; None outside of it).
+_held: contextvars.ContextVar[list[tuple[AddressPlaces, str, str]] | None]
+_held = contextvars.ContextVar("places_held", default=None)
+
+
+def hold(kind: str, key: str) -> bool:
+    """From a view (a sync thread of the ASGI application): takes a place of `kind` for `key`
+    until the response ends; False if `key` holds all of them. Outside PlacesHeld (a WSGI
+    server, the test client) there is no response to outlive the view, and nothing is held."""
+    held = _held.get()
+    if held is None:
+        return True
+    return async_to_sync(_take)(held, kind, key)
+
+
+async def _take(held: list[tuple[AddressPlaces, str, str]], kind: str, key: str) -> bool:
+    kind_places = places(kind)
+    place = await kind_places.take(key)
+    if place is not None:
+        held.append((kind_places, key, place))
+    return place is not None
+
+
+# HTTP requests a ws process answers at once until their response starts (a stream's is its
+# first line): each takes a thread and a database connection meanwhile (Django's ASGI handler
+# runs a request's sync view in a thread of its own), so a flood of stream openings waits here,
+# in the event loop, rather than take one connection each (bench/floods.py's stream phase met
+# PostgreSQL's max_connections without it). An open stream holds neither.
+OPENING = 8
+_opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
+_opening = weakref.WeakKeyDictionary()
+
+
+class PlacesHeld:
+    """ASGI middleware for HTTP: the places a request's view took (`hold`) are given back when
+    the application is done with the request (its response sent, or the client gone); at most
+    OPENING requests are answered at once until their response starts."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        held: list[tuple[AddressPlaces, str, str]] = []
+        token = _held.set(held)
+        loop = asyncio.get_running_loop()
+        opening = _opening.get(loop)
+        if opening is None:
+            opening = _opening[loop] = asyncio.Semaphore(OPENING)
+        await opening.acquire()
+        started = False
+
+        async def send_started(message: dict[str, Any]) -> None:
+            nonlocal started
+            if not started and message["type"] == "http.response.start":
+                started = True
+                opening.release()
+            await send(message)
+
+        try:
+            await self.application(scope, receive, send_started)
+        finally:
+            if not started:
+                opening.release()
+            _held.reset(token)
+            for kind_places, key, place in held:
+                await kind_places.give_back(key, place)
 
 
 class SocketsPerAddress:
     """ASGI middleware for WebSockets: at most WS_PER_ADDRESS open sockets per client address
-    (see the module's docstring)."""
+    (an IPv6 client's /64; see the module's docstring)."""
 
     def __init__(self, application: Any) -> None:
         self.application = application

@@ -44,10 +44,12 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from canfield_site.clients import client_address_hash, client_device_hash, client_key
+from canfield_site.commits import after_commit
 from canfield_site.slots import slot
 from games.errors import Forbidden, InvalidRequest, error_body
 from games.models import Action, Game, Player, ReservedName
 from games.selectors import _instance, _row_reader
+from games.streams import credentials_changed
 from games.throttling import _count_hit
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
@@ -474,6 +476,8 @@ def account_delete(*, user: Any) -> str:
         # deleted in the last DELETED_NAME_DAYS.
         expired = now - datetime.timedelta(days=settings.DELETED_NAME_DAYS)
         ReservedName.objects.filter(deleted_at__lte=expired).delete()
+        # Its open streams close now, not at their process's next check (games/streams.py).
+        after_commit(credentials_changed)
     return user.username
 
 

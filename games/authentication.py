@@ -1,5 +1,5 @@
 """Authentication of API clients: an API key after `Authorization: Token` or `Bearer` alike,
-or an OAuth 2.0 access token after `Bearer` (API.md "Scoped tokens, OAuth and the account").
+or an OAuth 2.0 access token after either word (API.md "Scoped tokens, OAuth and the account").
 
 An API key is looked up by its SHA-256 (only that is stored: keys.models.ApiKey) in one plain
 SQL query (every API request authenticates, and the ORM's query compilation was the largest
@@ -102,6 +102,20 @@ def _oauth_token(token: str, *, game_id: Any) -> tuple[Any, TokenAuth] | None:
     scopes = frozenset(row.scope.split()) & ALL_SCOPES
     game = selectors.game_find(game_id)
     return row.user, TokenAuth(key_id=None, scopes=scopes, game=game, oauth_token_id=row.pk)
+
+
+def request_credential(request: Request) -> selectors.Credential | None:
+    """What the request authenticated with (its key, OAuth token or session), None if nothing:
+    what a stream opened by it lives by (games/streams.py)."""
+    auth = request.auth
+    if isinstance(auth, TokenAuth):
+        if auth.key_id is not None:
+            return selectors.Credential("key", auth.key_id)
+        assert auth.oauth_token_id is not None
+        return selectors.Credential("oauth", auth.oauth_token_id)
+    if request.user.is_authenticated:
+        return selectors.Credential("user", request.user.pk)
+    return None
 
 
 def game_read_for(request: Request, game_id: str) -> Game:

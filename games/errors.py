@@ -47,6 +47,7 @@ CODES = {
     "illegal_move": 422,
     "no_destination": 422,
     "throttled": 429,
+    "too_many_streams": 429,
     "unavailable": 503,
 }
 
@@ -103,6 +104,14 @@ class GameTooLong(ApiError):
 
     status_code = 409
     code = "game_too_long"
+
+
+class TooManyStreams(ApiError):
+    """The client address or the account already holds all the game streams it may hold open
+    (canfield_site/sockets.py), as a WebSocket's 4429."""
+
+    status_code = 429
+    code = "too_many_streams"
 
 
 # ---- the engine's reasons in words -------------------------------------------------------------

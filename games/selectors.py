@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import functools
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,7 @@ from django.db import (
     connections,
 )
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -159,6 +159,48 @@ class KeyFound:
     last_used: datetime.datetime | None
     user: Any
     game: Game | None
+
+
+@dataclass(frozen=True)
+class Credential:
+    """What a request authenticated with, as a stream remembers it: an API key (`key`, its id),
+    an OAuth access token (`oauth`, its row's id), or a session (`user`, the user's id: a
+    browser's or a guest's)."""
+
+    kind: str
+    id: str | int
+
+
+def credentials_alive(credentials: Iterable[Credential]) -> set[Credential]:
+    """Those of `credentials` that a REST request would still accept now: the key or token not
+    revoked or expired, its account not closed (deleted); at most one query per kind."""
+    from oauth2_provider.models import get_access_token_model
+
+    by_kind: dict[str, set[str | int]] = {}
+    for credential in credentials:
+        by_kind.setdefault(credential.kind, set()).add(credential.id)
+    now = timezone.now()
+    found: list[Credential] = []
+    if "key" in by_kind:
+        keys = ApiKey.objects.filter(id__in=by_kind["key"], user__is_active=True)
+        keys = keys.filter(Q(expires__isnull=True) | Q(expires__gt=now))
+        found += [Credential("key", pk) for pk in keys.values_list("id", flat=True)]
+    if "oauth" in by_kind:
+        tokens = get_access_token_model().objects.filter(
+            id__in=by_kind["oauth"], expires__gt=now, user__is_active=True
+        )
+        found += [Credential("oauth", pk) for pk in tokens.values_list("id", flat=True)]
+    if "user" in by_kind:
+        users = get_user_model().objects.filter(id__in=by_kind["user"], is_active=True)
+        found += [Credential("user", pk) for pk in users.values_list("id", flat=True)]
+    return set(found)
+
+
+def game_moves(game_ids: Iterable[str]) -> dict[str, int | None]:
+    """The move count (`actions_count`) of each of the games in progress among `game_ids`, None
+    for those over; one query."""
+    rows = Game.objects.filter(pk__in=list(game_ids)).values_list("pk", "actions_count", "status")
+    return {str(pk): count if status == Game.Status.PLAYING else None for pk, count, status in rows}
 
 
 def _moment(value: Any) -> datetime.datetime | None:

@@ -6,13 +6,16 @@ Why the stream is an async response served by uvicorn: games/streams.py."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import close_old_connections, connections
 from django.http import StreamingHttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -23,11 +26,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from canfield_site import sockets
 from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
+from canfield_site.clients import client_key
 from games import selectors, services, streams
 from games.api import GAME_ID, GamePageSerializer, action_payload, game_payload
-from games.authentication import game_read_for
-from games.errors import InvalidRequest
+from games.authentication import game_read_for, request_credential
+from games.errors import InvalidRequest, TooManyStreams
 from games.models import Action, Game
 from keys.scopes import ScopeRequired
 
@@ -65,13 +70,16 @@ def _ndjson(lines: Iterator[bytes] | AsyncIterator[bytes]) -> StreamingHttpRespo
 
 
 def _read_since(
-    game_id: Any, last: int, viewer: Any
-) -> tuple[list[dict[str, Any]], dict[str, Any], bool]:
+    game_id: Any, last: int, viewer: Any, credential: selectors.Credential | None
+) -> tuple[list[dict[str, Any]], dict[str, Any], bool] | None:
     """In a worker thread: the log rows after `last`, the game as `viewer` sees it, and whether
-    it is over (a daily game whose day has ended is ended first, R26a). Only the rows the game
-    read counts (`actions_count`): an action committed between the two reads waits for the next
-    read (its own wake-up), so that a line never pairs an action with the game before it."""
+    it is over (a daily game whose day has ended is ended first, R26a); None once `credential`
+    would no longer be accepted (games/streams.py). Only the rows the game read counts
+    (`actions_count`): an action committed between the two reads waits for the next read (its
+    own wake-up), so that a line never pairs an action with the game before it."""
     close_old_connections()  # these threads serve no request whose end would close them
+    if credential is not None and not selectors.credentials_alive([credential]):
+        return None
     game = Game.objects.select_related("challenge").get(pk=game_id)
     game = services.game_end_day_over(game)
     rows = [
@@ -83,28 +91,46 @@ def _read_since(
     return rows, game_payload(game, viewer=viewer), game.status != Game.Status.PLAYING
 
 
-async def _stream(game: Game, first: dict[str, Any], viewer: Any) -> AsyncIterator[bytes]:
+async def _stream(
+    game: Game,
+    first: dict[str, Any],
+    viewer: Any,
+    credential: selectors.Credential | None,
+    ends_at: dt.datetime | None,
+) -> AsyncIterator[bytes]:
     yield _line({"type": "game", "game": first})
     if game.status != Game.Status.PLAYING:
         yield _line({"type": "end", "game": first})
         return
     read = sync_to_async(_read_since, thread_sensitive=False)
     last = game.actions_count
-    with streams.game_watch(game.pk) as changed:
+    with streams.game_watch(game.pk, credential, last) as watch:
         # Whatever landed between the view's read and the watch is read now.
-        changed.set()
+        watch.changed.set()
         while True:
+            # Idle: a keep-alive every IDLE_SECONDS, and one read when the game's time is up.
+            wait = streams.IDLE_SECONDS
+            if ends_at is not None:
+                wait = max(0.0, min(wait, (ends_at - timezone.now()).total_seconds()))
             try:
-                await asyncio.wait_for(changed.wait(), streams.IDLE_SECONDS)
+                await asyncio.wait_for(watch.changed.wait(), wait)
             except TimeoutError:
-                yield b"\n"  # idle: a keep-alive, and a read in case a wake-up was lost
-            changed.clear()
+                if ends_at is None or timezone.now() < ends_at:
+                    yield b"\n"
+                    continue
+                ends_at = None  # read once now; any later read ends it too (_read_since)
+            watch.changed.clear()
+            if watch.ended:
+                return
             try:
-                rows, payload, over = await read(game.pk, last, viewer)
+                found = await read(game.pk, last, viewer, credential)
             except Game.DoesNotExist:
                 return
+            if found is None:
+                return
+            rows, payload, over = found
             for row in rows:
-                last = row["n"]
+                last = watch.seen = row["n"]
                 yield _line({"type": "action", "action": row, "game": payload})
             if over:
                 yield _line({"type": "end", "game": payload})
@@ -130,27 +156,47 @@ class GameStreamApi(APIView):
                     description=(
                         "NDJSON, open until the game ends: a `game` line, an `action` line for "
                         "each applied action (within a second of its commit), an empty line "
-                        "every 10 s while idle, and an `end` line last"
+                        "every 10 s while idle, and an `end` line last; closed without one "
+                        "within 10 s of its key's, token's or account's end"
                     ),
                 ),
             },
             401,
             404,
+            429,
         ),  # fmt: skip
         summary="The game's events as they happen (NDJSON)",
         operation_id="games_stream",
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
         game = game_read_for(request, game_id)
+        credential = request_credential(request)
+        if game.status == Game.Status.PLAYING:
+            _hold_places(request, credential)
         first = game_payload(game, viewer=request.user, with_log=True)
         viewer = request.user
+        ends_at = services.game_day_ends_at(game)
         # The response outlives this request's thread work: its database connection is not
         # held for hours (the stream reads in the shared worker threads). A connection inside a
         # transaction is someone else's (a test's, around the request): not ours to close.
         for connection in connections.all(initialized_only=True):
             if not connection.in_atomic_block:
                 connection.close()
-        return _ndjson(_stream(game, first, viewer))
+        return _ndjson(_stream(game, first, viewer, credential, ends_at))
+
+
+def _hold_places(request: Request, credential: selectors.Credential | None) -> None:
+    """Takes the stream's places (canfield_site/sockets.py), or raises TooManyStreams."""
+    if not sockets.hold("stream", client_key(request)):
+        raise TooManyStreams(
+            _("This address already holds %(max)s open streams: close one first.")
+            % {"max": settings.STREAMS_PER_ADDRESS}
+        )
+    if credential is not None and not sockets.hold("stream-account", str(request.user.pk)):
+        raise TooManyStreams(
+            _("This account already holds %(max)s open streams: close one first.")
+            % {"max": settings.STREAMS_PER_ACCOUNT}
+        )
 
 
 # ---- a player's finished public games ----------------------------------------------------------

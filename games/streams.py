@@ -13,9 +13,23 @@ How a commit reaches a stream: the write path (`games.services`) calls `game_cha
 each commit; with Redis that is one `PUBLISH` on the game's channel (every process hears it),
 without Redis (development, one process) a wake-up of this process's streams. Each process
 holds one Redis connection subscribed to the channels of the games it streams (`_Hub`), and a
-stream woken reads the new log rows and the game from the database itself. Nothing is lost
-when a wake-up is (Redis down, a restart): every stream also reads again after each idle
-keep-alive (10 s), which also notices a daily game ended by the scheduler at its day's end.
+stream woken reads the new log rows and the game from the database itself. An idle stream costs
+nothing but its keep-alive timer: it reads only when woken (or once when its daily or match
+game's time is up: the day's end ends it, R26a). Wake-ups lost while the subscriber was cut off
+from Redis are made good when it subscribes again: every stream of the process reads then; one
+lost otherwise (a publish that failed) by the process's timed check below, which also reads
+each streamed game's move count and wakes the streams behind it.
+
+A stream lives by the credential that opened it (an API key, an OAuth token, a session): once a
+REST request with it would answer 401 (the key or token revoked or expired, the account deleted),
+the stream closes within a keep-alive (`IDLE_SECONDS`), without another line. Each read checks
+the credential with the game (so no action is sent after a revocation), and each event loop
+checks all of its streams' credentials in one query per kind (`_Sweeper`, with one query for
+its games' move counts): every IDLE_SECONDS
+while it holds streams, and at once when told (`credentials_changed`, published on one Redis
+channel that every process's subscriber hears) that a key was revoked or an account deleted.
+The timed check catches the rest (expiry, OAuth revocation inside django-oauth-toolkit, a
+message lost while Redis was away) with one query per process, however many streams it holds.
 """
 
 from __future__ import annotations
@@ -31,9 +45,15 @@ from typing import Any
 
 import redis
 import redis.asyncio
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import close_old_connections
+
+from canfield_site.logs import WarnEvery
+from games.selectors import Credential, credentials_alive, game_moves
 
 log = logging.getLogger(__name__)
+_warn = WarnEvery(log, seconds=30.0)
 
 # An empty line this often while nothing happens (keeps proxies and clients from timing out).
 IDLE_SECONDS = 10.0
@@ -42,10 +62,30 @@ REDIS_TIMEOUT = 0.5
 # How long the subscriber waits before subscribing again after Redis failed.
 RESUBSCRIBE_SECONDS = 1.0
 
-# The open streams of this process, by game id: each an event set when that game changed.
-_watchers: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+
+class Watch:
+    """One open stream's wake-up: `changed` is set when its game changed (clear it after each
+    read, and keep `seen`, the game's move count sent, up to date) or its credential ended
+    (then `ended` is true)."""
+
+    def __init__(self, game_id: str, credential: Credential | None, seen: int) -> None:
+        self.game_id = game_id
+        self.credential = credential
+        self.seen = seen
+        self.changed = asyncio.Event()
+        self.ended = False
+
+    def end(self) -> None:
+        self.ended = True
+        self.changed.set()
+
+
+# The open streams of this process, by game id.
+_watchers: dict[str, set[tuple[asyncio.AbstractEventLoop, Watch]]] = {}
 _watchers_lock = threading.Lock()
 _publisher: list[redis.Redis] = []
+# The channel's name after the prefix that tells the subscriber to check the credentials.
+CREDENTIALS = "credentials"
 
 
 def _channel(game_id: str) -> str:
@@ -54,19 +94,21 @@ def _channel(game_id: str) -> str:
 
 def _wake_local(game_id: str) -> None:
     with _watchers_lock:
-        events = list(_watchers.get(game_id, ()))
-    for loop, event in events:
+        watches = list(_watchers.get(game_id, ()))
+    for loop, watch in watches:
         with contextlib.suppress(RuntimeError):  # a closed loop: its stream is gone
-            loop.call_soon_threadsafe(event.set)
+            loop.call_soon_threadsafe(watch.changed.set)
 
 
-def game_changed(game_id: Any) -> None:
-    """After the commit of a change of the game `game_id`: wake its streams, in every process.
-    Never raises: a lost wake-up delays a stream to its next idle re-read, nothing more."""
-    game_id = str(game_id)
-    if not settings.REDIS_URL:
-        _wake_local(game_id)
-        return
+def _check_local() -> None:
+    with _watchers_lock:  # (called from a request's thread)
+        sweepers = list(_sweepers.items())
+    for loop, sweeper in sweepers:
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(sweeper.due.set)
+
+
+def _publish(name: str, on_failure: str) -> None:
     try:
         if not _publisher:
             _publisher.append(
@@ -76,9 +118,91 @@ def game_changed(game_id: Any) -> None:
                     socket_connect_timeout=REDIS_TIMEOUT,
                 )
             )
-        _publisher[0].publish(_channel(game_id), b"1")
+        _publisher[0].publish(_channel(name), b"1")
     except redis.RedisError as error:
-        log.warning("stream_publish_failed", extra={"game": game_id, "error": repr(error)})
+        log.warning(on_failure, extra={"channel": name, "error": repr(error)})
+
+
+def game_changed(game_id: Any) -> None:
+    """After the commit of a change of the game `game_id`: wake its streams, in every process.
+    Never raises: a lost wake-up is made good when the subscriber is back (module docstring)."""
+    game_id = str(game_id)
+    if settings.REDIS_URL:
+        _publish(game_id, "stream_publish_failed")
+    else:
+        _wake_local(game_id)
+
+
+def credentials_changed() -> None:
+    """After the commit of a key's revocation or an account's deletion: every process checks
+    its streams' credentials now rather than at its next timed check. Never raises."""
+    if settings.REDIS_URL:
+        _publish(CREDENTIALS, "stream_publish_failed")
+    else:
+        _check_local()
+
+
+class _Sweeper:
+    """One event loop's check of its streams' credentials (module docstring): a task that runs
+    while the loop holds streams."""
+
+    def __init__(self) -> None:
+        self.watches: set[Watch] = set()
+        self.due = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    def join(self, watch: Watch) -> None:
+        self.watches.add(watch)
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def leave(self, watch: Watch) -> None:
+        self.watches.discard(watch)
+        if not self.watches and self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def _run(self) -> None:
+        check = sync_to_async(_check, thread_sensitive=False)
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.due.wait(), IDLE_SECONDS)
+            self.due.clear()
+            watches = list(self.watches)
+            credentials = {watch.credential for watch in watches} - {None}
+            try:
+                alive, moves = await check(credentials, {watch.game_id for watch in watches})
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the database away: the next check tries again
+                _warn("stream_check_failed", {"error": repr(error)})
+                continue
+            for watch in watches:
+                if watch.credential is not None and watch.credential not in alive:
+                    watch.end()
+                elif moves.get(watch.game_id) != watch.seen:  # a wake-up lost, or the game gone
+                    watch.changed.set()
+
+
+def _check(
+    credentials: set[Credential], games: set[str]
+) -> tuple[set[Credential], dict[str, int | None]]:
+    """The credentials still accepted, and each game's move count (None once it is over)."""
+    close_old_connections()  # these threads serve no request whose end would close them
+    return credentials_alive(credentials), game_moves(games)
+
+
+_sweepers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Sweeper]
+_sweepers = weakref.WeakKeyDictionary()
+
+
+def _sweeper() -> _Sweeper:
+    loop = asyncio.get_running_loop()
+    with _watchers_lock:
+        sweeper = _sweepers.get(loop)
+        if sweeper is None:
+            sweeper = _sweepers[loop] = _Sweeper()
+    return sweeper
 
 
 class _Hub:
@@ -106,15 +230,17 @@ class _Hub:
             self.changed.set()
 
     async def _sync(self, subscribed: set[str]) -> None:
-        """Subscribe to the channels of the games streamed now, and only those."""
-        wanted = {_channel(game) for game in self.games}
+        """Subscribe to the channels of the games streamed now, and only those (and, while
+        there are any, to the credentials' channel)."""
+        names = [*self.games, CREDENTIALS] if self.games else []
+        wanted = {_channel(name) for name in names}
         new = wanted - subscribed
         if new:
             await self.pubsub.subscribe(*new)
             # A change published before this subscription: those streams read again.
             prefix = _channel("")
             for channel in new:
-                _wake_local(channel[len(prefix) :])
+                self._heard(channel[len(prefix) :])
         if subscribed - wanted:
             await self.pubsub.unsubscribe(*(subscribed - wanted))
         subscribed.clear()
@@ -133,7 +259,7 @@ class _Hub:
                     continue
                 message = await self.pubsub.get_message(timeout=0.5)
                 if message and message["type"] == "message":
-                    _wake_local(message["channel"].decode()[len(prefix) :])
+                    self._heard(message["channel"].decode()[len(prefix) :])
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis away: subscribe again, the streams re-read
@@ -142,9 +268,17 @@ class _Hub:
                 await self.pubsub.reset()
                 self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
                 await asyncio.sleep(RESUBSCRIBE_SECONDS)
-                # Whatever was published meanwhile is unknown: every stream reads again.
+                # Whatever was published meanwhile is unknown: every stream reads again, and
+                # the credentials are checked.
                 for game in list(self.games):
                     _wake_local(game)
+                _sweeper().due.set()
+
+    def _heard(self, name: str) -> None:
+        if name == CREDENTIALS:
+            _sweeper().due.set()
+        else:
+            _wake_local(name)
 
 
 # One hub per event loop (tests run several loops in one process; a Redis client belongs to
@@ -163,20 +297,23 @@ def _hub() -> _Hub | None:
 
 
 @contextmanager
-def game_watch(game_id: Any) -> Iterator[asyncio.Event]:
-    """In an async stream: an event set whenever the game changes (clear it after each read),
-    for as long as the block lasts."""
+def game_watch(game_id: Any, credential: Credential | None, seen: int) -> Iterator[Watch]:
+    """In an async stream opened with `credential` that has sent the game's first `seen` moves:
+    its wake-up (`Watch`), for as long as the block lasts."""
     game_id = str(game_id)
-    event = asyncio.Event()
-    entry = (asyncio.get_running_loop(), event)
+    watch = Watch(game_id, credential, seen)
+    entry = (asyncio.get_running_loop(), watch)
     with _watchers_lock:
         _watchers.setdefault(game_id, set()).add(entry)
     hub = _hub()
     if hub is not None:
         hub.join(game_id)
+    sweeper = _sweeper()
+    sweeper.join(watch)
     try:
-        yield event
+        yield watch
     finally:
+        sweeper.leave(watch)
         if hub is not None:
             hub.leave(game_id)
         with _watchers_lock:

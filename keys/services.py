@@ -16,6 +16,7 @@ from django.utils import timezone
 from oauth2_provider.models import RefreshToken
 from oauth2_provider.settings import oauth2_settings
 
+from games.streams import credentials_changed
 from keys.models import ApiKey
 
 # The scopes (API.md), in the order they are listed.
@@ -138,8 +139,10 @@ def key_count_for(*, user: Any) -> int:
 
 def key_revoke(*, user: Any, key_id: str) -> bool:
     """Deletes the account's key `key_id`; False if it has none of that id. The key answers
-    401 from the next request on: nothing caches keys."""
+    401 from the next request on: nothing caches keys; its open streams close at once."""
     deleted, _rows = ApiKey.objects.filter(user=user, id=key_id).delete()
+    if deleted:
+        transaction.on_commit(credentials_changed, robust=True)
     return bool(deleted)
 
 

@@ -67,3 +67,10 @@ class StreamLines:
         with self.arrived:
             assert self.arrived.wait_for(lambda: len(self.received) >= count, timeout)
             return self.received[:count]
+
+    def wait_closed(self, timeout: float) -> list[bytes]:
+        """Every line, once the stream has closed (within `timeout` seconds from now)."""
+        with self.arrived:
+            closed = self.arrived.wait_for(lambda: self.received[-1][1] == b"<closed>", timeout)
+            assert closed, [line for _, line in self.received]
+            return [line for _, line in self.received[:-1]]

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Game
 from tests.games.helpers import StreamLines, easy_deck, winning_actions
-from tests.web.conftest import base_url, server_database, server_env  # noqa: F401 (fixtures)
+from tests.web.conftest import base_url, run_on_server, server_database, server_env  # noqa: F401
 from tests.web.helpers import PASSWORD, unique_name
 
 
@@ -70,6 +70,37 @@ def test_a_stream_sends_each_action_within_a_second_and_ends_with_the_game(base_
         replay = client.get(path).text.splitlines()
         assert [json.loads(line)["type"] for line in replay] == ["game", "end"]
         assert len(json.loads(replay[0])["game"]["actions"]) == 3
+
+
+def test_an_action_whose_wake_up_was_lost_reaches_its_stream_within_a_keep_alive(
+    base_url,  # noqa: F811
+    run_on_server,  # noqa: F811
+):
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        # given: an open stream
+        owner = _register(client)
+        game = client.post("/api/v1/games", json={"deck": easy_deck(), "draw": 1}, headers=owner)
+        game_id = game.json()["id"]
+        path = f"/api/v1/games/{game_id}/stream"
+        lines = StreamLines(client, path, {**owner, "Accept": "application/x-ndjson"})
+        lines.wait(1)
+
+        # when: an action is stored and its wake-up never published (as when the publish fails)
+        run_on_server(
+            "from games import services; from games.models import Game; "
+            "services.game_changed = lambda game_id: None; "
+            f"game = Game.objects.get(pk={game_id!r}); "
+            f"services.game_act(game=game, user=game.owner, action={winning_actions()[0]!r}, "
+            "expect=None)"
+        )
+
+        # then: the process's timed check finds the game moved on, and the line comes (after
+        # keep-alives, perhaps)
+        def kinds() -> list[str]:
+            return [json.loads(line)["type"] for _, line in lines.received[1:] if line]
+
+        with lines.arrived:
+            assert lines.arrived.wait_for(lambda: kinds() == ["action"], timeout=12), kinds()
 
 
 def _finish(game: Game, status: str) -> None:

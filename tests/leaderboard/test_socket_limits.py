@@ -241,6 +241,25 @@ def test_one_address_holds_50_sockets_across_processes_the_51st_is_closed_with_4
             assert close_code(refused) == 4429
 
 
+def test_an_ipv6_client_s_sockets_count_per_64_as_every_other_counter_does(uvicorns):
+    a, b = uvicorns
+    network = "2001:db8:1:2::"
+    with ExitStack() as held:
+        # given: 50 sockets from two addresses of one /64, on both processes
+        sockets = [
+            held.enter_context(listen(base, address=f"{network}{n % 2 + 1}"))
+            for n, base in enumerate([a, b] * (LIMIT // 2))
+        ]
+        for ws in sockets:
+            snapshot_of(ws)
+
+        # when/then: a third address of that /64 is closed with 4429, another /64 listens
+        with listen(a, address=f"{network}abcd:1") as refused:
+            assert close_code(refused) == 4429
+        with listen(b, address="2001:db8:1:3::1") as other:
+            snapshot_of(other)
+
+
 def test_a_browser_origin_of_cors_allowed_origins_may_listen_a_foreign_one_may_not(uvicorns):
     base = uvicorns[0]
 

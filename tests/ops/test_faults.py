@@ -266,8 +266,8 @@ def test_redis_stop_keeps_actions_working_and_live_updates_come_back(topology, r
 def test_a_game_stream_through_nginx_and_a_redis_outage(topology, redis_server):
     """A stream (served by the ws process, through nginx unbuffered) gets each action within a
     second; with Redis down the wake-up is lost and the stream still gets it, at the latest at
-    its idle re-read (10 s; sooner when its subscriber's failure woke it after the action);
-    with Redis back, within a second again."""
+    its process's timed check (10 s; sooner when its subscriber's failure woke it after the
+    action); with Redis back, within a second again."""
     player = new_players(topology, 1, draw=1)[0]
     path = f"/api/v1/games/{player.game['id']}/stream"
     with httpx.Client(base_url=topology.base_url, timeout=30) as client:

@@ -23,6 +23,7 @@ from canfield_client.errors import (
     NotInStanding,
     Stale,
     Throttled,
+    TooManyStreams,
     Unavailable,
     UnsupportedMediaType,
 )
@@ -122,6 +123,7 @@ __all__ = [
     "Stale",
     "Standings",
     "Throttled",
+    "TooManyStreams",
     "Unavailable",
     "UnsupportedMediaType",
     "WeeklyBoard",

@@ -123,6 +123,13 @@ class Throttled(CanfieldError):
     code = "throttled"
 
 
+class TooManyStreams(CanfieldError):
+    """The client address or the account already holds all the game streams it may hold open
+    (429): close one first."""
+
+    code = "too_many_streams"
+
+
 class Unavailable(CanfieldError):
     """The service is down for a moment (503): retry after `retry_after` seconds."""
 
@@ -156,6 +163,7 @@ ERRORS: dict[str, type[CanfieldError]] = {
         NotAcceptable,
         UnsupportedMediaType,
         Throttled,
+        TooManyStreams,
         Unavailable,
     )
 }
