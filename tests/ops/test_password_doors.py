@@ -154,3 +154,19 @@ def test_ordinary_requests_go_to_the_web_pool_without_that_limit(proxy):
 
         # then: all to web, none refused
         assert [a.text for a in answers] == ["web"] * 10, (method, path)
+
+
+def test_replays_go_to_the_web_pool_under_a_limit_of_their_own(proxy):
+    # given: a client looping on a replay page (megabytes for a long game)
+    path = "/replay/8f14e45f-ceea-467f-a0e6-0123456789ab"
+
+    # when: it asks 30 times at once
+    answers = [send(proxy, "GET", path, "203.0.113.77") for _ in range(30)]
+
+    # then: the first reach the web pool, the rest are answered by the proxy (1 a second,
+    # bursts of 10), and another client is not affected
+    assert answers[0].text == "web"
+    refused = [a for a in answers if a.status_code != 200]
+    assert refused and all(a.status_code == 429 for a in refused)
+    assert refused[0].headers["Retry-After"] == "1"
+    assert send(proxy, "GET", path, "203.0.113.78").text == "web"
