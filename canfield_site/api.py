@@ -115,7 +115,7 @@ ERROR_STATUSES = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable: the API answers application/json only",
-    409: "stale, game_over or cannot_finish (R20b)",
+    409: "stale, game_over, cannot_finish (R20b) or deal_hidden (R37)",
     415: "unsupported_media_type: send application/json",
     422: "illegal_move or no_destination",
     429: "throttled; Retry-After says when to retry",
