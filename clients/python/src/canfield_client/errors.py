@@ -84,6 +84,13 @@ class CannotFinish(CanfieldError):
     code = "cannot_finish"
 
 
+class DealHidden(CanfieldError):
+    """An analysis (R37) of a game whose deal may not be shown yet (R19): in progress, a daily
+    game before its day is over, a match game before its match is finished."""
+
+    code = "deal_hidden"
+
+
 class NotAuthenticated(CanfieldError):
     code = "not_authenticated"
 
@@ -141,6 +148,7 @@ ERRORS: dict[str, type[CanfieldError]] = {
         Stale,
         GameOver,
         CannotFinish,
+        DealHidden,
         NotAuthenticated,
         Forbidden,
         NotInStanding,
