@@ -50,7 +50,7 @@ def test_the_solver_proves_the_turning_point_of_the_hand_made_game():
     play = EngineGame.deal(DEAL)
     for step in line[:TURN]:
         play.apply(EngineAction.from_dict(step))
-    assert BAD != line[TURN]
+    assert line[TURN] != BAD
     assert solve(play, max_nodes=1_000_000).verdict == "won"
     play.apply(EngineAction.from_dict(BAD))
     assert solve(play, max_nodes=1_000_000).verdict == "unwinnable"
