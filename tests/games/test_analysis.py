@@ -147,6 +147,9 @@ def test_a_game_in_progress_is_not_analysed(auth_client, make_user, client_for):
 
     assert refused.status_code == 409
     assert refused.json()["error"]["code"] == "deal_hidden"
+    assert refused.json()["error"]["rule"] == "R37"
+    worded = analysis(auth_client, game["id"], HTTP_ACCEPT_LANGUAGE="hu").json()["error"]
+    assert worded["message"] == "A játszma még tart: ha véget ért, elemezheted."
     assert analysis(client_for(make_user("bob")), game["id"]).status_code == 404
     assert analysis(auth_client, "no-such-game").status_code == 404
     assert not Analysis.objects.exists()
