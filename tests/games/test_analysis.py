@@ -6,6 +6,7 @@ import datetime as dt
 import pytest
 import time_machine
 from django.core.management import call_command
+from django.test import override_settings
 
 from games import services
 from games.engine import Action as EngineAction
@@ -106,6 +107,19 @@ def test_the_analysis_marks_where_the_win_was_lost(auth_client, make_user, clien
     assert unchanged.status_code == 304
     assert unchanged["ETag"] == etag
     assert analysis(other, game["id"], HTTP_IF_NONE_MATCH='"other"').status_code == 200
+
+
+@override_settings(CORS_ALLOWED_ORIGINS=["https://client.example"])
+def test_a_browser_client_may_read_the_etag(auth_client):
+    game = create(auth_client, {"deck": easy_deck(), "draw": 1})
+    assert act(auth_client, game["id"], {"type": "resign"}).status_code == 200
+    assert analysis(auth_client, game["id"]).status_code == 202
+    services.analyses_run()
+
+    done = analysis(auth_client, game["id"], HTTP_ORIGIN="https://client.example")
+
+    assert done.status_code == 200 and done["ETag"]
+    assert "ETag" in {h.strip() for h in done["Access-Control-Expose-Headers"].split(",")}
 
 
 def test_a_request_never_computes_the_analysis(auth_client, solver_must_not_run):
