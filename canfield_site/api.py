@@ -222,6 +222,7 @@ GAME_LINKS = {
     "games_legal_actions": "the legal actions now",
     "games_text": "the table in words",
     "games_hint": "a hint",
+    "games_analysis": "where the win was lost (R37), once the game has ended",
 }
 
 
