@@ -2,6 +2,12 @@
 (games.analysis, `manage.py analyse_games`)."""
 
 import datetime as dt
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -14,11 +20,13 @@ from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.models import Analysis, Game
 from games.solver import solve
-from leaderboard.days import day_deal
+from leaderboard.days import DRAWS, day_deal, day_ends_at, day_today
 from leaderboard.models import DailyChallenge
+from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck, winning_actions
 from tests.games.test_api_games import act, create
 
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = "/api/v1/games"
 # Deal 0 (CF1, draw 3, app): the solver's line wins it; at its 40th action, moving the waste's
 # top onto column 2 instead leaves a deal no line wins (both proved by the solver below).
@@ -236,3 +244,53 @@ def test_a_stale_running_analysis_is_taken_again(auth_client):
     with time_machine.travel(began + services.ANALYSIS_STALE * 2, tick=False):
         assert [row.pk for row in services.analyses_run()] == [Game.objects.get().pk]
     assert analysis(auth_client, game["id"]).json()["winnable"] == [True]
+
+
+@requires_postgres
+def test_the_schedulers_process_computes_a_queued_analysis(
+    transactional_db, settings, auth_client, tmp_path
+):
+    # given: today's and tomorrow's challenges (the scheduler's hourly job has nothing to
+    # solve), and a game given up whose analysis a read queued
+    today = day_today()
+    for date in (today, today + dt.timedelta(days=1)):
+        for draw in DRAWS:
+            DailyChallenge.objects.create(
+                date=date, draw=draw, deal_code=str(day_deal(date, draw)), attempt=0,
+                ends_at=day_ends_at(date),
+            )  # fmt: skip
+    game = create(auth_client, {"code": str(DealCode(DEAL, 3, 1))})
+    for body in [*solver_line()[:TURN], BAD, {"type": "resign"}]:
+        assert act(auth_client, game["id"], body).status_code == 200
+    assert analysis(auth_client, game["id"]).status_code == 202
+    database = settings.DATABASES["default"]
+    env = os.environ | {
+        "DATABASE_URL": (
+            f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
+            f"{database['NAME']}"
+        ),
+        "VENV_BIN": str(Path(sys.executable).parent),
+        "ANALYSIS_POLL_SECONDS": "0.2",
+        "MATCH_POOL_SIZE": "0",
+    }
+
+    # when the scheduler runs (scripts/scheduler.sh, as in production)
+    log_path = tmp_path / "scheduler.log"
+    with log_path.open("wb") as log:
+        scheduler = subprocess.Popen(
+            ["bash", "scripts/scheduler.sh"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while (answer := analysis(auth_client, game["id"])).status_code == 202:
+                assert time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.2)
+        finally:
+            os.killpg(scheduler.pid, signal.SIGTERM)
+            scheduler.wait(30)
+
+    # then the analysis is there, done by its process
+    assert answer.status_code == 200
+    assert answer.json()["lost_at"] == TURN + 1
+    assert "1 game(s) analysed" in log_path.read_text()
