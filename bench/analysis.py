@@ -103,11 +103,16 @@ def main() -> None:
     played = games(count, args.seed)
     seconds, positions, undecided, searches = [], 0, 0, []
     kinds: Counter[str] = Counter()
+    by_kind: dict[str, list[float]] = {}
+    not_won: list[float] = []
     outcomes: Counter[str] = Counter()
     for kind, deck, log in played:
         began = time.process_time()
         result = analyse(Game.new(deck), log, nodes=args.nodes)
         seconds.append(time.process_time() - began)
+        by_kind.setdefault(kind, []).append(seconds[-1])
+        if log[-1].type == "resign":
+            not_won.append(seconds[-1])
         positions += len(result.winnable)
         undecided += result.undecided
         searches.append(result.searches)
@@ -128,6 +133,9 @@ def main() -> None:
     print(f"node budget per search: {args.nodes:,}")
     print(f"seconds per game (CPU, one core): p50 {_percentile(seconds, 0.5):.3f} s, "
           f"p99 {_percentile(seconds, 0.99):.3f} s, max {max(seconds):.3f} s")  # fmt: skip
+    for kind, spent in [*by_kind.items(), ("games not won", not_won)]:
+        print(f"  {kind} ({len(spent)} games): p50 {_percentile(spent, 0.5):.3f} s, "
+              f"p99 {_percentile(spent, 0.99):.3f} s")  # fmt: skip
     print(f"positions undecided: {undecided} of {positions} ({100 * undecided / positions:.2f} %)")
     print(f"searches per game: mean {statistics.mean(searches):.1f}, max {max(searches)}")
     print("outcomes: " + ", ".join(f"{n} {what}" for what, n in outcomes.most_common()))
