@@ -13,6 +13,7 @@ import pytest
 import time_machine
 from django.core.management import call_command
 from django.test import override_settings
+from django.utils import timezone
 
 from games import services
 from games.engine import Action as EngineAction
@@ -22,6 +23,7 @@ from games.models import Analysis, Game
 from games.solver import solve
 from leaderboard.days import DRAWS, day_deal, day_ends_at, day_today
 from leaderboard.models import DailyChallenge
+from matches.models import Match, MatchDeal
 from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck, winning_actions
 from tests.games.test_api_games import act, create
@@ -294,3 +296,30 @@ def test_the_schedulers_process_computes_a_queued_analysis(
     assert answer.status_code == 200
     assert answer.json()["lost_at"] == TURN + 1
     assert "1 game(s) analysed" in log_path.read_text()
+
+
+def test_a_match_game_is_analysed_once_its_match_is_finished(
+    user, auth_client, make_user, client_for
+):
+    # given a match game given up while its match is open
+    now = timezone.now()
+    deal = MatchDeal.objects.create(draw=3, index=0, deal_code=str(DealCode(DEAL, 3, 1)))
+    match = Match.objects.create(
+        size=2, draw=3, deal=deal, created_at=now, ends_at=now + dt.timedelta(hours=24)
+    )
+    game = services.game_create(owner=user, code=DealCode.parse(deal.deal_code), match=match)
+    assert act(auth_client, game.pk, {"type": "resign"}).status_code == 200
+    other = client_for(make_user("bob"))
+
+    # when it is asked for while the match is open, then once it is finished
+    refused = analysis(auth_client, game.pk)
+    hidden = analysis(other, game.pk)
+    Match.objects.filter(pk=match.pk).update(status="finished", finished_at=now)
+    queued = analysis(other, game.pk)
+
+    # then the owner is told why not, the other finds no such game; then it is queued
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "deal_hidden"
+    assert refused.json()["error"]["rule"] == "R19"
+    assert hidden.status_code == 404
+    assert queued.status_code == 202
