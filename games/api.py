@@ -826,7 +826,30 @@ class GameAnalysisApi(APIView):
     permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
-        parameters=[GAME_ID],
+        parameters=[
+            GAME_ID,
+            OpenApiParameter(
+                "If-None-Match",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="the ETag of the analysis the client has: 304 if it is still it",
+            ),
+            OpenApiParameter(
+                "ETag",
+                str,
+                OpenApiParameter.HEADER,
+                response=[200, 304],
+                description="the analysis's version",
+            ),
+            OpenApiParameter(
+                "Retry-After",
+                int,
+                OpenApiParameter.HEADER,
+                response=[202],
+                description="seconds before asking again",
+            ),
+        ],
         responses=answers(
             {
                 200: OpenApiResponse(
