@@ -116,7 +116,7 @@ ERROR_STATUSES = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable: the API answers application/json only",
-    409: "stale, game_over or cannot_finish (R20b)",
+    409: "stale, game_over, cannot_finish (R20b) or deal_hidden (R37)",
     415: "unsupported_media_type: send application/json",
     422: "illegal_move or no_destination",
     429: "throttled (Retry-After says when to retry), or too_many_streams (a game stream)",
@@ -223,6 +223,7 @@ GAME_LINKS = {
     "games_legal_actions": "the legal actions now",
     "games_text": "the table in words",
     "games_hint": "a hint",
+    "games_analysis": "where the win was lost (R37), once the game has ended",
 }
 
 

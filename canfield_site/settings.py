@@ -53,6 +53,7 @@ CORS_EXPOSE_HEADERS = [
     "RateLimit-Limit",
     "RateLimit-Remaining",
     "RateLimit-Reset",
+    "ETag",  # an analysis's (R37), for If-None-Match
 ]
 
 # HTTPS hardening, on by default when DEBUG is off. The reverse proxy (deploy/nginx.conf.template)

@@ -13,8 +13,9 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBase
 from django.utils import timezone
+from django.utils.cache import get_conditional_response
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -41,6 +42,7 @@ from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
 from games.errors import InvalidRequest, Throttled
 from games.models import Action, Game
+from games.models import Analysis as AnalysisRow
 from games.throttling import AddressScopedThrottle, FixedWindowScopedThrottle
 from keys import services as key_services
 from keys.scopes import ScopeRequired
@@ -53,6 +55,8 @@ DRAW_CHOICES = [(3, "3"), (1, "1")]
 # match_over: a match game the server ended when its match's 24 hours were up (R32).
 END_REASONS = ["won", "resigned", services.DAY_OVER, services.MATCH_OVER]
 GAMES_PAGE_SIZE = 20
+# R37: when to ask again for an analysis being computed (a game's takes seconds at most).
+ANALYSIS_RETRY_SECONDS = 2
 
 # ---- output shapes ----------------------------------------------------------------------------
 
@@ -425,6 +429,59 @@ class HintSerializer(serializers.Serializer):
     winnable = serializers.BooleanField(
         allow_null=True, help_text="false: no winning line exists; null: undecided in time"
     )
+
+
+class AnalysisLineSerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0, help_text="the `n` of the action the line starts after (0: the deal)"
+    )
+    actions = PolymorphicProxySerializer(
+        component_name="Action",
+        serializers=ACTION.serializers,
+        resource_type_field_name="type",
+        many=True,
+        help_text="the solver's winning line from there",
+    )
+
+
+class AnalysisParSerializer(serializers.Serializer):
+    moves = serializers.IntegerField(help_text="the fewest moves of a winning line found (R31)")
+    exact = serializers.BooleanField(help_text='proved the fewest possible; else "<= moves"')
+
+
+class AnalysisPendingSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["pending", "running"])
+    progress = serializers.FloatField(
+        min_value=0, max_value=1, help_text="the share of positions decided so far"
+    )
+
+
+class AnalysisSerializer(serializers.Serializer):
+    """R37: where the win was lost (docs/api.md, "Analysis")."""
+
+    status = serializers.ChoiceField(choices=["done"])
+    progress = serializers.FloatField(min_value=1, max_value=1)
+    kept = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        help_text="the `n` of each action of the line the player kept (no undo took it back)",
+    )
+    winnable = serializers.ListField(
+        child=serializers.BooleanField(allow_null=True),
+        help_text="per position, the deal first, then after each kept action: null undecided",
+    )
+    lost_at = serializers.IntegerField(
+        min_value=1, allow_null=True, help_text="the `n` of the action that lost the win"
+    )
+    line = AnalysisLineSerializer(allow_null=True)
+    undecided = serializers.IntegerField(min_value=0, help_text="positions left undecided")
+    moves = serializers.IntegerField(min_value=0, help_text="the game's moves (R25)")
+    kept_moves = serializers.IntegerField(min_value=0, help_text="the kept line's moves")
+    par = AnalysisParSerializer(allow_null=True, help_text="a daily game's par (R31), else null")
+    over_par = serializers.IntegerField(
+        allow_null=True, help_text="moves - par, for a won daily game"
+    )
+    nodes = serializers.IntegerField(min_value=1, help_text="each search's node budget")
+    computed_at = serializers.DateTimeField()
 
 
 # The schema's action components (canfield_site.api.schema_contract makes the request and
@@ -811,3 +868,61 @@ class GameHintApi(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         game = game_read_for(request, game_id)
         return Response(services.game_hint(game=game, user=request.user))
+
+
+class GameAnalysisApi(APIView):
+    permission_classes = [AllowAny, ScopeRequired]
+
+    @extend_schema(
+        parameters=[
+            GAME_ID,
+            OpenApiParameter(
+                "If-None-Match",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="the ETag of the analysis the client has: 304 if it is still it",
+            ),
+            OpenApiParameter(
+                "ETag",
+                str,
+                OpenApiParameter.HEADER,
+                response=[200, 304],
+                description="the analysis's version",
+            ),
+            OpenApiParameter(
+                "Retry-After",
+                int,
+                OpenApiParameter.HEADER,
+                response=[202],
+                description="seconds before asking again",
+            ),
+        ],
+        responses=answers(
+            {
+                200: OpenApiResponse(
+                    AnalysisSerializer, description="the analysis, with its `ETag`"
+                ),
+                202: OpenApiResponse(
+                    AnalysisPendingSerializer,
+                    description="queued or being computed; ask again after `Retry-After`",
+                ),
+                304: OpenApiResponse(description="`If-None-Match` holds the analysis's ETag"),
+            },
+            401,
+            404,
+            409,
+        ),
+        summary="Where the win was lost (R37): computed once, off the request path",
+        operation_id="games_analysis",
+    )
+    def get(self, request: Request, game_id: str) -> Response | HttpResponseBase:
+        row = services.game_analysis(game=game_read_for(request, game_id))
+        if row.status != AnalysisRow.Status.DONE:
+            headers = {"Retry-After": str(ANALYSIS_RETRY_SECONDS)}
+            return Response(services.analysis_payload(row), status=202, headers=headers)
+        unchanged = get_conditional_response(request._request, etag=row.etag)
+        if unchanged is not None:  # a 304: If-None-Match holds the ETag
+            unchanged["ETag"] = row.etag
+            return unchanged
+        return Response(services.analysis_payload(row), headers={"ETag": row.etag})

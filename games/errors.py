@@ -43,6 +43,7 @@ CODES = {
     "game_over": 409,
     "cannot_finish": 409,
     "game_too_long": 409,
+    "deal_hidden": 409,
     "unsupported_media_type": 415,
     "illegal_move": 422,
     "no_destination": 422,
@@ -112,6 +113,14 @@ class TooManyStreams(ApiError):
 
     status_code = 429
     code = "too_many_streams"
+
+
+class DealHidden(ApiError):
+    """R37: an analysis asked for before the game's deal may be shown (R19): the game is in
+    progress, or a daily game whose day is not over, or a match game before its match is."""
+
+    status_code = 409
+    code = "deal_hidden"
 
 
 # ---- the engine's reasons in words -------------------------------------------------------------

@@ -155,3 +155,41 @@ class ReservedName(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name_hash[:12]}… (deleted {self.deleted_at:%Y-%m-%d})"
+
+
+class Analysis(models.Model):
+    """R37: where a finished game's win was lost (games.analysis), computed once per game off
+    the request path: queued (`pending`) by the first read that asks for it, computed by
+    `manage.py analyse_games` (the scheduler's process beside the fair-play review), `done`
+    with its `result` (API.md's ANALYSIS) and the `etag` of that answer."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="analysis"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    # The share of the game's positions decided so far (0 to 1), while it is computed.
+    progress = models.FloatField(default=0.0)
+    queued_at = models.DateTimeField()
+    # When a run took it: a `running` row whose run died is taken again after a while.
+    started_at = models.DateTimeField(null=True, blank=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    etag = models.CharField(max_length=80, blank=True, default="")
+
+    class Meta:
+        indexes = [
+            # The command's queue, oldest first.
+            models.Index(
+                fields=["status", "queued_at"],
+                name="analysis_queue",
+                condition=models.Q(status__in=["pending", "running"]),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game_id} ({self.status})"

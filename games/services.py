@@ -15,7 +15,9 @@ action on it, so that no request ever sees it playable after its day.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
+import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,22 +27,26 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, models, transaction
+from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from canfield_site.commits import after_commit
+from games import analysis
 from games.engine import Action as EngineAction
 from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.engine.deal import DEAL_NUMBERS
 from games.engine.game import without_counts
-from games.errors import Forbidden, GameFinished, GameTooLong, Stale
+from games.errors import DealHidden, Forbidden, GameFinished, GameTooLong, Stale
 from games.hints import hint
 from games.models import Action, Game
-from games.selectors import game_find, game_visible_to
+from games.models import Analysis as GameAnalysis
+from games.selectors import game_find, game_is_private, game_visible_to
 from games.streams import game_changed
+
+logger = logging.getLogger(__name__)
 
 # Retries when another request on the same game won the race and the client sent no `expect`.
 ACT_ATTEMPTS = 3
@@ -594,3 +600,126 @@ def games_end_idle(*, now: datetime.datetime) -> int:
             left=True,
         )
     return ended
+
+
+# ---- R37: analyses (games.analysis), computed off the request path ---------------------------
+
+# How long a `running` analysis may go without word before another run takes it again (its
+# run died: a restart, a stopped node). Far above a game's analysis (seconds).
+ANALYSIS_STALE = datetime.timedelta(minutes=10)
+
+
+def game_analysis(*, game: Game) -> GameAnalysis:
+    """R37: the analysis row of `game` (visible to the caller: games.selectors), queued by the
+    first read that asks for it; never computed here (`analyses_run` does, in the scheduler's
+    process). DealHidden (409 `deal_hidden`) while the game's deal may not be shown (R19):
+    before the game has ended, a daily game's before its day is over, a match game's before
+    its match is finished. Checked before any stored row is read: nothing of it leaks."""
+    if game.status == Game.Status.PLAYING:
+        raise DealHidden(_("The game is in progress: it can be analysed once it has ended."), "R37")
+    if game_is_private(game):
+        if game.challenge_id is not None:
+            message = _("The daily's deal stays secret until its day is over (R19).")
+        else:
+            message = _("The match's deal stays secret until the match is finished (R19).")
+        raise DealHidden(message, "R19")
+    row, _created = GameAnalysis.objects.get_or_create(
+        game=game, defaults={"queued_at": timezone.now()}
+    )
+    return row
+
+
+def analysis_payload(row: GameAnalysis) -> dict[str, Any]:
+    """API.md's ANALYSIS of a row: status and progress while it is computed (202), the whole
+    analysis once done (200)."""
+    if row.status != GameAnalysis.Status.DONE:
+        return {"status": row.status, "progress": round(row.progress, 3)}
+    return {"status": row.status, "progress": 1.0, **(row.result or {})}
+
+
+def _analysis_result(game: Game, found: analysis.Analysis) -> dict[str, Any]:
+    """The stored part of API.md's ANALYSIS."""
+    par = None
+    challenge = game.challenge
+    if challenge is not None and challenge.par is not None:  # R31, the day is over (R37)
+        par = {"moves": challenge.par, "exact": challenge.par_exact}
+    over_par = game.moves - par["moves"] if par and game.status == Game.Status.WON else None
+    line = None
+    if found.line_from is not None:
+        after = found.kept[found.line_from - 1] if found.line_from else 0
+        line = {"after": after, "actions": [action.as_dict() for action in found.line]}
+    return {
+        "kept": list(found.kept),
+        "winnable": list(found.winnable),
+        "lost_at": found.lost_at,
+        "line": line,
+        "undecided": found.undecided,
+        "moves": game.moves,
+        "kept_moves": found.kept_moves,
+        "par": par,
+        "over_par": over_par,
+        "nodes": analysis.NODES,
+        "computed_at": timezone.now().isoformat().replace("+00:00", "Z"),
+    }
+
+
+def _analysis_claim(skip: list[Any]) -> GameAnalysis | None:
+    """Take the oldest queued analysis (or one whose run went silent, ANALYSIS_STALE) for this
+    run: a conditional update, so that two runs never take the same one."""
+    while True:
+        now = timezone.now()
+        queued = Q(status=GameAnalysis.Status.PENDING) | Q(
+            status=GameAnalysis.Status.RUNNING, started_at__lt=now - ANALYSIS_STALE
+        )
+        row = GameAnalysis.objects.filter(queued).exclude(pk__in=skip).order_by("queued_at").first()
+        if row is None:
+            return None
+        taken = GameAnalysis.objects.filter(
+            pk=row.pk, status=row.status, started_at=row.started_at
+        ).update(status=GameAnalysis.Status.RUNNING, started_at=now, progress=0.0)
+        if taken:
+            row.status, row.started_at, row.progress = GameAnalysis.Status.RUNNING, now, 0.0
+            return row
+
+
+def analysis_run(row: GameAnalysis) -> GameAnalysis | None:
+    """Compute one claimed analysis (`_analysis_claim`) and store it; its progress is stored as
+    it goes. A game whose deal may not be shown (no read queues one: R19) is not analysed:
+    its row goes (None)."""
+    game = Game.objects.select_related("challenge", "match").get(pk=row.pk)
+    mine = GameAnalysis.objects.filter(pk=row.pk, started_at=row.started_at)
+    if game.status == Game.Status.PLAYING or game_is_private(game):
+        mine.delete()
+        return None
+    log = [EngineAction.from_dict(logged_action(action)) for action in game.actions.order_by("n")]
+
+    def progress(share: float) -> None:
+        mine.update(progress=share)
+
+    found = analysis.analyse(game_engine_new(game), log, progress=progress)
+    result = _analysis_result(game, found)
+    digest = hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest()
+    row.status, row.progress, row.result = GameAnalysis.Status.DONE, 1.0, result
+    row.etag, row.done_at = f'"{digest[:32]}"', timezone.now()
+    mine.update(status=row.status, progress=1.0, result=result, etag=row.etag, done_at=row.done_at)
+    return row
+
+
+def analyses_run() -> list[GameAnalysis]:
+    """Compute the queued analyses, oldest first, until none is left. One game's failure (a
+    bug) does not stop the queue behind it: it stays queued, and the log says why."""
+    done: list[GameAnalysis] = []
+    failed: list[Any] = []
+    while (row := _analysis_claim(failed)) is not None:
+        try:
+            if (computed := analysis_run(row)) is not None:
+                done.append(computed)
+        except (OperationalError, InterfaceError):  # the database is away: the next run retries
+            raise
+        except Exception:
+            logger.exception("analysis_failed", extra={"fields": {"game": str(row.pk)}})
+            GameAnalysis.objects.filter(pk=row.pk, started_at=row.started_at).update(
+                status=GameAnalysis.Status.PENDING, started_at=None, progress=0.0
+            )
+            failed.append(row.pk)
+    return done

@@ -16,6 +16,7 @@ urlpatterns = [
     ),
     path("games/<str:game_id>/hint", api.GameHintApi.as_view(), name="game-hint"),
     path("games/<str:game_id>/text", api.GameTextApi.as_view(), name="game-text"),
+    path("games/<str:game_id>/analysis", api.GameAnalysisApi.as_view(), name="game-analysis"),
     path("games/<str:game_id>/stream", stream_api.GameStreamApi.as_view(), name="game-stream"),
     path("players/<str:username>/games", stream_api.PlayerGamesApi.as_view(), name="player-games"),
     path("account", account_api.AccountApi.as_view(), name="account"),

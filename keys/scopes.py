@@ -50,6 +50,7 @@ OPERATION_SCOPES: dict[tuple[str, str], str | None] = {
     ("game-legal-actions", "GET"): BOARD_READ,
     ("game-hint", "GET"): GAME_PLAY,
     ("game-text", "GET"): BOARD_READ,
+    ("game-analysis", "GET"): BOARD_READ,
     ("game-stream", "GET"): BOARD_READ,
     ("player-games", "GET"): BOARD_READ,
     ("account", "GET"): ACCOUNT_READ,

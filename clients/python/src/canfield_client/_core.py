@@ -19,6 +19,7 @@ from canfield_client.models import (
     Account,
     Acted,
     Action,
+    Analysis,
     ApiToken,
     Daily,
     Game,
@@ -232,6 +233,25 @@ class Core:
         data = yield from self.fetch(Call("GET", f"games/{game_id}/hint"))
         action = data.get("action")
         return Hint(None if action is None else Move.from_json(action), data.get("winnable"))
+
+    def analysis(self, game_id: str, wait: float) -> Op[Analysis]:
+        """R37: the game's analysis; while the server computes it (202), asked again after
+        its `Retry-After` for up to `wait` seconds of waiting in all, then returned not done."""
+        waited = 0.0
+        while True:
+            response, _ = yield from self.request(Call("GET", f"games/{game_id}/analysis"))
+            if response.status_code >= 400:
+                raise errors.error_from(response.status_code, _body(response), response.headers)
+            found = Analysis.from_json(_body(response))
+            if found.done or waited >= wait:
+                return found
+            try:
+                pause = float(response.headers.get("Retry-After", "2"))
+            except ValueError:
+                pause = 2.0
+            pause = min(max(pause, 0.1), wait - waited)
+            waited += pause
+            yield Sleep(pause)
 
     def act(self, game: Game | str, move: Move) -> Op[Acted]:
         """Apply `move` with `expect` set to the `moves` last seen, so that a retry after a

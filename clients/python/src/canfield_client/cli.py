@@ -4,6 +4,7 @@
     canfield play                  play today's daily (draw 3; --draw 1, --code, --random, --game)
     canfield board [DATE]          follow a daily board live (--draw 3|1)
     canfield match                 play a rated match (--size 2|4, --draw 3|1)
+    canfield analyse GAME          where a finished game's win was lost (R37)
 
 The server and token come from --server/--token, else CANFIELD_SERVER/CANFIELD_TOKEN, else the
 config file ($CANFIELD_CONFIG, default ~/.config/canfield/config.json) that `login` writes.
@@ -36,6 +37,7 @@ from canfield_client.match import MatchView, settled
 from canfield_client.models import (
     Acted,
     ActionType,
+    Analysis,
     ConcretePile,
     Game,
     Language,
@@ -408,6 +410,51 @@ async def _follow_match(session: Session, match: Match, me: str) -> Match | None
     return view.match
 
 
+# One mark per position of an analysis: winnable, lost, undecided.
+MARKS = {True: ("o", "green"), False: ("x", "red"), None: ("?", "yellow")}
+
+
+def analysis_text(found: Analysis) -> Text:
+    """An analysis in a few lines: the strip of positions (the deal first), where the win was
+    lost and the line that would have won from there, and the moves against par."""
+    text = Text("Positions (o winnable, x lost, ? undecided):\n")
+    for verdict in found.winnable:
+        mark, style = MARKS[verdict]
+        text.append(mark, style=style)
+    text.append("\n")
+    if found.lost_at is not None:
+        text.append(f"The win was lost at action {found.lost_at}.\n", style="bold")
+    elif found.winnable and found.winnable[0] is False:
+        text.append("The deal was never winnable.\n")
+    elif found.winnable and all(found.winnable):
+        text.append("Winnable throughout: the win was never lost.\n")
+    else:
+        text.append("Where the win was lost is undecided.\n")
+    if found.line:
+        where = "the deal" if not found.line_after else f"action {found.line_after}"
+        moves = ", ".join(str(move) for move in found.line)
+        text.append(f"A winning line from after {where} ({len(found.line)} actions): {moves}\n")
+    text.append(f"Moves: {found.moves} ({found.kept_moves} in the line kept)")
+    if found.par is not None:
+        par = f"{'' if found.par_exact else '<= '}{found.par}"
+        over = "" if found.over_par is None else f", {found.over_par:+d} against par"
+        text.append(f"; par {par}{over}")
+    return text
+
+
+def command_analyse(session: Session, args: argparse.Namespace) -> int:
+    """Show where a finished game's win was lost, waiting while the server computes it."""
+    with session.client() as client:
+        found = client.analysis(args.game, wait=args.wait)
+    if not found.done:
+        session.console.print(
+            f"Still being computed ({found.progress:.0%} decided): ask again in a moment."
+        )
+        return 2
+    session.console.print(analysis_text(found))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(
         prog="canfield", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -435,6 +482,12 @@ def parser() -> argparse.ArgumentParser:
     match.add_argument("--size", type=int, choices=(2, 4), default=2, help="2 (1 v 1) or 4 players")
     match.add_argument("--draw", type=int, choices=(3, 1), default=3)
     match.set_defaults(run=command_match)
+    analyse = commands.add_parser("analyse", help="where a finished game's win was lost (R37)")
+    analyse.add_argument("game", help="the game's id")
+    analyse.add_argument(
+        "--wait", type=float, default=60.0, help="seconds to wait while it is computed"
+    )
+    analyse.set_defaults(run=command_analyse)
     return root
 
 

@@ -29,6 +29,7 @@ from canfield_client.models import (
     Account,
     Acted,
     Action,
+    Analysis,
     ApiToken,
     Card,
     ConcretePile,
@@ -235,6 +236,12 @@ class Client(_Options):
     def hint(self, game: Game | str) -> Hint:
         """The next action of a winning line (not for a ranked daily game while its day lasts)."""
         return self._run(self._core.hint(_id(game)))
+
+    def analysis(self, game: Game | str, *, wait: float = 60.0) -> Analysis:
+        """Where the win was lost (R37), for a finished game whose deal may be shown
+        (`DealHidden` before). The server computes it once, off the request path: this waits
+        up to `wait` seconds for it (0: ask once), then returns it, `done` or not."""
+        return self._run(self._core.analysis(_id(game), wait))
 
     # Actions (each with automatic `expect` and safe retry, see `act`)
     def act(self, game: Game | str, move: Move) -> Acted:
@@ -513,6 +520,9 @@ class AsyncClient(_Options):
 
     async def hint(self, game: Game | str) -> Hint:
         return await self._run(self._core.hint(_id(game)))
+
+    async def analysis(self, game: Game | str, *, wait: float = 60.0) -> Analysis:
+        return await self._run(self._core.analysis(_id(game), wait))
 
     async def act(self, game: Game | str, move: Move) -> Acted:
         return await self._run(self._core.act(game, move))

@@ -90,6 +90,13 @@ class GameTooLong(CanfieldError):
     code = "game_too_long"
 
 
+class DealHidden(CanfieldError):
+    """An analysis (R37) of a game whose deal may not be shown yet (R19): in progress, a daily
+    game before its day is over, a match game before its match is finished."""
+
+    code = "deal_hidden"
+
+
 class NotAuthenticated(CanfieldError):
     code = "not_authenticated"
 
@@ -155,6 +162,7 @@ ERRORS: dict[str, type[CanfieldError]] = {
         GameOver,
         CannotFinish,
         GameTooLong,
+        DealHidden,
         NotAuthenticated,
         Forbidden,
         NotInStanding,

@@ -277,6 +277,52 @@ class Hint:
 
 
 @dataclass(frozen=True, slots=True)
+class Analysis:
+    """Where the win was lost (R37). `done` False while the server computes it (`progress`:
+    the share of positions decided); then `winnable` has one verdict per position of the line
+    the player kept (`kept`: the log's `n` of its actions; the deal first, then after each
+    kept action; None: undecided), `lost_at` the `n` of the action that lost the win, `line`
+    the solver's winning line from after action `line_after` (0: the deal), and a daily's
+    `par` and `over_par`."""
+
+    done: bool
+    progress: float
+    kept: list[int] = field(default_factory=list)
+    winnable: list[bool | None] = field(default_factory=list)
+    lost_at: int | None = None
+    line_after: int | None = None
+    line: list[Move] = field(default_factory=list)
+    undecided: int = 0
+    moves: int | None = None
+    kept_moves: int | None = None
+    par: int | None = None
+    par_exact: bool | None = None
+    over_par: int | None = None
+
+    @classmethod
+    def from_json(cls, data: Json) -> Analysis:
+        if data.get("status") != "done":
+            return cls(False, float(data.get("progress", 0.0)))
+        line = data.get("line") or {}
+        par = data.get("par") or {}
+        return cls(
+            True,
+            1.0,
+            kept=list(data["kept"]),
+            winnable=list(data["winnable"]),
+            lost_at=data.get("lost_at"),
+            line_after=line.get("after"),
+            line=[Move.from_json(action) for action in line.get("actions", [])],
+            undecided=data.get("undecided", 0),
+            moves=data.get("moves"),
+            kept_moves=data.get("kept_moves"),
+            par=par.get("moves"),
+            par_exact=par.get("exact"),
+            over_par=data.get("over_par"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Page(Generic[T]):
     count: int
     next: str | None
