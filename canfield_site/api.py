@@ -68,7 +68,7 @@ class ErrorDetailSerializer(serializers.Serializer):
     code = serializers.ChoiceField(choices=list(CODES), help_text="stable; never translated")
     message = serializers.CharField(help_text="in the language of Accept-Language (en, hu, pl)")
     rule = serializers.RegexField(
-        r"^R[0-9]+[a-z]?$", required=False, help_text="the rule broken (RULES.md), if any"
+        r"^R[0-9]+[a-z]?$", required=False, help_text="the rule broken (docs/rules.md), if any"
     )
     params = ErrorParamsSerializer(
         required=False,

@@ -10,7 +10,7 @@ from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 
 class AutoSchema(SpectacularAutoSchema):
     """drf-spectacular's, but a DELETE documents the body its view declares (`request=`):
-    `DELETE account` takes `{"password"}` (API.md), and drf-spectacular documents bodies of
+    `DELETE account` takes `{"password"}` (docs/api.md), and drf-spectacular documents bodies of
     PUT, PATCH and POST only, so generated clients sent none and always got 400."""
 
     def _get_request_body(self, direction: str = "request") -> Any:

@@ -1,4 +1,4 @@
-"""REST API of the caller's account (API.md "Added on 2026-12-01", "the account"): what it is,
+"""REST API of the caller's account (docs/api.md "Accounts", "the account"): what it is,
 and its declaration as a bot (R34)."""
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ BUDGET_WINDOW = 3600
 
 
 def username_validate(username: str) -> None:
-    """The rule for new names (API.md): 3-30 ASCII letters, digits, `_` and `-`, unique
+    """The rule for new names (docs/api.md): 3-30 ASCII letters, digits, `_` and `-`, unique
     without regard to case. Names made before the rule keep working; they are only never
     made again. Raises ValidationError with the reason."""
     if not USERNAME.fullmatch(username):
@@ -255,7 +255,7 @@ def lockout_response(
 
 # ---- what an account is beyond its login (R34) -------------------------------------------------
 
-# A key made by auth/register or auth/token (every key, for now) has every scope (API.md).
+# A key made by auth/register or auth/token (every key, for now) has every scope (docs/api.md).
 SCOPES = ["account:read", "account:write", "game:play", "board:read"]
 
 
@@ -414,7 +414,7 @@ def guests_remove(*, now: datetime.datetime) -> int:
     return removed
 
 
-# ---- the account's own changes (API.md "the account") ------------------------------------------
+# ---- the account's own changes (docs/api.md "Accounts") ------------------------------------------
 
 
 def account_password_check(*, request: HttpRequest, user: Any, password: Any) -> None:

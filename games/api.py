@@ -1,4 +1,4 @@
-"""REST API of accounts and games (API.md "Accounts" and "Games"): thin views that parse the
+"""REST API of accounts and games (docs/api.md "Accounts" and "Games"): thin views that parse the
 input, call one service or selector, and shape the output. Errors go through games.errors."""
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def action_payload(row: Action) -> dict[str, Any]:
 
 
 def log_json(game: Game) -> bytes:
-    """The game's log as API.md's ACTIONs, oldest first, as the JSON the API answers: read,
+    """The game's log as docs/api.md's ACTIONs, oldest first, as the JSON the API answers: read,
     shaped and rendered once per game and action count, then served from the cache (Redis in
     production) for GAME_LOG_CACHE_SECONDS, as bytes, so that a long log's read costs a cache
     read, not a query, thousands of rows shaped and megabytes of JSON rendered again. The key
@@ -112,7 +112,7 @@ def game_with_log_response(game: Game, *, viewer: Any) -> HttpResponse:
 
 
 def _daily(game: Game, viewer: Any) -> dict[str, Any] | None:
-    """API.md's `daily`, plus the board standing (`rank`, `players`) once the game is over,
+    """docs/api.md's `daily`, plus the board standing (`rank`, `players`) once the game is over,
     and for its owner the fair-play `review` (R35)."""
     if game.challenge is None:
         return None
@@ -128,7 +128,7 @@ def _daily(game: Game, viewer: Any) -> dict[str, Any] | None:
 def game_payload(
     game: Game, *, viewer: Any, with_log: bool = False, engine: EngineGame | None = None
 ) -> dict[str, Any]:
-    """API.md's GAME as `viewer` (the caller) sees it. The code and the log only once they
+    """docs/api.md's GAME as `viewer` (the caller) sees it. The code and the log only once they
     reveal nothing (R19). `engine`: the game's state already loaded, if the caller has it."""
     private = selectors.game_is_private(game)
     end = game.finished_at or timezone.now()
@@ -457,7 +457,7 @@ class AnalysisPendingSerializer(serializers.Serializer):
 
 
 class AnalysisSerializer(serializers.Serializer):
-    """R37: where the win was lost (docs/api.md, "Analysis")."""
+    """R37: where the win was lost (docs/api.md, "Games": the analysis)."""
 
     status = serializers.ChoiceField(choices=["done"])
     progress = serializers.FloatField(min_value=1, max_value=1)
@@ -608,7 +608,7 @@ def _game_create_body(request: Request) -> dict[str, Any]:
 
 
 def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
-    """The keyword arguments of game_create for a POST /games body (API.md)."""
+    """The keyword arguments of game_create for a POST /games body (docs/api.md)."""
     _only(data, {"draw", "ruleset", "code", "deck", "daily", "ranked"})
     ruleset = data.get("ruleset", "app")
     if not isinstance(ruleset, str) or ruleset not in RULESETS:

@@ -1,5 +1,5 @@
 """Authentication of API clients: an API key after `Authorization: Token` or `Bearer` alike,
-or an OAuth 2.0 access token after either word (API.md "Scoped tokens, OAuth and the account").
+or an OAuth 2.0 access token after either word (docs/api.md "Accounts").
 
 An API key is looked up by its SHA-256 (only that is stored: keys.models.ApiKey) in one plain
 SQL query (every API request authenticates, and the ORM's query compilation was the largest

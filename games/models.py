@@ -42,7 +42,7 @@ class Game(models.Model):
         "matches.Match", on_delete=models.PROTECT, null=True, blank=True, related_name="games"
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
-    # Why a finished game ended (API.md): won, resigned, or ended by the server when its day
+    # Why a finished game ended (docs/api.md): won, resigned, or ended by the server when its day
     # was over (R26a, "day_over"), or its match (R32, "match_over"); null while it is in progress.
     end_reason = models.CharField(max_length=16, null=True, blank=True)
     score = models.IntegerField(default=0)
@@ -61,7 +61,7 @@ class Game(models.Model):
     # client without one; kept and emptied as `address_hash` is.
     device_hash = models.CharField(max_length=64, blank=True, default="")
     # Ended by the server after IDLE_GAME_DAYS without an action (`manage.py end_idle_games`):
-    # status and end_reason say "resigned" (API.md has no other value); a game the player left
+    # status and end_reason say "resigned" (docs/api.md has no other value); a game the player left
     # never counts in statistics (games.selectors.games_counted).
     left = models.BooleanField(default=False)
 
@@ -161,7 +161,7 @@ class Analysis(models.Model):
     """R37: where a finished game's win was lost (games.analysis), computed once per game off
     the request path: queued (`pending`) by the first read that asks for it, computed by
     `manage.py analyse_games` (the scheduler's process beside the fair-play review), `done`
-    with its `result` (API.md's ANALYSIS) and the `etag` of that answer."""
+    with its `result` (docs/api.md's ANALYSIS) and the `etag` of that answer."""
 
     class Status(models.TextChoices):
         PENDING = "pending"

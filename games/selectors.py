@@ -1,4 +1,4 @@
-"""Reads of games, with the visibility rules (API.md "Games") in one place."""
+"""Reads of games, with the visibility rules (docs/api.md "Games") in one place."""
 
 from __future__ import annotations
 
@@ -256,10 +256,10 @@ def action_list_for(*, game: Game) -> QuerySet[Action]:
 
 
 def games_counted(games: QuerySet[Game]) -> QuerySet[Game]:
-    """Of `games`, those that count in a player's statistics (docs/api.md, "players"): over,
-    not practice (R19), without a hint (R30), with at least one move made, and not ended by the
-    server after the player left it (`left`). A deal opened and left, or tried for a few moves
-    and abandoned, is not a game played."""
+    """Of `games`, those that count in a player's statistics (docs/api.md, "Daily challenges and
+    leaderboards"): over, not practice (R19), without a hint (R30), with at least one move made,
+    and not ended by the server after the player left it (`left`). A deal opened and left, or tried
+    for a few moves and abandoned, is not a game played."""
     return games.filter(practice=False, hints=0, left=False, moves__gt=0).exclude(
         status=Game.Status.PLAYING
     )
@@ -308,7 +308,7 @@ class Standing:
     games_needed: int
 
     def as_dict(self) -> dict[str, Any]:
-        """API.md's `standing` (and the 403 `standing`'s params)."""
+        """docs/api.md's `standing` (and the 403 `standing`'s params)."""
         until = None if self.until is None else self.until.isoformat().replace("+00:00", "Z")
         return {"ranked": self.ranked, "until": until, "games_needed": self.games_needed}
 

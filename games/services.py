@@ -570,7 +570,7 @@ RESIGNED = "resigned"
 def games_end_idle(*, now: datetime.datetime) -> int:
     """End the games left without an action for IDLE_GAME_DAYS (dealt that long ago, and no
     action since): every game in progress that is not on a daily challenge or in a match (daily
-    games end with their day, R26a; match games with their match, R32). API.md's statuses and
+    games end with their day, R26a; match games with their match, R32). docs/api.md's statuses and
     end reasons have no "left": such a game ends `resigned` with end_reason "resigned", as of
     `now`, and is marked `left`, so that it never counts in statistics
     (games.selectors.games_counted). Nothing is logged: the player did not act. A game that
@@ -630,7 +630,7 @@ def game_analysis(*, game: Game) -> GameAnalysis:
 
 
 def analysis_payload(row: GameAnalysis) -> dict[str, Any]:
-    """API.md's ANALYSIS of a row: status and progress while it is computed (202), the whole
+    """docs/api.md's ANALYSIS of a row: status and progress while it is computed (202), the whole
     analysis once done (200)."""
     if row.status != GameAnalysis.Status.DONE:
         return {"status": row.status, "progress": round(row.progress, 3)}
@@ -638,7 +638,7 @@ def analysis_payload(row: GameAnalysis) -> dict[str, Any]:
 
 
 def _analysis_result(game: Game, found: analysis.Analysis) -> dict[str, Any]:
-    """The stored part of API.md's ANALYSIS."""
+    """The stored part of docs/api.md's ANALYSIS."""
     par = None
     challenge = game.challenge
     if challenge is not None and challenge.par is not None:  # R31, the day is over (R37)

@@ -1,4 +1,4 @@
-"""Streams and exports (API.md "Streams and exports"): a game's NDJSON stream, and a player's
+"""Streams and exports (docs/api.md "Streams and exports"): a game's NDJSON stream, and a player's
 finished public games as a page or, asked for as `application/x-ndjson`, all of them.
 
 Why the stream is an async response served by uvicorn: games/streams.py."""

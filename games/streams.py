@@ -1,5 +1,5 @@
-"""Game streams (API.md "Streams and exports"): `GET games/{id}/stream` stays open while the game
-is played and sends a line for each applied action within a second of its commit.
+"""Game streams (docs/api.md "Streams and exports"): `GET games/{id}/stream` stays open while
+the game is played and sends a line for each applied action within a second of its commit.
 
 Why async views under uvicorn (the WebSocket processes) and not the live boards' hub: a stream
 has one listener (only the owner sees a game in progress), so there is nothing to batch or fan

@@ -1,4 +1,4 @@
-"""REST API of the caller's API keys (API.md "Scoped tokens"): list, make (shown once), revoke."""
+"""REST API of the caller's API keys (docs/api.md "Accounts"): list, make (shown once), revoke."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ from django.db import models
 
 
 class ApiKey(models.Model):
-    """An API key of an account (API.md "Scoped tokens"): named, scoped, perhaps expiring.
+    """An API key of an account (docs/api.md "Accounts"): named, scoped, perhaps expiring.
 
     The key itself is never stored: only its first characters (`id`, shown in lists and used
     to revoke it) and the SHA-256 of the whole key, which the authentication looks up. A key has

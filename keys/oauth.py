@@ -1,4 +1,4 @@
-"""OAuth 2.0 for third-party apps (API.md "Scoped tokens, OAuth and the account"), on
+"""OAuth 2.0 for third-party apps (docs/api.md "Accounts"), on
 django-oauth-toolkit: authorization code with PKCE (S256 only: settings.OAUTH2_PROVIDER), the
 API's four scopes, the consent page in the site's own template and language, revocation, and
 RFC 8414 metadata. Access tokens are read by games.authentication as `Bearer` values.

@@ -1,4 +1,4 @@
-"""Which scope each API operation needs (API.md "Scoped tokens"), declared here and only here.
+"""Which scope each API operation needs (docs/api.md "Accounts"), declared here and only here.
 
 Every API view checks `ScopeRequired` (the default permission classes name it; views that set
 their own add it), which looks up the operation by its URL name and method. A key or OAuth

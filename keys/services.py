@@ -1,5 +1,5 @@
-"""API keys: made, listed, revoked, and found from what a client sends (API.md "Scoped
-tokens"). Only a key's first characters and its SHA-256 are stored (keys.models.ApiKey)."""
+"""API keys: made, listed, revoked, and found from what a client sends (docs/api.md
+"Accounts"). Only a key's first characters and its SHA-256 are stored (keys.models.ApiKey)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from oauth2_provider.settings import oauth2_settings
 from games.streams import credentials_changed
 from keys.models import ApiKey
 
-# The scopes (API.md), in the order they are listed.
+# The scopes (docs/api.md), in the order they are listed.
 SCOPES = ("account:read", "account:write", "game:play", "board:read")
 PREFIX_LENGTH = 8
 # `last_used` is written when it is older than this: at most one write a minute per key.

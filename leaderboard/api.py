@@ -1,4 +1,4 @@
-"""REST API of the daily challenges, leaderboards and player figures (API.md "Daily
+"""REST API of the daily challenges, leaderboards and player figures (docs/api.md "Daily
 challenges and leaderboards"): thin views over leaderboard.services and selectors."""
 
 from __future__ import annotations

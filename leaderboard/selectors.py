@@ -175,7 +175,7 @@ def board_page(
     size: int = PAGE_SIZE,
     bots: bool = False,
 ) -> list[dict[str, Any]]:
-    """The entries ranked (page - 1) * size + 1 onwards, as API.md's ENTRY."""
+    """The entries ranked (page - 1) * size + 1 onwards, as docs/api.md's ENTRY."""
     offset = (page - 1) * size
     board = _board(challenge, now, bots).order_by(*BOARD_ORDER).values_list(*ENTRY_FIELDS)
     found = None
@@ -338,7 +338,7 @@ def challenge_find(*, date: dt.date, draw: int) -> DailyChallenge | None:
 
 
 def daily_info(*, date: dt.date, now: dt.datetime) -> dict[str, Any]:
-    """API.md's daily info: the day's boards, their player counts, and the codes once over."""
+    """docs/api.md's daily info: the day's boards, their player counts, and the codes once over."""
     challenges = list(DailyChallenge.objects.filter(date=date).order_by("-draw"))
     if not challenges:
         raise NotFound(_("There is no daily challenge on %(date)s.") % {"date": date.isoformat()})
@@ -376,12 +376,12 @@ def _revealed_code(challenge: DailyChallenge, now: dt.datetime) -> str | None:
 
 
 def player_stats(*, username: str, now: dt.datetime) -> dict[str, Any]:
-    """API.md's player figures, of the games that count (games.selectors.games_counted):
+    """docs/api.md's player figures, of the games that count (games.selectors.games_counted):
     random and daily games that are over, played without a hint, with a move made, and not left
     idle. Practice games (dealt from a code or a deck the player chose, R19) are left out,
     since their cards are known in advance, and so are games that asked the solver (R30).
     Guests have no player page: NotFound."""
-    # Names are unique without regard to case (API.md): /players/ALICE is alice. An exact match
+    # Names are unique without regard to case (docs/api.md): /players/ALICE is alice. An exact match
     # first, for the few names made before that rule that differ only in case.
     users = get_user_model().objects.exclude(player__guest=True)
     player = users.filter(username=username).first()

@@ -1,4 +1,4 @@
-"""REST API of matches and ratings (API.md "Matches and ratings"): thin views over
+"""REST API of matches and ratings (docs/api.md "Matches and ratings"): thin views over
 matches.services and matches.selectors."""
 
 from __future__ import annotations

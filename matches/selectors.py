@@ -75,7 +75,7 @@ def match_seats(match: Match) -> list[MatchPlayer]:
 def match_payload(
     match: Match, *, viewer: Any, seats: list[MatchPlayer] | None = None
 ) -> dict[str, Any]:
-    """API.md's MATCH as `viewer` sees it: the code once the match is over, the viewer's own
+    """docs/api.md's MATCH as `viewer` sees it: the code once the match is over, the viewer's own
     game id (null for others). `seats`: the match's seats with their games and players, if the
     caller has them in hand (else read)."""
     seats = match_seats(match) if seats is None else sorted(seats, key=lambda seat: seat.seat)
@@ -136,7 +136,7 @@ def rating_entry(row: Rating, rank: int) -> dict[str, Any]:
 
 
 def player_ratings(*, user: Any) -> dict[str, dict[str, Any]]:
-    """API.md's `ratings` of GET players/{username}: one per size-draw played."""
+    """docs/api.md's `ratings` of GET players/{username}: one per size-draw played."""
     return {
         f"{row.size}-{row.draw}": {
             "rating": row.rating,

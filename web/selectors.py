@@ -28,7 +28,7 @@ HISTORY_PAGE_SIZE = 20
 
 def player_history(*, player: Any, viewer: Any) -> QuerySet[Game]:
     """The player's games for the history on their page, newest first: all of them for the
-    player themselves (in progress too), else those anyone may see (API.md: finished, and not
+    player themselves (in progress too), else those anyone may see (docs/api.md: finished, and not
     a daily game whose day is still running)."""
     games = Game.objects.select_related("challenge").filter(owner=player)
     if getattr(viewer, "pk", None) != player.pk:

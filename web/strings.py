@@ -12,7 +12,7 @@ SUIT_SYMBOL = {"H": "♥", "S": "♠", "D": "♦", "C": "♣"}
 def action_caption(
     *, type: str, from_pile: str | None, to_pile: str | None, cards: list[str]
 ) -> str:
-    """One logged action (API.md ACTION) as a replay step's caption."""
+    """One logged action (docs/api.md ACTION) as a replay step's caption."""
     shown = " ".join(card[:-1] + SUIT_SYMBOL[card[-1]] for card in cards or [])
     if type == "move" and from_pile and to_pile:
         return f"{shown}: {pile_name(from_pile)} → {pile_name(to_pile)}"

@@ -161,7 +161,7 @@ def daily(request: HttpRequest, day: str, draw: int) -> HttpResponse:
 
 
 def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
-    """How to play, for one rule set of RULES.md, in the page's language."""
+    """How to play, for one rule set of docs/rules.md, in the page's language."""
     if ruleset not in RULESETS:
         raise Http404("no such rule set")
     return render(request, "web/rules.html", {"ruleset": ruleset, "rulesets": list(RULESETS)})

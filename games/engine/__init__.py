@@ -27,8 +27,8 @@ Games::
     result.as_dict()    # API ACTION fields except "at": n, type, from, to, count, cards,
                         # score_delta, auto_fill, undoes, auto_finish (cards the `cardgames`
                         # rules played up in the action; [] otherwise)
-    game.public_view()  # the engine's GAME fields of API.md (hides R19 information)
-    game.legal_actions()                               # API.md legal-actions list
+    game.public_view()  # the engine's GAME fields of docs/api.md (hides R19 information)
+    game.legal_actions()                               # docs/api.md legal-actions list
     Game.from_dict(game.to_dict())                     # compact JSON-able storage form
     describe(game, "hu")                               # R28 text, also "en" and "pl"
 

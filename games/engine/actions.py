@@ -56,7 +56,7 @@ def _shown(value: object) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One player action. `src`/`dst` are pile names (API.md "Pile names")."""
+    """One player action. `src`/`dst` are pile names (docs/api.md "Pile names")."""
 
     type: str
     src: str | None = None

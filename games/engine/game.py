@@ -691,7 +691,8 @@ class Game:
     # -- views ------------------------------------------------------------------------------
 
     def public_view(self) -> dict[str, Any]:
-        """The engine's GAME fields of API.md; nothing hidden by R19 (stock, reserve below top)."""
+        """The engine's GAME fields of docs/api.md; nothing hidden by R19 (stock, reserve below
+        its top)."""
         if self.fan:
             fan = [NAMES[c] for c in self.waste[-self.fan :]]
         else:

@@ -1,4 +1,4 @@
-"""The three rule sets of RULES.md ("Rule sets")."""
+"""The three rule sets of docs/rules.md ("Rule sets")."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@
  * action = (kind, src, dst, count): kind 0 move, 1 draw, 2 recycle; piles are the engine's
  * numbers (1 waste, 2 reserve, 3..6 tableau:1..4, 7..10 foundation by suit index).
  *
- * Reductions (reduce=1), each argued in README.md "Solver":
+ * Reductions (reduce=1), each argued in docs/solver.md:
  *   R1 column order is ignored in the transposition key (R14 refills whichever column empties);
  *   R2 of several empty columns only the first is tried as a target;
  *   R3 a whole column never moves into an empty one (same position up to column order);

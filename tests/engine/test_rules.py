@@ -1,4 +1,4 @@
-"""Rule by rule (RULES.md R6-R27 and the rule-set table): legal and illegal actions."""
+"""Rule by rule (docs/rules.md R6-R27 and the rule-set table): legal and illegal actions."""
 
 import pytest
 

@@ -301,7 +301,7 @@ def test_the_readme_links_the_contract_and_no_file_a_clone_lacks():
     for target in re.findall(r"\]\(([^)#]+)\)", readme):
         if "://" not in target:
             assert (ROOT / target).exists(), target
-    assert "`API.md`" not in readme
+    assert "`docs/api.md`" not in readme
 
 
 def test_the_websocket_document_has_the_apis_version():

@@ -1,6 +1,6 @@
-"""Limits on dealing games (docs/api.md "Rate limits"): `POST games` per account and per client
-address, guests per address and from all addresses together; the site's Play now counts in
-the same limits. The clock stands still mid-window: a window's end never falls inside a test."""
+"""Limits on dealing games (docs/api.md "Conventions": rate limits): `POST games` per account and
+per client address, guests per address and from all addresses together; the site's Play now counts
+in the same limits. The clock stands still mid-window: a window's end never falls inside a test."""
 
 import datetime as dt
 import json

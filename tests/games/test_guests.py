@@ -230,7 +230,7 @@ def test_end_idle_games_ends_games_left_a_week_and_they_never_count(db, user, au
     # when the scheduler's hourly round runs
     call_command("end_idle_games")
 
-    # then only the game left a week is over: resigned (API.md's values), and uncounted
+    # then only the game left a week is over: resigned (docs/api.md's values), and uncounted
     ended = auth_client.get(f"{GAMES}/{left}").json()
     assert (ended["status"], ended["end_reason"], ended["moves"]) == ("resigned", "resigned", 1)
     assert ended["finished_at"] is not None

@@ -1,4 +1,4 @@
-"""A deleted account's name is refused to anyone for DELETED_NAME_DAYS (API.md "Accounts"), on
+"""A deleted account's name is refused to anyone for DELETED_NAME_DAYS (docs/api.md "Accounts"), on
 the API and the site's sign-up, then free again."""
 
 import datetime as dt

@@ -1,4 +1,4 @@
-"""The account's own changes (API.md "the account"): password, deletion, export."""
+"""The account's own changes (docs/api.md "Accounts"): password, deletion, export."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""API keys (API.md "Scoped tokens"): made named, scoped and perhaps expiring, listed without
+"""API keys (docs/api.md "Accounts"): made named, scoped and perhaps expiring, listed without
 the key, revoked at once; the keys made before hashing keep working after the migration."""
 
 import datetime as dt

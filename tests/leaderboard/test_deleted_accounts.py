@@ -1,4 +1,4 @@
-"""A deleted account stays on the boards under `deleted-<n>` (API.md "the account"): its
+"""A deleted account stays on the boards under `deleted-<n>` (docs/api.md "Accounts"): its
 figures and everyone's ranks do not drift."""
 
 from games.accounts import account_delete

@@ -1,4 +1,4 @@
-"""The matches API (API.md "Matches and ratings"): joining, reading, the game's visibility
+"""The matches API (docs/api.md "Matches and ratings"): joining, reading, the game's visibility
 while the match is open, hints refused, errors."""
 
 from django.db import connection

@@ -24,7 +24,7 @@ NGINX = shutil.which("nginx", path="/usr/sbin:/usr/bin")
 
 pytestmark = pytest.mark.skipif(NGINX is None, reason="no nginx")
 
-# (method, path) of every password door (docs/deploy.md, "Password doors").
+# (method, path) of every password door (deploy/nginx.conf.template: `$password_door`).
 DOORS = [
     ("POST", "/api/v1/auth/token"),
     ("POST", "/api/v1/auth/register"),

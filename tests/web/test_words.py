@@ -116,7 +116,7 @@ def test_polish_counts_take_their_three_forms(new_context):
     ],
 )
 def test_a_refusal_is_worded_from_code_rule_and_params(new_context, lang, expected):
-    # given the page's error wording (API.md: code, rule, params)
+    # given the page's error wording (docs/api.md: code, rule, params)
     page, _game_id = open_easy_game(new_context, lang)
 
     # when an illegal_move for R12 with its params is worded

@@ -1,6 +1,6 @@
 """End the games left without an action for IDLE_GAME_DAYS (default 7): `manage.py
 end_idle_games`, run every hour by the scheduler (scripts/scheduler.sh). Idempotent. Such a game
-ends `resigned` (API.md has no other status or end reason for it) and never counts in the
+ends `resigned` (docs/api.md has no other status or end reason for it) and never counts in the
 player's statistics (games.services.games_end_idle)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-// The one way the pages talk to the server: the REST API of API.md, with the session cookie
+// The one way the pages talk to the server: the REST API of docs/api.md, with the session cookie
 // and Django's CSRF token, errors turned into ApiError carrying the server's code, rule, params
 // and message (asked for in the page's language). The words come from Django's JavaScript
 // catalogue (gettext, ngettext: /jsi18n/, loaded by base.html before the modules).

@@ -1,4 +1,4 @@
-// Live daily leaderboard over the WebSocket of API.md: a snapshot on connect (`onSnapshot` with
+// Live daily leaderboard over the WebSocket of docs/api.md: a snapshot on connect (`onSnapshot` with
 // its results and count), then at most once a second a batch of the entries that changed
 // (`onEntries` with them and the board's count) and `removed` for a disqualified player
 // (`onRemoved`); reconnects (and so gets a fresh snapshot) when the connection drops, waiting
@@ -52,7 +52,7 @@ export function watchBoard(date, draw, { onSnapshot, onEntries, onRemoved = () =
 }
 
 // The top `size` rows of the board (in rank order) after a batch: each entry that changed goes
-// to the place its rank (current, API.md) gives it, or off these rows when it ranks below them;
+// to the place its rank (current, docs/api.md) gives it, or off these rows when it ranks below them;
 // the rows that did not change keep their order around them (the order of two entries that did
 // not change does not change). `complete` is false when a place is left that only a row of the
 // board below these could fill (one of them left, or was disqualified): the rows are then
@@ -99,5 +99,5 @@ export class LiveBoard {
   }
 }
 
-// The snapshot's rows (API.md): the top 50.
+// The snapshot's rows (docs/api.md): the top 50.
 export const SNAPSHOT_SIZE = 50;

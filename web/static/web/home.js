@@ -86,7 +86,7 @@ function wireNewGame() {
   const form = document.getElementById("new-game");
   if (!form) return;
   const errorBox = document.getElementById("new-game-error");
-  // The classic rules draw three cards only (RULES.md): the 1-card choice goes with them.
+  // The classic rules draw three cards only (docs/rules.md): the 1-card choice goes with them.
   const ruleset = form.querySelector("#ruleset");
   const syncDraw = () => {
     const one = form.querySelector('input[name="draw"][value="1"]');

@@ -136,7 +136,7 @@ async function showPastDeal() {
   }
 }
 
-// A day without a challenge (the socket closed with 4404, API.md): said once, no retrying.
+// A day without a challenge (the socket closed with 4404, docs/api.md): said once, no retrying.
 function showNoChallenge() {
   document.getElementById("live-status").hidden = true;
   document.querySelector(".leaderboard").hidden = true;

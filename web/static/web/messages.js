@@ -1,5 +1,5 @@
 // What the player reads when the server refuses something, and what a screen reader hears after
-// a move: built from the API's `code`, `rule` and `params` and the logged ACTION (API.md), in
+// a move: built from the API's `code`, `rule` and `params` and the logged ACTION (docs/api.md), in
 // the page's language. Where the page has no words of its own for a refusal it shows the
 // server's `message`, which the API wrote in the page's language (Accept-Language).
 import { format } from "./api.js";

@@ -1,4 +1,4 @@
-// Draws a table (the GAME of API.md) into the markup of play.html / replay.html. Each pile's
+// Draws a table (the GAME of docs/api.md) into the markup of play.html / replay.html. Each pile's
 // label names its cards (the top card, or a column's cards in order) and each face-up card
 // carries its own name, so a screen reader can read the table pile by pile and card by card.
 import { counted, el, format } from "./api.js";

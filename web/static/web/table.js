@@ -321,7 +321,7 @@ function renderHud() {
   document.getElementById("play-on").hidden = !noProgress;
   document.getElementById("stuck-undo").disabled = game.undo_available === 0;
   const deal = document.getElementById("deal");
-  // A daily game in progress has no code (API.md): the box stays hidden.
+  // A daily game in progress has no code (docs/api.md): the box stays hidden.
   deal.hidden = !game.code;
   document.getElementById("deal-code").textContent = game.code || "";
   const mode = game.draw === 3 ? gettext("3 cards (Hard)") : gettext("1 card (Easy)");
@@ -447,7 +447,7 @@ async function showPar(date, draw) {
 // ---- starting again -------------------------------------------------------------------------
 
 // Settings for new games (draw mode and rule set), kept in this browser. The classic rules
-// draw three cards only (RULES.md), so choosing them turns the 1-card option off.
+// draw three cards only (docs/rules.md), so choosing them turns the 1-card option off.
 const newDraw = document.getElementById("new-draw");
 const newRuleset = document.getElementById("new-ruleset");
 

@@ -151,7 +151,7 @@ class LiveBoard(LiveSocket[BoardEvent]):
 class Standings:
     """The top of a board as the events describe it: apply each event, read `top()`.
 
-    A batch carries only the entries that changed, each with its current rank (API.md): each
+    A batch carries only the entries that changed, each with its current rank (docs/api.md): each
     goes to the place its rank gives it and the other rows keep their order (their own ranks
     may be older: `top()` numbers the rows by place). When an entry falls below the rows kept
     and nothing known fills its place, `incomplete` turns true: read the leaderboard's first

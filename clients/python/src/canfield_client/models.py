@@ -10,7 +10,7 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 Json: TypeAlias = dict[str, Any]
 T = TypeVar("T")
-# A pile as a source or a logged destination (API.md "Pile names")...
+# A pile as a source or a logged destination (docs/api.md "Pile names")...
 ConcretePile: TypeAlias = Literal[
     "stock", "waste", "reserve", "tableau:1", "tableau:2", "tableau:3", "tableau:4",
     "foundation:H", "foundation:S", "foundation:D", "foundation:C",
@@ -779,7 +779,7 @@ def match_event(data: Json) -> MatchEvent | None:
         return MatchSnapshot(Match.from_json(data["match"]))
     if kind == "player":
         row = data.get("player")
-        # API.md: the row's fields sit in the message itself; a nested row is read as well.
+        # docs/api.md: the row's fields sit in the message itself; a nested row is read as well.
         return SeatChanged(Seat.from_json(row if isinstance(row, dict) else data))
     if kind == "finished":
         return MatchFinished(Match.from_json(data["match"]))
