@@ -327,7 +327,8 @@ def oauth_phase(
 
 def guest(addresses: Callable[[], str], deadline: float, answers: Counter[str]) -> None:
     """Play now from a new browser session each time (its CSRF cookie from the home page),
-    each from the next address."""
+    each from the next address. A 429 is waited out a second, as the other attackers do: a
+    client that ignores it is a plain request flood of the home page, which any page would be."""
     while time.monotonic() < deadline:
         client = client_from(addresses())
         client.send("GET", "/")
@@ -337,6 +338,8 @@ def guest(addresses: Callable[[], str], deadline: float, answers: Counter[str]) 
             content_type="application/x-www-form-urlencoded",
         )  # fmt: skip
         answers[f"play now {status}"] += 1
+        if status == 429:
+            time.sleep(1)
 
 
 def phase_long_log_replays(
