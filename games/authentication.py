@@ -100,6 +100,7 @@ def _oauth_token(token: str, *, game_id: Any) -> tuple[Any, TokenAuth] | None:
     if row is None or row.user is None or row.is_expired() or not row.user.is_active:
         return None
     scopes = frozenset(row.scope.split()) & ALL_SCOPES
+    key_services.oauth_token_touch(token_id=row.pk, updated=row.updated, now=timezone.now())
     game = selectors.game_find(game_id)
     return row.user, TokenAuth(key_id=None, scopes=scopes, game=game, oauth_token_id=row.pk)
 

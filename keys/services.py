@@ -13,7 +13,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
-from oauth2_provider.models import RefreshToken
+from oauth2_provider.models import AccessToken, Grant, RefreshToken
 from oauth2_provider.settings import oauth2_settings
 
 from games.streams import credentials_changed
@@ -165,3 +165,69 @@ def key_payload(row: ApiKey) -> dict[str, Any]:
 
 def _iso(moment: dt.datetime | None) -> str | None:
     return None if moment is None else moment.isoformat().replace("+00:00", "Z")
+
+
+# ---- the apps a player allowed (OAuth grants) --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AppAccess:
+    """An app the player allowed (OAuth, docs/api.md "Accounts"), as the keys page lists it:
+    the scopes of its live tokens, when it was first allowed and when it last used the API
+    (to the minute: `oauth_token_touch`)."""
+
+    id: int
+    name: str
+    scopes: list[str]
+    since: dt.datetime
+    last_used: dt.datetime | None
+
+
+def oauth_apps_for(*, user: Any, now: dt.datetime | None = None) -> list[AppAccess]:
+    """The apps that hold a live token of `user` (an unexpired access token or a refresh token
+    not revoked), the most recently used first."""
+    now = now or timezone.now()
+    found: dict[int, dict[str, Any]] = {}
+
+    def add(app: Any, scope: str, created: dt.datetime, used: dt.datetime | None) -> None:
+        entry = found.setdefault(
+            app.pk, {"name": app.name, "scopes": set(), "since": created, "used": None}
+        )
+        entry["scopes"] |= set(scope.split()) & set(SCOPES)
+        entry["since"] = min(entry["since"], created)
+        if used is not None and (entry["used"] is None or used > entry["used"]):
+            entry["used"] = used
+
+    live = AccessToken.objects.filter(user=user, application__isnull=False, expires__gt=now)
+    for token in live.select_related("application"):
+        add(token.application, token.scope, token.created, token.updated)
+    kept = RefreshToken.objects.filter(user=user, revoked__isnull=True)
+    for refresh in kept.select_related("application", "access_token"):
+        scope = refresh.access_token.scope if refresh.access_token else ""
+        add(refresh.application, scope, refresh.created, None)
+    apps = [
+        AppAccess(pk, e["name"], scopes_ordered(e["scopes"]), e["since"], e["used"])
+        for pk, e in found.items()
+    ]
+    return sorted(apps, key=lambda app: app.last_used or app.since, reverse=True)
+
+
+def oauth_app_revoke(*, user: Any, application_id: int) -> bool:
+    """Take an app's access back: every token and pending code it holds for `user` goes, so
+    its access and refresh tokens answer 401 at once, the keys it made with them die with their
+    grant (`oauth_grant_of`), and the streams they opened close. True if it held any."""
+    with transaction.atomic():
+        mine = {"user": user, "application_id": application_id}
+        removed = RefreshToken.objects.filter(**mine).delete()[0]
+        removed += AccessToken.objects.filter(**mine).delete()[0]
+        removed += Grant.objects.filter(**mine).delete()[0]
+        if removed:
+            transaction.on_commit(credentials_changed, robust=True)
+    return bool(removed)
+
+
+def oauth_token_touch(*, token_id: int, updated: dt.datetime, now: dt.datetime) -> None:
+    """An OAuth access token was used: its `updated` is the app's last use on the keys page,
+    written at most once a minute (LAST_USED_STEP), as a key's `last_used` is."""
+    if now - updated >= LAST_USED_STEP:
+        AccessToken.objects.filter(pk=token_id).update(updated=now)

@@ -78,10 +78,11 @@ def account_keys(request: HttpRequest) -> HttpResponse:
         }
         for row in key_services.key_list_for(user=request.user)
     ]
+    apps = key_services.oauth_apps_for(user=request.user)
     return render(
         request,
         "web/account_keys.html",
-        {"form": form, "keys": keys, "made": made},
+        {"form": form, "keys": keys, "made": made, "apps": apps},
     )
 
 
@@ -89,6 +90,13 @@ def account_keys(request: HttpRequest) -> HttpResponse:
 @require_POST
 def account_key_revoke(request: HttpRequest, key_id: str) -> HttpResponse:
     key_services.key_revoke(user=request.user, key_id=key_id[:16])
+    return redirect("account-keys")
+
+
+@login_required
+@require_POST
+def account_app_revoke(request: HttpRequest, application_id: int) -> HttpResponse:
+    key_services.oauth_app_revoke(user=request.user, application_id=application_id)
     return redirect("account-keys")
 
 

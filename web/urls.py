@@ -30,6 +30,11 @@ urlpatterns = [
         account_views.account_key_revoke,
         name="account-key-revoke",
     ),
+    path(
+        "account/apps/<int:application_id>/revoke",
+        account_views.account_app_revoke,
+        name="account-app-revoke",
+    ),
     path("account/password/", account_views.account_password, name="account-password"),
     path("account/delete/", account_views.account_delete, name="account-delete"),
 ]
