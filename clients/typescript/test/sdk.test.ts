@@ -3,6 +3,7 @@
 // foundations). Compiled with the package's strict settings: no answer is cast.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { type Server, createServer } from "node:http";
 import { test } from "node:test";
 import { type Action, ApiError, Client, type Game, LiveClosed, type StreamEvent, isApiError, items } from "../src/index.js";
 
@@ -112,4 +113,58 @@ test("the live board opens with a snapshot; an unknown match closes with 4404", 
   const closed = await rest(new Client(base).liveMatch(randomUUID())).catch((e: unknown) => e);
   assert.ok(closed instanceof LiveClosed, String(closed));
   assert.equal(closed.code, 4404);
+});
+
+/** A proxy to the server whose first answers fail: a 502 in text, a 503 in the API's shape with
+ * Retry-After, then a stream cut after its first line; from then on it passes everything on. */
+function failingProxy(): { server: Server; requests: string[] } {
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    requests.push(request.url ?? "");
+    if (requests.length === 1) {
+      response.writeHead(502, { "Content-Type": "text/html" }).end("<h1>502 Bad Gateway</h1>");
+      return;
+    }
+    if (requests.length === 2) {
+      const busy = { error: { code: "unavailable", message: "Restarting." } };
+      response.writeHead(503, { "Content-Type": "application/json", "Retry-After": "0" }).end(JSON.stringify(busy));
+      return;
+    }
+    const headers = { Authorization: request.headers.authorization ?? "", Accept: request.headers.accept ?? "" };
+    fetch(new URL(request.url ?? "/", base), { headers })
+      .then(async (upstream) => {
+        response.writeHead(upstream.status, { "Content-Type": upstream.headers.get("Content-Type") ?? "" });
+        const body = await upstream.text();
+        if (requests.length === 3) {
+          const firstLine = body.slice(0, body.indexOf("\n") + 1);
+          response.write(firstLine, () => response.destroy());
+        } else {
+          response.end(body);
+        }
+      })
+      .catch(() => response.destroy());
+  });
+  return { server, requests };
+}
+
+test("the stream reconnects after a 502, a 503 and a dropped connection", async () => {
+  const client = new Client(base);
+  const { token } = await client.register(`${name}-s`, PASSWORD);
+  const game = await client.createGame({ deck, draw: 1 });
+  await client.act(game.id, { type: "resign", expect: game.moves });
+
+  const { server, requests } = failingProxy();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  assert.ok(address !== null && typeof address === "object");
+  try {
+    const proxied = new Client(`http://127.0.0.1:${address.port}`, { token });
+    const events = await rest(proxied.stream(game.id, { backoff: { initialMs: 10 } }));
+    // the cut stream's game line, then the whole stream of the finished game
+    assert.deepEqual(events.map((event) => [event.type, event.game.status]), [["game", "resigned"], ["game", "resigned"], ["end", "resigned"]]);
+    assert.equal(requests.length, 4);
+    assert.ok(requests.every((url) => url === `/api/v1/games/${game.id}/stream`));
+  } finally {
+    server.close();
+  }
 });
