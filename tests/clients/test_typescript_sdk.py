@@ -8,6 +8,7 @@ reads the live sockets. The package's npm dependencies are installed by `make te
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -20,25 +21,45 @@ from tests.web.helpers import unique_name
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "clients" / "typescript"
+DOC = ROOT / "docs" / "typescript.md"
+APP_TSC = ["--strict", "--noEmit", "--target", "es2022", "--module", "nodenext", "--types", "node"]
 TSC = PACKAGE / "node_modules" / ".bin" / "tsc"
 
 
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory) -> Path:
-    """The package and its test program compiled with the package's strict settings into a
-    directory of the test's own (CI's two passes run at once), beside the package's
-    node_modules."""
+    """A copy of the package in a directory of the test's own (CI's two passes run at once),
+    beside its node_modules: `dist/` as `npm run build` (or `npm pack`) builds it, and the
+    sources, the test program and the example compiled with the same strict settings (the
+    example imports the package by its name: dist/, through package.json's `exports`)."""
     if not TSC.exists() or shutil.which("node") is None:
         pytest.fail("the SDK's npm dependencies are not installed: make test-tools")
     out = tmp_path_factory.mktemp("typescript-sdk")
     (out / "node_modules").symlink_to(PACKAGE / "node_modules")
-    (out / "package.json").write_text('{"type": "module"}')
+    shutil.copy(PACKAGE / "package.json", out / "package.json")
+    for config, target in (("tsconfig.json", out / "dist"), ("tsconfig.test.json", out)):
+        result = subprocess.run(
+            [str(TSC), "-p", config, "--outDir", str(target)],
+            cwd=PACKAGE, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stdout + result.stderr
+    # the example against the built types, importing the package by its name as an app does
+    shutil.copy(PACKAGE / "examples" / "first-game.ts", out / "app.ts")
     result = subprocess.run(
-        [str(TSC), "-p", "tsconfig.test.json", "--outDir", str(out)],
-        cwd=PACKAGE, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        [str(TSC), *APP_TSC, "app.ts"], cwd=out, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     return out
+
+
+def node(compiled: Path, base_url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["node", *args],
+        cwd=compiled,
+        env={"PATH": os.environ["PATH"], "CANFIELD_URL": base_url,
+             "CANFIELD_NAME": unique_name("tssdk"), "CANFIELD_DECK": json.dumps(easy_deck())},
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
 
 
 def test_the_generated_types_are_those_of_the_live_schema(base_url):
@@ -48,7 +69,7 @@ def test_the_generated_types_are_those_of_the_live_schema(base_url):
     )  # fmt: skip
 
     assert checked.returncode == 0, checked.stderr
-    assert checked.stdout.strip() == "src/schema.d.ts is up to date"
+    assert checked.stdout.strip() == "src/schema.ts is up to date"
 
 
 def test_the_hand_written_layer_casts_no_answer():
@@ -58,19 +79,12 @@ def test_the_hand_written_layer_casts_no_answer():
     )
 
     assert listed.returncode == 0, listed.stderr
-    assert listed.stderr.strip() == "5 files"
+    assert listed.stderr.strip() == "7 files"
     assert listed.stdout == ""
 
 
 def test_the_sdk_plays_streams_pages_and_types_errors_against_the_server(compiled, base_url):
-    name = unique_name("tssdk")
-    ran = subprocess.run(
-        ["node", "--test", "--test-reporter=tap", "test/sdk.test.js"],
-        cwd=compiled,
-        env={"PATH": "/usr/local/bin:/usr/bin:/bin", "CANFIELD_URL": base_url,
-             "CANFIELD_NAME": name, "CANFIELD_DECK": json.dumps(easy_deck())},
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    ran = node(compiled, base_url, "--test", "--test-reporter=tap", "test/sdk.test.js")
 
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert "# pass 5" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
@@ -78,3 +92,16 @@ def test_the_sdk_plays_streams_pages_and_types_errors_against_the_server(compile
     assert "# stream: 86 lines after the first, 85 actions" in ran.stdout, ran.stdout
     pages = re.search(r"# leaderboard: (\d+) pages", ran.stdout)
     assert pages and int(pages.group(1)) >= 2, ran.stdout
+
+
+def test_the_documented_example_runs(compiled, base_url):
+    # docs/typescript.md shows examples/first-game.ts as it is
+    shown = re.search(r"```ts\n(.*?)```", DOC.read_text(), re.DOTALL)
+    assert shown and shown.group(1) == (PACKAGE / "examples" / "first-game.ts").read_text()
+
+    ran = node(compiled, base_url, "examples/first-game.js")
+
+    assert ran.returncode == 0, ran.stderr
+    played, refused = ran.stdout.splitlines()
+    assert re.fullmatch(r"1 move, score \d+", played), played
+    assert refused.startswith("409 stale "), refused

@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import ts from "typescript";
 
-const files = ["src", "test"].flatMap((dir) =>
+const files = ["src", "test", "examples"].flatMap((dir) =>
   readdirSync(new URL(`../${dir}`, import.meta.url))
     .filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts"))
     .map((name) => `${dir}/${name}`),

@@ -1,5 +1,5 @@
 // The Canfield Club API from TypeScript: openapi-fetch on the types openapi-typescript generates
-// from the server's schema (./schema.d.ts), and a small layer over it: auth, typed calls that
+// from the server's schema (./schema.ts), and a small layer over it: auth, typed calls that
 // answer data or throw an ApiError, page iterators, the NDJSON game stream and the live sockets.
 import createClient, { type Client as FetchClient } from "openapi-fetch";
 import { type Backoff, delayMs, pause } from "./backoff.js";
