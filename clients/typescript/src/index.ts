@@ -52,7 +52,7 @@ async function unwrap<D>(pending: Promise<Answer<D>>): Promise<D> {
   return data;
 }
 
-async function done(pending: Promise<Answer<unknown>>): Promise<void> {
+async function noContent(pending: Promise<Answer<unknown>>): Promise<void> {
   const { error, response } = await pending;
   if (!response.ok) throw errorOf(error, response);
 }
@@ -274,6 +274,6 @@ export class Client {
   }
 
   deleteToken(keyId: string): Promise<void> {
-    return done(this.api.DELETE("/api/v1/account/tokens/{key_id}", { params: { path: { key_id: keyId } } }));
+    return noContent(this.api.DELETE("/api/v1/account/tokens/{key_id}", { params: { path: { key_id: keyId } } }));
   }
 }

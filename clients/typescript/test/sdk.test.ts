@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { type Server, createServer } from "node:http";
 import { test } from "node:test";
+import WebSocket, { WebSocketServer } from "ws";
 import { type Action, ApiError, Client, type Game, LiveClosed, type StreamEvent, isApiError, items } from "../src/index.js";
 
 const base = process.env["CANFIELD_URL"] ?? "";
@@ -47,7 +48,7 @@ test("registers, wins a game with legal actions, and the stream follows it to it
   assert.deepEqual([last.game.status, last.game.moves], ["won", 85]);
   const numbers = events.flatMap((event) => (event.type === "action" ? [event.action.n] : []));
   assert.deepEqual(numbers, Array.from({ length: 85 }, (_, i) => i + 1));
-  console.log(`# stream: ${events.length} lines after the first, ${numbers.length} actions`);
+  console.log(`stream: ${events.length} lines after the first, ${numbers.length} actions`);
 
   // a second client logs in with the password: a new key of the same account
   const again = new Client(base);
@@ -80,7 +81,7 @@ test("iterates a leaderboard page by page", async () => {
   assert.equal(pages.length, pages[0]?.count);
   assert.equal(players.length, pages.length);
   for (const player of names) assert.ok(players.includes(player), `${player} not in ${players.join(", ")}`);
-  console.log(`# leaderboard: ${pages.length} pages`);
+  console.log(`leaderboard: ${pages.length} pages`);
 });
 
 test("errors are typed values", async () => {
@@ -164,6 +165,35 @@ test("the stream reconnects after a 502, a 503 and a dropped connection", async 
     assert.deepEqual(events.map((event) => [event.type, event.game.status]), [["game", "resigned"], ["game", "resigned"], ["end", "resigned"]]);
     assert.equal(requests.length, 4);
     assert.ok(requests.every((url) => url === `/api/v1/games/${game.id}/stream`));
+  } finally {
+    server.close();
+  }
+});
+
+test("the live board reconnects after the server restarts (1012)", async () => {
+  // a socket proxy whose first connection closes as a restarting server's does
+  const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  const paths: string[] = [];
+  server.on("connection", (socket, request) => {
+    paths.push(request.url ?? "");
+    if (paths.length === 1) {
+      socket.close(1012, "restarting");
+      return;
+    }
+    const upstream = new WebSocket(new URL(request.url ?? "/", base.replace(/^http/, "ws")));
+    upstream.on("message", (data) => socket.send(data.toString()));
+    socket.on("close", () => upstream.close());
+  });
+  const { date } = await new Client(base).daily();
+  const address = server.address();
+  assert.ok(address !== null && typeof address === "object");
+  try {
+    const board = new Client(`http://127.0.0.1:${address.port}`).liveBoard(date, 1, { backoff: { initialMs: 10 } });
+    const first = await board.next();
+    await board.return(undefined);
+    assert.equal(first.value?.type, "snapshot");
+    assert.deepEqual(paths, [`/ws/daily/${date}/1/`, `/ws/daily/${date}/1/`]);
   } finally {
     server.close();
   }
