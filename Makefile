@@ -61,11 +61,13 @@ test: setup lint test-tools bytecode
 bytecode: setup
 	$(BIN)/python -m compileall -q -j 0 canfield_site fairplay games keys leaderboard matches web tests clients/python
 
-# What the suite needs beside the venv: Debian packages (when root) and axe-core from npm.
+# What the suite needs beside the venv: Debian packages (when root), axe-core and the TypeScript
+# toolchains from npm.
 test-tools:
 	bash scripts/apt-install.sh chromium nginx gettext tmux docker-compose prometheus pgbouncer haproxy
 	command -v npm >/dev/null || bash scripts/apt-install.sh nodejs npm
 	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core (test_accessibility.py), openapi-typescript + typescript (tests/games/test_typescript_client.py)
+	cd clients/typescript && npm ci --no-audit --no-fund --silent  # the TypeScript SDK's dependencies (tests/clients/test_typescript_sdk.py)
 
 # Every benchmark in bench/ with its --quick settings, then one table (docs/benchmarks.md).
 bench: setup

@@ -1,0 +1,279 @@
+// The Canfield Club API from TypeScript: openapi-fetch on the types openapi-typescript generates
+// from the server's schema (./schema.ts), and a small layer over it: auth, typed calls that
+// answer data or throw an ApiError, page iterators, the NDJSON game stream and the live sockets.
+import createClient, { type Client as FetchClient } from "openapi-fetch";
+import { type Backoff, delayMs, pause } from "./backoff.js";
+import { ApiError, HttpError, errorOf, retryAfter } from "./errors.js";
+import { type BoardMessage, type LiveOptions, type MatchMessage, live, socketUrl } from "./live.js";
+import type { components, operations, paths } from "./schema.js";
+
+export { ApiError, HttpError, isApiError, type ErrorCode, type ErrorDetail } from "./errors.js";
+export { LiveClosed, type BoardMessage, type LiveOptions, type MatchMessage } from "./live.js";
+export type { Backoff } from "./backoff.js";
+export type { components, operations, paths } from "./schema.js";
+
+export type Schemas = components["schemas"];
+export type Game = Schemas["GameOut"];
+export type Action = Schemas["Action"];
+/** An action to post: any `Action`, with `expect` (the `moves` last seen) for safe retries. */
+export type ActionRequest = NonNullable<operations["games_actions_create"]["requestBody"]>["content"]["application/json"];
+type Query<O extends keyof operations> = NonNullable<operations[O]["parameters"]["query"]>;
+type PageQuery<O extends keyof operations> = Omit<Query<O>, "page">;
+
+/** A line of `GET games/{id}/stream` (docs/api.md "Streams"; the schema leaves its fields untyped). */
+export type StreamEvent =
+  | { type: "game"; game: Game }
+  | { type: "action"; action: Schemas["ActionOut"]; game: Game }
+  | { type: "end"; game: Game };
+
+export interface ClientOptions {
+  /** An API key or an OAuth access token, sent as `Authorization: Bearer`. */
+  token?: string;
+  /** `Accept-Language` for error messages: en, hu or pl. */
+  language?: string;
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+export interface StreamOptions {
+  signal?: AbortSignal;
+  backoff?: Backoff;
+}
+
+interface Answer<D> {
+  data?: D;
+  error?: unknown;
+  response: Response;
+}
+
+/** An answer's data, or its error thrown as an ApiError (HttpError when not in the API's shape). */
+async function unwrap<D>(pending: Promise<Answer<D>>): Promise<D> {
+  const { data, error, response } = await pending;
+  if (!response.ok || data === undefined) throw errorOf(error, response);
+  return data;
+}
+
+async function noContent(pending: Promise<Answer<unknown>>): Promise<void> {
+  const { error, response } = await pending;
+  if (!response.ok) throw errorOf(error, response);
+}
+
+interface Paged {
+  next: string | null;
+}
+
+/** Pages one after another, following each page's `next` until it is null. */
+export async function* pages<P extends Paged>(load: (page: number) => Promise<P>): AsyncGenerator<P> {
+  for (let page = 1; ; ) {
+    const answer = await load(page);
+    yield answer;
+    if (answer.next === null) return;
+    page = Number(new URL(answer.next).searchParams.get("page"));
+  }
+}
+
+/** Every result of every page. */
+export async function* items<T>(source: AsyncIterable<{ results: T[] }>): AsyncGenerator<T> {
+  for await (const page of source) yield* page.results;
+}
+
+async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      const parts = buffer.split("\n");
+      buffer = parts.pop() ?? "";
+      yield* parts;
+    }
+  } finally {
+    reader.releaseLock();
+    await body.cancel().catch(() => {});
+  }
+}
+
+function parseLine(line: string): StreamEvent {
+  return JSON.parse(line);
+}
+
+const RETRIED = new Set([502, 503, 504]);
+
+export class Client {
+  /** The openapi-fetch client (typed by path) for what this class does not wrap. */
+  readonly api: FetchClient<paths, "application/json">;
+  token: string | undefined;
+
+  constructor(
+    readonly baseUrl: string,
+    options: ClientOptions = {},
+  ) {
+    this.token = options.token;
+    this.api = createClient<paths, "application/json">({ baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    this.api.use({
+      onRequest: ({ request }) => {
+        if (this.token !== undefined) request.headers.set("Authorization", `Bearer ${this.token}`);
+        if (options.language !== undefined) request.headers.set("Accept-Language", options.language);
+        return request;
+      },
+    });
+  }
+
+  // ---- auth --------------------------------------------------------------------------------
+
+  /** A new account; its key becomes this client's token. */
+  async register(username: string, password: string): Promise<Schemas["Registered"]> {
+    const registered = await unwrap(this.api.POST("/api/v1/auth/register", { body: { username, password } }));
+    this.token = registered.token;
+    return registered;
+  }
+
+  /** A new key (every scope) of an existing account; it becomes this client's token. */
+  async login(username: string, password: string): Promise<string> {
+    const { token } = await unwrap(this.api.POST("/api/v1/auth/token", { body: { username, password } }));
+    this.token = token;
+    return token;
+  }
+
+  // ---- games -------------------------------------------------------------------------------
+
+  createGame(body: Schemas["GameCreateRequest"]): Promise<Game> {
+    return unwrap(this.api.POST("/api/v1/games", { body }));
+  }
+
+  game(gameId: string): Promise<Game> {
+    return unwrap(this.api.GET("/api/v1/games/{game_id}", { params: { path: { game_id: gameId } } }));
+  }
+
+  act(gameId: string, action: ActionRequest): Promise<Schemas["Acted"]> {
+    return unwrap(this.api.POST("/api/v1/games/{game_id}/actions", { params: { path: { game_id: gameId } }, body: action }));
+  }
+
+  legalActions(gameId: string): Promise<Action[]> {
+    return unwrap(this.api.GET("/api/v1/games/{game_id}/legal-actions", { params: { path: { game_id: gameId } } }));
+  }
+
+  hint(gameId: string): Promise<Schemas["Hint"]> {
+    return unwrap(this.api.GET("/api/v1/games/{game_id}/hint", { params: { path: { game_id: gameId } } }));
+  }
+
+  /** The caller's games, page by page. */
+  games(query: PageQuery<"games_list"> = {}): AsyncGenerator<Schemas["GamePage"]> {
+    return pages((page) => unwrap(this.api.GET("/api/v1/games", { params: { query: { ...query, page } } })));
+  }
+
+  /**
+   * The game's events as they happen (NDJSON), to its `end` line. After a dropped connection
+   * or a 502/503/504 it reconnects with jittered back-off (at least Retry-After): the stream
+   * then starts again with a `game` line, the game as it is then.
+   */
+  async *stream(gameId: string, options: StreamOptions = {}): AsyncGenerator<StreamEvent> {
+    const backoff = options.backoff ?? {};
+    for (let failures = 1; ; failures += 1) {
+      let wait: number | null = null;
+      try {
+        const { data, error, response } = await this.api.GET("/api/v1/games/{game_id}/stream", {
+          params: { path: { game_id: gameId } },
+          headers: { Accept: "application/x-ndjson" },
+          parseAs: "stream",
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        if (!response.ok || !data) {
+          const failure = errorOf(error, response);
+          if (!RETRIED.has(response.status) || failures >= (backoff.attempts ?? 10)) throw failure;
+          wait = retryAfter(response);
+        } else {
+          for await (const line of lines(data)) {
+            if (line.trim() === "") continue;
+            failures = 0;
+            const event = parseLine(line);
+            yield event;
+            if (event.type === "end") return;
+          }
+        }
+      } catch (error) {
+        options.signal?.throwIfAborted();
+        if (error instanceof ApiError || error instanceof HttpError || failures >= (backoff.attempts ?? 10)) throw error;
+      }
+      await pause(delayMs(Math.max(failures, 1), backoff, wait), options.signal);
+    }
+  }
+
+  // ---- daily, boards, players --------------------------------------------------------------
+
+  /** Today's daily (or that of `date`, YYYY-MM-DD). */
+  daily(date?: string): Promise<Schemas["DailyOut"]> {
+    return date === undefined
+      ? unwrap(this.api.GET("/api/v1/daily"))
+      : unwrap(this.api.GET("/api/v1/daily/{date}", { params: { path: { date } } }));
+  }
+
+  /** A day's leaderboard, page by page. */
+  leaderboard(date: string, query: PageQuery<"daily_leaderboard"> = {}): AsyncGenerator<Schemas["LeaderboardOut"]> {
+    return pages((page) =>
+      unwrap(this.api.GET("/api/v1/daily/{date}/leaderboard", { params: { path: { date }, query: { ...query, page } } })),
+    );
+  }
+
+  player(username: string): Promise<Schemas["PlayerOut"]> {
+    return unwrap(this.api.GET("/api/v1/players/{username}", { params: { path: { username } } }));
+  }
+
+  /** A player's finished public games, page by page. */
+  playerGames(username: string, query: PageQuery<"players_games"> = {}): AsyncGenerator<Schemas["GamePage"]> {
+    return pages((page) =>
+      unwrap(this.api.GET("/api/v1/players/{username}/games", { params: { path: { username }, query: { ...query, page } } })),
+    );
+  }
+
+  /** The live board: a snapshot, then changes (reconnecting; each reconnection snapshots again). */
+  liveBoard(date: string, draw: 3 | 1, options: LiveOptions & { players?: "people" | "bots" } = {}): AsyncGenerator<BoardMessage> {
+    const query = options.players === undefined ? "" : `?players=${options.players}`;
+    return live<BoardMessage>(socketUrl(this.baseUrl, `/ws/daily/${date}/${draw}/${query}`), options);
+  }
+
+  // ---- matches and ratings -----------------------------------------------------------------
+
+  createMatch(body: Schemas["MatchCreateRequest"]): Promise<Schemas["Match"]> {
+    return unwrap(this.api.POST("/api/v1/matches", { body }));
+  }
+
+  match(matchId: string): Promise<Schemas["Match"]> {
+    return unwrap(this.api.GET("/api/v1/matches/{match_id}", { params: { path: { match_id: matchId } } }));
+  }
+
+  /** The caller's matches, page by page. */
+  matches(query: PageQuery<"matches_list"> = {}): AsyncGenerator<Schemas["MatchPage"]> {
+    return pages((page) => unwrap(this.api.GET("/api/v1/matches", { params: { query: { ...query, page } } })));
+  }
+
+  /** A match live: snapshot, player changes, finished, rated (reconnecting). */
+  liveMatch(matchId: string, options: LiveOptions = {}): AsyncGenerator<MatchMessage> {
+    return live<MatchMessage>(socketUrl(this.baseUrl, `/ws/matches/${matchId}/`), options);
+  }
+
+  ratings(query: PageQuery<"ratings_list"> = {}): AsyncGenerator<Schemas["RatingPage"]> {
+    return pages((page) => unwrap(this.api.GET("/api/v1/ratings", { params: { query: { ...query, page } } })));
+  }
+
+  // ---- account and keys --------------------------------------------------------------------
+
+  account(): Promise<Schemas["Account"]> {
+    return unwrap(this.api.GET("/api/v1/account"));
+  }
+
+  tokens(): Promise<Schemas["Key"][]> {
+    return unwrap(this.api.GET("/api/v1/account/tokens"));
+  }
+
+  /** A new key with some scopes; its secret (`token`) is shown this once. */
+  createToken(body: Schemas["KeyInRequest"]): Promise<Schemas["NewKey"]> {
+    return unwrap(this.api.POST("/api/v1/account/tokens", { body }));
+  }
+
+  deleteToken(keyId: string): Promise<void> {
+    return noContent(this.api.DELETE("/api/v1/account/tokens/{key_id}", { params: { path: { key_id: keyId } } }));
+  }
+}

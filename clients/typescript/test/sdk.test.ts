@@ -1,0 +1,203 @@
+// The SDK against a real server (tests/clients/test_typescript_sdk.py starts it and passes
+// CANFIELD_URL, CANFIELD_NAME and CANFIELD_DECK, a deck that wins by playing to the
+// foundations). Compiled with the package's strict settings: no answer is cast.
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { type Server, createServer } from "node:http";
+import { test } from "node:test";
+import WebSocket, { WebSocketServer } from "ws";
+import { type Action, ApiError, Client, type Game, LiveClosed, type StreamEvent, isApiError, items } from "../src/index.js";
+
+const base = process.env["CANFIELD_URL"] ?? "";
+const name = process.env["CANFIELD_NAME"] ?? "";
+const deck: string[] = JSON.parse(process.env["CANFIELD_DECK"] ?? "[]");
+const PASSWORD = "green-felt-canfield-42";
+
+function toFoundation(action: Action): boolean {
+  return action.type === "move" && action.to.startsWith("foundation");
+}
+
+async function rest<T>(iterator: AsyncIterator<T>): Promise<T[]> {
+  const seen: T[] = [];
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) seen.push(next.value);
+  return seen;
+}
+
+test("registers, wins a game with legal actions, and the stream follows it to its end", async () => {
+  const client = new Client(base);
+  const registered = await client.register(name, PASSWORD);
+  assert.equal(registered.username, name);
+  assert.equal((await client.account()).username, name);
+
+  let game: Game = await client.createGame({ deck, draw: 1 });
+  const stream = client.stream(game.id);
+  const first = await stream.next(); // the stream is open: every action from here has its line
+  assert.equal(first.done, false);
+  assert.equal(first.value?.type, "game");
+  while (game.status === "playing") {
+    const legal = await client.legalActions(game.id);
+    const chosen = legal.find(toFoundation) ?? legal.find((a) => a.type === "draw" || a.type === "recycle");
+    assert.ok(chosen, "nothing to play");
+    game = (await client.act(game.id, { ...chosen, expect: game.moves })).game;
+  }
+  assert.deepEqual([game.status, game.score, game.moves], ["won", 255, 85]);
+
+  const events: StreamEvent[] = await rest(stream);
+  const last = events.at(-1);
+  assert.equal(last?.type, "end");
+  assert.deepEqual([last.game.status, last.game.moves], ["won", 85]);
+  const numbers = events.flatMap((event) => (event.type === "action" ? [event.action.n] : []));
+  assert.deepEqual(numbers, Array.from({ length: 85 }, (_, i) => i + 1));
+  console.log(`stream: ${events.length} lines after the first, ${numbers.length} actions`);
+
+  // a second client logs in with the password: a new key of the same account
+  const again = new Client(base);
+  await again.login(name, PASSWORD);
+  const read = await again.game(game.id);
+  assert.equal(read.status, "won");
+  // @ts-expect-error: answers have the schema's types (were `read` any, this would not compile)
+  assert.equal(read.stauts, undefined);
+  const games = [];
+  for await (const played of items(again.games({ status: "won" }))) games.push(played.id);
+  assert.deepEqual(games, [game.id]);
+});
+
+test("iterates a leaderboard page by page", async () => {
+  const { date } = await new Client(base).daily();
+  const names = [`${name}-a`, `${name}-b`];
+  let ranked = false;
+  for (const player of names) {
+    const client = new Client(base);
+    await client.register(player, PASSWORD);
+    ranked = (await client.account()).standing.ranked;
+    const daily = await client.createGame({ daily: true, draw: 3 });
+    await client.act(daily.id, { type: "draw", expect: daily.moves });
+  }
+  // a new account's entries are provisional where the server asks for a standing (R36)
+  const section = ranked ? "ranked" : "provisional";
+  const pages = [];
+  for await (const page of new Client(base).leaderboard(date, { draw: 3, section, page_size: 1 })) {
+    assert.equal(page.date, date);
+    pages.push(page);
+  }
+  const players = pages.flatMap((page) => page.results.map((entry) => entry.player));
+  assert.equal(pages.length, pages[0]?.count);
+  assert.equal(players.length, pages.length);
+  for (const player of names) assert.ok(players.includes(player), `${player} not in ${players.join(", ")}`);
+  console.log(`leaderboard: ${pages.length} pages`);
+});
+
+test("errors are typed values", async () => {
+  const client = new Client(base, { language: "hu" });
+  await client.register(`${name}-e`, PASSWORD);
+  const game = await client.createGame({ deck, draw: 1 });
+
+  const illegal = await client.act(game.id, { type: "move", from: "tableau:1", to: "tableau:2", expect: 0 }).catch((e: unknown) => e);
+  assert.ok(isApiError(illegal, "illegal_move"), String(illegal));
+  assert.deepEqual([illegal.status, illegal.error.rule, illegal.error.params?.reason], [422, "R12", "same_colour"]);
+  assert.match(illegal.error.message, /pikk/); // in Hungarian, as asked
+
+  const missing = await client.game(randomUUID()).catch((e: unknown) => e);
+  assert.ok(missing instanceof ApiError);
+  assert.deepEqual([missing.status, missing.code], [404, "not_found"]);
+
+  const anonymous = await new Client(base).account().catch((e: unknown) => e);
+  assert.ok(isApiError(anonymous, "not_authenticated"));
+  assert.equal(anonymous.status, 401);
+});
+
+test("the live board opens with a snapshot; an unknown match closes with 4404", async () => {
+  const { date } = await new Client(base).daily();
+  const board = new Client(base).liveBoard(date, 3);
+  const first = await board.next();
+  await board.return(undefined);
+  assert.equal(first.value?.type, "snapshot");
+  if (first.value?.type === "snapshot") assert.equal(typeof first.value.count, "number");
+
+  const closed = await rest(new Client(base).liveMatch(randomUUID())).catch((e: unknown) => e);
+  assert.ok(closed instanceof LiveClosed, String(closed));
+  assert.equal(closed.code, 4404);
+});
+
+/** A proxy to the server whose first answers fail: a 502 in text, a 503 in the API's shape with
+ * Retry-After, then a stream cut after its first line; from then on it passes everything on. */
+function failingProxy(): { server: Server; requests: string[] } {
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    requests.push(request.url ?? "");
+    if (requests.length === 1) {
+      response.writeHead(502, { "Content-Type": "text/html" }).end("<h1>502 Bad Gateway</h1>");
+      return;
+    }
+    if (requests.length === 2) {
+      const busy = { error: { code: "unavailable", message: "Restarting." } };
+      response.writeHead(503, { "Content-Type": "application/json", "Retry-After": "0" }).end(JSON.stringify(busy));
+      return;
+    }
+    const headers = { Authorization: request.headers.authorization ?? "", Accept: request.headers.accept ?? "" };
+    fetch(new URL(request.url ?? "/", base), { headers })
+      .then(async (upstream) => {
+        response.writeHead(upstream.status, { "Content-Type": upstream.headers.get("Content-Type") ?? "" });
+        const body = await upstream.text();
+        if (requests.length === 3) {
+          const firstLine = body.slice(0, body.indexOf("\n") + 1);
+          response.write(firstLine, () => response.destroy());
+        } else {
+          response.end(body);
+        }
+      })
+      .catch(() => response.destroy());
+  });
+  return { server, requests };
+}
+
+test("the stream reconnects after a 502, a 503 and a dropped connection", async () => {
+  const client = new Client(base);
+  const { token } = await client.register(`${name}-s`, PASSWORD);
+  const game = await client.createGame({ deck, draw: 1 });
+  await client.act(game.id, { type: "resign", expect: game.moves });
+
+  const { server, requests } = failingProxy();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  assert.ok(address !== null && typeof address === "object");
+  try {
+    const proxied = new Client(`http://127.0.0.1:${address.port}`, { token });
+    const events = await rest(proxied.stream(game.id, { backoff: { initialMs: 10 } }));
+    // the cut stream's game line, then the whole stream of the finished game
+    assert.deepEqual(events.map((event) => [event.type, event.game.status]), [["game", "resigned"], ["game", "resigned"], ["end", "resigned"]]);
+    assert.equal(requests.length, 4);
+    assert.ok(requests.every((url) => url === `/api/v1/games/${game.id}/stream`));
+  } finally {
+    server.close();
+  }
+});
+
+test("the live board reconnects after the server restarts (1012)", async () => {
+  // a socket proxy whose first connection closes as a restarting server's does
+  const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  const paths: string[] = [];
+  server.on("connection", (socket, request) => {
+    paths.push(request.url ?? "");
+    if (paths.length === 1) {
+      socket.close(1012, "restarting");
+      return;
+    }
+    const upstream = new WebSocket(new URL(request.url ?? "/", base.replace(/^http/, "ws")));
+    upstream.on("message", (data) => socket.send(data.toString()));
+    socket.on("close", () => upstream.close());
+  });
+  const { date } = await new Client(base).daily();
+  const address = server.address();
+  assert.ok(address !== null && typeof address === "object");
+  try {
+    const board = new Client(`http://127.0.0.1:${address.port}`).liveBoard(date, 1, { backoff: { initialMs: 10 } });
+    const first = await board.next();
+    await board.return(undefined);
+    assert.equal(first.value?.type, "snapshot");
+    assert.deepEqual(paths, [`/ws/daily/${date}/1/`, `/ws/daily/${date}/1/`]);
+  } finally {
+    server.close();
+  }
+});

@@ -1,0 +1,107 @@
+"""The TypeScript SDK (clients/typescript, `@canfield-club/client`) against a real server (the
+daphne subprocess of tests/clients/conftest.py): its generated types are what the live schema
+generates, `tsc --strict` compiles the package and its test program with no cast of an answer,
+and the program (node:test, clients/typescript/test/sdk.test.ts) registers, wins a game while
+the NDJSON stream follows it to its end, pages through a leaderboard, gets typed errors and
+reads the live sockets. The package's npm dependencies are installed by `make test-tools`."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.games.helpers import easy_deck
+from tests.web.helpers import unique_name
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "clients" / "typescript"
+DOC = ROOT / "docs" / "typescript.md"
+APP_TSC = ["--strict", "--noEmit", "--target", "es2022", "--module", "nodenext", "--types", "node"]
+TSC = PACKAGE / "node_modules" / ".bin" / "tsc"
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory) -> Path:
+    """A copy of the package in a directory of the test's own (CI's two passes run at once),
+    beside its node_modules: `dist/` as `npm run build` (or `npm pack`) builds it, and the
+    sources, the test program and the example compiled with the same strict settings (the
+    example imports the package by its name: dist/, through package.json's `exports`)."""
+    if not TSC.exists() or shutil.which("node") is None:
+        pytest.fail("the SDK's npm dependencies are not installed: make test-tools")
+    out = tmp_path_factory.mktemp("typescript-sdk")
+    (out / "node_modules").symlink_to(PACKAGE / "node_modules")
+    shutil.copy(PACKAGE / "package.json", out / "package.json")
+    for config, target in (("tsconfig.json", out / "dist"), ("tsconfig.test.json", out)):
+        result = subprocess.run(
+            [str(TSC), "-p", config, "--outDir", str(target)],
+            cwd=PACKAGE, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stdout + result.stderr
+    # the example against the built types, importing the package by its name as an app does
+    shutil.copy(PACKAGE / "examples" / "first-game.ts", out / "app.ts")
+    result = subprocess.run(
+        [str(TSC), *APP_TSC, "app.ts"], cwd=out, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
+def node(compiled: Path, base_url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["node", *args],
+        cwd=compiled,
+        env={"PATH": os.environ["PATH"], "CANFIELD_URL": base_url,
+             "CANFIELD_NAME": unique_name("tssdk"), "CANFIELD_DECK": json.dumps(easy_deck())},
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def test_the_generated_types_are_those_of_the_live_schema(base_url):
+    checked = subprocess.run(
+        ["node", "scripts/generate.mjs", "--check", base_url],
+        cwd=PACKAGE, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.strip() == "src/schema.ts is up to date"
+
+
+def test_the_hand_written_layer_casts_no_answer():
+    # the compiler's own parse of src/ and test/ (scripts/casts.mjs): every `as`, `<T>x` and `x!`
+    listed = subprocess.run(
+        ["node", "scripts/casts.mjs"], cwd=PACKAGE, capture_output=True, text=True, timeout=60
+    )
+
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stderr.strip() == "7 files"
+    assert listed.stdout == ""
+
+
+def test_the_sdk_plays_streams_pages_and_types_errors_against_the_server(compiled, base_url):
+    ran = node(compiled, base_url, "--test", "--test-reporter=tap", "test/sdk.test.js")
+
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "# pass 6" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
+    # the game's stream: its 85 actions, then the end line; the two players' board: 2 pages or more
+    assert "stream: 86 lines after the first, 85 actions" in ran.stdout, ran.stdout
+    pages = re.search(r"leaderboard: (\d+) pages", ran.stdout)
+    assert pages and int(pages.group(1)) >= 2, ran.stdout
+
+
+def test_the_documented_example_runs(compiled, base_url):
+    # docs/typescript.md shows examples/first-game.ts as it is
+    shown = re.search(r"```ts\n(.*?)```", DOC.read_text(), re.DOTALL)
+    assert shown and shown.group(1) == (PACKAGE / "examples" / "first-game.ts").read_text()
+
+    ran = node(compiled, base_url, "examples/first-game.js")
+
+    assert ran.returncode == 0, ran.stderr
+    played, refused = ran.stdout.splitlines()
+    assert re.fullmatch(r"1 move, score \d+", played), played
+    assert refused.startswith("409 stale "), refused
