@@ -80,7 +80,7 @@ export interface paths {
         /** The account's API keys, oldest first (never the keys themselves) */
         get: operations["account_tokens_list"];
         put?: never;
-        /** Make a named API key with some scopes, perhaps expiring; the key is shown once */
+        /** Make a named API key with some scopes, perhaps expiring; the key is shown once. A key made with an OAuth token expires no later than its grant and dies with it */
         post: operations["account_tokens_create"];
         delete?: never;
         options?: never;
@@ -237,6 +237,23 @@ export interface paths {
         put?: never;
         /** Apply one action (optionally only if `moves` still equals `expect`) */
         post: operations["games_actions_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{game_id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the win was lost (R37): computed once, off the request path */
+        get: operations["games_analysis"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -496,6 +513,64 @@ export interface components {
          * @enum {string}
          */
         ActionTypeEnum: "move" | "tap" | "draw" | "recycle" | "undo" | "resign" | "finish";
+        /** @description R37: where the win was lost (docs/api.md, "Games": the analysis). */
+        Analysis: {
+            status: components["schemas"]["AnalysisStatusEnum"];
+            /** Format: double */
+            progress: number;
+            /** @description the `n` of each action of the line the player kept (no undo took it back) */
+            kept: number[];
+            /** @description per position, the deal first, then after each kept action: null undecided */
+            winnable: (boolean | null)[];
+            /** @description the `n` of the action that lost the win */
+            lost_at: number | null;
+            line: (components["schemas"]["AnalysisLine"] | components["schemas"]["NullEnum"]) | null;
+            /** @description positions left undecided */
+            undecided: number;
+            /** @description the game's moves (R25) */
+            moves: number;
+            /** @description the kept line's moves */
+            kept_moves: number;
+            /** @description a daily game's par (R31), else null */
+            par: (components["schemas"]["AnalysisPar"] | components["schemas"]["NullEnum"]) | null;
+            /** @description moves - par, for a won daily game */
+            over_par: number | null;
+            /** @description each search's node budget */
+            nodes: number;
+            /** Format: date-time */
+            computed_at: string;
+        };
+        AnalysisLine: {
+            /** @description the `n` of the action the line starts after (0: the deal) */
+            after: number;
+            /** @description the solver's winning line from there */
+            actions: components["schemas"]["Action"][];
+        };
+        AnalysisPar: {
+            /** @description the fewest moves of a winning line found (R31) */
+            moves: number;
+            /** @description proved the fewest possible; else "<= moves" */
+            exact: boolean;
+        };
+        AnalysisPending: {
+            status: components["schemas"]["AnalysisPendingStatusEnum"];
+            /**
+             * Format: double
+             * @description the share of positions decided so far
+             */
+            progress: number;
+        };
+        /**
+         * @description * `pending` - pending
+         *     * `running` - running
+         * @enum {string}
+         */
+        AnalysisPendingStatusEnum: "pending" | "running";
+        /**
+         * @description * `done` - done
+         * @enum {string}
+         */
+        AnalysisStatusEnum: "done";
         Board: {
             draw: components["schemas"]["DrawEnum"];
             /** @description people on the board */
@@ -651,14 +726,17 @@ export interface components {
          *     * `stale` - stale
          *     * `game_over` - game_over
          *     * `cannot_finish` - cannot_finish
+         *     * `game_too_long` - game_too_long
+         *     * `deal_hidden` - deal_hidden
          *     * `unsupported_media_type` - unsupported_media_type
          *     * `illegal_move` - illegal_move
          *     * `no_destination` - no_destination
          *     * `throttled` - throttled
+         *     * `too_many_streams` - too_many_streams
          *     * `unavailable` - unavailable
          * @enum {string}
          */
-        ErrorCodeEnum: "invalid_request" | "invalid_code" | "invalid_deck" | "not_authenticated" | "forbidden" | "standing" | "not_found" | "method_not_allowed" | "not_acceptable" | "stale" | "game_over" | "cannot_finish" | "unsupported_media_type" | "illegal_move" | "no_destination" | "throttled" | "unavailable";
+        ErrorCodeEnum: "invalid_request" | "invalid_code" | "invalid_deck" | "not_authenticated" | "forbidden" | "standing" | "not_found" | "method_not_allowed" | "not_acceptable" | "stale" | "game_over" | "cannot_finish" | "game_too_long" | "deal_hidden" | "unsupported_media_type" | "illegal_move" | "no_destination" | "throttled" | "too_many_streams" | "unavailable";
         ErrorDetail: {
             /**
              * @description stable; never translated
@@ -675,16 +753,19 @@ export interface components {
              *     * `stale` - stale
              *     * `game_over` - game_over
              *     * `cannot_finish` - cannot_finish
+             *     * `game_too_long` - game_too_long
+             *     * `deal_hidden` - deal_hidden
              *     * `unsupported_media_type` - unsupported_media_type
              *     * `illegal_move` - illegal_move
              *     * `no_destination` - no_destination
              *     * `throttled` - throttled
+             *     * `too_many_streams` - too_many_streams
              *     * `unavailable` - unavailable
              */
             code: components["schemas"]["ErrorCodeEnum"];
             /** @description in the language of Accept-Language (en, hu, pl) */
             message: string;
-            /** @description the rule broken (RULES.md), if any */
+            /** @description the rule broken (docs/rules.md), if any */
             rule?: string;
             /** @description illegal_move and no_destination: `reason` and its cards/piles/numbers, for clients that word the message themselves (docs/api.md lists them); forbidden: `missing_scope`, where a key lacks the scope an operation needs; standing: `ranked`, `until` and `games_needed` (R36), as `GET account` shows them */
             params?: components["schemas"]["ErrorParams"];
@@ -973,7 +1054,7 @@ export interface components {
             code: components["schemas"]["MoveErrorCodeEnum"];
             /** @description in the language of Accept-Language (en, hu, pl) */
             message: string;
-            /** @description the rule broken (RULES.md), if any */
+            /** @description the rule broken (docs/rules.md), if any */
             rule?: string;
             /** @description the reason and what it speaks of */
             params: components["schemas"]["MoveErrorParams"];
@@ -1483,7 +1564,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description throttled; Retry-After says when to retry */
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
             429: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -1600,7 +1681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description throttled; Retry-After says when to retry */
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
             429: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -1722,7 +1803,7 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
-            /** @description throttled; Retry-After says when to retry */
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
             429: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -1874,7 +1955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description throttled; Retry-After says when to retry */
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
             429: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2089,7 +2170,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description throttled; Retry-After says when to retry */
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
             429: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2223,7 +2304,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description throttled; Retry-After says when to retry */
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
             429: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2344,7 +2425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description throttled; Retry-After says when to retry */
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
             429: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2465,7 +2546,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description throttled; Retry-After says when to retry */
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
             429: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2830,6 +2911,12 @@ export interface operations {
             /** @description {"daily": true}: the caller's game of the day, which existed */
             200: {
                 headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2839,6 +2926,12 @@ export interface operations {
             /** @description the new game */
             201: {
                 headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2848,6 +2941,12 @@ export interface operations {
             /** @description invalid_request, invalid_code or invalid_deck */
             400: {
                 headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2857,6 +2956,12 @@ export interface operations {
             /** @description not_authenticated: no valid token (or session) */
             401: {
                 headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2866,6 +2971,12 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2875,6 +2986,12 @@ export interface operations {
             /** @description method_not_allowed */
             405: {
                 headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2884,6 +3001,12 @@ export interface operations {
             /** @description not_acceptable: the API answers application/json only */
             406: {
                 headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2893,6 +3016,29 @@ export interface operations {
             /** @description unsupported_media_type: send application/json */
             415: {
                 headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
+            429: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2902,6 +3048,12 @@ export interface operations {
             /** @description unavailable; Retry-After says when to retry */
             503: {
                 headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3164,7 +3316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description stale, game_over or cannot_finish (R20b) */
+            /** @description stale, game_over, cannot_finish (R20b) or deal_hidden (R37) */
             409: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -3209,7 +3361,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoveError"];
                 };
             };
-            /** @description throttled; Retry-After says when to retry */
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
             429: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -3235,6 +3387,108 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description seconds until the current window ends */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    games_analysis: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the ETag of the analysis the client has: 304 if it is still it */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the game's `id` */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the analysis, with its `ETag` */
+            200: {
+                headers: {
+                    /** @description the analysis's version */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            /** @description queued or being computed; ask again after `Retry-After` */
+            202: {
+                headers: {
+                    /** @description seconds before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisPending"];
+                };
+            };
+            /** @description `If-None-Match` holds the analysis's ETag */
+            304: {
+                headers: {
+                    /** @description the analysis's version */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description stale, game_over, cannot_finish (R20b) or deal_hidden (R37) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3344,7 +3598,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description stale, game_over or cannot_finish (R20b) */
+            /** @description stale, game_over, cannot_finish (R20b) or deal_hidden (R37) */
             409: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -3359,7 +3613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description throttled; Retry-After says when to retry */
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
             429: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -3472,7 +3726,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description NDJSON, open until the game ends: a `game` line, an `action` line for each applied action (within a second of its commit), an empty line every 10 s while idle, and an `end` line last */
+            /** @description NDJSON, open until the game ends: a `game` line, an `action` line for each applied action (within a second of its commit), an empty line every 10 s while idle, and an `end` line last; closed without one within 10 s of its key's, token's or account's end */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3513,6 +3767,16 @@ export interface operations {
             };
             /** @description not_acceptable: the API answers application/json only */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3826,7 +4090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description throttled; Retry-After says when to retry */
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
             429: {
                 headers: {
                     /** @description requests allowed in the current window */
