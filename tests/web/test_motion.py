@@ -3,29 +3,15 @@ travelling between piles (FLIP), a draw, the win's cascade, drop targets lit whi
 none of it under prefers-reduced-motion. That frames come while a card moves is checked here;
 how long they take is measured by bench/table.py."""
 
-from tests.web.conftest import screenshot
+import sys
+
+from tests.web.conftest import ROOT, screenshot
 from tests.web.helpers import api, easy_deck, sign_up, unique_name, wait_for_moves
 
-RUNNING = "() => document.getAnimations().filter(a => a.playState === 'running').length"
-
-# Frame times (ms between animation frames) from the first frame with a running animation to
-# the last one.
-RECORD = """() => { window.frameTimes = new Promise(resolve => {
-    const frames = [];
-    let last = performance.now();
-    let seen = false;
-    const started = last;
-    const step = now => {
-        const moving = document.getAnimations().some(a => a.playState === "running");
-        if (seen) frames.push(now - last);
-        last = now;
-        seen = seen || moving;
-        if ((!seen || moving) && now - started < 3000) requestAnimationFrame(step);
-        else resolve(frames);
-    };
-    requestAnimationFrame(step);
-}); }"""
-
+# What a running animation is and how its frames are recorded: bench/table.py's, which times
+# them.
+sys.path.append(str(ROOT / "bench"))  # (last: bench/matches.py must not shadow the app)
+from table import RECORD, RUNNING  # noqa: E402
 
 # Every Web Animation the page starts: the card it moves, whether it is a card flying to a
 # foundation (auto-finish) and its delay (kept in window.animatedCards).
