@@ -107,11 +107,13 @@ def player_loop(base: str, name: str, daily: bool, stop_at: float, counts: dict)
     """Registers, plays draws and recycles (always legal) with `expect`; every 15th action is
     a refused one, every 25th a hint on a practice game."""
     with httpx.Client(base_url=base, timeout=30) as http:
-        for _ in range(20):  # a 503 while the host's password slot is busy: try again
+        # A 503 while the host's password slot is busy, or nginx's 429 (sign-ups are a
+        # password door: 1 a second per client, bursts of 5): try again when told.
+        for _ in range(600):
             registered = http.post(
                 "/api/v1/auth/register", json={"username": name, "password": PASSWORD}
             )
-            if registered.status_code != 503:
+            if registered.status_code not in (429, 503):
                 break
             time.sleep(float(registered.headers.get("Retry-After", "1")))
         token = registered.json()["token"]
@@ -212,6 +214,7 @@ def main() -> None:
         THROTTLE_REGISTER="100000/hour", THROTTLE_TOKEN="100000/hour",
         THROTTLE_ACTIONS="1000000/minute", THROTTLE_HINTS="100000/minute",
         THROTTLE_HINTS_ADDRESS="100000/minute", SIGNUP_LIMIT="1000000",
+        THROTTLE_GAMES="1000000/minute", THROTTLE_GAMES_ADDRESS="1000000/minute",
         WS_PER_ADDRESS="100000", DAILY_SOLVE_SECONDS="3", RUN_DIR=str(workdir / "run"),
     )  # fmt: skip
     log = workdir / "topology.log"

@@ -183,7 +183,13 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
     env = production_env(
-        args.database, RUN_DIR=RUN_DIR, WS_PROCESSES="1", STREAMS_PER_ACCOUNT=str(args.streams)
+        args.database,
+        RUN_DIR=RUN_DIR,
+        WS_PROCESSES="1",
+        STREAMS_PER_ACCOUNT=str(args.streams),
+        # (one account deals every streamed game, back to back)
+        THROTTLE_GAMES="1000000/minute",
+        THROTTLE_GAMES_ADDRESS="1000000/minute",
     )
     subprocess.run(["rm", "-rf", RUN_DIR], check=True)
     server = start_topology(root=ROOT, port=PORT, log=LOG, workers=2, env=env)

@@ -411,7 +411,7 @@ def test_actions_go_on_while_the_throttle_cache_is_down(auth_client, settings):
         ("cf2-d1-" + "a" * 7, "A CF2 code has 26 characters after its draw mode, not 7", "nem 7"),
         ("CF1-D3-AAAAAAAA", "A CF1 code has 7 characters", "7 karakter áll, nem 8"),
         ("CF2-D3-" + "A" * 24 + "1=", "the digits 2-7, not '1', '='", "ezeket nem: '1', '='"),
-        ("CF3-D3-AAAAAAA", "not a valid deal code", "nem érvényes játszmakód"),
+        ("CF3-D3-AAAAAAA", "not a valid deal code", "nem érvényes leosztáskód"),
     ],
 )
 def test_a_bad_code_says_what_is_wrong_in_the_callers_language(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import itertools
 import json
 import os
 import secrets
@@ -337,6 +338,9 @@ def children_of(pid: int) -> set[int]:
     return found
 
 
+# The loopback addresses players connect from, one each (127.0.0.1 is the test's own).
+PLAYER_ADDRESSES = (f"127.30.{n // 250 % 250}.{1 + n % 250}" for n in itertools.count())
+
 # Answers a client may get while a part is down, after which it retries the same request.
 RETRY_STATUSES = {502, 503, 504}
 
@@ -350,7 +354,14 @@ class Player:
     """
 
     def __init__(self, base_url: str, name: str) -> None:
-        self.http = httpx.Client(base_url=base_url, timeout=10)
+        # Each player from a loopback address of its own, as people are: the proxy limits
+        # sign-ups (a password door) per client address.
+        self.address = next(PLAYER_ADDRESSES)
+        self.http = httpx.Client(
+            base_url=base_url,
+            timeout=10,
+            transport=httpx.HTTPTransport(local_address=self.address),
+        )
         self.name = name
         self.statuses: Counter[int | str] = Counter()
         self.bad_bodies: list[str] = []

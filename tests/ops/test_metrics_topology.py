@@ -181,16 +181,21 @@ def test_sign_ups_racing_for_one_name_through_pgbouncer_one_wins(topology):
     codes: list[int] = []
     start = threading.Barrier(len(names))
 
-    def sign_up(name: str) -> None:
-        start.wait()
-        response = httpx.post(
-            f"{topology.base_url}/api/v1/auth/register",
-            json={"username": name, "password": "correct-horse-99"},
-            timeout=30,
-        )
+    def sign_up(name: str, address: str) -> None:
+        # (each from a loopback address of its own: the proxy limits a client's sign-ups)
+        transport = httpx.HTTPTransport(local_address=address)
+        with httpx.Client(transport=transport, timeout=30) as client:
+            start.wait()
+            response = client.post(
+                f"{topology.base_url}/api/v1/auth/register",
+                json={"username": name, "password": "correct-horse-99"},
+            )
         codes.append(response.status_code)
 
-    threads = [threading.Thread(target=sign_up, args=(name,)) for name in names]
+    threads = [
+        threading.Thread(target=sign_up, args=(name, f"127.31.0.{n + 1}"))
+        for n, name in enumerate(names)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
