@@ -105,6 +105,16 @@ def test_a_board_of_no_known_population_is_a_bad_request(noon, api_client, db, p
     assert response.json()["error"]["code"] == "invalid_request"
 
 
+async def batch_with(socket, player: str, moves: int) -> dict:
+    """The first message on `socket` whose entries show `player` at `moves` (the earlier ones,
+    such as the batch of the players' joining, are passed over)."""
+    for _ in range(20):
+        message = await next_message(socket)
+        if any((e["player"], e["moves"]) == (player, moves) for e in message.get("entries", [])):
+            return message
+    raise AssertionError(f"no batch with {player} at {moves} moves")
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_live_boards_of_people_and_bots_each_carry_their_own(make_user, client_for):
     # given: a bot and a person with today's games, a listener on each board
@@ -118,15 +128,12 @@ def test_the_live_boards_of_people_and_bots_each_carry_their_own(make_user, clie
         people = await open_socket(f"/ws/daily/{today}/3/")
         bots = await open_socket(f"/ws/daily/{today}/3/?players=bots")
         snapshots = [await next_message(people), await next_message(bots)]
-        # (their joining may still come as a batch, if no tick fell since: take it)
-        for socket in (people, bots):
-            while not await socket.receive_nothing(timeout=1.5, interval=0.05):
-                await next_message(socket)
-        # when: the bot draws, then the person
+        # when: the bot draws, then the person (their joining may still come first, as a
+        # batch of its own, if no tick fell since: the batch awaited is the one of the draw)
         await draw(robo, robo_game.pk)
-        to_bots = await next_message(bots)
+        to_bots = await batch_with(bots, "robo", moves=1)
         await draw(alice, alice_game.pk)
-        to_people = await next_message(people)
+        to_people = await batch_with(people, "alice", moves=1)
         # then: neither board hears of the other's player
         quiet = await bots.receive_nothing(timeout=1.5, interval=0.05)
         # when: the bot is disqualified, its board says so
