@@ -60,6 +60,10 @@ class MatchHub:
     async def stop(self) -> None:
         for task in self.tasks:
             task.cancel()
+        # Their ends run before the hub goes: a receive cancelled mid-wait gives the channel
+        # layer's receive lock back (left held, the next event loop of this process, a test's,
+        # found it "bound to a different event loop" and its board heard nothing for a while).
+        await asyncio.gather(*self.tasks, return_exceptions=True)
         try:
             await self.layer.group_discard(self.group, self.channel)
         except Exception as error:  # Redis down: the membership expires on its own

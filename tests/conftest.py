@@ -29,6 +29,19 @@ def _fresh_cache():
     game_services._day_ends.clear()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """Each test's event loops get channel layers of their own. channels_redis binds its receive
+    lock to the event loop that first receives with it, and a test whose loop ends while a
+    board or match hub of it is still waiting on the layer leaves the lock held: the next
+    test's loop then failed every receive ("bound to a different event loop") and its live
+    board heard nothing for a while (CI, 2026-12-05). A server runs one loop per process."""
+    yield
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+
+
 @pytest.fixture
 def api_client() -> APIClient:
     return APIClient()

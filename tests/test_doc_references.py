@@ -1,6 +1,6 @@
 """What the code cites of the docs exists: every `docs/<page>.md "Heading"` named in a comment
 or docstring is a heading of that page, and every Markdown file the code names is in the
-repository (a clone has docs/api.md, not the API.md it was copied from)."""
+repository (a clone has docs/api.md, not the contract's original beside the project)."""
 
 from __future__ import annotations
 
