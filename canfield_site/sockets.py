@@ -195,6 +195,21 @@ def hold(kind: str, key: str) -> bool:
     return async_to_sync(_take)(held, kind, key)
 
 
+def release() -> None:
+    """From a view: gives back now every place the current request holds, so that a refused
+    opening does not count while its answer goes out (the client's next request may come
+    before the response has ended)."""
+    held = _held.get()
+    if held:
+        async_to_sync(_give_back_all)(held)
+
+
+async def _give_back_all(held: list[tuple[AddressPlaces, str, str]]) -> None:
+    while held:
+        kind_places, key, place = held.pop()
+        await kind_places.give_back(key, place)
+
+
 async def _take(held: list[tuple[AddressPlaces, str, str]], kind: str, key: str) -> bool:
     kind_places = places(kind)
     place = await kind_places.take(key)

@@ -193,6 +193,7 @@ def _hold_places(request: Request, credential: selectors.Credential | None) -> N
             % {"max": settings.STREAMS_PER_ADDRESS}
         )
     if credential is not None and not sockets.hold("stream-account", str(request.user.pk)):
+        sockets.release()  # (the address's place too: the opening is refused)
         raise TooManyStreams(
             _("This account already holds %(max)s open streams: close one first.")
             % {"max": settings.STREAMS_PER_ACCOUNT}
