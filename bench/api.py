@@ -156,6 +156,7 @@ def main() -> None:
         "THROTTLE_TOKEN": "100000/min",
         "THROTTLE_ACTIONS": "1000000/min",
         "THROTTLE_GAMES": "1000000/min",  # (the players deal games back to back, one address)
+        "THROTTLE_GAMES_BURST": "1000000/s",
         "THROTTLE_GAMES_ADDRESS": "1000000/min",
         "LOG_LEVEL": "ERROR",
         "SECURE_SSL_REDIRECT": "0",  # plain HTTP on the loopback

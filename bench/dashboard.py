@@ -214,7 +214,8 @@ def main() -> None:
         THROTTLE_REGISTER="100000/hour", THROTTLE_TOKEN="100000/hour",
         THROTTLE_ACTIONS="1000000/minute", THROTTLE_HINTS="100000/minute",
         THROTTLE_HINTS_ADDRESS="100000/minute", SIGNUP_LIMIT="1000000",
-        THROTTLE_GAMES="1000000/minute", THROTTLE_GAMES_ADDRESS="1000000/minute",
+        THROTTLE_GAMES="1000000/minute", THROTTLE_GAMES_BURST="1000000/second",
+        THROTTLE_GAMES_ADDRESS="1000000/minute",
         WS_PER_ADDRESS="100000", DAILY_SOLVE_SECONDS="3", RUN_DIR=str(workdir / "run"),
     )  # fmt: skip
     log = workdir / "topology.log"

@@ -8,7 +8,7 @@ visitors from many addresses become guests, under the production topology.
                                      [--stream-tries 2000] [--stream-accounts 25]
                                      [--stream-addresses 10]
                                      [--database canfield_bench_floods] [--port 8768]
-                                     [--quick]
+                                     [--phases hints,guessing,...] [--quick]
 
 Starts the production topology (`scripts/serve-topology.sh`: nginx in front of the web pool
 (gunicorn sync workers) and the heavy pool (hints and password doors, niced), DJANGO_DEBUG=0,
@@ -42,9 +42,11 @@ of its actions and reads are measured:
     STREAMS_PER_ACCOUNT of them 429), and STREAMS_PER_ACCOUNT from each of `--stream-accounts`
     accounts spread over `--stream-addresses` addresses (as many as the caps let in: 500 by
     default); the ws process's CPU and resident memory before and while they are held.
-Prints each phase's figures, their ratios to idle (targets: p50 <= 2x, p99 <= 3x) and what
-the attackers were answered. Addresses are loopback ones (127.x.y.z, another /16 each run);
-every loop stops at its deadline.
+`--phases` runs the idle measure and only the named phases (of hints, guessing, oauth,
+passwords, deletes, replays, dealing, guests, streams). Prints each phase's figures, their
+ratios to idle (targets: p50 <= 2x, p99 <= 3x) and what the attackers were answered.
+Addresses are loopback ones (127.x.y.z, another /16 each run); every loop stops at its
+deadline.
 """
 
 from __future__ import annotations
@@ -79,6 +81,17 @@ from bench._common import Client, production_env, start_topology, stop  # noqa: 
 PORT = 8768
 # The topology's output, for when something fails: one file a port (several runs at once).
 LOG = "/tmp/canfield-bench-floods-{port}.log"
+PHASES = (
+    "hints",
+    "guessing",
+    "oauth",
+    "passwords",
+    "deletes",
+    "replays",
+    "dealing",
+    "guests",
+    "streams",
+)
 PASSWORD = "floods-" + secrets.token_urlsafe(12)
 FORK = multiprocessing.get_context("fork")  # the attackers' closures need no pickling
 # This run's addresses, 127.NET.x.y: the limits count in Redis, which outlives a run, so each
@@ -636,8 +649,16 @@ def main() -> None:
     parser.add_argument("--stream-addresses", type=int, default=10)
     parser.add_argument("--database", default="canfield_bench_floods")
     parser.add_argument("--port", type=int, default=PORT, help="nginx's port")
+    parser.add_argument(
+        "--phases",
+        type=lambda text: set(text.split(",")),
+        default=set(PHASES),
+        help="comma-separated, of: " + ",".join(PHASES),
+    )
     parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
+    if unknown := args.phases - set(PHASES):
+        parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
     if args.quick:
         args.seconds = 8
     PORT = args.port
@@ -653,7 +674,10 @@ def main() -> None:
     )
     try:
         player = register(PLAYER, "player")
-        hinters = [register(f"127.{NET}.0.{10 + n}", f"hinter{n}") for n in range(args.hinters)]
+        hinters = [
+            register(f"127.{NET}.0.{10 + n}", f"hinter{n}")
+            for n in range(args.hinters if "hints" in args.phases else 0)
+        ]
         # As many games as an account's hints a minute (THROTTLE_HINTS), dealt beforehand.
         # (each account's in a thread of its own: THROTTLE_GAMES makes each wait a minute)
         hint_games: list[list[str]] = [[] for _ in hinters]
@@ -679,18 +703,19 @@ def main() -> None:
         measure(player, time.monotonic() + 2)  # warm-up
         idle = report("idle", measure(player, time.monotonic() + args.seconds), [])
 
-        attack(
-            f"{args.hinters} hinting",
-            player,
-            args.seconds,
-            idle,
-            [
-                lambda deadline, answers, n=n, token=token, games=games: hinter(
-                    f"127.{NET}.0.{10 + n}", token, games, deadline, answers
-                )
-                for n, (token, games) in enumerate(zip(hinters, hint_games, strict=True))
-            ],
-        )
+        if "hints" in args.phases:
+            attack(
+                f"{args.hinters} hinting",
+                player,
+                args.seconds,
+                idle,
+                [
+                    lambda deadline, answers, n=n, token=token, games=games: hinter(
+                        f"127.{NET}.0.{10 + n}", token, games, deadline, answers
+                    )
+                    for n, (token, games) in enumerate(zip(hinters, hint_games, strict=True))
+                ],
+            )
 
         started = time.monotonic()
         turn = iter(range(10**9))
@@ -700,23 +725,31 @@ def main() -> None:
             minute = int((time.monotonic() - started) // 60)
             return f"127.{NET}.{1 + minute}.{1 + next(turn) % args.addresses}"
 
-        attack(
-            f"{args.addresses} addresses guessing",
-            player,
-            args.seconds,
-            idle,
-            [
-                lambda deadline, answers: guesser(rotating, "player", deadline, answers)
-                for _ in range(args.guessers)
-            ],
-        )
-        oauth_phase(env, player, args, idle)
-        password_changes_phase(player, args, idle)
-        wrong_deletes_phase(player, args, idle)
-        phase_long_log_replays(args, player, idle)
-        phase_game_creation_floods(args, player, idle)
-        phase_guests(args, player, idle)
-        stream_flood(args, player, idle, run_dir)
+        if "guessing" in args.phases:
+            attack(
+                f"{args.addresses} addresses guessing",
+                player,
+                args.seconds,
+                idle,
+                [
+                    lambda deadline, answers: guesser(rotating, "player", deadline, answers)
+                    for _ in range(args.guessers)
+                ],
+            )
+        if "oauth" in args.phases:
+            oauth_phase(env, player, args, idle)
+        if "passwords" in args.phases:
+            password_changes_phase(player, args, idle)
+        if "deletes" in args.phases:
+            wrong_deletes_phase(player, args, idle)
+        if "replays" in args.phases:
+            phase_long_log_replays(args, player, idle)
+        if "dealing" in args.phases:
+            phase_game_creation_floods(args, player, idle)
+        if "guests" in args.phases:
+            phase_guests(args, player, idle)
+        if "streams" in args.phases:
+            stream_flood(args, player, idle, run_dir)
         print(f"load after: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     finally:
         stop(server)

@@ -189,6 +189,7 @@ def main() -> None:
         STREAMS_PER_ACCOUNT=str(args.streams),
         # (one account deals every streamed game, back to back)
         THROTTLE_GAMES="1000000/minute",
+        THROTTLE_GAMES_BURST="1000000/second",
         THROTTLE_GAMES_ADDRESS="1000000/minute",
     )
     subprocess.run(["rm", "-rf", RUN_DIR], check=True)

@@ -384,6 +384,7 @@ REST_FRAMEWORK = {
         "matches": os.environ.get("THROTTLE_MATCHES", "120/hour"),
         "export": os.environ.get("THROTTLE_EXPORT", "10/hour"),
         "games": os.environ.get("THROTTLE_GAMES", "30/minute"),
+        "games_burst": os.environ.get("THROTTLE_GAMES_BURST", "2/second"),
         "games_address": os.environ.get("THROTTLE_GAMES_ADDRESS", "60/minute"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -43,7 +43,11 @@ from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
 from games.errors import InvalidRequest, Throttled
 from games.models import Action, Game
 from games.models import Analysis as AnalysisRow
-from games.throttling import AddressScopedThrottle, FixedWindowScopedThrottle
+from games.throttling import (
+    AddressScopedThrottle,
+    BurstScopedThrottle,
+    FixedWindowScopedThrottle,
+)
 from keys import services as key_services
 from keys.scopes import ScopeRequired
 
@@ -671,12 +675,14 @@ def _created(description: str) -> OpenApiResponse:
 
 
 # What limits `POST games` (and the site's Play now, which deals a game the same way): per
-# account (scope `games`) and per client address whatever the account (`games_address`).
-GAME_CREATE_THROTTLES = (FixedWindowScopedThrottle, AddressScopedThrottle)
+# account (scope `games`, and `games_burst` a second) and per client address whatever the
+# account (`games_address`).
+GAME_CREATE_THROTTLES = (FixedWindowScopedThrottle, BurstScopedThrottle, AddressScopedThrottle)
 
 
 class GameListCreateApi(APIView):
     throttle_scope = "games"
+    burst_throttle_scope = "games_burst"
     address_throttle_scope = "games_address"
 
     def get_throttles(self) -> list[Any]:

@@ -89,6 +89,14 @@ class AddressScopedThrottle(FixedWindowScopedThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
+class BurstScopedThrottle(FixedWindowScopedThrottle):
+    """The same counters at the rate of the view's `burst_throttle_scope` (per second): a
+    minute's allowance spent at once by many accounts together reaches the workers as one
+    queue; a per-second rate beside it spreads it over the minute."""
+
+    scope_attr = "burst_throttle_scope"
+
+
 def throttles_wait(request: Any, view: Any, throttles: tuple[type[Any], ...]) -> float | None:
     """For a page that makes what an API view makes (the site's Play now deals a game as
     `POST games` does): count `request` in the view's `throttles` (the same counters and

@@ -45,7 +45,7 @@ GUEST_LIMIT = 10_000
 GUEST_GLOBAL_LIMIT = 10_000
 # And many games from one account and address; the games limits' own tests lower these.
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].update(  # noqa: F405
-    {"games": "100000/minute", "games_address": "100000/minute"}
+    {"games": "100000/minute", "games_burst": "100000/second", "games_address": "100000/minute"}
 )
 
 # R36: the suite's fresh accounts play ranked dailies and rated matches at once; the standing's

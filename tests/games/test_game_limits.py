@@ -55,6 +55,25 @@ def test_the_n_plus_first_game_of_an_account_in_a_window_is_refused(
     assert deal(client_for(make_user("bob"))).status_code == 201
 
 
+def test_an_accounts_minute_is_spread_over_its_seconds(user, auth_client, monkeypatch):
+    # given: 30 games a minute, at most 2 of them a second
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "games", "30/minute")
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "games_burst", "2/second")
+
+    # when: three games in one second, then one in the next second
+    made = [deal(auth_client).status_code for _ in range(2)]
+    over = deal(auth_client)
+    with time_machine.travel(MID_WINDOW + dt.timedelta(seconds=1), tick=False):
+        later = deal(auth_client)
+
+    # then: the third waits for the next second, which deals again
+    assert made == [201, 201]
+    assert over.status_code == 429 and over.json()["error"]["code"] == "throttled"
+    assert over["Retry-After"] == "1"
+    assert later.status_code == 201
+    assert Game.objects.filter(owner=user).count() == 3
+
+
 def test_games_are_limited_per_address_across_accounts(make_user, client_for, monkeypatch):
     # given: 3 games a minute per address, whatever the account
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "games_address", "3/minute")
