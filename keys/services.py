@@ -16,6 +16,7 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 from oauth2_provider.settings import oauth2_settings
 
+from canfield_site.commits import after_commit
 from games.streams import credentials_changed
 from keys.models import ApiKey
 
@@ -142,7 +143,7 @@ def key_revoke(*, user: Any, key_id: str) -> bool:
     401 from the next request on: nothing caches keys; its open streams close at once."""
     deleted, _rows = ApiKey.objects.filter(user=user, id=key_id).delete()
     if deleted:
-        transaction.on_commit(credentials_changed, robust=True)
+        after_commit(credentials_changed)
     return bool(deleted)
 
 
@@ -222,7 +223,7 @@ def oauth_app_revoke(*, user: Any, application_id: int) -> bool:
         removed += AccessToken.objects.filter(**mine).delete()[0]
         removed += Grant.objects.filter(**mine).delete()[0]
         if removed:
-            transaction.on_commit(credentials_changed, robust=True)
+            after_commit(credentials_changed)
     return bool(removed)
 
 

@@ -2,11 +2,6 @@
 (games.analysis, `manage.py analyse_games`)."""
 
 import datetime as dt
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,11 +16,12 @@ from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.models import Analysis, Game
 from games.solver import solve
-from leaderboard.days import DRAWS, day_deal, day_ends_at, day_today
+from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge
 from matches.models import Match, MatchDeal
 from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck, winning_actions
+from tests.games.scheduler import challenges_of_today_and_tomorrow, scheduler_running, wait_for
 from tests.games.test_api_games import act, create
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -254,48 +250,22 @@ def test_the_schedulers_process_computes_a_queued_analysis(
 ):
     # given: today's and tomorrow's challenges (the scheduler's hourly job has nothing to
     # solve), and a game given up whose analysis a read queued
-    today = day_today()
-    for date in (today, today + dt.timedelta(days=1)):
-        for draw in DRAWS:
-            DailyChallenge.objects.create(
-                date=date, draw=draw, deal_code=str(day_deal(date, draw)), attempt=0,
-                ends_at=day_ends_at(date),
-            )  # fmt: skip
+    challenges_of_today_and_tomorrow()
     game = create(auth_client, {"code": str(DealCode(DEAL, 3, 1))})
     for body in [*solver_line()[:TURN], BAD, {"type": "resign"}]:
         assert act(auth_client, game["id"], body).status_code == 200
     assert analysis(auth_client, game["id"]).status_code == 202
-    database = settings.DATABASES["default"]
-    env = os.environ | {
-        "DATABASE_URL": (
-            f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
-            f"{database['NAME']}"
-        ),
-        "VENV_BIN": str(Path(sys.executable).parent),
-        "ANALYSIS_POLL_SECONDS": "0.2",
-        "MATCH_POOL_SIZE": "0",
-    }
 
     # when the scheduler runs (scripts/scheduler.sh, as in production)
-    log_path = tmp_path / "scheduler.log"
-    with log_path.open("wb") as log:
-        scheduler = subprocess.Popen(
-            ["bash", "scripts/scheduler.sh"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-        try:
-            deadline = time.monotonic() + 60
-            while (answer := analysis(auth_client, game["id"])).status_code == 202:
-                assert time.monotonic() < deadline, log_path.read_text()
-                time.sleep(0.2)
-        finally:
-            os.killpg(scheduler.pid, signal.SIGTERM)
-            scheduler.wait(30)
+    env = {"ANALYSIS_POLL_SECONDS": "0.2", "MATCH_POOL_SIZE": "0"}
+    with scheduler_running(settings, tmp_path, **env) as output:
+        wait_for(lambda: analysis(auth_client, game["id"]).status_code != 202, output)
+    answer = analysis(auth_client, game["id"])
 
     # then the analysis is there, done by its process
     assert answer.status_code == 200
     assert answer.json()["lost_at"] == TURN + 1
-    assert "1 game(s) analysed" in log_path.read_text()
+    assert "1 game(s) analysed" in output()
 
 
 def test_a_match_game_is_analysed_once_its_match_is_finished(

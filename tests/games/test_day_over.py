@@ -4,11 +4,6 @@ end_daily_games`, and before any read of or action on it. It can no longer be pl
 counts as a win."""
 
 import datetime as dt
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,10 +15,11 @@ from games import services
 from games.engine import DealCode
 from games.errors import GameFinished
 from games.models import Game
-from leaderboard.days import DRAWS, day_deal, day_ends_at, day_today
+from leaderboard.days import day_deal, day_today
 from leaderboard.models import DailyChallenge, Entry
 from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck, winning_actions
+from tests.games.scheduler import challenges_of_today_and_tomorrow, scheduler_running, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -219,47 +215,21 @@ def test_the_scheduler_ends_a_day_over_game_within_its_period(
 ):
     # given: today's and tomorrow's challenges (its hourly job has nothing to solve), and a
     # daily game still in progress on a day that ended a minute ago
-    today = day_today()
-    for date in (today, today + dt.timedelta(days=1)):
-        for draw in DRAWS:
-            DailyChallenge.objects.create(
-                date=date, draw=draw, deal_code=str(day_deal(date, draw)), attempt=0,
-                ends_at=day_ends_at(date),
-            )  # fmt: skip
-    ended_day = today - dt.timedelta(days=1)
+    challenges_of_today_and_tomorrow()
+    ended_day = day_today() - dt.timedelta(days=1)
     ends_at = timezone.now().replace(microsecond=0) - dt.timedelta(minutes=1)
     past = DailyChallenge.objects.create(
         date=ended_day, draw=3, deal_code=str(day_deal(ended_day, 3)), attempt=0, ends_at=ends_at
     )
     game = services.game_create(owner=user, code=DealCode.parse(past.deal_code), challenge=past)
-    database = settings.DATABASES["default"]
-    env = os.environ | {
-        "DATABASE_URL": (
-            f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
-            f"{database['NAME']}"
-        ),
-        "VENV_BIN": str(Path(sys.executable).parent),
-        "END_SECONDS": "1",
-    }
 
     # when the scheduler runs
-    with (tmp_path / "scheduler.log").open("wb") as log:
-        scheduler = subprocess.Popen(
-            ["bash", "scripts/scheduler.sh"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-        try:
-            deadline = time.monotonic() + 60
-            while Game.objects.get(pk=game.pk).status == "playing":
-                assert time.monotonic() < deadline, (tmp_path / "scheduler.log").read_text()
-                time.sleep(0.2)
-        finally:
-            os.killpg(scheduler.pid, signal.SIGTERM)
-            scheduler.wait(30)
+    with scheduler_running(settings, tmp_path, END_SECONDS="1") as output:
+        wait_for(lambda: Game.objects.get(pk=game.pk).status != "playing", output)
 
     # then it ended the game as of its day's end
     stored = Game.objects.get(pk=game.pk)
     assert (stored.status, stored.end_reason, stored.finished_at) == (
         "resigned", "day_over", ends_at
     )  # fmt: skip
-    assert "1 daily game(s) ended" in (tmp_path / "scheduler.log").read_text()
+    assert "1 daily game(s) ended" in output()

@@ -9,10 +9,10 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken
 
 from keys.services import oauth_apps_for
-from tests.keys.test_oauth_doors import bearer, code_for, exchange, make_key, public_app  # noqa: F401
+from tests.keys.test_oauth_doors import bearer, code_for, exchange, make_key
 
 
-def test_the_keys_page_lists_an_allowed_app_and_takes_its_access_back(public_app, user):  # noqa: F811
+def test_the_keys_page_lists_an_allowed_app_and_takes_its_access_back(public_app, user):
     # given: the player allowed an app, which got tokens and made a key with them
     code, verifier = code_for(public_app, user, "account:write game:play board:read")
     tokens = exchange(public_app, code, verifier).json()
@@ -58,7 +58,7 @@ def test_the_keys_page_lists_an_allowed_app_and_takes_its_access_back(public_app
     assert "Solver Buddy" not in page.get("/account/keys/").content.decode()
 
 
-def test_an_apps_last_use_is_kept_to_the_minute(public_app, user):  # noqa: F811
+def test_an_apps_last_use_is_kept_to_the_minute(public_app, user):
     # given: an app's token, last written two minutes ago
     code, verifier = code_for(public_app, user, "board:read")
     access = exchange(public_app, code, verifier).json()["access_token"]
@@ -75,7 +75,7 @@ def test_an_apps_last_use_is_kept_to_the_minute(public_app, user):  # noqa: F811
     assert oauth_apps_for(user=user)[0].last_used == first
 
 
-def test_another_players_app_is_not_listed_nor_revoked(public_app, user, make_user):  # noqa: F811
+def test_another_players_app_is_not_listed_nor_revoked(public_app, user, make_user):
     other = make_user("bob")
     code, verifier = code_for(public_app, other, "board:read")
     access = exchange(public_app, code, verifier).json()["access_token"]

@@ -10,20 +10,15 @@ from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
 from django.test import Client
-from oauth2_provider.models import get_access_token_model, get_application_model
+from oauth2_provider.models import get_access_token_model
 from rest_framework.test import APIClient
 
-REDIRECT = "https://app.example/callback"
+from tests.keys.conftest import REDIRECT
 
 
 @pytest.fixture
-def app(db):
-    return get_application_model().objects.create(
-        name="Solver Buddy",
-        client_type="public",
-        authorization_grant_type="authorization-code",
-        redirect_uris=REDIRECT,
-    )
+def app(public_app):
+    return public_app
 
 
 def pkce() -> tuple[str, str]:

@@ -21,16 +21,6 @@ from tests.keys.test_oauth import REDIRECT, authorize_url, hidden_fields, pkce
 
 
 @pytest.fixture
-def public_app(db):
-    return get_application_model().objects.create(
-        name="Solver Buddy",
-        client_type="public",
-        authorization_grant_type="authorization-code",
-        redirect_uris=REDIRECT,
-    )
-
-
-@pytest.fixture
 def hashes():
     """Every client-secret check the toolkit makes (its only password hash), counted."""
     with mock.patch.object(
