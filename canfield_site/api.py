@@ -56,6 +56,9 @@ class ErrorParamsSerializer(serializers.Serializer):
         required=False, allow_null=True, help_text="standing: when the account is old enough"
     )
     games_needed = _number("standing: finished games the account still needs (R36)")
+    player = _text("standing: the challenged player who is not in good standing (R36)")
+    challenge = _text("challenge_pending: the id of the pending challenge")
+    status = _text("challenge_closed: what became of the challenge")
 
 
 class MoveErrorParamsSerializer(ErrorParamsSerializer):
@@ -76,7 +79,9 @@ class ErrorDetailSerializer(serializers.Serializer):
             "illegal_move and no_destination: `reason` and its cards/piles/numbers, for "
             "clients that word the message themselves (docs/api.md lists them); forbidden: "
             "`missing_scope`, where a key lacks the scope an operation needs; standing: "
-            "`ranked`, `until` and `games_needed` (R36), as `GET account` shows them"
+            "`ranked`, `until` and `games_needed` (R36), as `GET account` shows them, or "
+            "`player` for a challenged player; challenge_pending: `challenge`; "
+            "challenge_closed: `status`"
         ),
     )
 
@@ -116,7 +121,8 @@ ERROR_STATUSES = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable: the API answers application/json only",
-    409: "stale, game_over, cannot_finish (R20b) or deal_hidden (R37)",
+    409: "stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or "
+    "challenge_closed",
     415: "unsupported_media_type: send application/json",
     422: "illegal_move or no_destination",
     429: "throttled (Retry-After says when to retry), or too_many_streams (a game stream)",

@@ -382,6 +382,7 @@ REST_FRAMEWORK = {
         "account": os.environ.get("THROTTLE_ACCOUNT", "30/hour"),
         "hints_address": os.environ.get("THROTTLE_HINTS_ADDRESS", "120/minute"),
         "matches": os.environ.get("THROTTLE_MATCHES", "120/hour"),
+        "challenges": os.environ.get("THROTTLE_CHALLENGES", "20/hour"),
         "export": os.environ.get("THROTTLE_EXPORT", "10/hour"),
         "games": os.environ.get("THROTTLE_GAMES", "30/minute"),
         "games_burst": os.environ.get("THROTTLE_GAMES_BURST", "2/second"),

@@ -44,6 +44,8 @@ CODES = {
     "cannot_finish": 409,
     "game_too_long": 409,
     "deal_hidden": 409,
+    "challenge_pending": 409,
+    "challenge_closed": 409,
     "unsupported_media_type": 415,
     "illegal_move": 422,
     "no_destination": 422,
@@ -121,6 +123,21 @@ class DealHidden(ApiError):
 
     status_code = 409
     code = "deal_hidden"
+
+
+class ChallengePending(ApiError):
+    """A challenge between the same two players is pending already (`params.challenge`)."""
+
+    status_code = 409
+    code = "challenge_pending"
+
+
+class ChallengeClosed(ApiError):
+    """The challenge is no longer pending: accepted, declined, cancelled or expired
+    (`params.status`)."""
+
+    status_code = 409
+    code = "challenge_closed"
 
 
 # ---- the engine's reasons in words -------------------------------------------------------------

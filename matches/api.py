@@ -7,6 +7,7 @@ import uuid
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -21,7 +22,7 @@ from canfield_site.clients import client_address_hash, client_device_hash
 from games.errors import ApiError, InvalidRequest, NotFound
 from games.throttling import FixedWindowScopedThrottle
 from keys.scopes import ScopeRequired
-from matches import selectors, services
+from matches import challenges, selectors, services
 from matches.deals import NoMatchSecret
 from matches.models import Match
 
@@ -77,6 +78,10 @@ class MatchSerializer(serializers.Serializer):
     code = serializers.CharField(allow_null=True, help_text="the deal's code, once finished")
     game = serializers.UUIDField(allow_null=True, help_text="the caller's game (null for others)")
     players = MatchPlayerSerializer(many=True)
+    duel = serializers.BooleanField(help_text="a challenge's match: its two seats were reserved")
+    unrated = serializers.BooleanField(
+        help_text="a duel played unrated: its ratings never change (R33)"
+    )
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -263,6 +268,209 @@ class MatchDetailApi(APIView):
     )
     def get(self, request: Request, match_id: str) -> Response:
         return Response(selectors.match_payload(_match_for(match_id), viewer=request.user))
+
+
+# ---- challenges (matches.challenges) -----------------------------------------------------------
+
+CHALLENGES_PAGE_SIZE = 20
+
+
+class ChallengeSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    challenger = serializers.CharField()
+    player = serializers.CharField(help_text="the challenged player")
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES)
+    rated = serializers.BooleanField(
+        help_text="the challenger asked for a rated duel (R33); the match is rated only if the "
+        "player accepted it rated too (MATCH.unrated)"
+    )
+    status = serializers.ChoiceField(
+        choices=["pending", "accepted", "declined", "cancelled", "expired"],
+        help_text="a pending challenge not accepted by `expires_at` is expired",
+    )
+    created = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(help_text="24 hours after it was made")
+    decided_at = serializers.DateTimeField(
+        allow_null=True, help_text="when it stopped being pending (null while it is)"
+    )
+    match = serializers.UUIDField(allow_null=True, help_text="the duel, once accepted")
+
+
+class ChallengeCreateSerializer(serializers.Serializer):
+    player = serializers.CharField(help_text="the username of the player to challenge")
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+    rated = serializers.BooleanField(
+        required=False, default=False, help_text="ask for a rated duel (R33, R36)"
+    )
+
+
+class ChallengeAcceptSerializer(serializers.Serializer):
+    rated = serializers.BooleanField(
+        required=False,
+        help_text="false: play a rated challenge unrated (default: as the challenge asks)",
+    )
+
+
+class ChallengePageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = ChallengeSerializer(many=True)
+
+
+CHALLENGE_ID = OpenApiParameter(
+    "challenge_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="the challenge's `id`"
+)
+
+
+def _body(request: Request, fields: tuple[str, ...]) -> dict[str, Any]:
+    """The request's JSON object, with no field but `fields`."""
+    data = request.data
+    if not isinstance(data, dict):
+        raise InvalidRequest(_("The body must be a JSON object."))
+    unknown = sorted(str(key) for key in data if key not in fields)
+    if unknown:
+        raise InvalidRequest(f"unknown field(s): {', '.join(unknown)[:200]}")
+    return data
+
+
+def _flag(value: Any, name: str) -> bool:
+    if type(value) is not bool:
+        raise InvalidRequest(_("%(name)s must be true or false.") % {"name": name})
+    return value
+
+
+def _challenge_id(challenge_id: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(str(challenge_id))
+    except ValueError:
+        raise NotFound(_("No such challenge.")) from None
+
+
+class ChallengeListCreateApi(APIView):
+    throttle_scope = "challenges"
+
+    def get_throttles(self) -> list[Any]:
+        return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        parameters=[PageQuerySerializer],
+        responses=answers({200: ChallengePageSerializer}, 400, 401, 404),
+        summary="The caller's challenges, sent and received: pending ones first, then newest first",
+        operation_id="challenges_list",
+    )
+    def get(self, request: Request) -> Response:
+        now = timezone.now()
+        page, size = page_params(request, default_size=CHALLENGES_PAGE_SIZE)
+        rows = selectors.challenge_list_for(user=request.user, now=now)
+        body = page_links(request, page=page, size=size, count=rows.count())
+        body["results"] = [
+            selectors.challenge_payload(row, now=now)
+            for row in rows[(page - 1) * size : page * size]
+        ]
+        return Response(body)
+
+    @extend_schema(
+        request=ChallengeCreateSerializer,
+        responses=answers(
+            {201: OpenApiResponse(ChallengeSerializer, description="pending for 24 hours")},
+            400, 401, 403, 404, 409, 429, body=True,
+        ),  # fmt: skip
+        summary="Challenge a player by name to a duel on a fresh winnable deal",
+        operation_id="challenges_create",
+        examples=[
+            OpenApiExample(
+                "rated", value={"player": "anna", "draw": 3, "rated": True}, request_only=True
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = _body(request, ("player", "draw", "rated"))
+        username = data.get("player")
+        if not isinstance(username, str) or not username:
+            raise InvalidRequest(_("player must be a username."))
+        challenge = challenges.challenge_create(
+            challenger=request.user,
+            username=username,
+            draw=_choice(data.get("draw", 3), "draw", services.DRAWS),
+            rated=_flag(data.get("rated", False), "rated"),
+        )
+        return Response(selectors.challenge_payload(challenge, now=timezone.now()), status=201)
+
+
+class ChallengeDetailApi(APIView):
+    @extend_schema(
+        parameters=[CHALLENGE_ID],
+        responses=answers({200: ChallengeSerializer}, 401, 404),
+        summary="A challenge of the caller's (404 to anyone else)",
+        operation_id="challenges_get",
+    )
+    def get(self, request: Request, challenge_id: str) -> Response:
+        challenge = challenges.challenge_find(
+            challenge_id=_challenge_id(challenge_id), user=request.user
+        )
+        return Response(selectors.challenge_payload(challenge, now=timezone.now()))
+
+
+class ChallengeAcceptApi(APIView):
+    @extend_schema(
+        parameters=[CHALLENGE_ID],
+        request=ChallengeAcceptSerializer,
+        responses=answers(
+            {201: OpenApiResponse(MatchSerializer, description="the duel, both games dealt")},
+            400, 401, 403, 404, 409, body=True,
+        ),  # fmt: skip
+        summary="Accept a challenge made to the caller: the duel starts (R32)",
+        operation_id="challenges_accept",
+        examples=[OpenApiExample("unrated", value={"rated": False}, request_only=True)],
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        data = _body(request, ("rated",))
+        rated = None if data.get("rated") is None else _flag(data["rated"], "rated")
+        try:
+            accepted = challenges.challenge_accept(
+                challenge_id=_challenge_id(challenge_id),
+                user=request.user,
+                rated=rated,
+                address_hash=client_address_hash(request._request),
+                device_hash=client_device_hash(request._request),
+            )
+        except NoMatchSecret:
+            raise Unavailable(_("Matches are not set up on this server.")) from None
+        return Response(
+            selectors.match_payload(accepted.match, viewer=request.user, seats=accepted.seats),
+            status=201,
+        )
+
+
+class ChallengeDeclineApi(APIView):
+    @extend_schema(
+        parameters=[CHALLENGE_ID],
+        request=None,
+        responses=answers({200: ChallengeSerializer}, 401, 403, 404, 409),
+        summary="Decline a challenge made to the caller",
+        operation_id="challenges_decline",
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        challenge = challenges.challenge_decline(
+            challenge_id=_challenge_id(challenge_id), user=request.user
+        )
+        return Response(selectors.challenge_payload(challenge, now=timezone.now()))
+
+
+class ChallengeCancelApi(APIView):
+    @extend_schema(
+        parameters=[CHALLENGE_ID],
+        request=None,
+        responses=answers({200: ChallengeSerializer}, 401, 403, 404, 409),
+        summary="Cancel a challenge the caller made",
+        operation_id="challenges_cancel",
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        challenge = challenges.challenge_cancel(
+            challenge_id=_challenge_id(challenge_id), user=request.user
+        )
+        return Response(selectors.challenge_payload(challenge, now=timezone.now()))
 
 
 class RatingsApi(APIView):
