@@ -374,7 +374,13 @@ class ChallengeListCreateApi(APIView):
         request=ChallengeCreateSerializer,
         responses=answers(
             {201: OpenApiResponse(ChallengeSerializer, description="pending for 24 hours")},
-            400, 401, 403, 404, 409, 429, body=True,
+            400,
+            401,
+            403,
+            404,
+            409,
+            429,
+            body=True,
         ),  # fmt: skip
         summary="Challenge a player by name to a duel on a fresh winnable deal",
         operation_id="challenges_create",
@@ -418,7 +424,12 @@ class ChallengeAcceptApi(APIView):
         request=ChallengeAcceptSerializer,
         responses=answers(
             {201: OpenApiResponse(MatchSerializer, description="the duel, both games dealt")},
-            400, 401, 403, 404, 409, body=True,
+            400,
+            401,
+            403,
+            404,
+            409,
+            body=True,
         ),  # fmt: skip
         summary="Accept a challenge made to the caller: the duel starts (R32)",
         operation_id="challenges_accept",

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.accounts import player_lock
+from games.engine import DealCode
 from games.errors import (
     ChallengeClosed,
     ChallengePending,
@@ -32,7 +33,6 @@ from games.errors import (
     NotFound,
     NotInStanding,
 )
-from games.engine import DealCode
 from games.models import Player
 from games.selectors import account_standing, account_standing_require
 from games.services import game_create
@@ -149,9 +149,13 @@ def _pending_lock(*, pk: Any, now: dt.datetime) -> Challenge | None:
     """Inside a transaction: the challenge, locked, if it is pending and in time; None if it
     was pending but its time is up (expired here: the caller commits that, then refuses).
     ChallengeClosed once it was decided."""
-    challenge = Challenge.objects.select_for_update().select_related("challenger", "player").get(pk=pk)
+    challenge = (
+        Challenge.objects.select_for_update().select_related("challenger", "player").get(pk=pk)
+    )
     if challenge.status != Challenge.Status.PENDING:
-        raise ChallengeClosed(_closed_message(challenge.status), params={"status": challenge.status})
+        raise ChallengeClosed(
+            _closed_message(challenge.status), params={"status": challenge.status}
+        )
     if now >= challenge.expires_at:
         _challenge_change(challenge, status=Challenge.Status.EXPIRED, at=challenge.expires_at)
         return None

@@ -49,7 +49,12 @@ def test_an_accepted_rated_challenge_is_a_rated_duel(pool, players, api_client):
     # then: pending for 24 hours, seen by both, pending first
     assert made.status_code == 201, made.json()
     body = made.json()
-    assert (body["challenger"], body["player"], body["draw"], body["rated"]) == ("p0", "p1", 3, True)
+    assert (body["challenger"], body["player"], body["draw"], body["rated"]) == (
+        "p0",
+        "p1",
+        3,
+        True,
+    )
     assert (body["status"], body["decided_at"], body["match"]) == ("pending", None, None)
     created = dt.datetime.fromisoformat(body["created"])
     assert dt.datetime.fromisoformat(body["expires_at"]) - created == dt.timedelta(hours=24)

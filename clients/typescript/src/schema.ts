@@ -139,6 +139,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's challenges, sent and received: pending ones first, then newest first */
+        get: operations["challenges_list"];
+        put?: never;
+        /** Challenge a player by name to a duel on a fresh winnable deal */
+        post: operations["challenges_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A challenge of the caller's (404 to anyone else) */
+        get: operations["challenges_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a challenge made to the caller: the duel starts (R32) */
+        post: operations["challenges_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a challenge the caller made */
+        post: operations["challenges_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a challenge made to the caller */
+        post: operations["challenges_decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/daily": {
         parameters: {
             query?: never;
@@ -582,6 +668,72 @@ export interface components {
             /** @description R31, once the day is over */
             par: (components["schemas"]["Par"] | components["schemas"]["NullEnum"]) | null;
         };
+        Challenge: {
+            /** Format: uuid */
+            id: string;
+            challenger: string;
+            /** @description the challenged player */
+            player: string;
+            draw: components["schemas"]["DrawEnum"];
+            /** @description the challenger asked for a rated duel (R33); the match is rated only if the player accepted it rated too (MATCH.unrated) */
+            rated: boolean;
+            /**
+             * @description a pending challenge not accepted by `expires_at` is expired
+             *
+             *     * `pending` - pending
+             *     * `accepted` - accepted
+             *     * `declined` - declined
+             *     * `cancelled` - cancelled
+             *     * `expired` - expired
+             */
+            status: components["schemas"]["ChallengeStatusEnum"];
+            /** Format: date-time */
+            created: string;
+            /**
+             * Format: date-time
+             * @description 24 hours after it was made
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description when it stopped being pending (null while it is)
+             */
+            decided_at: string | null;
+            /**
+             * Format: uuid
+             * @description the duel, once accepted
+             */
+            match: string | null;
+        };
+        ChallengeAcceptRequest: {
+            /** @description false: play a rated challenge unrated (default: as the challenge asks) */
+            rated?: boolean;
+        };
+        ChallengeCreateRequest: {
+            /** @description the username of the player to challenge */
+            player: string;
+            /** @description (default: 3) */
+            draw?: components["schemas"]["DrawEnum"];
+            /** @description ask for a rated duel (R33, R36) (default: false) */
+            rated?: boolean;
+        };
+        ChallengePage: {
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["Challenge"][];
+        };
+        /**
+         * @description * `pending` - pending
+         *     * `accepted` - accepted
+         *     * `declined` - declined
+         *     * `cancelled` - cancelled
+         *     * `expired` - expired
+         * @enum {string}
+         */
+        ChallengeStatusEnum: "pending" | "accepted" | "declined" | "cancelled" | "expired";
         /** @description The deal of a deal code (a practice game). */
         CodeGameRequest: {
             /** @description a deal code: CF1-D3-AAAAACL (R3) or CF2-D3- and 26 characters (R4a) */
@@ -728,6 +880,8 @@ export interface components {
          *     * `cannot_finish` - cannot_finish
          *     * `game_too_long` - game_too_long
          *     * `deal_hidden` - deal_hidden
+         *     * `challenge_pending` - challenge_pending
+         *     * `challenge_closed` - challenge_closed
          *     * `unsupported_media_type` - unsupported_media_type
          *     * `illegal_move` - illegal_move
          *     * `no_destination` - no_destination
@@ -736,7 +890,7 @@ export interface components {
          *     * `unavailable` - unavailable
          * @enum {string}
          */
-        ErrorCodeEnum: "invalid_request" | "invalid_code" | "invalid_deck" | "not_authenticated" | "forbidden" | "standing" | "not_found" | "method_not_allowed" | "not_acceptable" | "stale" | "game_over" | "cannot_finish" | "game_too_long" | "deal_hidden" | "unsupported_media_type" | "illegal_move" | "no_destination" | "throttled" | "too_many_streams" | "unavailable";
+        ErrorCodeEnum: "invalid_request" | "invalid_code" | "invalid_deck" | "not_authenticated" | "forbidden" | "standing" | "not_found" | "method_not_allowed" | "not_acceptable" | "stale" | "game_over" | "cannot_finish" | "game_too_long" | "deal_hidden" | "challenge_pending" | "challenge_closed" | "unsupported_media_type" | "illegal_move" | "no_destination" | "throttled" | "too_many_streams" | "unavailable";
         ErrorDetail: {
             /**
              * @description stable; never translated
@@ -755,6 +909,8 @@ export interface components {
              *     * `cannot_finish` - cannot_finish
              *     * `game_too_long` - game_too_long
              *     * `deal_hidden` - deal_hidden
+             *     * `challenge_pending` - challenge_pending
+             *     * `challenge_closed` - challenge_closed
              *     * `unsupported_media_type` - unsupported_media_type
              *     * `illegal_move` - illegal_move
              *     * `no_destination` - no_destination
@@ -767,7 +923,7 @@ export interface components {
             message: string;
             /** @description the rule broken (docs/rules.md), if any */
             rule?: string;
-            /** @description illegal_move and no_destination: `reason` and its cards/piles/numbers, for clients that word the message themselves (docs/api.md lists them); forbidden: `missing_scope`, where a key lacks the scope an operation needs; standing: `ranked`, `until` and `games_needed` (R36), as `GET account` shows them */
+            /** @description illegal_move and no_destination: `reason` and its cards/piles/numbers, for clients that word the message themselves (docs/api.md lists them); forbidden: `missing_scope`, where a key lacks the scope an operation needs; standing: `ranked`, `until` and `games_needed` (R36), as `GET account` shows them, or `player` for a challenged player; challenge_pending: `challenge`; challenge_closed: `status` */
             params?: components["schemas"]["ErrorParams"];
         };
         /**
@@ -802,6 +958,12 @@ export interface components {
             until?: string | null;
             /** @description standing: finished games the account still needs (R36) */
             games_needed?: number;
+            /** @description standing: the challenged player who is not in good standing (R36) */
+            player?: string;
+            /** @description challenge_pending: the id of the pending challenge */
+            challenge?: string;
+            /** @description challenge_closed: what became of the challenge */
+            status?: string;
         };
         /** @description Send every card left home in one action, once none is hidden and they can all go home one after another (R20b); 409 cannot_finish otherwise. */
         FinishAction: {
@@ -964,6 +1126,10 @@ export interface components {
              */
             game: string | null;
             players: components["schemas"]["MatchPlayer"][];
+            /** @description a challenge's match: its two seats were reserved */
+            duel: boolean;
+            /** @description a duel played unrated: its ratings never change (R33) */
+            unrated: boolean;
         };
         MatchCreateRequest: {
             size: components["schemas"]["SizeEnum"];
@@ -1088,6 +1254,12 @@ export interface components {
             until?: string | null;
             /** @description standing: finished games the account still needs (R36) */
             games_needed?: number;
+            /** @description standing: the challenged player who is not in good standing (R36) */
+            player?: string;
+            /** @description challenge_pending: the id of the pending challenge */
+            challenge?: string;
+            /** @description challenge_closed: what became of the challenge */
+            status?: string;
         };
         /**
          * @description * `move` - move
@@ -2580,6 +2752,610 @@ export interface operations {
             };
         };
     };
+    challenges_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description default: see the list */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengePage"];
+                };
+            };
+            /** @description invalid_request, invalid_code or invalid_deck */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    challenges_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description pending for 24 hours */
+            201: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description invalid_request, invalid_code or invalid_deck */
+            400: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
+            409: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json */
+            415: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
+            429: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    challenges_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the challenge's `id` */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    challenges_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the challenge's `id` */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeAcceptRequest"];
+            };
+        };
+        responses: {
+            /** @description the duel, both games dealt */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            /** @description invalid_request, invalid_code or invalid_deck */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    challenges_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the challenge's `id` */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    challenges_decline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the challenge's `id` */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     daily_today: {
         parameters: {
             query?: never;
@@ -3316,7 +4092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description stale, game_over, cannot_finish (R20b) or deal_hidden (R37) */
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
             409: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -3477,7 +4253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description stale, game_over, cannot_finish (R20b) or deal_hidden (R37) */
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3598,7 +4374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description stale, game_over, cannot_finish (R20b) or deal_hidden (R37) */
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
             409: {
                 headers: {
                     /** @description requests allowed in the current window */

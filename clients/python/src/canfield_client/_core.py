@@ -21,6 +21,7 @@ from canfield_client.models import (
     Action,
     Analysis,
     ApiToken,
+    Challenge,
     Daily,
     Game,
     Hint,
@@ -375,6 +376,32 @@ class Core:
     def match(self, match_id: str) -> Op[Match]:
         data = yield from self.fetch(Call("GET", f"matches/{match_id}"))
         return Match.from_json(data)
+
+    def challenge(self, player: str, draw: int, rated: bool) -> Op[Challenge]:
+        # Not retried: a second one would answer 409 challenge_pending.
+        body = {"player": player, "draw": draw, "rated": rated}
+        data = yield from self.fetch(Call("POST", "challenges", body), idempotent=False)
+        return Challenge.from_json(data)
+
+    def challenges(self, page: int) -> Op[Page[Challenge]]:
+        data = yield from self.fetch(Call("GET", "challenges", params={"page": str(page)}))
+        results = [Challenge.from_json(c) for c in data["results"]]
+        return Page(data["count"], data.get("next"), data.get("previous"), results)
+
+    def challenge_get(self, challenge_id: str) -> Op[Challenge]:
+        data = yield from self.fetch(Call("GET", f"challenges/{challenge_id}"))
+        return Challenge.from_json(data)
+
+    def challenge_accept(self, challenge_id: str, rated: bool | None) -> Op[Match]:
+        body = {} if rated is None else {"rated": rated}
+        call = Call("POST", f"challenges/{challenge_id}/accept", body)
+        data = yield from self.fetch(call, idempotent=False)
+        return Match.from_json(data)
+
+    def challenge_decide(self, challenge_id: str, decision: str) -> Op[Challenge]:
+        call = Call("POST", f"challenges/{challenge_id}/{decision}")
+        data = yield from self.fetch(call, idempotent=False)
+        return Challenge.from_json(data)
 
     def ratings(self, size: int, draw: int, page: int) -> Op[Page[RatingEntry]]:
         params = {"size": str(size), "draw": str(draw), "page": str(page)}

@@ -32,6 +32,7 @@ from canfield_client.models import (
     Analysis,
     ApiToken,
     Card,
+    Challenge,
     ConcretePile,
     Daily,
     Draw,
@@ -416,6 +417,31 @@ class Client(_Options):
         """The caller's matches, newest first (`status`: "open" or "finished")."""
         return self._run(self._core.matches(status, page))
 
+    # Challenges: a duel with a named player
+    def challenge(self, player: str, *, draw: Draw = 3, rated: bool = False) -> Challenge:
+        """Invite `player` to a duel on a fresh deal, pending for 24 hours; rated only if they
+        accept it rated too (both in good standing, R36)."""
+        return self._run(self._core.challenge(player, draw, rated))
+
+    def challenges(self, *, page: int = 1) -> Page[Challenge]:
+        """The caller's challenges, made and received: pending ones first, then the newest."""
+        return self._run(self._core.challenges(page))
+
+    def challenge_get(self, challenge: Challenge | str) -> Challenge:
+        return self._run(self._core.challenge_get(_id(challenge)))
+
+    def challenge_accept(self, challenge: Challenge | str, *, rated: bool | None = None) -> Match:
+        """Accept a challenge made to the caller: the duel, both games dealt (`Match.game` is
+        the caller's). `rated=False` plays a rated challenge unrated."""
+        return self._run(self._core.challenge_accept(_id(challenge), rated))
+
+    def challenge_decline(self, challenge: Challenge | str) -> Challenge:
+        return self._run(self._core.challenge_decide(_id(challenge), "decline"))
+
+    def challenge_cancel(self, challenge: Challenge | str) -> Challenge:
+        """Take back a challenge the caller made."""
+        return self._run(self._core.challenge_decide(_id(challenge), "cancel"))
+
     def ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> Page[RatingEntry]:
         """The ratings board of a mode, best first."""
         return self._run(self._core.ratings(size, draw, page))
@@ -683,6 +709,26 @@ class AsyncClient(_Options):
     async def matches(self, *, status: str | None = None, page: int = 1) -> Page[Match]:
         return await self._run(self._core.matches(status, page))
 
+    async def challenge(self, player: str, *, draw: Draw = 3, rated: bool = False) -> Challenge:
+        return await self._run(self._core.challenge(player, draw, rated))
+
+    async def challenges(self, *, page: int = 1) -> Page[Challenge]:
+        return await self._run(self._core.challenges(page))
+
+    async def challenge_get(self, challenge: Challenge | str) -> Challenge:
+        return await self._run(self._core.challenge_get(_id(challenge)))
+
+    async def challenge_accept(
+        self, challenge: Challenge | str, *, rated: bool | None = None
+    ) -> Match:
+        return await self._run(self._core.challenge_accept(_id(challenge), rated))
+
+    async def challenge_decline(self, challenge: Challenge | str) -> Challenge:
+        return await self._run(self._core.challenge_decide(_id(challenge), "decline"))
+
+    async def challenge_cancel(self, challenge: Challenge | str) -> Challenge:
+        return await self._run(self._core.challenge_decide(_id(challenge), "cancel"))
+
     async def ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> Page[RatingEntry]:
         return await self._run(self._core.ratings(size, draw, page))
 
@@ -710,8 +756,8 @@ class AsyncClient(_Options):
         return LiveBoard(self.server, date, draw)
 
 
-def _id(game: Game | str) -> str:
-    return game if isinstance(game, str) else game.id
+def _id(item: Game | Challenge | str) -> str:
+    return item if isinstance(item, str) else item.id
 
 
 def _items(fetch: Callable[[int], Page[T] | Leaderboard]) -> Iterator[Any]:

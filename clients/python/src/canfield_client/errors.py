@@ -97,6 +97,20 @@ class DealHidden(CanfieldError):
     code = "deal_hidden"
 
 
+class ChallengePending(CanfieldError):
+    """A challenge between the same two players is pending already: `params["challenge"]`
+    is its id."""
+
+    code = "challenge_pending"
+
+
+class ChallengeClosed(CanfieldError):
+    """The challenge is no longer pending: `params["status"]` says what became of it
+    (accepted, declined, cancelled, expired)."""
+
+    code = "challenge_closed"
+
+
 class NotAuthenticated(CanfieldError):
     code = "not_authenticated"
 
@@ -163,6 +177,8 @@ ERRORS: dict[str, type[CanfieldError]] = {
         CannotFinish,
         GameTooLong,
         DealHidden,
+        ChallengePending,
+        ChallengeClosed,
         NotAuthenticated,
         Forbidden,
         NotInStanding,

@@ -537,6 +537,8 @@ class Match:
     code: str | None
     game: str | None
     players: list[Seat]
+    duel: bool = False  # a challenge's match: its two seats were reserved
+    unrated: bool = False  # a duel played unrated: its ratings never change
 
     @property
     def over(self) -> bool:
@@ -560,6 +562,41 @@ class Match:
             code=data.get("code"),
             game=data.get("game"),
             players=[Seat.from_json(row) for row in data.get("players", [])],
+            duel=data.get("duel", False),
+            unrated=data.get("unrated", False),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """One player's invitation of another to a duel (a match of two on a fresh deal), pending
+    for 24 hours. `rated`: the challenger asked for a rated duel; `match` is the duel's id once
+    accepted."""
+
+    id: str
+    challenger: str
+    player: str  # the challenged player
+    draw: int
+    rated: bool
+    status: str  # pending, accepted, declined, cancelled, expired
+    created: dt.datetime | None
+    expires_at: dt.datetime | None
+    decided_at: dt.datetime | None
+    match: str | None
+
+    @classmethod
+    def from_json(cls, data: Json) -> Challenge:
+        return cls(
+            id=str(data["id"]),
+            challenger=data["challenger"],
+            player=data["player"],
+            draw=data["draw"],
+            rated=data.get("rated", False),
+            status=data["status"],
+            created=_time(data.get("created")),
+            expires_at=_time(data.get("expires_at")),
+            decided_at=_time(data.get("decided_at")),
+            match=data.get("match"),
         )
 
 
