@@ -10,7 +10,13 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -24,7 +30,7 @@ from games.throttling import FixedWindowScopedThrottle
 from keys.scopes import ScopeRequired
 from matches import challenges, selectors, services
 from matches.deals import NoMatchSecret
-from matches.models import Match
+from matches.models import Challenge, Match
 
 SIZE_CHOICES = [(2, "2"), (4, "4")]
 DRAW_CHOICES = [(3, "3"), (1, "1")]
@@ -454,34 +460,37 @@ class ChallengeAcceptApi(APIView):
         )
 
 
-class ChallengeDeclineApi(APIView):
-    @extend_schema(
-        parameters=[CHALLENGE_ID],
-        request=None,
-        responses=answers({200: ChallengeSerializer}, 401, 403, 404, 409),
-        summary="Decline a challenge made to the caller",
-        operation_id="challenges_decline",
-    )
+# Decline or cancel (`decision`): one view, two paths (each with its own scope entry).
+class _ChallengeDecideApi(APIView):
+    decision: str
+
     def post(self, request: Request, challenge_id: str) -> Response:
-        challenge = challenges.challenge_decline(
-            challenge_id=_challenge_id(challenge_id), user=request.user
+        challenge = challenges.challenge_decide(
+            challenge_id=_challenge_id(challenge_id), user=request.user, status=self.decision
         )
         return Response(selectors.challenge_payload(challenge, now=timezone.now()))
 
 
-class ChallengeCancelApi(APIView):
-    @extend_schema(
-        parameters=[CHALLENGE_ID],
-        request=None,
-        responses=answers({200: ChallengeSerializer}, 401, 403, 404, 409),
-        summary="Cancel a challenge the caller made",
-        operation_id="challenges_cancel",
-    )
-    def post(self, request: Request, challenge_id: str) -> Response:
-        challenge = challenges.challenge_cancel(
-            challenge_id=_challenge_id(challenge_id), user=request.user
+def _decide_schema(summary: str, operation_id: str) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            parameters=[CHALLENGE_ID],
+            request=None,
+            responses=answers({200: ChallengeSerializer}, 401, 403, 404, 409),
+            summary=summary,
+            operation_id=operation_id,
         )
-        return Response(selectors.challenge_payload(challenge, now=timezone.now()))
+    )
+
+
+@_decide_schema("Decline a challenge made to the caller", "challenges_decline")
+class ChallengeDeclineApi(_ChallengeDecideApi):
+    decision = Challenge.Status.DECLINED
+
+
+@_decide_schema("Cancel a challenge the caller made", "challenges_cancel")
+class ChallengeCancelApi(_ChallengeDecideApi):
+    decision = Challenge.Status.CANCELLED
 
 
 class RatingsApi(APIView):

@@ -277,9 +277,13 @@ def _duel_make(
     return match, seats
 
 
-def _decide(*, challenge_id: Any, user: Any, by_challenger: bool, status: str) -> Challenge:
+def challenge_decide(*, challenge_id: Any, user: Any, status: str) -> Challenge:
+    """A pending challenge declined by the invited player (`status` "declined") or cancelled
+    by the challenger ("cancelled"); Forbidden for the other player, ChallengeClosed once
+    decided or expired."""
     now = timezone.now()
     challenge = challenge_find(challenge_id=challenge_id, user=user)
+    by_challenger = status == Challenge.Status.CANCELLED
     if (user.pk == challenge.challenger_id) != by_challenger:
         raise Forbidden(
             _("Only the challenger can cancel a challenge.")
@@ -292,26 +296,6 @@ def _decide(*, challenge_id: Any, user: Any, by_challenger: bool, status: str) -
             _challenge_change(pending, status=status, at=now)
             return pending
     raise _refuse_expired()
-
-
-def challenge_decline(*, challenge_id: Any, user: Any) -> Challenge:
-    """The invited player declines a pending challenge (Forbidden for the challenger)."""
-    return _decide(
-        challenge_id=challenge_id,
-        user=user,
-        by_challenger=False,
-        status=Challenge.Status.DECLINED,
-    )
-
-
-def challenge_cancel(*, challenge_id: Any, user: Any) -> Challenge:
-    """The challenger takes back a pending challenge (Forbidden for the invited player)."""
-    return _decide(
-        challenge_id=challenge_id,
-        user=user,
-        by_challenger=True,
-        status=Challenge.Status.CANCELLED,
-    )
 
 
 def challenges_expire(*, now: dt.datetime) -> int:
