@@ -4,8 +4,8 @@ with both seats reserved for them, on a fresh deal of the pool the solver proved
 A challenge is pending for EXPIRE_HOURS; then the invited player accepts it (the match and
 both games are made at once: `challenge_accept`), declines it, or the challenger cancels it;
 a pending one past its time is expired (reads say so at once, `selectors.challenge_status`; the
-scheduler writes it, `challenges_expire`). Every change of a challenge's state goes through
-`_challenge_change`, the one place to announce it from.
+scheduler writes it, `challenges_expire`). Every write of a challenge's state (made, then
+decided) goes through `_challenge_change`, the one place to announce it from.
 
 Rules: a duel is rated (R33) only when the challenger asked for it (`rated`) and the invited
 player accepted it rated; then both need good standing (R36). Bots challenge bots only, people
@@ -46,10 +46,14 @@ DUEL = 2
 
 
 def _challenge_change(challenge: Challenge, *, status: str, at: dt.datetime) -> None:
-    """The one place a challenge leaves `pending` (accepted, declined, cancelled, expired),
-    inside the caller's transaction with its row locked: an account event would be published
-    from here (after the commit) to both players."""
+    """The one place a challenge's state is written, inside the caller's transaction: made
+    (`pending`, a new row), or leaving `pending` (accepted, declined, cancelled, expired; its
+    row locked). An account event would be published from here (after the commit, e.g. with
+    canfield_site.commits.after_commit) to both players."""
     challenge.status = status
+    if challenge._state.adding:
+        challenge.save(force_insert=True)
+        return
     challenge.decided_at = at
     challenge.save(update_fields=["status", "decided_at", "match"])
 
@@ -122,7 +126,7 @@ def challenge_create(
                 % {"player": player.username},
                 params={"challenge": str(pending)},
             )
-        return Challenge.objects.create(
+        challenge = Challenge(
             challenger=challenger,
             player=player,
             draw=draw,
@@ -130,6 +134,8 @@ def challenge_create(
             created_at=now,
             expires_at=now + dt.timedelta(hours=EXPIRE_HOURS),
         )
+        _challenge_change(challenge, status=Challenge.Status.PENDING, at=now)
+        return challenge
 
 
 def challenge_find(*, challenge_id: Any, user: Any) -> Challenge:
@@ -150,7 +156,9 @@ def _pending_lock(*, pk: Any, now: dt.datetime) -> Challenge | None:
     was pending but its time is up (expired here: the caller commits that, then refuses).
     ChallengeClosed once it was decided."""
     challenge = (
-        Challenge.objects.select_for_update().select_related("challenger", "player").get(pk=pk)
+        Challenge.objects.select_for_update(of=("self",))
+        .select_related("challenger", "player")
+        .get(pk=pk)
     )
     if challenge.status != Challenge.Status.PENDING:
         raise ChallengeClosed(
