@@ -341,3 +341,15 @@ def test_challenging_is_throttled(pool, players, monkeypatch):
 
     assert codes == [201, 201, 429]
     assert anna_client.get(CHALLENGES).status_code == 200  # reads are not counted
+
+
+def test_staff_see_challenges_in_the_admin(pool, players, admin_client):
+    (_anna, anna_client), _bob = players(2)
+    made = challenge(anna_client, {"player": "p1"}).json()
+
+    listed = admin_client.get("/admin/matches/challenge/?status__exact=pending")
+    page = admin_client.get(f"/admin/matches/challenge/{made['id']}/change/")
+
+    assert listed.status_code == page.status_code == 200
+    assert made["id"] in listed.content.decode()
+    assert admin_client.get("/admin/matches/challenge/add/").status_code == 403
