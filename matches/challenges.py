@@ -95,7 +95,7 @@ def challenge_create(
     if "\x00" not in username:  # PostgreSQL refuses NUL in text: no such name either
         player = (
             get_user_model()
-            .objects.filter(username__iexact=username[:150])
+            .objects.filter(username__iexact=username[:150], is_active=True)
             .exclude(player__guest=True)
             .first()
         )
@@ -151,9 +151,10 @@ def challenge_find(*, challenge_id: Any, user: Any) -> Challenge:
     return challenge
 
 
-def _pending_lock(*, pk: Any, now: dt.datetime) -> Challenge | None:
-    """Inside a transaction: the challenge, locked, if it is pending and in time; None if it
-    was pending but its time is up (expired here: the caller commits that, then refuses).
+def _pending_lock(*, pk: Any, now: dt.datetime) -> Challenge | str:
+    """Inside a transaction: the challenge, locked, if it is pending and in time; else the
+    status it was closed with here (the caller commits that, then refuses: `_refuse`):
+    expired when its time is up, cancelled when either account was closed since.
     ChallengeClosed once it was decided."""
     challenge = (
         Challenge.objects.select_for_update(of=("self",))
@@ -161,12 +162,13 @@ def _pending_lock(*, pk: Any, now: dt.datetime) -> Challenge | None:
         .get(pk=pk)
     )
     if challenge.status != Challenge.Status.PENDING:
-        raise ChallengeClosed(
-            _closed_message(challenge.status), params={"status": challenge.status}
-        )
+        raise _refuse(challenge.status)
     if now >= challenge.expires_at:
         _challenge_change(challenge, status=Challenge.Status.EXPIRED, at=challenge.expires_at)
-        return None
+        return Challenge.Status.EXPIRED
+    if not (challenge.challenger.is_active and challenge.player.is_active):
+        _challenge_change(challenge, status=Challenge.Status.CANCELLED, at=now)
+        return Challenge.Status.CANCELLED
     return challenge
 
 
@@ -179,10 +181,8 @@ def _closed_message(status: str) -> str:
     }[status]
 
 
-def _refuse_expired() -> ChallengeClosed:
-    return ChallengeClosed(
-        _closed_message(Challenge.Status.EXPIRED), params={"status": Challenge.Status.EXPIRED}
-    )
+def _refuse(status: str) -> ChallengeClosed:
+    return ChallengeClosed(_closed_message(status), params={"status": status})
 
 
 class Accepted(NamedTuple):
@@ -214,7 +214,7 @@ def challenge_accept(
     with transaction.atomic():
         locked = _players_lock(challenge.challenger, challenge.player)
         pending = _pending_lock(pk=challenge.pk, now=now)
-        if pending is not None:
+        if isinstance(pending, Challenge):
             _bots_require(locked, challenge.challenger, challenge.player)
             if rated:
                 _standing_require(user=user, other=challenge.challenger, now=now)
@@ -229,7 +229,7 @@ def challenge_accept(
             pending.match = match
             _challenge_change(pending, status=Challenge.Status.ACCEPTED, at=now)
             return Accepted(pending, match, seats)
-    raise _refuse_expired()
+    raise _refuse(pending)
 
 
 def _duel_make(
@@ -300,10 +300,10 @@ def challenge_decide(*, challenge_id: Any, user: Any, status: str) -> Challenge:
         )
     with transaction.atomic():
         pending = _pending_lock(pk=challenge.pk, now=now)
-        if pending is not None:
+        if isinstance(pending, Challenge):
             _challenge_change(pending, status=status, at=now)
             return pending
-    raise _refuse_expired()
+    raise _refuse(pending)
 
 
 def challenges_expire(*, now: dt.datetime) -> int:

@@ -11,7 +11,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from fairplay.models import Review
 from fairplay.services import reviews_run
-from games.accounts import account_bot_declare
+from games.accounts import account_bot_declare, account_delete
 from matches.challenges import challenges_expire
 from matches.models import Challenge, Match, RatingChange
 
@@ -235,6 +235,23 @@ def test_a_guest_cannot_be_challenged(pool, players, client):
         CHALLENGES, {"player": "p0"}, content_type="application/json", HTTP_X_CSRFTOKEN="x"
     )
     assert refused.status_code == 403
+
+
+def test_a_closed_accounts_challenges_end(pool, players):
+    # given: anna's challenge to bob, then anna closes her account
+    pool(1)
+    (anna, anna_client), (_bob, bob_client), (_carl, carl_client) = players(3)
+    made = challenge(anna_client, {"player": "p1"}).json()
+    deleted = account_delete(user=anna)
+
+    # when: bob accepts it
+    late = accept(bob_client, made["id"])
+
+    # then: cancelled, no duel; and her new name cannot be challenged
+    assert late.status_code == 409 and late.json()["error"]["params"] == {"status": "cancelled"}
+    assert bob_client.get(f"{CHALLENGES}/{made['id']}").json()["status"] == "cancelled"
+    assert not Match.objects.exists()
+    assert challenge(carl_client, {"player": deleted}).status_code == 404
 
 
 def test_a_pending_challenge_expires_after_24_hours(pool, players):
