@@ -191,11 +191,25 @@ def _match_for(match_id: str) -> Match:
 # ---- views -------------------------------------------------------------------------------------
 
 
-class MatchListCreateApi(APIView):
-    throttle_scope = "matches"
+def _body(request: Request, fields: tuple[str, ...]) -> dict[str, Any]:
+    """The request's JSON object, with no field but `fields`."""
+    data = request.data
+    if not isinstance(data, dict):
+        raise InvalidRequest(_("The body must be a JSON object."))
+    unknown = sorted(str(key) for key in data if key not in fields)
+    if unknown:
+        raise InvalidRequest(f"unknown field(s): {', '.join(unknown)[:200]}")
+    return data
 
+
+# A list (a read, not counted) and its POST, counted against `throttle_scope`.
+class _PostThrottledApi(APIView):
     def get_throttles(self) -> list[Any]:
         return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
+
+
+class MatchListCreateApi(_PostThrottledApi):
+    throttle_scope = "matches"
 
     @extend_schema(
         parameters=[MatchListQuerySerializer],
@@ -237,12 +251,7 @@ class MatchListCreateApi(APIView):
         examples=[OpenApiExample("duel", value={"size": 2, "draw": 3}, request_only=True)],
     )
     def post(self, request: Request) -> Response:
-        data = request.data
-        if not isinstance(data, dict):
-            raise InvalidRequest(_("The body must be a JSON object."))
-        unknown = sorted(str(key) for key in data if key not in ("size", "draw"))
-        if unknown:
-            raise InvalidRequest(f"unknown field(s): {', '.join(unknown)[:200]}")
+        data = _body(request, ("size", "draw"))
         if "size" not in data:
             raise InvalidRequest(_("size must be one of: %(choices)s.") % {"choices": "2, 4"})
         size = _choice(data["size"], "size", services.SIZES)
@@ -329,17 +338,6 @@ CHALLENGE_ID = OpenApiParameter(
 )
 
 
-def _body(request: Request, fields: tuple[str, ...]) -> dict[str, Any]:
-    """The request's JSON object, with no field but `fields`."""
-    data = request.data
-    if not isinstance(data, dict):
-        raise InvalidRequest(_("The body must be a JSON object."))
-    unknown = sorted(str(key) for key in data if key not in fields)
-    if unknown:
-        raise InvalidRequest(f"unknown field(s): {', '.join(unknown)[:200]}")
-    return data
-
-
 def _flag(value: Any, name: str) -> bool:
     if type(value) is not bool:
         raise InvalidRequest(_("%(name)s must be true or false.") % {"name": name})
@@ -353,11 +351,8 @@ def _challenge_id(challenge_id: str) -> uuid.UUID:
         raise NotFound(_("No such challenge.")) from None
 
 
-class ChallengeListCreateApi(APIView):
+class ChallengeListCreateApi(_PostThrottledApi):
     throttle_scope = "challenges"
-
-    def get_throttles(self) -> list[Any]:
-        return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
         parameters=[PageQuerySerializer],
