@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import services
 from games.engine import Action as EngineAction
@@ -142,7 +143,7 @@ def share_text(*, game: Game, result: dict[str, Any], streak: int | None, addres
     if game.status == Game.Status.WON:
         parts.append(_("won in %(moves)s") % {"moves": game.moves})
     else:
-        parts.append(_("%(home)s of 52 cards home") % {"home": game.cards_home})
+        parts.append(_cards_home(game))
     if (par := _par(game)) is not None:
         parts.append(_("par %(moves)s") % {"moves": par})
     if streak:
@@ -152,6 +153,14 @@ def share_text(*, game: Game, result: dict[str, Any], streak: int | None, addres
         lines.append(emoji_strip(result["winnable"]))
     lines.append(address)
     return "\n".join(lines)
+
+
+def _cards_home(game: Game) -> str:
+    """How far a game not won got, as the replay page says it."""
+    home = game.cards_home
+    return ngettext("%(home)s of 52 cards home", "%(home)s of 52 cards home", home) % {
+        "home": home
+    }
 
 
 def _par(game: Game) -> str | None:
@@ -168,7 +177,7 @@ def card_description(game: Game) -> str:
     if game.status == Game.Status.WON:
         words = _("Won in %(moves)s moves") % {"moves": game.moves}
     else:
-        words = _("%(home)s of 52 cards home") % {"home": game.cards_home}
+        words = _cards_home(game)
     if (par := _par(game)) is not None:
         words += " · " + _("par %(moves)s") % {"moves": par}
     return words
@@ -201,6 +210,7 @@ def result_card(game: Game) -> tuple[bytes, int]:
                 "title": card_title(game),
                 "description": card_description(game),
                 "marks": marks,
+                "strip_label": _("Winnable along the game"),
                 "draw": game.draw,
             },
         )
