@@ -14,9 +14,8 @@ import cairosvg
 from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games import services
 from games.engine import Action as EngineAction
@@ -158,9 +157,7 @@ def share_text(*, game: Game, result: dict[str, Any], streak: int | None, addres
 def _cards_home(game: Game) -> str:
     """How far a game not won got, as the replay page says it."""
     home = game.cards_home
-    return ngettext("%(home)s of 52 cards home", "%(home)s of 52 cards home", home) % {
-        "home": home
-    }
+    return ngettext("%(home)s of 52 cards home", "%(home)s of 52 cards home", home) % {"home": home}
 
 
 def _par(game: Game) -> str | None:
