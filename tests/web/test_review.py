@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.web.conftest import screenshot
+from tests.web.conftest import SCREENSHOTS, screenshot
 from tests.web.helpers import api, sign_up, unique_name
 from web.review import emoji_strip
 
@@ -60,8 +60,8 @@ def og(page, name: str) -> str | None:
 
 @pytest.mark.parametrize(
     "viewport",
-    [{"width": 390, "height": 844}, {"width": 1366, "height": 768}],
-    ids=["phone", "desktop"],
+    [{"width": 320, "height": 568}, {"width": 390, "height": 844}, {"width": 1366, "height": 768}],
+    ids=["small-phone", "phone", "desktop"],
 )
 def test_review_of_a_daily_after_its_day(new_context, run_on_server, base_url, viewport):
     # given a player's finished daily game whose day is still running
@@ -126,6 +126,8 @@ def test_review_of_a_daily_after_its_day(new_context, run_on_server, base_url, v
 
     # when the player jumps to the turn
     page.click("#jump-turn")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#review").screenshot(path=SCREENSHOTS / f"review-strip-{viewport['width']}.png")
 
     # then the replay shows the step that lost the win, marked on the strip and the slider
     assert page.locator("#step").inner_text() == f"{LOST_AT} / {ACTIONS}"
@@ -147,7 +149,8 @@ def test_review_of_a_daily_after_its_day(new_context, run_on_server, base_url, v
     page.keyboard.press("ArrowRight")
     assert ghost.inner_text() == f"Winning line: 2 / {total}"
     assert page.locator("#ghost-caption").inner_text() != ""
-    screenshot(page, f"review-ghost-{'phone' if phone else 'desktop'}")
+    shot = f"{viewport['width']}x{viewport['height']}"
+    screenshot(page, f"review-ghost-{shot}")
 
     # and leaving it brings the game back where it was
     page.click("#ghost-leave")
