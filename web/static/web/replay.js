@@ -39,6 +39,7 @@ function show(next) {
   section.classList.remove("solver-line");
   const controls = document.getElementById("ghost-controls");
   if (controls) controls.hidden = true;
+  document.getElementById("replay-controls").hidden = false;
   index = Math.min(Math.max(next, 0), frames.length - 1);
   const frame = frames[index];
   showView(frame.view);
@@ -60,6 +61,7 @@ function showGhost(next) {
   ghost = Math.min(Math.max(next, 0), review.ghost.length - 1);
   section.classList.add("solver-line");
   document.getElementById("ghost-controls").hidden = false;
+  document.getElementById("replay-controls").hidden = true;
   showView(review.ghost[ghost].view);
   document.getElementById("ghost-step").textContent = format(gettext("Winning line: %(step)s / %(count)s"), { step: ghost, count: review.ghost.length - 1 });
   document.getElementById("ghost-caption").textContent = review.ghost[ghost].caption;
@@ -90,7 +92,12 @@ if (review) {
     if (mark) show(Number(mark.dataset.step));
   });
   const jump = document.getElementById("jump-turn");
-  if (jump) jump.addEventListener("click", () => show(review.lost_at));
+  if (jump) {
+    jump.addEventListener("click", () => {
+      show(review.lost_at);
+      table.scrollIntoView({ block: "nearest" });
+    });
+  }
   const start = document.getElementById("ghost-start");
   if (start) {
     start.addEventListener("click", () => {
