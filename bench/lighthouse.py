@@ -168,22 +168,16 @@ def measure(
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c", CROWD.format(count=players)],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-        )
-        reviewed = subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c", REVIEWED],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        review_id = reviewed.split("game: ")[1].split()[0]
+        for code in (CROWD.format(count=players), REVIEWED):
+            printed = subprocess.run(
+                [sys.executable, "manage.py", "shell", "-c", code],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        review_id = printed.split("game: ")[1].split()[0]  # REVIEWED's
         cookies, game_id = signed_in_game(base)
         import httpx
 
