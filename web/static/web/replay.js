@@ -79,7 +79,7 @@ document.getElementById("prev").addEventListener("click", () => show(index - 1))
 document.getElementById("next").addEventListener("click", () => show(index + 1));
 document.getElementById("last").addEventListener("click", () => show(frames.length - 1));
 document.addEventListener("keydown", (event) => {
-  if (event.target === range) return; // the slider steps by itself
+  if (event.target.closest("input, textarea, select")) return; // the slider steps by itself
   if (event.key === "ArrowRight") step(1);
   if (event.key === "ArrowLeft") step(-1);
   if (event.key === "Escape" && ghost !== null) show(index);
