@@ -7,7 +7,6 @@ the page then says when its review opens, and the card is not drawn."""
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import cairosvg
@@ -212,5 +211,5 @@ def result_card(game: Game) -> tuple[bytes, int]:
             },
         )
         png = cairosvg.svg2png(bytestring=svg.encode())
-        cache.set(key, png, int(dt.timedelta(days=1).total_seconds()))
+        cache.set(key, png, CARD_SECONDS_DONE)
     return png, CARD_SECONDS_DONE if row is not None else CARD_SECONDS_PENDING

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from tests.web.conftest import SCREENSHOTS, screenshot
-from tests.web.test_accessibility import AXE, violations
 from tests.web.helpers import api, sign_up, unique_name
+from tests.web.test_accessibility import AXE, violations
 from web.review import emoji_strip
 
 # A daily challenge of a past date whose day is still running (ends in an hour), par 120 (exact),
