@@ -9,6 +9,7 @@ urlpatterns = [
     path("play/<uuid:game_id>", views.play, name="play"),
     path("play/now", views.play_now, name="play-now"),
     path("replay/<uuid:game_id>", views.replay, name="replay"),
+    path("replay/<uuid:game_id>/card.png", views.result_card, name="result-card"),
     path("daily/", views.daily_today, name="daily-today"),
     path("daily/<str:day>/<int:draw>/", views.daily, name="daily"),
     path("players/<str:username>", views.player, name="player"),

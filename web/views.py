@@ -17,7 +17,9 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language, override
 from django.utils.translation import gettext as _
@@ -42,7 +44,7 @@ from games.errors import Forbidden, NotFound
 from games.throttling import throttles_wait
 from leaderboard.days import day_today
 from leaderboard.selectors import daily_streak
-from web import selectors
+from web import review, selectors
 from web.forms import SignupForm
 
 
@@ -109,16 +111,48 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         raise Http404("no such game") from None
     if game.status == game.Status.PLAYING:
         return redirect("play", game_id=game.id)
-    response = render(
-        request,
-        "web/replay.html",
-        {"game": game, "code": game_selectors.game_code_shown(game), "frames": FRAMES_MARK},
-    )
+    # R37: the review (the analysis under the replay) once the deal may be shown (R19).
+    reviewed = review.review_for(game)
+    context: dict[str, object] = {
+        "game": game,
+        "code": game_selectors.game_code_shown(game),
+        "frames": FRAMES_MARK,
+        "review": reviewed,
+    }
+    if reviewed["state"] != "hidden":
+        result = reviewed.get("result")
+        address = request.build_absolute_uri(reverse("replay", args=[game.pk]))
+        context["card"] = {
+            "title": review.card_title(game),
+            "description": review.card_description(game),
+            "image": request.build_absolute_uri(reverse("result-card", args=[game.pk])),
+            "address": address,
+        }
+        if result is not None:
+            context["share"] = review.share_text(
+                game=game, result=result, streak=review.share_streak(game), address=address
+            )
+    response = render(request, "web/replay.html", context)
     # The frames (megabytes for a long game) go in as the cached bytes they are: through the
     # template engine they would be copied at every level of the page's blocks.
     response.content = response.content.replace(
         FRAMES_MARK.encode(), selectors.replay_frames_script(game=game), 1
     )
+    return response
+
+
+def result_card(request: HttpRequest, game_id: str) -> HttpResponse:
+    """R37: a finished game's result card (the Open Graph image of its review's link), a PNG;
+    404 while its deal may not be shown (R19), whoever asks, as for a game one may not see."""
+    try:
+        game = game_services.game_get_for(game_id=game_id, user=request.user)
+    except NotFound:
+        raise Http404("no such game") from None
+    if game_selectors.game_is_private(game):
+        raise Http404("not yet")
+    png, seconds = review.result_card(game)
+    response = HttpResponse(png, content_type="image/png")
+    patch_cache_control(response, public=True, max_age=seconds)
     return response
 
 

@@ -1,6 +1,6 @@
-"""Lighthouse's mobile profile on the home page, a table and today's board, served by the
-production topology (nginx, gunicorn, uvicorn: scripts/serve-topology.sh) on its own fresh
-PostgreSQL database. PostgreSQL pass only: the topology runs on PostgreSQL.
+"""Lighthouse's mobile profile on the home page, a table, today's board and a review page (R37),
+served by the production topology (nginx, gunicorn, uvicorn: scripts/serve-topology.sh) on its
+own fresh PostgreSQL database. PostgreSQL pass only: the topology runs on PostgreSQL.
 
 What this asserts does not depend on how busy the machine is: accessibility and best practices
 >= 95, no layout shift worth the name, and none of the page-weight and delivery faults Lighthouse
