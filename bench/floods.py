@@ -8,7 +8,7 @@ visitors from many addresses become guests, under the production topology.
                                      [--stream-tries 2000] [--stream-accounts 25]
                                      [--stream-addresses 10]
                                      [--database canfield_bench_floods] [--port 8768]
-                                     [--quick]
+                                     [--quick] [--only streams]
 
 Starts the production topology (`scripts/serve-topology.sh`: nginx in front of the web pool
 (gunicorn sync workers) and the heavy pool (hints and password doors, niced), DJANGO_DEBUG=0,
@@ -43,8 +43,8 @@ of its actions and reads are measured:
     accounts spread over `--stream-addresses` addresses (as many as the caps let in: 500 by
     default); the ws process's CPU and resident memory before and while they are held.
 Prints each phase's figures, their ratios to idle (targets: p50 <= 2x, p99 <= 3x) and what
-the attackers were answered. Addresses are loopback ones (127.x.y.z, another /16 each run);
-every loop stops at its deadline.
+the attackers were answered (`--only streams`: idle and phase 10 alone). Addresses are
+loopback ones (127.x.y.z, another /16 each run); every loop stops at its deadline.
 """
 
 from __future__ import annotations
@@ -637,6 +637,7 @@ def main() -> None:
     parser.add_argument("--database", default="canfield_bench_floods")
     parser.add_argument("--port", type=int, default=PORT, help="nginx's port")
     parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
+    parser.add_argument("--only", choices=["streams"], help="idle and this phase alone")
     args = parser.parse_args()
     if args.quick:
         args.seconds = 8
@@ -653,6 +654,13 @@ def main() -> None:
     )
     try:
         player = register(PLAYER, "player")
+        if args.only == "streams":
+            print(f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} (a shared machine)")
+            measure(player, time.monotonic() + 2)  # warm-up
+            idle = report("idle", measure(player, time.monotonic() + args.seconds), [])
+            stream_flood(args, player, idle, run_dir)
+            print(f"load after: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
+            return
         hinters = [register(f"127.{NET}.0.{10 + n}", f"hinter{n}") for n in range(args.hinters)]
         # As many games as an account's hints a minute (THROTTLE_HINTS), dealt beforehand.
         # (each account's in a thread of its own: THROTTLE_GAMES makes each wait a minute)

@@ -219,10 +219,10 @@ async def _take(held: list[tuple[AddressPlaces, str, str]], kind: str, key: str)
 
 
 # HTTP requests a ws process answers at once until their response starts (a stream's is its
-# first line): each takes a thread and a database connection meanwhile (Django's ASGI handler
-# runs a request's sync view in a thread of its own), so a flood of stream openings waits here,
-# in the event loop, rather than take one connection each (bench/floods.py's stream phase met
-# PostgreSQL's max_connections without it). An open stream holds neither.
+# first line): each takes a thread meanwhile (Django's ASGI handler runs a request's sync
+# middleware in a thread of its own; its database work waits for the streams' pool,
+# games/streams.py), so a flood of stream openings waits here, in the event loop, rather than
+# take a thread each. An open stream holds neither a thread nor a connection.
 OPENING = 8
 _opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
 _opening = weakref.WeakKeyDictionary()
