@@ -3,36 +3,13 @@ limits of canfield_site/sockets.py, which also holds game streams' places)."""
 
 import atexit
 import os
-from typing import Any
 from urllib.parse import urlparse
 
-import django
-from asgiref.sync import SyncToAsync
-from django.core.handlers.asgi import ASGIHandler
-from django.http import HttpResponseBase
+from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
-
-
-class StreamsHandler(ASGIHandler):
-    """Django's ASGI handler, but a response sent from an async iterator (a game stream) holds
-    no thread while it is sent. Django gives each request a thread of its own for its sync
-    parts (the middleware, signals) and keeps it until the request ends, hours later for a
-    stream; that thread is idle once the response starts, so it ends then (a sync step at the
-    end, the response's close, gets a new one). games/streams.py: what a stream holds."""
-
-    async def send_response(self, response: HttpResponseBase, send: Any) -> None:
-        if response.streaming and getattr(response, "is_async", False):
-            context = SyncToAsync.thread_sensitive_context.get(None)
-            executor = SyncToAsync.context_to_thread_executor.pop(context, None)  # type: ignore[call-overload]
-            if executor is not None:
-                executor.shutdown(wait=False)
-        await super().send_response(response, send)  # type: ignore[no-untyped-call]
-
-
 # Django must be set up before the routing (and so the consumers and models) is imported.
-django.setup(set_prefix=False)
-django_asgi_app = StreamsHandler()
+django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator, WebsocketDenier  # noqa: E402

@@ -138,6 +138,7 @@ async def _stream(
             if over:
                 yield _end(payload)
                 return
+            del found, rows, payload  # (not kept while the stream waits)
 
 
 class StreamLineSerializer(serializers.Serializer):
@@ -181,9 +182,10 @@ class GameStreamApi(APIView):
         if game.status != Game.Status.PLAYING:
             return _ndjson(_lines(line, _end(first)))
         ends_at = services.game_day_ends_at(game)
-        return _ndjson(
-            _stream(game.pk, game.actions_count, line, request.user, credential, ends_at)
-        )
+        lines = _stream(game.pk, game.actions_count, line, request.user, credential, ends_at)
+        # Under uvicorn the lines are sent once Django is done with the request (a stream holds
+        # none of its objects: games/streams.py).
+        return _ndjson(_lines() if sockets.send_after(lines) else lines)
 
 
 def _end(game: dict[str, Any]) -> bytes:

@@ -20,8 +20,10 @@ stream (its opening's authentication and checks, a woken stream's read, the time
 runs in `in_pool`: a pool of DATABASE_THREADS threads shared by all of the process's streams,
 each thread keeping its one connection (CONN_MAX_AGE) for the next step, so a process holds
 at most DATABASE_THREADS sessions for its streams however many it serves, and an opening makes
-no new session. The opening's own request thread (Django's ASGI handler gives each request
-one, for its sync middleware) ends when the response starts (canfield_site/asgi.py).
+no new session. Nor does it keep the request: Django's ASGI handler gives each request a
+thread of its own (for its sync middleware) until the request ends, and keeps the request's
+objects as long; so the view hands its lines over (`canfield_site.sockets.send_after`), Django
+answers the headers and is done, and the lines follow, sent by the ASGI middleware.
 
 An idle stream costs nothing but its keep-alive timer: it reads only when woken (or once when
 its daily or match game's time is up: the day's end ends it, R26a). Wake-ups lost while the
