@@ -262,9 +262,7 @@ class DailyTodayApi(APIView):
         if month is None:
             raise InvalidRequest(_("%s is not a month: expected YYYY-MM.") % repr(text[:20]))
         if month > today:
-            raise NotFound(
-                _("There is no daily challenge in %(month)s yet.") % {"month": text}
-            )
+            raise NotFound(_("There is no daily challenge in %(month)s yet.") % {"month": text})
         if month == today.replace(day=1):
             challenges_of_day(today)
         return Response(selectors.daily_month(month=month, now=timezone.now()))

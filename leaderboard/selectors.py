@@ -466,7 +466,7 @@ def player_stats(*, username: str, now: dt.datetime) -> dict[str, Any]:
         "best_score": figures["best_score"],
         "best_win_seconds": None if best is None else round(best.total_seconds(), 3),
         "best_win_moves": figures["best_win_moves"],
-        "daily_streak": daily_streak(player=player, now=now),
+        "daily_streak": player_streak(player=player, now=now).current,
     }
 
 
@@ -583,27 +583,6 @@ def player_history_stats(*, player: Any, now: dt.datetime) -> dict[str, Any]:
         "weeks": weeks,
         "par": par,
     }
-
-
-def daily_streak(*, player: Any, now: dt.datetime) -> int:
-    """Consecutive days with a daily game, back from today (or from yesterday while today's is
-    not played yet: the streak is still alive until the day ends)."""
-    days = (
-        Entry.objects.filter(player=player)
-        .order_by("-challenge__date")
-        .values_list("challenge__date", flat=True)
-        .distinct()
-    )
-    expected = day_today(now)
-    streak = 0
-    for day in days.iterator():
-        if streak == 0 and day == expected - dt.timedelta(days=1):
-            expected = day
-        if day != expected:
-            break
-        streak += 1
-        expected -= dt.timedelta(days=1)
-    return streak
 
 
 # ---- fair-play review (leaderboard/admin.py) -------------------------------------------------

@@ -42,9 +42,7 @@ def daily_finished(
     """A ranked daily of `player` on `date`, finished (won or ended by the player) an hour
     before its day ended, unless `finished_at` says when."""
     challenge = challenge_on(date, draw, par)
-    game = game_create(
-        owner=player, code=DealCode.parse(challenge.deal_code), challenge=challenge
-    )
+    game = game_create(owner=player, code=DealCode.parse(challenge.deal_code), challenge=challenge)
     ended = finished_at or challenge.ends_at - dt.timedelta(hours=1)
     score = 260 if status == Game.Status.WON else 40
     Game.objects.filter(pk=game.pk).update(

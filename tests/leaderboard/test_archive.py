@@ -26,9 +26,7 @@ def day(text: str) -> dt.date:
     return dt.date.fromisoformat(text)
 
 
-def test_a_month_lists_its_days_with_codes_only_once_each_day_is_over(
-    noon, make_user, api_client
-):
+def test_a_month_lists_its_days_with_codes_only_once_each_day_is_over(noon, make_user, api_client):
     # given: October's last day, two November days with both boards (a player on the 27th, a
     # par on the 28th), and today's 3-card board played (today is 2026-11-29)
     alice, bob = make_user("alice"), make_user("bob")
