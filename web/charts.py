@@ -58,7 +58,7 @@ def par_chart(*, points: list[dict[str, Any]], today: dt.date, span: int) -> dic
     bottom = min([0, *(point["over"] for point in points)])
     scale = CHART_HEIGHT / (top - bottom)
     first = today - dt.timedelta(days=span - 1)
-    width = LEFT + span
+    width = LEFT + span + 4  # room for the last day's dot
     dots = [
         {
             "x": LEFT + (dt.date.fromisoformat(point["date"]) - first).days,
