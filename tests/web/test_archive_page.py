@@ -90,3 +90,11 @@ def test_player_page_draws_the_streak_heat_map_and_charts_with_tables(clock, cli
     assert html.count('class="heat-3"') == 0 and html.count('class="heat-2"') == 3
     assert '<tr data-date="2026-11-28"><td>2026-11-28</td><td>3 cards (Hard)</td>' in html
     assert html.count('class="dot"') == 3 and "+28" in html
+
+
+def test_a_board_links_to_its_month_in_the_archive(clock, client, db):
+    challenge_on(dt.date(2026, 11, 20))
+
+    html = client.get("/daily/2026-11-20/3/").content.decode()
+
+    assert 'href="/daily/?month=2026-11" id="archive-link"' in html
