@@ -34,6 +34,7 @@ from canfield_client.models import (
     Card,
     ConcretePile,
     Daily,
+    DailyMonth,
     Draw,
     Entry,
     Game,
@@ -46,6 +47,7 @@ from canfield_client.models import (
     Page,
     Pile,
     Player,
+    PlayerStats,
     RateLimit,
     RatingChange,
     RatingEntry,
@@ -279,6 +281,11 @@ class Client(_Options):
         """Today's challenge (or that day's): its boards, and once over their codes and par."""
         return self._run(self._core.daily(date))
 
+    def daily_month(self, month: str) -> DailyMonth:
+        """The archive's month ("YYYY-MM"): its days with a daily up to today (codes and par of
+        the days that are over)."""
+        return self._run(self._core.daily_month(month))
+
     def leaderboard(
         self,
         date: dt.date,
@@ -293,6 +300,10 @@ class Client(_Options):
 
     def player(self, username: str) -> Player:
         return self._run(self._core.player(username))
+
+    def player_stats(self, username: str) -> PlayerStats:
+        """A player's daily streak (current, best) and history: heat map days, weeks, par."""
+        return self._run(self._core.player_stats(username))
 
     def player_games(
         self,
@@ -555,6 +566,9 @@ class AsyncClient(_Options):
     async def daily(self, date: dt.date | None = None) -> Daily:
         return await self._run(self._core.daily(date))
 
+    async def daily_month(self, month: str) -> DailyMonth:
+        return await self._run(self._core.daily_month(month))
+
     async def leaderboard(
         self,
         date: dt.date,
@@ -568,6 +582,9 @@ class AsyncClient(_Options):
 
     async def player(self, username: str) -> Player:
         return await self._run(self._core.player(username))
+
+    async def player_stats(self, username: str) -> PlayerStats:
+        return await self._run(self._core.player_stats(username))
 
     async def player_games(
         self,
