@@ -27,9 +27,10 @@ FROM python:3.11-slim AS runtime
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/venv/bin:$PATH
 # PgBouncer for the compose file's `pgbouncer` service (scripts/serve-pgbouncer.sh), from this
-# image; /metrics is where the app's processes count their metrics (a volume in compose).
+# image; Cairo and a font for the result cards (web/cards.py, CairoSVG); /metrics is where the
+# app's processes count their metrics (a volume in compose).
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends pgbouncer \
+    && apt-get install -y --no-install-recommends pgbouncer libcairo2 fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 --home /app app \
     && mkdir /metrics && chown app /metrics

@@ -1,19 +1,22 @@
-"""1,000 open game streams (`GET /api/v1/games/{id}/stream`) held by one ASGI process.
+"""3,000 open game streams (`GET /api/v1/games/{id}/stream`) held by one ASGI process.
 
-    .venv/bin/python bench/streams.py [--streams 1000] [--actions 200] [--idle 20]
-                                      [--database canfield_bench_streams]
+    .venv/bin/python bench/streams.py [--streams 3000] [--actions 200] [--idle 20]
+                                      [--database canfield_bench_streams] [--quick]
 
 Starts the production topology (`scripts/serve-topology.sh`: nginx in front, gunicorn for the
 API, one uvicorn process for WebSockets and streams, DJANGO_DEBUG=0) on a fresh PostgreSQL
 database and the Redis of REDIS_URL (default redis://127.0.0.1:6379/0), makes one account and
 `--streams` games, and opens one stream per game through nginx (HTTP/1.0: nginx passes the
-lines on as they come). Then it plays `--actions` actions, one after another, each on a game
-picked at random, and measures from the moment the action is sent until its line arrives on
-that game's stream (the API's promise: within a second of the commit). Prints the time to open
-the streams, the uvicorn process's resident memory and threads before and with the streams
-open (and per stream), its CPU over `--idle` seconds before the streams and again while they
-are open and idle (each sends its keep-alive every 10 s, and nothing else: idle streams read
-nothing), the latency's p50/p99/max, and the streams the topology still holds.
+lines on as they come): the first 100, then the others. Then it plays `--actions` actions, one
+after another, each on a game picked at random, and measures from the moment the action is sent
+until its line arrives on that game's stream (the API's promise: within a second of the commit).
+Prints the time to open the streams; the PostgreSQL sessions the uvicorn process holds (its
+connections to the server) and the database's sessions in all, before and with the first 100
+streams open (target: fewer than 10 more); the uvicorn process's resident memory and threads
+before and with every stream open (targets: under 32 KiB a stream, no thread a stream); its
+CPU over `--idle` seconds before the streams and again while they are open and idle (each
+sends its keep-alive every 10 s, and nothing else: idle streams read nothing); the latency's
+p50/p99/max (target: max under 1 s); and the streams the topology still holds.
 Traffic stays on this machine: the streams leave from loopback addresses (127.77.x.y), 40 from
 each (within nginx's burst of stream openings per client), all of one account, so this run
 lifts STREAMS_PER_ACCOUNT to `--streams` (it measures what a process holds; bench/floods.py
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -38,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import Client, production_env, start_topology, stop  # noqa: E402
+from bench._common import PG_ADMIN, Client, production_env, start_topology, stop  # noqa: E402
 
 
 def _free_port() -> int:
@@ -74,6 +78,34 @@ async def cpu_percent(pid: int, seconds: float) -> float:
     used, started = cpu_seconds(pid), time.monotonic()
     await asyncio.sleep(seconds)
     return (cpu_seconds(pid) - used) / (time.monotonic() - started) * 100
+
+
+def database_sessions(pid: int) -> int:
+    """The process's open TCP connections to PostgreSQL (port 5432): its database sessions."""
+    sockets = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:["):
+                sockets.add(target[8:-1])
+    held = 0
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            remote_port = int(fields[2].rsplit(":", 1)[1], 16)
+            held += remote_port == 5432 and fields[3] == "01" and fields[9] in sockets
+    return held
+
+
+def all_sessions(database: str) -> int:
+    """The sessions PostgreSQL serves on `database` (every process of the topology)."""
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [database]
+        ).fetchone()
+    return int(row[0]) if row else 0
 
 
 def memory(pid: int) -> tuple[float, int]:
@@ -114,6 +146,14 @@ class Stream:
             writer.close()
 
 
+async def open_all(streams: list[Stream], token: str) -> None:
+    for stream in streams:
+        stream.task = asyncio.create_task(stream.run(token))
+    await asyncio.wait_for(asyncio.gather(*(s.opened.wait() for s in streams)), 600)
+    for stream in streams:
+        await stream.lines.get()  # each one's `game` line
+
+
 async def bench(args: argparse.Namespace, token: str, games: list[str], pid: int) -> None:
     before, threads_before = memory(pid)
     cpu_before = await cpu_percent(pid, args.idle)
@@ -121,21 +161,30 @@ async def bench(args: argparse.Namespace, token: str, games: list[str], pid: int
     streams = [
         Stream(game, f"127.77.{n // 40 // 250}.{1 + n // 40 % 250}") for n, game in enumerate(games)
     ]
+    sessions = database_sessions(pid), all_sessions(args.database)
     started = time.monotonic()
-    for stream in streams:
-        stream.task = asyncio.create_task(stream.run(token))
-    await asyncio.wait_for(asyncio.gather(*(s.opened.wait() for s in streams)), 300)
+    await open_all(streams[:100], token)
+    await asyncio.sleep(1)  # (a connection closed is gone from the tables a moment later)
+    with_100 = database_sessions(pid), all_sessions(args.database)
+    print(
+        f"PostgreSQL sessions: the uvicorn process {sessions[0]} before, {with_100[0]} with 100 "
+        f"streams open; the database's in all {sessions[1]} before, {with_100[1]} with them "
+        f"(target: fewer than 10 more)"
+    )
+    await open_all(streams[100:], token)
     opened = time.monotonic() - started
-    for stream in streams:
-        await stream.lines.get()  # each one's `game` line
     await asyncio.sleep(2)  # let the process settle (its first requests' garbage collected)
     held, threads_held = memory(pid)
     cpu_held = await cpu_percent(pid, args.idle)
-    print(f"{len(streams)} streams open through nginx in {opened:.1f} s")
+    print(
+        f"{len(streams)} streams open through nginx in {opened:.1f} s; the uvicorn process's "
+        f"PostgreSQL sessions then: {database_sessions(pid)}"
+    )
     print(
         f"uvicorn process: {before:.0f} MiB, {threads_before} threads before; "
         f"{held:.0f} MiB, {threads_held} threads with {len(streams)} streams open "
-        f"({(held - before) * 1024 / len(streams):.0f} KiB a stream)"
+        f"({(held - before) * 1024 / len(streams):.1f} KiB a stream, target under 32; "
+        f"{threads_held - threads_before} threads more)"
     )
     print(
         f"uvicorn process CPU over {args.idle:.0f} s: {cpu_before:.1f} % of a core before, "
@@ -170,13 +219,14 @@ async def bench(args: argparse.Namespace, token: str, games: list[str], pid: int
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--streams", type=int, default=1000)
+    parser.add_argument("--streams", type=int, default=3000)
     parser.add_argument("--actions", type=int, default=200)
     parser.add_argument("--idle", type=float, default=20, help="seconds of each CPU window")
     parser.add_argument("--database", default="canfield_bench_streams")
     parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
     if args.quick:
+        args.streams = 1000
         args.actions = 50
         args.idle = 5
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

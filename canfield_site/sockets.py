@@ -38,6 +38,7 @@ import logging
 import time
 import uuid
 import weakref
+from collections.abc import AsyncIterator
 from typing import Any
 
 import redis
@@ -219,19 +220,37 @@ async def _take(held: list[tuple[AddressPlaces, str, str]], kind: str, key: str)
 
 
 # HTTP requests a ws process answers at once until their response starts (a stream's is its
-# first line): each takes a thread and a database connection meanwhile (Django's ASGI handler
-# runs a request's sync view in a thread of its own), so a flood of stream openings waits here,
-# in the event loop, rather than take one connection each (bench/floods.py's stream phase met
-# PostgreSQL's max_connections without it). An open stream holds neither.
+# headers): each takes a thread meanwhile (Django's ASGI handler runs a request's sync
+# middleware in a thread of its own; a stream's database work waits for the streams' pool,
+# games/streams.py), so a flood of stream openings waits here, in the event loop, rather than
+# take a thread each. An open stream holds neither a thread nor a connection.
 OPENING = 8
 _opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
 _opening = weakref.WeakKeyDictionary()
 
 
+# The body a view handed over (`send_after`; set by PlacesHeld, None outside of it).
+_after: contextvars.ContextVar[list[AsyncIterator[bytes]] | None]
+_after = contextvars.ContextVar("body_after", default=None)
+
+
+def send_after(body: AsyncIterator[bytes]) -> bool:
+    """From a view whose response is a stream's headers (a 200 with an empty streaming body):
+    PlacesHeld sends `body` after them once Django is done with the request, so that an open
+    stream holds none of the request's objects, nor its thread; False outside PlacesHeld (a
+    WSGI server, the test client): the view's response sends `body` itself then."""
+    after = _after.get()
+    if after is None:
+        return False
+    after.append(body)
+    return True
+
+
 class PlacesHeld:
     """ASGI middleware for HTTP: the places a request's view took (`hold`) are given back when
-    the application is done with the request (its response sent, or the client gone); at most
-    OPENING requests are answered at once until their response starts."""
+    the application is done with the request (its response sent, or the client gone); a body
+    handed over (`send_after`) is sent after the application's response, which it then holds;
+    at most OPENING requests are answered at once until their response starts."""
 
     def __init__(self, application: Any) -> None:
         self.application = application
@@ -239,28 +258,59 @@ class PlacesHeld:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         held: list[tuple[AddressPlaces, str, str]] = []
         token = _held.set(held)
+        after: list[AsyncIterator[bytes]] = []
+        after_token = _after.set(after)
         loop = asyncio.get_running_loop()
         opening = _opening.get(loop)
         if opening is None:
             opening = _opening[loop] = asyncio.Semaphore(OPENING)
         await opening.acquire()
-        started = False
+        started = handed = False
 
         async def send_started(message: dict[str, Any]) -> None:
-            nonlocal started
+            nonlocal started, handed
             if not started and message["type"] == "http.response.start":
                 started = True
+                handed = bool(after) and message["status"] == 200
                 opening.release()
+            elif handed:
+                return  # the application's (empty) body: the handed-over one follows
             await send(message)
 
         try:
             await self.application(scope, receive, send_started)
+            if handed:
+                await _send_body(after.pop(), receive, send)
         finally:
             if not started:
                 opening.release()
             _held.reset(token)
+            _after.reset(after_token)
             for kind_places, key, place in held:
                 await kind_places.give_back(key, place)
+
+
+async def _send_body(body: AsyncIterator[bytes], receive: Any, send: Any) -> None:
+    """Sends `body` as it comes, until it ends or the client leaves (then it is cancelled)."""
+
+    async def lines() -> None:
+        async for line in body:
+            await send({"type": "http.response.body", "body": line, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def gone() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    sending, leaving = asyncio.ensure_future(lines()), asyncio.ensure_future(gone())
+    try:
+        await asyncio.wait([sending, leaving], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (sending, leaving):
+            task.cancel()
+        await asyncio.gather(sending, leaving, return_exceptions=True)
+    if sending.done() and not sending.cancelled():
+        sending.result()  # (its error, if any, is the server's to log)
 
 
 class SocketsPerAddress:

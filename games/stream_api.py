@@ -1,20 +1,22 @@
 """Streams and exports (docs/api.md "Streams and exports"): a game's NDJSON stream, and a player's
 finished public games as a page or, asked for as `application/x-ndjson`, all of them.
 
-Why the stream is an async response served by uvicorn: games/streams.py."""
+Why the stream is an async response served by uvicorn, and why its database work runs in a
+small shared pool: games/streams.py."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connections
-from django.http import StreamingHttpResponse
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -77,7 +79,6 @@ def _read_since(
     would no longer be accepted (games/streams.py). Only the rows the game read counts
     (`actions_count`): an action committed between the two reads waits for the next read (its
     own wake-up), so that a line never pairs an action with the game before it."""
-    close_old_connections()  # these threads serve no request whose end would close them
     if credential is not None and not selectors.credentials_alive([credential]):
         return None
     game = Game.objects.select_related("challenge").get(pk=game_id)
@@ -91,20 +92,22 @@ def _read_since(
     return rows, game_payload(game, viewer=viewer), game.status != Game.Status.PLAYING
 
 
+_read_in_pool = streams.in_pool(_read_since)
+
+
 async def _stream(
-    game: Game,
-    first: dict[str, Any],
+    game_id: Any,
+    last: int,
+    first: bytes,
     viewer: Any,
     credential: selectors.Credential | None,
     ends_at: dt.datetime | None,
 ) -> AsyncIterator[bytes]:
-    yield _line({"type": "game", "game": first})
-    if game.status != Game.Status.PLAYING:
-        yield _line({"type": "end", "game": first})
-        return
-    read = sync_to_async(_read_since, thread_sensitive=False)
-    last = game.actions_count
-    with streams.game_watch(game.pk, credential, last) as watch:
+    """The lines of a game in progress after its `first` (sent as it is; the game had `last`
+    moves then)."""
+    yield first
+    del first  # (an open stream keeps as little as it can: the first line holds the log)
+    with streams.game_watch(game_id, credential, last) as watch:
         # Whatever landed between the view's read and the watch is read now.
         watch.changed.set()
         while True:
@@ -123,7 +126,7 @@ async def _stream(
             if watch.ended:
                 return
             try:
-                found = await read(game.pk, last, viewer, credential)
+                found = await _read_in_pool(game_id, last, viewer, credential)
             except Game.DoesNotExist:
                 return
             if found is None:
@@ -133,8 +136,9 @@ async def _stream(
                 last = watch.seen = row["n"]
                 yield _line({"type": "action", "action": row, "game": payload})
             if over:
-                yield _line({"type": "end", "game": payload})
+                yield _end(payload)
                 return
+            del found, rows, payload  # (not kept while the stream waits)
 
 
 class StreamLineSerializer(serializers.Serializer):
@@ -174,15 +178,40 @@ class GameStreamApi(APIView):
         if game.status == Game.Status.PLAYING:
             _hold_places(request, credential)
         first = game_payload(game, viewer=request.user, with_log=True)
-        viewer = request.user
+        line = _line({"type": "game", "game": first})
+        if game.status != Game.Status.PLAYING:
+            return _ndjson(_lines(line, _end(first)))
         ends_at = services.game_day_ends_at(game)
-        # The response outlives this request's thread work: its database connection is not
-        # held for hours (the stream reads in the shared worker threads). A connection inside a
-        # transaction is someone else's (a test's, around the request): not ours to close.
-        for connection in connections.all(initialized_only=True):
-            if not connection.in_atomic_block:
-                connection.close()
-        return _ndjson(_stream(game, first, viewer, credential, ends_at))
+        lines = _stream(game.pk, game.actions_count, line, request.user, credential, ends_at)
+        # Under uvicorn the lines are sent once Django is done with the request (a stream holds
+        # none of its objects: games/streams.py).
+        return _ndjson(_lines() if sockets.send_after(lines) else lines)
+
+
+def _end(game: dict[str, Any]) -> bytes:
+    return _line({"type": "end", "game": game})
+
+
+async def _lines(*lines: bytes) -> AsyncIterator[bytes]:
+    for line in lines:
+        yield line
+
+
+_game_stream_view = GameStreamApi.as_view()
+_open_in_pool = streams.in_pool(_game_stream_view)
+
+
+async def game_stream(request: HttpRequest, game_id: str) -> HttpResponseBase:
+    """`GET games/{id}/stream`: GameStreamApi, whose database work runs, under an ASGI server, in
+    the streams' pool (games/streams.py: an opening makes no connection of its own); elsewhere
+    (the test client, a WSGI server) in the request's thread, within its transaction."""
+    if isinstance(request, ASGIRequest):
+        return await _open_in_pool(request, game_id=game_id)
+    return await sync_to_async(_game_stream_view)(request, game_id=game_id)
+
+
+# The schema (drf-spectacular), CSRF and the URL resolver see GameStreamApi's view.
+functools.update_wrapper(game_stream, _game_stream_view, assigned=(), updated=("__dict__",))
 
 
 def _hold_places(request: Request, credential: selectors.Credential | None) -> None:

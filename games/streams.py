@@ -13,12 +13,23 @@ How a commit reaches a stream: the write path (`games.services`) calls `game_cha
 each commit; with Redis that is one `PUBLISH` on the game's channel (every process hears it),
 without Redis (development, one process) a wake-up of this process's streams. Each process
 holds one Redis connection subscribed to the channels of the games it streams (`_Hub`), and a
-stream woken reads the new log rows and the game from the database itself. An idle stream costs
-nothing but its keep-alive timer: it reads only when woken (or once when its daily or match
-game's time is up: the day's end ends it, R26a). Wake-ups lost while the subscriber was cut off
-from Redis are made good when it subscribes again: every stream of the process reads then; one
-lost otherwise (a publish that failed) by the process's timed check below, which also reads
-each streamed game's move count and wakes the streams behind it.
+stream woken reads the new log rows and the game from the database itself.
+
+What an open stream holds: no thread and no database connection. Every database step of a
+stream (its opening's authentication and checks, a woken stream's read, the timed check below)
+runs in `in_pool`: a pool of DATABASE_THREADS threads shared by all of the process's streams,
+each thread keeping its one connection (CONN_MAX_AGE) for the next step, so a process holds
+at most DATABASE_THREADS sessions for its streams however many it serves, and an opening makes
+no new session. Nor does it keep the request: Django's ASGI handler gives each request a
+thread of its own (for its sync middleware) until the request ends, and keeps the request's
+objects as long; so the view hands its lines over (`canfield_site.sockets.send_after`), Django
+answers the headers and is done, and the lines follow, sent by the ASGI middleware.
+
+An idle stream costs nothing but its keep-alive timer: it reads only when woken (or once when
+its daily or match game's time is up: the day's end ends it, R26a). Wake-ups lost while the
+subscriber was cut off from Redis are made good when it subscribes again: every stream of the
+process reads then; one lost otherwise (a publish that failed) by the process's timed check
+below, which also reads each streamed game's move count and wakes the streams behind it.
 
 A stream lives by the credential that opened it (an API key, an OAuth token, a session): once a
 REST request with it would answer 401 (the key or token revoked or expired, the account deleted),
@@ -36,12 +47,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import redis
 import redis.asyncio
@@ -86,6 +99,24 @@ _watchers_lock = threading.Lock()
 _publisher: list[redis.Redis] = []
 # The channel's name after the prefix that tells the subscriber to check the credentials.
 CREDENTIALS = "credentials"
+
+# The threads (and so the database connections) of a process's streams (module docstring).
+DATABASE_THREADS = 4
+_pool = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="streams-db")
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def in_pool(function: Callable[_P, _R]) -> Callable[_P, Awaitable[_R]]:
+    """`function` as a coroutine run in the streams' database pool (module docstring)."""
+
+    @functools.wraps(function)
+    def step(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        close_old_connections()  # these threads serve no request whose end would close them
+        return function(*args, **kwargs)
+
+    return sync_to_async(step, thread_sensitive=False, executor=_pool)
 
 
 def _channel(game_id: str) -> str:
@@ -163,7 +194,7 @@ class _Sweeper:
             self.task = None
 
     async def _run(self) -> None:
-        check = sync_to_async(_check, thread_sensitive=False)
+        check = in_pool(_check)
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.due.wait(), IDLE_SECONDS)
@@ -188,7 +219,6 @@ def _check(
     credentials: set[Credential], games: set[str]
 ) -> tuple[set[Credential], dict[str, int | None]]:
     """The credentials still accepted, and each game's move count (None once it is over)."""
-    close_old_connections()  # these threads serve no request whose end would close them
     return credentials_alive(credentials), game_moves(games)
 
 

@@ -43,3 +43,6 @@ class RedeemedCode(models.Model):
     code_hash = models.CharField(primary_key=True, max_length=64)
     token_family = models.UUIDField()
     redeemed = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"code {self.code_hash[:12]}… redeemed {self.redeemed:%Y-%m-%d %H:%M}"

@@ -17,7 +17,10 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
+from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language, override
 from django.utils.translation import gettext as _
@@ -40,9 +43,9 @@ from games.api import GAME_CREATE_THROTTLES, GameListCreateApi
 from games.engine import RULESETS
 from games.errors import Forbidden, NotFound
 from games.throttling import throttles_wait
-from leaderboard.days import day_today
-from leaderboard.selectors import daily_streak
-from web import selectors
+from leaderboard.days import day_today, month_parse
+from leaderboard.selectors import HEAT_DAYS, player_history_stats
+from web import charts, review, selectors
 from web.forms import SignupForm
 
 
@@ -109,11 +112,28 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         raise Http404("no such game") from None
     if game.status == game.Status.PLAYING:
         return redirect("play", game_id=game.id)
-    response = render(
-        request,
-        "web/replay.html",
-        {"game": game, "code": game_selectors.game_code_shown(game), "frames": FRAMES_MARK},
-    )
+    # R37: the review (the analysis under the replay) once the deal may be shown (R19).
+    reviewed = review.review_for(game)
+    context: dict[str, object] = {
+        "game": game,
+        "code": game_selectors.game_code_shown(game),
+        "frames": FRAMES_MARK,
+        "review": reviewed,
+    }
+    if reviewed["state"] != "hidden":
+        result = reviewed.get("result")
+        address = request.build_absolute_uri(reverse("replay", args=[game.pk]))
+        context["card"] = {
+            "title": review.card_title(game),
+            "description": review.card_description(game),
+            "image": request.build_absolute_uri(reverse("result-card", args=[game.pk])),
+            "address": address,
+        }
+        if result is not None:
+            context["share"] = review.share_text(
+                game=game, result=result, streak=review.share_streak(game), address=address
+            )
+    response = render(request, "web/replay.html", context)
     # The frames (megabytes for a long game) go in as the cached bytes they are: through the
     # template engine they would be copied at every level of the page's blocks.
     response.content = response.content.replace(
@@ -122,8 +142,45 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     return response
 
 
+def result_card(request: HttpRequest, game_id: str) -> HttpResponse:
+    """R37: a finished game's result card (the Open Graph image of its review's link), a PNG;
+    404 while its deal may not be shown (R19), whoever asks, as for a game one may not see."""
+    try:
+        game = game_services.game_get_for(game_id=game_id, user=request.user)
+    except NotFound:
+        raise Http404("no such game") from None
+    if game_selectors.game_is_private(game):
+        raise Http404("not yet")
+    png, seconds = review.result_card(game)
+    response = HttpResponse(png, content_type="image/png")
+    patch_cache_control(response, public=True, max_age=seconds)
+    return response
+
+
 def daily_today(request: HttpRequest) -> HttpResponse:
     return redirect("daily", day=day_today().isoformat(), draw=3)
+
+
+def daily_archive(request: HttpRequest) -> HttpResponse:
+    """The archive: a month of dailies (`?month=YYYY-MM`, this month by default), each past
+    day with its boards, the viewer's own games and a practice of its deal (R19: once the day
+    is over; today's deal is never shown)."""
+    today = day_today()
+    text = request.GET.get("month")
+    month = today.replace(day=1) if text is None else month_parse(text)
+    if month is None or month > today:
+        raise Http404("no such month")
+    return render(
+        request,
+        "web/archive.html",
+        {
+            "today": today.isoformat(),
+            "archive": selectors.archive_month(
+                month=month, viewer=request.user, now=timezone.now()
+            ),
+            "weekdays": [(WEEKDAYS[day], WEEKDAYS_ABBR[day]) for day in range(7)],
+        },
+    )
 
 
 def daily(request: HttpRequest, day: str, draw: int) -> HttpResponse:
@@ -212,23 +269,29 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         raise Http404("no such player")
     now = timezone.now()
     dailies = selectors.player_dailies(player=owner, viewer=request.user, now=now)
-    history = Paginator(
+    games = Paginator(
         selectors.player_history(player=owner, viewer=request.user), selectors.HISTORY_PAGE_SIZE
     ).get_page(request.GET.get("page"))
-    for game in history:
+    for game in games:
         game.counts = game_selectors.game_counts(game)
         game.home = selectors.cards_home(game)
+    history = player_history_stats(player=owner, now=now)
+    today = day_today(now)
     return render(
         request,
         "web/player.html",
         {
             "username": owner.username,
             "bot": player_is_bot(user=owner),
-            "streak": daily_streak(player=owner, now=now),
+            "streak": history["streak"],
+            "history": history,
+            "heat": charts.heat_map(days=history["days"], today=today, span=HEAT_DAYS),
+            "win": charts.win_rate_chart(weeks=history["weeks"]),
+            "par": charts.par_chart(points=history["par"], today=today, span=HEAT_DAYS),
             "figures": selectors.player_figures(player=owner),
             "dailies": dailies,
             "calendar": selectors.daily_calendar(dailies=dailies, now=now),
-            "games": history,
+            "games": games,
         },
     )
 

@@ -66,8 +66,8 @@ def test_register_login_and_account_errors(base_url):
 
 def test_throttled_hints_surface_retry_after(player):
     game = player.resign(player.new_game_from_deck(easy_deck())).game
-    with pytest.raises(Throttled) as throttled:
-        # Fixed one-minute windows: twice the limit reaches it even across a window's end.
+    # Fixed one-minute windows: twice the limit reaches it even across a window's end.
+    with pytest.raises(Throttled) as throttled:  # noqa: PT012 (hints until the limit)
         for _ in range(2 * HINT_RATE + 1):
             with pytest.raises(GameOver):  # counted all the same, until the limit
                 player.hint(game)
@@ -391,3 +391,35 @@ def test_a_game_stream_waits_out_a_restart(base_url, player):
     impatient = Client(base_url, token=player.token, transport=RestartingProxy(), retries=0)
     with impatient, pytest.raises(Unavailable):
         list(impatient.game_stream(game))
+
+
+def test_the_archive_month_and_a_players_streak(player, run_on_server):
+    # given the player's finished ranked daily of yesterday (its challenge made with a par of
+    # 90 unless another test made it first)
+    name = player.account().username
+    yesterday = player.daily().date - dt.timedelta(days=1)
+    run_on_server(
+        "import datetime as dt\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from tests.leaderboard.dailies import daily_finished\n"
+        f"day = dt.date.fromisoformat('{yesterday.isoformat()}')\n"
+        f"daily_finished(get_user_model().objects.get(username='{name}'), day, par=90)\n"
+    )
+
+    # when
+    month = player.daily_month(yesterday.strftime("%Y-%m"))
+    stats = player.player_stats(name)
+
+    # then: the day in its month with its code revealed; the streak of one day
+    day = next(day for day in month.days if day.date == yesterday)
+    assert month.month == yesterday.strftime("%Y-%m")
+    assert day.boards[0].code is not None and day.boards[0].players >= 1
+    assert (stats.username, stats.streak, stats.best_streak) == (name, 1, 1)
+    assert [(d.date, d.played, d.won) for d in stats.days] == [(yesterday, 1, 1)]
+    par = day.boards[0].par.moves
+    assert [(p.date, p.moves, p.par, p.over) for p in stats.par] == [
+        (yesterday, 100, par, 100 - par)
+    ]
+    assert len(stats.weeks) == 26 and stats.weeks[-1].week.weekday() == 0
+    with pytest.raises(InvalidRequest):
+        player.daily_month("2026-13")

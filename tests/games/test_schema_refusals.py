@@ -37,7 +37,9 @@ def valid(body, component, components) -> bool:
     return Draft4Validator(schema).is_valid(body)
 
 
-@pytest.mark.parametrize("name, body, status", CREATE_REFUSED, ids=[c[0] for c in CREATE_REFUSED])
+@pytest.mark.parametrize(
+    ("name", "body", "status"), CREATE_REFUSED, ids=[c[0] for c in CREATE_REFUSED]
+)
 def test_game_creation_refuses_what_the_schema_refuses(auth_client, components, name, body, status):
     assert not valid(body, "GameCreateRequest", components)
 
@@ -61,7 +63,7 @@ def test_the_schema_takes_every_body_the_server_creates_a_game_for(auth_client, 
 
 
 @pytest.mark.parametrize(
-    "content_type, status", [("text/plain", 415), ("application/json", 400), ("", 415)]
+    ("content_type", "status"), [("text/plain", 415), ("application/json", 400), ("", 415)]
 )
 def test_a_body_is_required_whatever_its_type(auth_client, content_type, status):
     answer = auth_client.generic("POST", GAMES, b"", content_type=content_type)
@@ -71,7 +73,7 @@ def test_a_body_is_required_whatever_its_type(auth_client, content_type, status)
     assert not Game.objects.exists()
 
 
-@pytest.mark.parametrize("name, body", ACTIONS_REFUSED, ids=[c[0] for c in ACTIONS_REFUSED])
+@pytest.mark.parametrize(("name", "body"), ACTIONS_REFUSED, ids=[c[0] for c in ACTIONS_REFUSED])
 def test_actions_refuse_what_the_schema_refuses(auth_client, components, name, body):
     game = auth_client.post(GAMES, {}, format="json").json()
     assert not valid(body, "Action", components)

@@ -47,8 +47,8 @@ def _env(database: Path, redis_url: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module", params=["two processes and Redis", "one process, no Redis"])
-def servers(request, tmp_path_factory) -> Iterator[list[str]]:
-    """The ws processes' addresses: two sharing a Redis, or the embedded mode's one."""
+def started_servers(request, tmp_path_factory) -> Iterator[list[tuple[subprocess.Popen, str]]]:
+    """The ws processes and their addresses: two sharing a Redis, or the embedded mode's one."""
     with ExitStack() as stack:
         database = tmp_path_factory.mktemp("stream-limits") / "db.sqlite3"
         if request.param == "two processes and Redis":
@@ -62,7 +62,17 @@ def servers(request, tmp_path_factory) -> Iterator[list[str]]:
         started = [start_server(env) for _ in range(count)]
         for process, _ in started:
             stack.callback(_stop, process)
-        yield [base for _, base in started]
+        yield started
+
+
+@pytest.fixture
+def servers(started_servers) -> list[str]:
+    return [base for _, base in started_servers]
+
+
+@pytest.fixture
+def server_processes(started_servers) -> list[subprocess.Popen]:
+    return [process for process, _ in started_servers]
 
 
 def _stop(process: subprocess.Popen) -> None:
@@ -163,3 +173,28 @@ def test_a_finished_game_s_stream_holds_no_place(servers):
             response = stream(held, servers[0], account, "203.0.113.4")
             assert response.status_code == 200
             response.read()
+
+
+def _threads(process: subprocess.Popen) -> int:
+    status = Path(f"/proc/{process.pid}/status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("Threads:")).split()[1])
+
+
+def test_open_streams_hold_no_thread_of_their_own(servers, server_processes):
+    # (the streams' database work runs in a pool of DATABASE_THREADS threads: games/streams.py)
+    from games.streams import DATABASE_THREADS
+
+    base, process = servers[0], server_processes[0]
+    accounts = [Account(base) for _ in range(4)]
+    with ExitStack() as warm_up:  # whatever threads a process makes once are made
+        assert stream(warm_up, base, accounts[0], "203.0.113.20").status_code == 200
+    before = _threads(process)
+    with ExitStack() as held:
+        # when: PER_ACCOUNT streams of each account, each account from an address of its own
+        for n, account in enumerate(accounts):
+            for _ in range(PER_ACCOUNT):
+                response = stream(held, base, account, f"203.0.113.{30 + n}")
+                assert response.status_code == 200
+                next(response.iter_lines())  # its first line: the stream is open
+        # then
+        assert _threads(process) <= before + DATABASE_THREADS < before + PER_ACCOUNT * 4

@@ -45,7 +45,7 @@ def test_daily_deal_depends_on_the_secret_and_not_on_the_secret_key():
 
 
 def test_daily_deal_attempt_is_never_negative():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="attempt must be 0 or more"):
         day_deal(DAY, 3, -1)
 
 

@@ -142,7 +142,7 @@ def snapshot_of(ws: ClientConnection) -> dict:
 
 def close_code(ws: ClientConnection) -> int | None:
     """The code the server closed `ws` with (after whatever it sent first)."""
-    with pytest.raises(ConnectionClosed):
+    with pytest.raises(ConnectionClosed):  # noqa: PT012 (whatever it sent first, then the close)
         while True:
             ws.recv(timeout=5)
     return ws.close_code

@@ -190,7 +190,7 @@ def test_a_won_game_and_an_almost_won_one():
     ]
     resigned = Game.deal(0)
     resigned.apply(Action("resign"))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the game is over"):
         solve(resigned)
 
 

@@ -204,10 +204,19 @@ export class Client {
   // ---- daily, boards, players --------------------------------------------------------------
 
   /** Today's daily (or that of `date`, YYYY-MM-DD). */
-  daily(date?: string): Promise<Schemas["DailyOut"]> {
-    return date === undefined
-      ? unwrap(this.api.GET("/api/v1/daily"))
-      : unwrap(this.api.GET("/api/v1/daily/{date}", { params: { path: { date } } }));
+  async daily(date?: string): Promise<Schemas["DailyOut"]> {
+    if (date !== undefined) return unwrap(this.api.GET("/api/v1/daily/{date}", { params: { path: { date } } }));
+    // `GET daily` answers a day, or a month when asked for one (the schema's `DailyAnswer`).
+    const answer = await unwrap(this.api.GET("/api/v1/daily"));
+    if ("month" in answer) throw new Error("GET daily answered a month");
+    return answer;
+  }
+
+  /** The archive: a month's dailies (`month`: YYYY-MM), codes and par of the days over. */
+  async dailyMonth(month: string): Promise<Schemas["DailyMonthOut"]> {
+    const answer = await unwrap(this.api.GET("/api/v1/daily", { params: { query: { month } } }));
+    if (!("month" in answer)) throw new Error("GET daily?month= answered a day");
+    return answer;
   }
 
   /** A day's leaderboard, page by page. */
@@ -219,6 +228,11 @@ export class Client {
 
   player(username: string): Promise<Schemas["PlayerOut"]> {
     return unwrap(this.api.GET("/api/v1/players/{username}", { params: { path: { username } } }));
+  }
+
+  /** A player's daily streak (current, best) and history: heat map days, weeks, moves against par. */
+  playerStats(username: string): Promise<Schemas["PlayerStatsOut"]> {
+    return unwrap(this.api.GET("/api/v1/players/{username}/stats", { params: { path: { username } } }));
   }
 
   /** A player's finished public games, page by page. */

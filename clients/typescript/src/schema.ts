@@ -232,7 +232,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Today's daily challenge: its boards (codes revealed after the day) */
+        /** Today's daily challenge: its boards (codes revealed after the day); with `month`, that month's days */
         get: operations["daily_today"];
         put?: never;
         post?: never;
@@ -520,6 +520,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/players/{username}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A player's daily streak (current, best) and history: heat map days, weeks, par */
+        get: operations["players_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ratings": {
         parameters: {
             query?: never;
@@ -787,6 +804,7 @@ export interface components {
              */
             review?: (components["schemas"]["ReviewEnum"] | components["schemas"]["NullEnum"]) | null;
         };
+        DailyAnswer: components["schemas"]["DailyOut"] | components["schemas"]["DailyMonthOut"];
         /**
          * @description * `True` - True
          * @enum {boolean}
@@ -799,6 +817,16 @@ export interface components {
             draw?: components["schemas"]["DrawEnum"];
             /** @description true: a ranked game or none: 403 `standing` for an account not in good standing (R36), whose daily game is otherwise provisional (default: false) */
             ranked?: boolean;
+        };
+        DailyMonthOut: {
+            /** @description YYYY-MM */
+            month: string;
+            /** @description the nearest earlier month with a daily (YYYY-MM), or null */
+            previous: string | null;
+            /** @description the nearest later month with a daily, up to today's, or null */
+            next: string | null;
+            /** @description the month's days with a daily up to today, oldest first */
+            days: components["schemas"]["DailyOut"][];
         };
         DailyOut: {
             /** Format: date */
@@ -1049,6 +1077,13 @@ export interface components {
          * @enum {string}
          */
         GameStatusEnum: "playing" | "won" | "resigned";
+        HeatDay: {
+            /** Format: date */
+            date: string;
+            /** @description finished ranked dailies that day (1 or 2) */
+            played: number;
+            won: number;
+        };
         Hint: {
             /** @description the next action of a winning line */
             action: (components["schemas"]["Action"] | components["schemas"]["NullEnum"]) | null;
@@ -1294,6 +1329,16 @@ export interface components {
             /** @description proved the fewest possible; else "<= moves" */
             exact: boolean;
         };
+        ParPoint: {
+            /** Format: date */
+            date: string;
+            draw: components["schemas"]["DrawEnum"];
+            moves: number;
+            /** @description the day's par (R31) */
+            par: number;
+            /** @description moves - par (0 or more when par is exact) */
+            over: number;
+        };
         PasswordChangeRequest: {
             /** @description the current password */
             password: string;
@@ -1334,6 +1379,16 @@ export interface components {
             ratings: {
                 [key: string]: components["schemas"]["Rating"];
             };
+        };
+        PlayerStatsOut: {
+            username: string;
+            streak: components["schemas"]["Streak"];
+            /** @description the days of the last 365 with a finished ranked daily */
+            days: components["schemas"]["HeatDay"][];
+            /** @description the last 26 weeks, oldest first */
+            weeks: components["schemas"]["StatsWeek"][];
+            /** @description won dailies of days that are over and have a par, oldest first */
+            par: components["schemas"]["ParPoint"][];
         };
         Pong: {
             pong: boolean;
@@ -1464,6 +1519,24 @@ export interface components {
             until: string | null;
             /** @description finished games of any kind still needed (RANKED_MIN_GAMES); 0 once played */
             games_needed: number;
+        };
+        StatsWeek: {
+            /**
+             * Format: date
+             * @description its Monday (daily time zone)
+             */
+            week: string;
+            /** @description games that count, ended that week */
+            games: number;
+            wins: number;
+            /** @description whole percent; null: no game */
+            win_rate: number | null;
+        };
+        Streak: {
+            /** @description consecutive days with a finished ranked daily, up to today or yesterday */
+            current: number;
+            /** @description the longest such run ever */
+            best: number;
         };
         StreamLine: {
             type: components["schemas"]["StreamLineTypeEnum"];
@@ -3358,7 +3431,10 @@ export interface operations {
     };
     daily_today: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description YYYY-MM: that month's dailies (the archive) instead of today's */
+                month?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3370,11 +3446,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DailyOut"];
+                    "application/json": components["schemas"]["DailyAnswer"];
+                };
+            };
+            /** @description invalid_request, invalid_code or invalid_deck */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5200,6 +5294,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    players_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerStatsOut"];
                 };
             };
             /** @description not_authenticated: no valid token (or session) */

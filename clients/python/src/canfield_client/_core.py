@@ -23,6 +23,7 @@ from canfield_client.models import (
     ApiToken,
     Challenge,
     Daily,
+    DailyMonth,
     Game,
     Hint,
     Json,
@@ -31,6 +32,7 @@ from canfield_client.models import (
     Move,
     Page,
     Player,
+    PlayerStats,
     RateLimit,
     RatingChange,
     RatingEntry,
@@ -303,9 +305,17 @@ class Core:
         data = yield from self.fetch(Call("GET", path, params=params))
         return Leaderboard.from_json(data)
 
+    def daily_month(self, month: str) -> Op[DailyMonth]:
+        data = yield from self.fetch(Call("GET", "daily", params={"month": month}))
+        return DailyMonth.from_json(data)
+
     def player(self, username: str) -> Op[Player]:
         data = yield from self.fetch(Call("GET", f"players/{username}"))
         return Player.from_json(data)
+
+    def player_stats(self, username: str) -> Op[PlayerStats]:
+        data = yield from self.fetch(Call("GET", f"players/{username}/stats"))
+        return PlayerStats.from_json(data)
 
     def player_games(
         self, username: str, page: int, page_size: int | None, status: str | None

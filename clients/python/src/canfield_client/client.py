@@ -35,6 +35,7 @@ from canfield_client.models import (
     Challenge,
     ConcretePile,
     Daily,
+    DailyMonth,
     Draw,
     Entry,
     Game,
@@ -47,6 +48,7 @@ from canfield_client.models import (
     Page,
     Pile,
     Player,
+    PlayerStats,
     RateLimit,
     RatingChange,
     RatingEntry,
@@ -280,6 +282,11 @@ class Client(_Options):
         """Today's challenge (or that day's): its boards, and once over their codes and par."""
         return self._run(self._core.daily(date))
 
+    def daily_month(self, month: str) -> DailyMonth:
+        """The archive's month ("YYYY-MM"): its days with a daily up to today (codes and par of
+        the days that are over)."""
+        return self._run(self._core.daily_month(month))
+
     def leaderboard(
         self,
         date: dt.date,
@@ -294,6 +301,10 @@ class Client(_Options):
 
     def player(self, username: str) -> Player:
         return self._run(self._core.player(username))
+
+    def player_stats(self, username: str) -> PlayerStats:
+        """A player's daily streak (current, best) and history: heat map days, weeks, par."""
+        return self._run(self._core.player_stats(username))
 
     def player_games(
         self,
@@ -581,6 +592,9 @@ class AsyncClient(_Options):
     async def daily(self, date: dt.date | None = None) -> Daily:
         return await self._run(self._core.daily(date))
 
+    async def daily_month(self, month: str) -> DailyMonth:
+        return await self._run(self._core.daily_month(month))
+
     async def leaderboard(
         self,
         date: dt.date,
@@ -594,6 +608,9 @@ class AsyncClient(_Options):
 
     async def player(self, username: str) -> Player:
         return await self._run(self._core.player(username))
+
+    async def player_stats(self, username: str) -> PlayerStats:
+        return await self._run(self._core.player_stats(username))
 
     async def player_games(
         self,

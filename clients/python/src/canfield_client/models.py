@@ -421,6 +421,79 @@ class Daily:
 
 
 @dataclass(frozen=True, slots=True)
+class DailyMonth:
+    """A month of the archive: its days with a daily up to today, oldest first, and the
+    nearest months before and after that have one ("YYYY-MM", None where there is none)."""
+
+    month: str
+    previous: str | None
+    next: str | None
+    days: list[Daily]
+
+    @classmethod
+    def from_json(cls, data: Json) -> DailyMonth:
+        return cls(
+            month=data["month"],
+            previous=data.get("previous"),
+            next=data.get("next"),
+            days=[Daily.from_json(day) for day in data["days"]],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StatsDay:
+    date: dt.date
+    played: int  # finished ranked dailies that day
+    won: int
+
+
+@dataclass(frozen=True, slots=True)
+class StatsWeek:
+    week: dt.date  # its Monday
+    games: int
+    wins: int
+    win_rate: int | None  # whole percent; None without a game
+
+
+@dataclass(frozen=True, slots=True)
+class ParPoint:
+    date: dt.date
+    draw: int
+    moves: int
+    par: int
+    over: int  # moves - par
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's daily streak (consecutive days with a finished ranked daily) and history."""
+
+    username: str
+    streak: int
+    best_streak: int
+    days: list[StatsDay]
+    weeks: list[StatsWeek]
+    par: list[ParPoint]
+
+    @classmethod
+    def from_json(cls, data: Json) -> PlayerStats:
+        return cls(
+            username=data["username"],
+            streak=data["streak"]["current"],
+            best_streak=data["streak"]["best"],
+            days=[StatsDay(_date(d["date"]), d["played"], d["won"]) for d in data["days"]],
+            weeks=[
+                StatsWeek(_date(w["week"]), w["games"], w["wins"], w.get("win_rate"))
+                for w in data["weeks"]
+            ],
+            par=[
+                ParPoint(_date(p["date"]), p["draw"], p["moves"], p["par"], p["over"])
+                for p in data["par"]
+            ],
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Player:
     username: str
     games: int
