@@ -65,6 +65,7 @@ OPERATION_SCOPES: dict[tuple[str, str], str | None] = {
     ("daily-day", "GET"): BOARD_READ,
     ("daily-leaderboard", "GET"): BOARD_READ,
     ("player", "GET"): BOARD_READ,
+    ("player-stats", "GET"): BOARD_READ,
     ("matches", "GET"): ACCOUNT_READ,
     ("matches", "POST"): GAME_PLAY,
     ("match", "GET"): BOARD_READ,
