@@ -21,11 +21,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import answers
+from canfield_site.api import answers, query_read
 from games import accounts, selectors
+from games.api import GameFilterSerializer
 from games.authentication import request_scopes
 from games.errors import InvalidRequest
-from games.models import Action
+from games.models import Action, Game
 from games.stream_api import NDJSONRenderer
 from games.throttling import FixedWindowScopedThrottle
 from keys import services as key_services
@@ -139,6 +140,10 @@ class AccountPasswordApi(APIView):
         return Response(status=204)
 
 
+class ExportQuerySerializer(GameFilterSerializer):
+    status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
+
+
 class AccountExportApi(APIView):
     throttle_classes = [FixedWindowScopedThrottle]
     throttle_scope = "export"
@@ -146,19 +151,20 @@ class AccountExportApi(APIView):
     renderer_classes = [JSONRenderer, NDJSONRenderer]
 
     @extend_schema(
+        parameters=[ExportQuerySerializer],
         responses={
             (200, "application/x-ndjson"): OpenApiResponse(
                 OpenApiTypes.STR,
                 description="one GAME with its `actions` per line, oldest first",
             ),
-            **answers({}, 401, 403, 429),
+            **answers({}, 400, 401, 403, 429),
         },
         summary="Export the caller's games as NDJSON, with their actions, oldest first",
         operation_id="account_export",
     )
     def get(self, request: Request) -> StreamingHttpResponse:
-        user = request.user
-        chunks: Any = _export_chunks(user)
+        query = query_read(request, ExportQuerySerializer)
+        chunks: Any = _export_chunks(request.user, query)
         if isinstance(request._request, ASGIRequest):
             # Under uvicorn a sync iterator would be read whole before the first byte is sent.
             chunks = _async_chunks(chunks)
@@ -171,17 +177,20 @@ class AccountExportApi(APIView):
 EXPORT_BATCH = 200
 
 
-def _export_chunks(user: Any) -> Iterator[bytes]:
-    """The caller's games, a batch of lines at a time (a long history never sits in memory
-    whole)."""
-    from games.api import action_payload, game_payload
+def _export_chunks(user: Any, query: dict[str, Any]) -> Iterator[bytes]:
+    """The caller's games that `query`'s filters keep (at most its `max`), a batch of lines at a
+    time (a long history never sits in memory whole)."""
+    from games.api import action_payload, game_filters, game_payload
 
     last: tuple[Any, Any] | None = None
-    while True:
-        games = selectors.game_list_for(user=user).order_by("created_at", "id")
+    left = query.get("max")
+    while left is None or left > 0:
+        games = selectors.game_list_for(user=user, **game_filters(query))
+        games = games.order_by("created_at", "id")
         if last is not None:
             games = games.filter(Q(created_at__gt=last[0]) | Q(created_at=last[0], id__gt=last[1]))
-        batch = list(games[:EXPORT_BATCH])
+        batch = list(games[: EXPORT_BATCH if left is None else min(left, EXPORT_BATCH)])
+        left = None if left is None else left - len(batch)
         if not batch:
             return
         logs: dict[Any, list[dict[str, Any]]] = {game.id: [] for game in batch}

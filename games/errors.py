@@ -33,6 +33,7 @@ CODES = {
     "invalid_request": 400,
     "invalid_code": 400,
     "invalid_deck": 400,
+    "unknown_parameter": 400,
     "not_authenticated": 401,
     "forbidden": 403,
     "standing": 403,
@@ -70,6 +71,12 @@ class ApiError(Exception):
 
 class InvalidRequest(ApiError):
     pass
+
+
+class UnknownParameter(ApiError):
+    """A query parameter the operation does not take; `params.parameters` names them."""
+
+    code = "unknown_parameter"
 
 
 class NotFound(ApiError):

@@ -27,12 +27,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from canfield_site import sockets
-from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
+from canfield_site.api import PageQuerySerializer, answers, query_read
 from canfield_site.clients import client_key
 from games import selectors, services, streams
-from games.api import GAME_ID, GamePageSerializer, action_payload, game_payload
+from games.api import (
+    GAME_ID,
+    GameFilterSerializer,
+    GamePageSerializer,
+    action_payload,
+    game_filters,
+    game_page,
+    game_payload,
+)
 from games.authentication import game_read_for, request_credential
-from games.errors import InvalidRequest, TooManyStreams
+from games.errors import TooManyStreams
 from games.models import Action, Game
 from keys.scopes import ScopeRequired
 
@@ -203,7 +211,7 @@ def _hold_places(request: Request, credential: selectors.Credential | None) -> N
 # ---- a player's finished public games ----------------------------------------------------------
 
 
-class PlayerGamesQuerySerializer(PageQuerySerializer):
+class PlayerGamesQuerySerializer(GameFilterSerializer, PageQuerySerializer):
     status = serializers.ChoiceField(choices=FINISHED, required=False)
 
 
@@ -229,19 +237,12 @@ class PlayerGamesApi(APIView):
         operation_id="players_games",
     )
     def get(self, request: Request, username: str) -> Response | StreamingHttpResponse:
-        status = request.query_params.get("status")
-        if status is not None and status not in FINISHED:
-            raise InvalidRequest(_("status must be one of: %s.") % ", ".join(FINISHED))
-        games = selectors.game_list_public_of(username=username, status=status)
+        query = query_read(request, PlayerGamesQuerySerializer)
+        games = selectors.game_list_public_of(username=username, **game_filters(query))
         if request.accepted_renderer.media_type == NDJSON:
             viewer = request.user
+            games = games[: query["max"]] if "max" in query else games
             return _ndjson(
                 _line(game_payload(game, viewer=viewer)) for game in games.iterator(chunk_size=200)
             )
-        page, size = page_params(request, default_size=PLAYER_GAMES_PAGE_SIZE)
-        body = page_links(request, page=page, size=size, count=games.count())
-        body["results"] = [
-            game_payload(game, viewer=request.user)
-            for game in games[(page - 1) * size : page * size]
-        ]
-        return Response(body)
+        return Response(game_page(request, games, query=query, default_size=PLAYER_GAMES_PAGE_SIZE))

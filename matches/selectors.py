@@ -105,10 +105,26 @@ def match_find(match_id: Any) -> Match | None:
         return None
 
 
-def match_list_for(*, user: Any, status: str | None) -> QuerySet[Match]:
+def match_list_for(
+    *,
+    user: Any,
+    status: str | None = None,
+    since: dt.datetime | None = None,
+    until: dt.datetime | None = None,
+    size: int | None = None,
+    draw: int | None = None,
+) -> QuerySet[Match]:
     """The user's matches, newest first; `status` open or finished (cancelled ones count as
-    finished)."""
+    finished), opened at or after `since` and before `until`, of a size and draw mode."""
     matches = Match.objects.filter(players__player=user).select_related("deal")
+    if since is not None:
+        matches = matches.filter(created_at__gte=since)
+    if until is not None:
+        matches = matches.filter(created_at__lt=until)
+    if size is not None:
+        matches = matches.filter(size=size)
+    if draw is not None:
+        matches = matches.filter(draw=draw)
     if status == "open":
         matches = matches.filter(status=Match.Status.OPEN)
     elif status == "finished":

@@ -717,6 +717,7 @@ export interface components {
          * @description * `invalid_request` - invalid_request
          *     * `invalid_code` - invalid_code
          *     * `invalid_deck` - invalid_deck
+         *     * `unknown_parameter` - unknown_parameter
          *     * `not_authenticated` - not_authenticated
          *     * `forbidden` - forbidden
          *     * `standing` - standing
@@ -736,7 +737,7 @@ export interface components {
          *     * `unavailable` - unavailable
          * @enum {string}
          */
-        ErrorCodeEnum: "invalid_request" | "invalid_code" | "invalid_deck" | "not_authenticated" | "forbidden" | "standing" | "not_found" | "method_not_allowed" | "not_acceptable" | "stale" | "game_over" | "cannot_finish" | "game_too_long" | "deal_hidden" | "unsupported_media_type" | "illegal_move" | "no_destination" | "throttled" | "too_many_streams" | "unavailable";
+        ErrorCodeEnum: "invalid_request" | "invalid_code" | "invalid_deck" | "unknown_parameter" | "not_authenticated" | "forbidden" | "standing" | "not_found" | "method_not_allowed" | "not_acceptable" | "stale" | "game_over" | "cannot_finish" | "game_too_long" | "deal_hidden" | "unsupported_media_type" | "illegal_move" | "no_destination" | "throttled" | "too_many_streams" | "unavailable";
         ErrorDetail: {
             /**
              * @description stable; never translated
@@ -744,6 +745,7 @@ export interface components {
              *     * `invalid_request` - invalid_request
              *     * `invalid_code` - invalid_code
              *     * `invalid_deck` - invalid_deck
+             *     * `unknown_parameter` - unknown_parameter
              *     * `not_authenticated` - not_authenticated
              *     * `forbidden` - forbidden
              *     * `standing` - standing
@@ -802,6 +804,8 @@ export interface components {
             until?: string | null;
             /** @description standing: finished games the account still needs (R36) */
             games_needed?: number;
+            /** @description unknown_parameter: the query parameters the operation does not take */
+            parameters?: string[];
         };
         /** @description Send every card left home in one action, once none is hidden and they can all go home one after another (R20b); 409 cannot_finish otherwise. */
         FinishAction: {
@@ -1088,6 +1092,8 @@ export interface components {
             until?: string | null;
             /** @description standing: finished games the account still needs (R36) */
             games_needed?: number;
+            /** @description unknown_parameter: the query parameters the operation does not take */
+            parameters?: string[];
         };
         /**
          * @description * `move` - move
@@ -1474,7 +1480,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -1717,7 +1723,35 @@ export interface operations {
     };
     account_export: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: ranked daily games only; false: the others */
+                daily?: boolean;
+                /**
+                 * @description * `3` - 3
+                 *     * `1` - 1
+                 */
+                draw?: 3 | 1;
+                /** @description true: match games only (R32); false: the others */
+                match?: boolean;
+                /** @description at most this many games, in the list's order */
+                max?: number;
+                /**
+                 * @description * `app` - app
+                 *     * `cardgames` - cardgames
+                 *     * `classic` - classic
+                 */
+                ruleset?: "app" | "cardgames" | "classic";
+                /** @description dealt at or after this moment (ISO 8601; a date: its 00:00 UTC) */
+                since?: string;
+                /**
+                 * @description * `playing` - Playing
+                 *     * `won` - Won
+                 *     * `resigned` - Resigned
+                 */
+                status?: "playing" | "won" | "resigned";
+                /** @description dealt before this moment */
+                until?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1737,6 +1771,22 @@ export interface operations {
                 };
                 content: {
                     "application/x-ndjson": string;
+                };
+            };
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
+            400: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
@@ -1865,7 +1915,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2006,6 +2056,15 @@ export interface operations {
                     "application/json": components["schemas"]["Key"][];
                 };
             };
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_authenticated: no valid token (or session) */
             401: {
                 headers: {
@@ -2080,7 +2139,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewKey"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2365,7 +2424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Registered"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2486,7 +2545,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenOut"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2655,7 +2714,7 @@ export interface operations {
                     "application/json": components["schemas"]["DailyOut"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2754,7 +2813,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeaderboardOut"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2813,17 +2872,38 @@ export interface operations {
     games_list: {
         parameters: {
             query?: {
-                /** @description true: ranked daily games only */
+                /** @description true: ranked daily games only; false: the others */
                 daily?: boolean;
+                /**
+                 * @description * `3` - 3
+                 *     * `1` - 1
+                 */
+                draw?: 3 | 1;
+                /** @description a batch read: these games (up to 100; `ids=a,b` or `ids=a&ids=b`), those the caller may see, in the order asked; takes no other parameter */
+                ids?: string[];
+                /** @description true: match games only (R32); false: the others */
+                match?: boolean;
+                /** @description at most this many games, in the list's order */
+                max?: number;
                 page?: number;
                 /** @description default: see the list */
                 page_size?: number;
+                /**
+                 * @description * `app` - app
+                 *     * `cardgames` - cardgames
+                 *     * `classic` - classic
+                 */
+                ruleset?: "app" | "cardgames" | "classic";
+                /** @description dealt at or after this moment (ISO 8601; a date: its 00:00 UTC) */
+                since?: string;
                 /**
                  * @description * `playing` - Playing
                  *     * `won` - Won
                  *     * `resigned` - Resigned
                  */
                 status?: "playing" | "won" | "resigned";
+                /** @description dealt before this moment */
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -2839,7 +2919,7 @@ export interface operations {
                     "application/json": components["schemas"]["GamePage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2938,7 +3018,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameOut"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -3226,7 +3306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Acted"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -3819,7 +3899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Text"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3878,14 +3958,30 @@ export interface operations {
     matches_list: {
         parameters: {
             query?: {
+                /**
+                 * @description * `3` - 3
+                 *     * `1` - 1
+                 */
+                draw?: 3 | 1;
+                /** @description at most this many matches, newest first */
+                max?: number;
                 page?: number;
                 /** @description default: see the list */
                 page_size?: number;
+                /** @description opened at or after this moment (ISO 8601; a date: its 00:00 UTC) */
+                since?: string;
+                /**
+                 * @description * `2` - 2
+                 *     * `4` - 4
+                 */
+                size?: 2 | 4;
                 /**
                  * @description * `open` - open
                  *     * `finished` - finished
                  */
                 status?: "open" | "finished";
+                /** @description opened before this moment */
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -3901,7 +3997,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchPage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4000,7 +4096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Match"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -4297,14 +4393,35 @@ export interface operations {
     players_games: {
         parameters: {
             query?: {
+                /** @description true: ranked daily games only; false: the others */
+                daily?: boolean;
+                /**
+                 * @description * `3` - 3
+                 *     * `1` - 1
+                 */
+                draw?: 3 | 1;
+                /** @description true: match games only (R32); false: the others */
+                match?: boolean;
+                /** @description at most this many games, in the list's order */
+                max?: number;
                 page?: number;
                 /** @description default: see the list */
                 page_size?: number;
+                /**
+                 * @description * `app` - app
+                 *     * `cardgames` - cardgames
+                 *     * `classic` - classic
+                 */
+                ruleset?: "app" | "cardgames" | "classic";
+                /** @description dealt at or after this moment (ISO 8601; a date: its 00:00 UTC) */
+                since?: string;
                 /**
                  * @description * `won` - won
                  *     * `resigned` - resigned
                  */
                 status?: "won" | "resigned";
+                /** @description dealt before this moment */
+                until?: string;
             };
             header?: never;
             path: {
@@ -4325,7 +4442,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4417,7 +4534,7 @@ export interface operations {
                     "application/json": components["schemas"]["RatingHistory"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4511,7 +4628,7 @@ export interface operations {
                     "application/json": components["schemas"]["RatingPage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4598,7 +4715,7 @@ export interface operations {
                     "application/json": components["schemas"]["WeeklyPage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
