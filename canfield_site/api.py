@@ -474,6 +474,7 @@ def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any
       empty), as the server requires it;
     - the rate-limit headers on every answer of a throttled operation, `Retry-After` on 429s;
     - a nullable reference as `oneOf` the component and `NullEnum` (`_nullable_references`)."""
+    from canfield_site.schema import ndjson_items
     from games.api import ACTION_COMPONENTS
 
     result = _one_component(result, ACTION_COMPONENTS)
@@ -514,4 +515,5 @@ def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any
                     if status == "429":
                         headers["Retry-After"] = _header("seconds to wait before retrying")
     _scopes_declared(result)
+    ndjson_items(result)
     return result

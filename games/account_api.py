@@ -13,7 +13,6 @@ from django.db.models import Q
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
@@ -23,11 +22,11 @@ from rest_framework.views import APIView
 
 from canfield_site.api import answers, query_read
 from games import accounts, selectors
-from games.api import GameFilterSerializer
+from games.api import GameFilterSerializer, GameOutSerializer
 from games.authentication import request_scopes
 from games.errors import InvalidRequest
 from games.models import Action, Game
-from games.stream_api import NDJSONRenderer
+from games.stream_api import NDJSON, NDJSONBytesRenderer, NDJSONRenderer, ndjson_type
 from games.throttling import FixedWindowScopedThrottle
 from keys import services as key_services
 
@@ -148,13 +147,13 @@ class AccountExportApi(APIView):
     throttle_classes = [FixedWindowScopedThrottle]
     throttle_scope = "export"
     # What it answers is NDJSON: `Accept: application/x-ndjson` must not meet a 406.
-    renderer_classes = [JSONRenderer, NDJSONRenderer]
+    renderer_classes = [JSONRenderer, NDJSONRenderer, NDJSONBytesRenderer]
 
     @extend_schema(
         parameters=[ExportQuerySerializer],
         responses={
-            (200, "application/x-ndjson"): OpenApiResponse(
-                OpenApiTypes.STR,
+            (200, NDJSON): OpenApiResponse(
+                GameOutSerializer,
                 description="one GAME with its `actions` per line, oldest first",
             ),
             **answers({}, 400, 401, 403, 429),
@@ -168,7 +167,9 @@ class AccountExportApi(APIView):
         if isinstance(request._request, ASGIRequest):
             # Under uvicorn a sync iterator would be read whole before the first byte is sent.
             chunks = _async_chunks(chunks)
-        response = StreamingHttpResponse(chunks, content_type="application/x-ndjson; charset=utf-8")
+        media_type = ndjson_type(request)
+        charset = "; charset=utf-8" if media_type == NDJSON else ""
+        response = StreamingHttpResponse(chunks, content_type=media_type + charset)
         response["Content-Disposition"] = 'attachment; filename="canfield-games.ndjson"'
         response["X-Accel-Buffering"] = "no"
         return response

@@ -281,6 +281,42 @@ class ActedSerializer(serializers.Serializer):
     game = GameOutSerializer()
 
 
+# ---- NDJSON lines: a game stream's (`GET games/{id}/stream`), one schema per `type` ----------
+
+
+class StreamGameLineSerializer(serializers.Serializer):
+    """The first line: the game as `GET games/{id}` answers it."""
+
+    type = serializers.ChoiceField(choices=["game"])
+    game = GameOutSerializer()
+
+
+class StreamActionLineSerializer(serializers.Serializer):
+    """An applied action, and the game as it is when the line is written."""
+
+    type = serializers.ChoiceField(choices=["action"])
+    action = ActionOutSerializer()
+    game = GameOutSerializer()
+
+
+class StreamEndLineSerializer(serializers.Serializer):
+    """The last line: the game, ended."""
+
+    type = serializers.ChoiceField(choices=["end"])
+    game = GameOutSerializer()
+
+
+STREAM_LINE = PolymorphicProxySerializer(
+    component_name="StreamLine",
+    serializers={
+        "game": StreamGameLineSerializer,
+        "action": StreamActionLineSerializer,
+        "end": StreamEndLineSerializer,
+    },
+    resource_type_field_name="type",
+)
+
+
 class TextSerializer(serializers.Serializer):
     lang = serializers.ChoiceField(choices=LANGUAGES)
     text = serializers.CharField()
@@ -683,13 +719,18 @@ def game_filters(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def game_page(
-    request: Request, games: QuerySet[Game], *, query: dict[str, Any], default_size: int
+    request: Request,
+    games: QuerySet[Game] | list[Game],
+    *,
+    query: dict[str, Any],
+    default_size: int,
 ) -> dict[str, Any]:
     """A page of `games` (at most `max` of them in all) as docs/api.md's lists answer it."""
     page, size = page_params(request, default_size=default_size)
     if "max" in query:
         games = games[: query["max"]]
-    body = page_links(request, page=page, size=size, count=games.count())
+    count = len(games) if isinstance(games, list) else games.count()
+    body = page_links(request, page=page, size=size, count=count)
     body["results"] = [
         game_payload(game, viewer=request.user) for game in games[(page - 1) * size : page * size]
     ]
@@ -706,13 +747,13 @@ class GameListQuerySerializer(GameFilterSerializer, PageQuerySerializer):
         required=False,
         max_length=IDS_MAX,
         help_text=f"a batch read: these games (up to {IDS_MAX}; `ids=a,b` or `ids=a&ids=b`), "
-        "those the caller may see, in the order asked; takes no other parameter",
+        f"those the caller may see, in the order asked ({IDS_MAX} a page); takes no filter",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if "ids" in attrs and set(self.initial_data) - {"ids"}:
+        if "ids" in attrs and set(self.initial_data) - {"ids", "page", "page_size"}:
             raise serializers.ValidationError(
-                {"ids": _("ids takes no other query parameter.")}, code="ids_alone"
+                {"ids": _("ids takes no filter: only page and page_size.")}, code="ids_alone"
             )
         return attrs
 
@@ -745,9 +786,7 @@ class GameListCreateApi(APIView):
         query = query_read(request, GameListQuerySerializer)
         if "ids" in query:
             games = services.game_list_read(ids=query["ids"], user=request.user)
-            results = [game_payload(game, viewer=request.user) for game in games]
-            return Response({"count": len(results), "next": None, "previous": None,
-                             "results": results})  # fmt: skip
+            return Response(game_page(request, games, query=query, default_size=IDS_MAX))
         # R26a: none of the caller's games is listed in progress after its day.
         services.games_end_day_over(now=timezone.now(), owner=request.user)
         games = selectors.game_list_for(user=request.user, **game_filters(query))

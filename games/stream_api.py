@@ -17,7 +17,6 @@ from django.db import close_old_connections, connections
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -32,7 +31,9 @@ from canfield_site.clients import client_key
 from games import selectors, services, streams
 from games.api import (
     GAME_ID,
+    STREAM_LINE,
     GameFilterSerializer,
+    GameOutSerializer,
     GamePageSerializer,
     action_payload,
     game_filters,
@@ -45,6 +46,7 @@ from games.models import Action, Game
 from keys.scopes import ScopeRequired
 
 NDJSON = "application/x-ndjson"
+BYTES = "application/octet-stream"
 PLAYER_GAMES_PAGE_SIZE = 20
 FINISHED = selectors.FINISHED
 
@@ -66,8 +68,23 @@ def _line(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
-def _ndjson(lines: Iterator[bytes] | AsyncIterator[bytes]) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(lines, content_type=NDJSON)
+class NDJSONBytesRenderer(NDJSONRenderer):
+    """The same lines as `application/octet-stream`, for clients whose generator knows no NDJSON
+    (openapi-python-client reads them as bytes; canfield_site/schema.py)."""
+
+    media_type = BYTES
+    format = "bytes"
+
+
+def ndjson_type(request: Request) -> str:
+    """The media type an NDJSON answer goes as: NDJSON, or bytes when asked for them."""
+    return BYTES if request.accepted_renderer.media_type == BYTES else NDJSON
+
+
+def _ndjson(
+    lines: Iterator[bytes] | AsyncIterator[bytes], media_type: str = NDJSON
+) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type=media_type)
     # Every proxy on the way sends each line on at once (nginx reads this header).
     response["X-Accel-Buffering"] = "no"
     response["Cache-Control"] = "no-store"
@@ -145,22 +162,16 @@ async def _stream(
                 return
 
 
-class StreamLineSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["game", "action", "end"])
-    game = serializers.JSONField(help_text="GAME, as `GET games/{id}` answers it")
-    action = serializers.JSONField(required=False, help_text='ACTION, on `"action"` lines')
-
-
 class GameStreamApi(APIView):
     permission_classes = [AllowAny, ScopeRequired]
-    renderer_classes = [JSONRenderer, NDJSONRenderer]
+    renderer_classes = [JSONRenderer, NDJSONRenderer, NDJSONBytesRenderer]
 
     @extend_schema(
         parameters=[GAME_ID],
         responses=answers(
             {
                 (200, NDJSON): OpenApiResponse(
-                    StreamLineSerializer,
+                    STREAM_LINE,
                     description=(
                         "NDJSON, open until the game ends: a `game` line, an `action` line for "
                         "each applied action (within a second of its commit), an empty line "
@@ -190,7 +201,7 @@ class GameStreamApi(APIView):
         for connection in connections.all(initialized_only=True):
             if not connection.in_atomic_block:
                 connection.close()
-        return _ndjson(_stream(game, first, viewer, credential, ends_at))
+        return _ndjson(_stream(game, first, viewer, credential, ends_at), ndjson_type(request))
 
 
 def _hold_places(request: Request, credential: selectors.Credential | None) -> None:
@@ -225,7 +236,7 @@ class PlayerGamesApi(APIView):
             {
                 200: GamePageSerializer,
                 (200, NDJSON): OpenApiResponse(
-                    OpenApiTypes.OBJECT,
+                    GameOutSerializer,
                     description="with `Accept: application/x-ndjson`: every one, a GAME a line",
                 ),
             },

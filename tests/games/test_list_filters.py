@@ -135,7 +135,7 @@ def test_unknown_parameters_on_a_board(api_client):
         ({"page": "0"}, "page must be a whole number from 1 to 999999999."),
         ({"since": "yesterday"}, "since: "),
         ({"ids": "nope"}, "ids: "),
-        ({"ids": str(uuid.uuid4()), "draw": "1"}, "ids takes no other query parameter."),
+        ({"ids": str(uuid.uuid4()), "draw": "1"}, "ids takes no filter: only page and page_size."),
         ({"ids": ",".join(str(uuid.uuid4()) for _ in range(101))}, "ids: "),
     ],
 )
@@ -163,6 +163,9 @@ def test_a_batch_read_answers_what_the_caller_may_see(auth_client, client_for, m
     body = response.json()
     assert ids(response) == [public["id"], mine["id"]]
     assert body["count"] == 2 and body["next"] is None and body["previous"] is None
+    # paginated as any list (100 a page by default)
+    second = auth_client.get(GAMES, {"ids": ",".join(asked), "page_size": 1, "page": 2}).json()
+    assert [game["id"] for game in second["results"]] == [mine["id"]] and second["previous"]
     # the same games as their own reads, hidden cards hidden: a game in progress shows only its
     # stock's count and the reserve's top
     assert body["results"][1]["stock"] == {"count": mine["stock"]["count"]}

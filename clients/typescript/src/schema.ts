@@ -1299,20 +1299,50 @@ export interface components {
             /** @description finished games of any kind still needed (RANKED_MIN_GAMES); 0 once played */
             games_needed: number;
         };
-        StreamLine: {
-            type: components["schemas"]["StreamLineTypeEnum"];
-            /** @description GAME, as `GET games/{id}` answers it */
-            game: unknown;
-            /** @description ACTION, on `"action"` lines */
-            action?: unknown;
+        /** @description An applied action, and the game as it is when the line is written. */
+        StreamActionLine: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "action";
+            action: components["schemas"]["ActionOut"];
+            game: components["schemas"]["GameOut"];
+        };
+        /**
+         * @description * `action` - action
+         * @enum {string}
+         */
+        StreamActionLineTypeEnum: "action";
+        /** @description The last line: the game, ended. */
+        StreamEndLine: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "end";
+            game: components["schemas"]["GameOut"];
+        };
+        /**
+         * @description * `end` - end
+         * @enum {string}
+         */
+        StreamEndLineTypeEnum: "end";
+        /** @description The first line: the game as `GET games/{id}` answers it. */
+        StreamGameLine: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game";
+            game: components["schemas"]["GameOut"];
         };
         /**
          * @description * `game` - game
-         *     * `action` - action
-         *     * `end` - end
          * @enum {string}
          */
-        StreamLineTypeEnum: "game" | "action" | "end";
+        StreamGameLineTypeEnum: "game";
+        StreamLine: components["schemas"]["StreamGameLine"] | components["schemas"]["StreamActionLine"] | components["schemas"]["StreamEndLine"];
         /**
          * @description * `H` - H
          *     * `S` - S
@@ -1771,6 +1801,7 @@ export interface operations {
                 };
                 content: {
                     "application/x-ndjson": string;
+                    "application/octet-stream": string;
                 };
             };
             /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
@@ -1786,7 +1817,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
@@ -1802,7 +1833,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden */
@@ -1818,7 +1849,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description method_not_allowed */
@@ -1834,7 +1865,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_acceptable: the API answers application/json only */
@@ -1850,7 +1881,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
@@ -1868,7 +1899,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable; Retry-After says when to retry */
@@ -1884,7 +1915,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
         };
@@ -2879,7 +2910,7 @@ export interface operations {
                  *     * `1` - 1
                  */
                 draw?: 3 | 1;
-                /** @description a batch read: these games (up to 100; `ids=a,b` or `ids=a&ids=b`), those the caller may see, in the order asked; takes no other parameter */
+                /** @description a batch read: these games (up to 100; `ids=a,b` or `ids=a&ids=b`), those the caller may see, in the order asked (100 a page); takes no filter */
                 ids?: string[];
                 /** @description true: match games only (R32); false: the others */
                 match?: boolean;
@@ -3812,7 +3843,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": components["schemas"]["StreamLine"];
+                    "application/x-ndjson": string;
+                    "application/octet-stream": string;
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
@@ -3822,7 +3854,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_found */
@@ -3832,7 +3864,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description method_not_allowed */
@@ -3842,7 +3874,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_acceptable: the API answers application/json only */
@@ -3852,7 +3884,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
@@ -3862,7 +3894,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable; Retry-After says when to retry */
@@ -3872,7 +3904,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
         };
@@ -4437,9 +4469,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GamePage"];
-                    "application/x-ndjson": {
-                        [key: string]: unknown;
-                    };
                 };
             };
             /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
@@ -4449,7 +4478,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
@@ -4459,7 +4487,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description not_found */
@@ -4469,7 +4496,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description method_not_allowed */
@@ -4479,7 +4505,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description not_acceptable: the API answers application/json only */
@@ -4489,7 +4514,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable; Retry-After says when to retry */
@@ -4499,7 +4523,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
         };
