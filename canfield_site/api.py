@@ -215,10 +215,19 @@ def _query_problem(field: serializers.Field, name: str, problem: Any) -> str:
     if getattr(problem, "code", None) == "invalid_choice":
         choices = ", ".join(str(choice) for choice in field.choices)  # type: ignore[attr-defined]
         return _("%(name)s must be one of: %(choices)s.") % {"name": name, "choices": choices}
+    if str(problem).startswith(name):  # worded whole already
+        return str(problem)
     if isinstance(field, serializers.BooleanField):
         return _("%(name)s must be true or false.") % {"name": name}
-    if str(problem).startswith(name):
-        return str(problem)
+    if isinstance(field, serializers.DateTimeField):
+        return _("%(name)s must be a time (ISO 8601, like 2026-12-05T10:00:00Z) or a date.") % {
+            "name": name
+        }
+    if isinstance(field, serializers.ListField):
+        return _("%(name)s takes at most %(max)s ids, each a UUID.") % {
+            "name": name,
+            "max": field.max_length,
+        }
     return _("%(name)s: %(problem)s") % {"name": name, "problem": problem}
 
 

@@ -17,6 +17,7 @@ from tests.games.helpers import easy_deck
 from tests.web.conftest import base_url, server_database, server_env  # noqa: F401 (fixtures)
 from tests.web.helpers import PASSWORD, unique_name
 
+
 @pytest.fixture(scope="module")
 def generated(base_url, tmp_path_factory):  # noqa: F811
     """The client package generated from the server's schema with the generator's default
