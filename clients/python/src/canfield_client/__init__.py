@@ -26,6 +26,7 @@ from canfield_client.errors import (
     Throttled,
     TooManyStreams,
     Unavailable,
+    UnknownParameter,
     UnsupportedMediaType,
 )
 from canfield_client.match import LiveMatch, MatchView
@@ -44,6 +45,7 @@ from canfield_client.models import (
     Game,
     GameDaily,
     GameEvent,
+    GameFilters,
     Hint,
     Leaderboard,
     Match,
@@ -91,6 +93,7 @@ __all__ = [
     "Game",
     "GameDaily",
     "GameEvent",
+    "GameFilters",
     "GameOver",
     "GameTooLong",
     "Hint",
@@ -98,6 +101,7 @@ __all__ = [
     "InvalidCode",
     "InvalidDeck",
     "InvalidRequest",
+    "UnknownParameter",
     "Leaderboard",
     "LiveBoard",
     "LiveMatch",
