@@ -237,6 +237,15 @@ def token_user_and_game(*, key_hash: str, game_id: Any) -> KeyFound | None:
     )
 
 
+def rows_filtered(rows: QuerySet[Any], lookups: dict[str, Any]) -> QuerySet[Any]:
+    """`rows` filtered by each lookup whose value is not None (a list's filters left out)."""
+    return rows.filter(**{lookup: value for lookup, value in lookups.items() if value is not None})
+
+
+def _isnull(wanted: bool | None) -> bool | None:
+    return None if wanted is None else not wanted
+
+
 def games_filtered(
     games: QuerySet[Game],
     *,
@@ -251,21 +260,18 @@ def games_filtered(
     """Of `games`, those the filters of docs/api.md's lists of games keep: dealt at or after
     `since` and before `until`, of `status`, ranked daily games (daily=True) or the others, of a
     draw mode and rule set, match games (match=True) or the others; a filter left out keeps all."""
-    if since is not None:
-        games = games.filter(created_at__gte=since)
-    if until is not None:
-        games = games.filter(created_at__lt=until)
-    if status is not None:
-        games = games.filter(status=status)
-    if daily is not None:
-        games = games.filter(challenge__isnull=not daily)
-    if draw is not None:
-        games = games.filter(draw=draw)
-    if ruleset is not None:
-        games = games.filter(ruleset=ruleset)
-    if match is not None:
-        games = games.filter(match__isnull=not match)
-    return games
+    return rows_filtered(
+        games,
+        {
+            "created_at__gte": since,
+            "created_at__lt": until,
+            "status": status,
+            "challenge__isnull": _isnull(daily),
+            "draw": draw,
+            "ruleset": ruleset,
+            "match__isnull": _isnull(match),
+        },
+    )
 
 
 def game_list_for(*, user: Any, **filters: Any) -> QuerySet[Game]:

@@ -23,8 +23,8 @@ from keys.models import ApiKey
 SCOPES = ("account:read", "account:write", "game:play", "board:read")
 PREFIX_LENGTH = 8
 # What every credential the server hands out starts with, so that secret scanners recognise one
-# in a leaked file (docs/api.md "Keys"): API keys `cfk_`, OAuth access tokens `cfo_`, refresh
-# tokens `cfr_`. Keys made before 1.2.0 are 40 bare hex digits and keep working.
+# in a leaked file (docs/api.md "Accounts", keys): API keys `cfk_`, OAuth access tokens `cfo_`,
+# refresh tokens `cfr_`. Keys made before 1.2.0 are 40 bare hex digits and keep working.
 KEY_PREFIX = "cfk_"
 ACCESS_TOKEN_PREFIX = "cfo_"
 REFRESH_TOKEN_PREFIX = "cfr_"

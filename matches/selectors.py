@@ -12,7 +12,7 @@ from django.db.models import Count, F, QuerySet, Sum
 from django.utils import timezone
 
 from games.models import Game
-from games.selectors import _instance, _row_reader
+from games.selectors import _instance, _row_reader, rows_filtered
 from leaderboard.days import day_today, day_zone
 from matches.models import Match, MatchPlayer, Rating, RatingChange
 from matches.ratings import PROVISIONAL_MATCHES
@@ -116,15 +116,10 @@ def match_list_for(
 ) -> QuerySet[Match]:
     """The user's matches, newest first; `status` open or finished (cancelled ones count as
     finished), opened at or after `since` and before `until`, of a size and draw mode."""
-    matches = Match.objects.filter(players__player=user).select_related("deal")
-    if since is not None:
-        matches = matches.filter(created_at__gte=since)
-    if until is not None:
-        matches = matches.filter(created_at__lt=until)
-    if size is not None:
-        matches = matches.filter(size=size)
-    if draw is not None:
-        matches = matches.filter(draw=draw)
+    matches = rows_filtered(
+        Match.objects.filter(players__player=user).select_related("deal"),
+        {"created_at__gte": since, "created_at__lt": until, "size": size, "draw": draw},
+    )
     if status == "open":
         matches = matches.filter(status=Match.Status.OPEN)
     elif status == "finished":

@@ -1,5 +1,5 @@
 """The official client's filters of the lists of games and the export, its batch read, and its
-typed error for an unknown query parameter (docs/api.md, "Lists: filters")."""
+typed error for an unknown query parameter (docs/api.md "Conventions", lists: filters)."""
 
 from __future__ import annotations
 

@@ -39,13 +39,26 @@ def generated(base_url, tmp_path_factory):  # noqa: F811
         sys.path.remove(str(root / "out"))
 
 
+def register(url: str, prefix: str) -> tuple[str, str]:
+    """A new account's name and key, registered with the generated client."""
+    from canfield_club_api_client import Client
+    from canfield_club_api_client.api.v1 import auth_register
+    from canfield_club_api_client.models import CredentialsRequest
+
+    name = unique_name(prefix)
+    with Client(base_url=url) as anonymous:
+        registered = auth_register.sync(
+            client=anonymous, body=CredentialsRequest(username=name, password=PASSWORD)
+        )
+    return name, registered.token
+
+
 def test_a_generated_client_plays_a_session_with_no_workaround(generated, base_url):  # noqa: F811
     """Register, deal a random game with the empty body model, post legal actions back as they
     are listed, read what anonymous callers may read with a plain `Client`, and get typed
     errors and the rate-limit headers: no dict surgery, no casts."""
     from canfield_club_api_client import AuthenticatedClient, Client
     from canfield_club_api_client.api.v1 import (
-        auth_register,
         daily_today,
         games_actions_create,
         games_create,
@@ -56,7 +69,6 @@ def test_a_generated_client_plays_a_session_with_no_workaround(generated, base_u
     )
     from canfield_club_api_client.models import (
         ConcretePileEnum,
-        CredentialsRequest,
         DailyGameRequest,
         DeckGameRequest,
         DrawAction,
@@ -75,12 +87,8 @@ def test_a_generated_client_plays_a_session_with_no_workaround(generated, base_u
         ResignTypeEnum,
     )
 
-    name = unique_name("gen")
-    with Client(base_url=base_url) as anonymous:
-        registered = auth_register.sync(
-            client=anonymous, body=CredentialsRequest(username=name, password=PASSWORD)
-        )
-    with AuthenticatedClient(base_url=base_url, token=registered.token, prefix="Bearer") as api:
+    name, token = register(base_url, "gen")
+    with AuthenticatedClient(base_url=base_url, token=token, prefix="Bearer") as api:
         # a random game from the empty body model, played a little, then resigned
         random_game = games_create.sync(client=api, body=RandomGameRequest())
         assert isinstance(random_game, GameOut) and random_game.draw == DrawEnum.VALUE_3
@@ -153,27 +161,21 @@ def test_a_generated_client_exports_and_deletes_its_account(generated, base_url)
     """`DELETE account` takes the password in its body, and the schema says so: the generated
     call sends it (before, drf-spectacular documented no body for a DELETE, so the generated
     call sent none and always got 400). The export answers its NDJSON to the generated call."""
-    from canfield_club_api_client import AuthenticatedClient, Client
+    from canfield_club_api_client import AuthenticatedClient
     from canfield_club_api_client.api.v1 import (
         account_delete,
         account_export,
-        auth_register,
         games_create,
     )
     from canfield_club_api_client.models import (
-        CredentialsRequest,
         GameOut,
         PasswordRequest,
         RandomGameRequest,
     )
     from canfield_club_api_client.types import File
 
-    name = unique_name("gone")
-    with Client(base_url=base_url) as anonymous:
-        registered = auth_register.sync(
-            client=anonymous, body=CredentialsRequest(username=name, password=PASSWORD)
-        )
-    with AuthenticatedClient(base_url=base_url, token=registered.token, prefix="Bearer") as api:
+    name, token = register(base_url, "gone")
+    with AuthenticatedClient(base_url=base_url, token=token, prefix="Bearer") as api:
         game = games_create.sync(client=api, body=RandomGameRequest())
         exported = account_export.sync_detailed(client=api)
         wrong = account_delete.sync_detailed(client=api, body=PasswordRequest(password="not it"))
@@ -192,9 +194,8 @@ def test_a_generated_client_reads_a_stream_and_filtered_lists_typed(generated, b
     """A finished game's stream comes whole to the generated call (bytes, the 200 kept), each
     line typed by the schema's StreamLine components; the lists take their filters and a batch
     of ids as typed arguments."""
-    from canfield_club_api_client import AuthenticatedClient, Client
+    from canfield_club_api_client import AuthenticatedClient
     from canfield_club_api_client.api.v1 import (
-        auth_register,
         games_actions_create,
         games_create,
         games_list,
@@ -202,7 +203,6 @@ def test_a_generated_client_reads_a_stream_and_filtered_lists_typed(generated, b
         players_games,
     )
     from canfield_club_api_client.models import (
-        CredentialsRequest,
         Error,
         GamesListDraw,
         RandomGameRequest,
@@ -213,12 +213,8 @@ def test_a_generated_client_reads_a_stream_and_filtered_lists_typed(generated, b
     )
     from canfield_club_api_client.types import File
 
-    name = unique_name("lines")
-    with Client(base_url=base_url) as anonymous:
-        registered = auth_register.sync(
-            client=anonymous, body=CredentialsRequest(username=name, password=PASSWORD)
-        )
-    with AuthenticatedClient(base_url=base_url, token=registered.token, prefix="Bearer") as api:
+    name, token = register(base_url, "lines")
+    with AuthenticatedClient(base_url=base_url, token=token, prefix="Bearer") as api:
         ended = games_create.sync(client=api, body=RandomGameRequest())
         games_actions_create.sync(
             ended.id, client=api, body=ResignAction(type_=ResignTypeEnum.RESIGN)

@@ -1,6 +1,6 @@
-"""The filters of the lists and the export (docs/api.md, "Lists: filters"): since, until, max,
-status, daily, draw, ruleset, match; an unknown parameter is 400 unknown_parameter naming it,
-in the caller's language; `ids` reads a batch of games the caller may see."""
+"""The filters of the lists and the export (docs/api.md "Conventions", lists: filters): since,
+until, max, status, daily, draw, ruleset, match; an unknown parameter is 400 unknown_parameter
+naming it, in the caller's language; `ids` reads a batch of games the caller may see."""
 
 import datetime as dt
 import json

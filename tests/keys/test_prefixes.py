@@ -1,4 +1,4 @@
-"""Credentials that secret scanners recognise (docs/api.md "Keys"): API keys start `cfk_`,
+"""Credentials that secret scanners recognise (docs/api.md "Accounts", keys): API keys start `cfk_`,
 OAuth access tokens `cfo_` and refresh tokens `cfr_`, each matching the pattern the docs give;
 keys made before (40 bare hex digits) keep working."""
 

@@ -807,9 +807,9 @@ def board_event(data: Json) -> BoardEvent | None:
 
 @dataclass(frozen=True)
 class GameFilters:
-    """The filters of the lists of games and the export (docs/api.md, "Lists: filters"): each
-    left None keeps every game. `since` and `until` bound when a game was dealt; `max` caps how
-    many come in all."""
+    """The filters of the lists of games and the export (docs/api.md "Conventions", lists:
+    filters): each left None keeps every game. `since` and `until` bound when a game was dealt;
+    `max` caps how many come in all."""
 
     since: dt.datetime | dt.date | None = None
     until: dt.datetime | dt.date | None = None
