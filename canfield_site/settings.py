@@ -417,6 +417,9 @@ OAUTH2_PROVIDER = {
     ),
     "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS", "3600")),
     "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
+    # Tokens that secret scanners recognise: cfo_..., cfr_... (keys.services, docs/api.md).
+    "ACCESS_TOKEN_GENERATOR": "keys.oauth.access_token_new",
+    "REFRESH_TOKEN_GENERATOR": "keys.oauth.refresh_token_new",
     "ROTATE_REFRESH_TOKEN": True,
     "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
     "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
+from canfield_site.api import PageQuerySerializer, answers, page_links, page_params, query_unknown
 from games.api import DRAW_CHOICES
 from games.errors import InvalidRequest, NotFound
 from games.models import Game
@@ -300,6 +300,7 @@ class LeaderboardApi(APIView):
         operation_id="daily_leaderboard",
     )
     def get(self, request: Request, date: str) -> Response:
+        query_unknown(request, BoardQuerySerializer)
         day = parse_date(date)
         draw = parse_draw(request.query_params.get("draw"))
         bots = parse_players(request.query_params.get("players"))

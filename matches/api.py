@@ -23,7 +23,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
+from canfield_site.api import (
+    MAX_PAGE,
+    PageQuerySerializer,
+    answers,
+    page_links,
+    page_params,
+    query_read,
+    query_unknown,
+    whole_number,
+)
 from canfield_site.clients import client_address_hash, client_device_hash
 from games.errors import ApiError, InvalidRequest, NotFound
 from games.throttling import FixedWindowScopedThrottle
@@ -138,6 +147,13 @@ class WeeklyPageSerializer(serializers.Serializer):
 
 class MatchListQuerySerializer(PageQuerySerializer):
     status = serializers.ChoiceField(choices=["open", "finished"], required=False)
+    since = serializers.DateTimeField(
+        required=False, help_text="opened at or after this moment (ISO 8601; a date: its 00:00 UTC)"
+    )
+    until = serializers.DateTimeField(required=False, help_text="opened before this moment")
+    max = whole_number("max", MAX_PAGE, help_text="at most this many matches, newest first")
+    size = serializers.ChoiceField(choices=SIZE_CHOICES, required=False)
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False)
 
 
 class ModeQuerySerializer(PageQuerySerializer):
@@ -218,11 +234,18 @@ class MatchListCreateApi(_PostThrottledApi):
         operation_id="matches_list",
     )
     def get(self, request: Request) -> Response:
-        status = request.query_params.get("status")
-        if status is not None and status not in ("open", "finished"):
-            raise InvalidRequest(_("status must be one of: %s.") % "open, finished")
+        query = query_read(request, MatchListQuerySerializer)
         page, size = page_params(request, default_size=MATCHES_PAGE_SIZE)
-        matches = selectors.match_list_for(user=request.user, status=status)
+        matches = selectors.match_list_for(
+            user=request.user,
+            **{
+                name: query[name]
+                for name in ("status", "since", "until", "size", "draw")
+                if name in query
+            },
+        )
+        if "max" in query:
+            matches = matches[: query["max"]]
         body = page_links(request, page=page, size=size, count=matches.count())
         body["results"] = [
             selectors.match_payload(services.match_read(match=match), viewer=request.user)
@@ -498,6 +521,7 @@ class RatingsApi(APIView):
         operation_id="ratings_list",
     )
     def get(self, request: Request) -> Response:
+        query_unknown(request, RatingsQuerySerializer)
         size = _query_choice(request, "size", services.SIZES, 2)
         draw = _query_choice(request, "draw", services.DRAWS, 3)
         players = request.query_params.get("players", "people")
@@ -525,6 +549,7 @@ class WeeklyRatingsApi(APIView):
         operation_id="ratings_weekly",
     )
     def get(self, request: Request) -> Response:
+        query_unknown(request, ModeQuerySerializer)
         size = _query_choice(request, "size", services.SIZES, 2)
         draw = _query_choice(request, "draw", services.DRAWS, 3)
         page, page_size = page_params(request, default_size=RATINGS_PAGE_SIZE)
@@ -578,6 +603,7 @@ class RatingHistoryApi(APIView):
         operation_id="players_ratings_history",
     )
     def get(self, request: Request, username: str) -> Response:
+        query_unknown(request, ModeOnlyQuerySerializer)
         size = _query_choice(request, "size", services.SIZES, 2)
         draw = _query_choice(request, "draw", services.DRAWS, 3)
         player = None

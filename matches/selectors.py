@@ -12,7 +12,7 @@ from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
 from games.models import Game
-from games.selectors import _instance, _row_reader
+from games.selectors import _instance, _row_reader, rows_filtered
 from leaderboard.days import day_today, day_zone
 from matches.models import Challenge, Match, MatchPlayer, Rating, RatingChange
 from matches.ratings import PROVISIONAL_MATCHES
@@ -107,10 +107,21 @@ def match_find(match_id: Any) -> Match | None:
         return None
 
 
-def match_list_for(*, user: Any, status: str | None) -> QuerySet[Match]:
+def match_list_for(
+    *,
+    user: Any,
+    status: str | None = None,
+    since: dt.datetime | None = None,
+    until: dt.datetime | None = None,
+    size: int | None = None,
+    draw: int | None = None,
+) -> QuerySet[Match]:
     """The user's matches, newest first; `status` open or finished (cancelled ones count as
-    finished)."""
-    matches = Match.objects.filter(players__player=user).select_related("deal")
+    finished), opened at or after `since` and before `until`, of a size and draw mode."""
+    matches = rows_filtered(
+        Match.objects.filter(players__player=user).select_related("deal"),
+        {"created_at__gte": since, "created_at__lt": until, "size": size, "draw": draw},
+    )
     if status == "open":
         matches = matches.filter(status=Match.Status.OPEN)
     elif status == "finished":

@@ -897,6 +897,7 @@ export interface components {
          * @description * `invalid_request` - invalid_request
          *     * `invalid_code` - invalid_code
          *     * `invalid_deck` - invalid_deck
+         *     * `unknown_parameter` - unknown_parameter
          *     * `not_authenticated` - not_authenticated
          *     * `forbidden` - forbidden
          *     * `standing` - standing
@@ -918,7 +919,7 @@ export interface components {
          *     * `unavailable` - unavailable
          * @enum {string}
          */
-        ErrorCodeEnum: "invalid_request" | "invalid_code" | "invalid_deck" | "not_authenticated" | "forbidden" | "standing" | "not_found" | "method_not_allowed" | "not_acceptable" | "stale" | "game_over" | "cannot_finish" | "game_too_long" | "deal_hidden" | "challenge_pending" | "challenge_closed" | "unsupported_media_type" | "illegal_move" | "no_destination" | "throttled" | "too_many_streams" | "unavailable";
+        ErrorCodeEnum: "invalid_request" | "invalid_code" | "invalid_deck" | "unknown_parameter" | "not_authenticated" | "forbidden" | "standing" | "not_found" | "method_not_allowed" | "not_acceptable" | "stale" | "game_over" | "cannot_finish" | "game_too_long" | "deal_hidden" | "challenge_pending" | "challenge_closed" | "unsupported_media_type" | "illegal_move" | "no_destination" | "throttled" | "too_many_streams" | "unavailable";
         ErrorDetail: {
             /**
              * @description stable; never translated
@@ -926,6 +927,7 @@ export interface components {
              *     * `invalid_request` - invalid_request
              *     * `invalid_code` - invalid_code
              *     * `invalid_deck` - invalid_deck
+             *     * `unknown_parameter` - unknown_parameter
              *     * `not_authenticated` - not_authenticated
              *     * `forbidden` - forbidden
              *     * `standing` - standing
@@ -992,6 +994,8 @@ export interface components {
             challenge?: string;
             /** @description challenge_closed: what became of the challenge */
             status?: string;
+            /** @description unknown_parameter: the query parameters the operation does not take */
+            parameters?: string[];
         };
         /** @description Send every card left home in one action, once none is hidden and they can all go home one after another (R20b); 409 cannot_finish otherwise. */
         FinishAction: {
@@ -1295,6 +1299,8 @@ export interface components {
             challenge?: string;
             /** @description challenge_closed: what became of the challenge */
             status?: string;
+            /** @description unknown_parameter: the query parameters the operation does not take */
+            parameters?: string[];
         };
         /**
          * @description * `move` - move
@@ -1538,20 +1544,50 @@ export interface components {
             /** @description the longest such run ever */
             best: number;
         };
-        StreamLine: {
-            type: components["schemas"]["StreamLineTypeEnum"];
-            /** @description GAME, as `GET games/{id}` answers it */
-            game: unknown;
-            /** @description ACTION, on `"action"` lines */
-            action?: unknown;
+        /** @description An applied action, and the game as it is when the line is written. */
+        StreamActionLine: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "action";
+            action: components["schemas"]["ActionOut"];
+            game: components["schemas"]["GameOut"];
+        };
+        /**
+         * @description * `action` - action
+         * @enum {string}
+         */
+        StreamActionLineTypeEnum: "action";
+        /** @description The last line: the game, ended. */
+        StreamEndLine: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "end";
+            game: components["schemas"]["GameOut"];
+        };
+        /**
+         * @description * `end` - end
+         * @enum {string}
+         */
+        StreamEndLineTypeEnum: "end";
+        /** @description The first line: the game as `GET games/{id}` answers it. */
+        StreamGameLine: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game";
+            game: components["schemas"]["GameOut"];
         };
         /**
          * @description * `game` - game
-         *     * `action` - action
-         *     * `end` - end
          * @enum {string}
          */
-        StreamLineTypeEnum: "game" | "action" | "end";
+        StreamGameLineTypeEnum: "game";
+        StreamLine: components["schemas"]["StreamGameLine"] | components["schemas"]["StreamActionLine"] | components["schemas"]["StreamEndLine"];
         /**
          * @description * `H` - H
          *     * `S` - S
@@ -1719,7 +1755,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -1962,7 +1998,35 @@ export interface operations {
     };
     account_export: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: ranked daily games only; false: the others */
+                daily?: boolean;
+                /**
+                 * @description * `3` - 3
+                 *     * `1` - 1
+                 */
+                draw?: 3 | 1;
+                /** @description true: match games only (R32); false: the others */
+                match?: boolean;
+                /** @description at most this many games, in the list's order */
+                max?: number;
+                /**
+                 * @description * `app` - app
+                 *     * `cardgames` - cardgames
+                 *     * `classic` - classic
+                 */
+                ruleset?: "app" | "cardgames" | "classic";
+                /** @description dealt at or after this moment (ISO 8601; a date: its 00:00 UTC) */
+                since?: string;
+                /**
+                 * @description * `playing` - Playing
+                 *     * `won` - Won
+                 *     * `resigned` - Resigned
+                 */
+                status?: "playing" | "won" | "resigned";
+                /** @description dealt before this moment */
+                until?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1982,6 +2046,23 @@ export interface operations {
                 };
                 content: {
                     "application/x-ndjson": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
+            400: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
@@ -1997,7 +2078,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden */
@@ -2013,7 +2094,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description method_not_allowed */
@@ -2029,7 +2110,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_acceptable: the API answers application/json only */
@@ -2045,7 +2126,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
@@ -2063,7 +2144,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable; Retry-After says when to retry */
@@ -2079,7 +2160,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
         };
@@ -2110,7 +2191,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2251,6 +2332,15 @@ export interface operations {
                     "application/json": components["schemas"]["Key"][];
                 };
             };
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_authenticated: no valid token (or session) */
             401: {
                 headers: {
@@ -2325,7 +2415,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewKey"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2610,7 +2700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Registered"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2731,7 +2821,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenOut"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2846,7 +2936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChallengePage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2930,7 +3020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -3176,7 +3266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Match"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3449,7 +3539,7 @@ export interface operations {
                     "application/json": components["schemas"]["DailyAnswer"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3525,7 +3615,7 @@ export interface operations {
                     "application/json": components["schemas"]["DailyOut"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3624,7 +3714,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeaderboardOut"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3683,17 +3773,38 @@ export interface operations {
     games_list: {
         parameters: {
             query?: {
-                /** @description true: ranked daily games only */
+                /** @description true: ranked daily games only; false: the others */
                 daily?: boolean;
+                /**
+                 * @description * `3` - 3
+                 *     * `1` - 1
+                 */
+                draw?: 3 | 1;
+                /** @description a batch read: these games (up to 100; `ids=a,b` or `ids=a&ids=b`), those the caller may see, in the order asked (100 a page); takes no filter */
+                ids?: string[];
+                /** @description true: match games only (R32); false: the others */
+                match?: boolean;
+                /** @description at most this many games, in the list's order */
+                max?: number;
                 page?: number;
                 /** @description default: see the list */
                 page_size?: number;
+                /**
+                 * @description * `app` - app
+                 *     * `cardgames` - cardgames
+                 *     * `classic` - classic
+                 */
+                ruleset?: "app" | "cardgames" | "classic";
+                /** @description dealt at or after this moment (ISO 8601; a date: its 00:00 UTC) */
+                since?: string;
                 /**
                  * @description * `playing` - Playing
                  *     * `won` - Won
                  *     * `resigned` - Resigned
                  */
                 status?: "playing" | "won" | "resigned";
+                /** @description dealt before this moment */
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -3709,7 +3820,7 @@ export interface operations {
                     "application/json": components["schemas"]["GamePage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3808,7 +3919,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameOut"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -4096,7 +4207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Acted"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -4602,7 +4713,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": components["schemas"]["StreamLine"];
+                    "application/x-ndjson": string;
+                    "application/octet-stream": string;
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
@@ -4612,7 +4724,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_found */
@@ -4622,7 +4734,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description method_not_allowed */
@@ -4632,7 +4744,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_acceptable: the API answers application/json only */
@@ -4642,7 +4754,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
@@ -4652,7 +4764,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable; Retry-After says when to retry */
@@ -4662,7 +4774,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
         };
@@ -4689,7 +4801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Text"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4748,14 +4860,30 @@ export interface operations {
     matches_list: {
         parameters: {
             query?: {
+                /**
+                 * @description * `3` - 3
+                 *     * `1` - 1
+                 */
+                draw?: 3 | 1;
+                /** @description at most this many matches, newest first */
+                max?: number;
                 page?: number;
                 /** @description default: see the list */
                 page_size?: number;
+                /** @description opened at or after this moment (ISO 8601; a date: its 00:00 UTC) */
+                since?: string;
+                /**
+                 * @description * `2` - 2
+                 *     * `4` - 4
+                 */
+                size?: 2 | 4;
                 /**
                  * @description * `open` - open
                  *     * `finished` - finished
                  */
                 status?: "open" | "finished";
+                /** @description opened before this moment */
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -4771,7 +4899,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchPage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4870,7 +4998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Match"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -5167,14 +5295,35 @@ export interface operations {
     players_games: {
         parameters: {
             query?: {
+                /** @description true: ranked daily games only; false: the others */
+                daily?: boolean;
+                /**
+                 * @description * `3` - 3
+                 *     * `1` - 1
+                 */
+                draw?: 3 | 1;
+                /** @description true: match games only (R32); false: the others */
+                match?: boolean;
+                /** @description at most this many games, in the list's order */
+                max?: number;
                 page?: number;
                 /** @description default: see the list */
                 page_size?: number;
+                /**
+                 * @description * `app` - app
+                 *     * `cardgames` - cardgames
+                 *     * `classic` - classic
+                 */
+                ruleset?: "app" | "cardgames" | "classic";
+                /** @description dealt at or after this moment (ISO 8601; a date: its 00:00 UTC) */
+                since?: string;
                 /**
                  * @description * `won` - won
                  *     * `resigned` - resigned
                  */
                 status?: "won" | "resigned";
+                /** @description dealt before this moment */
+                until?: string;
             };
             header?: never;
             path: {
@@ -5190,19 +5339,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GamePage"];
-                    "application/x-ndjson": {
-                        [key: string]: unknown;
-                    };
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
@@ -5212,7 +5357,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description not_found */
@@ -5222,7 +5366,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description method_not_allowed */
@@ -5232,7 +5375,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description not_acceptable: the API answers application/json only */
@@ -5242,7 +5384,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable; Retry-After says when to retry */
@@ -5252,7 +5393,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
         };
@@ -5287,7 +5427,7 @@ export interface operations {
                     "application/json": components["schemas"]["RatingHistory"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5447,7 +5587,7 @@ export interface operations {
                     "application/json": components["schemas"]["RatingPage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5534,7 +5674,7 @@ export interface operations {
                     "application/json": components["schemas"]["WeeklyPage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;

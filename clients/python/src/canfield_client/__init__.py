@@ -28,6 +28,7 @@ from canfield_client.errors import (
     Throttled,
     TooManyStreams,
     Unavailable,
+    UnknownParameter,
     UnsupportedMediaType,
 )
 from canfield_client.match import LiveMatch, MatchView
@@ -48,6 +49,7 @@ from canfield_client.models import (
     Game,
     GameDaily,
     GameEvent,
+    GameFilters,
     Hint,
     Leaderboard,
     Match,
@@ -103,6 +105,7 @@ __all__ = [
     "Game",
     "GameDaily",
     "GameEvent",
+    "GameFilters",
     "GameOver",
     "GameTooLong",
     "Hint",
@@ -110,6 +113,7 @@ __all__ = [
     "InvalidCode",
     "InvalidDeck",
     "InvalidRequest",
+    "UnknownParameter",
     "Leaderboard",
     "LiveBoard",
     "LiveMatch",

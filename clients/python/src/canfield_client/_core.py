@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, TypeVar
 
@@ -25,6 +25,7 @@ from canfield_client.models import (
     Daily,
     DailyMonth,
     Game,
+    GameFilters,
     Hint,
     Json,
     Leaderboard,
@@ -55,6 +56,23 @@ class Call:
     json: Json | None = None
     params: dict[str, str] = field(default_factory=dict)
     accept: str = "application/json"
+
+
+def _list_params(
+    page: int, page_size: int | None, status: str | None, filters: GameFilters | None
+) -> dict[str, str]:
+    """The query of a list of games: its page, its status and its filters."""
+    params = {"page": str(page), **(filters or GameFilters()).params()}
+    if page_size is not None:
+        params["page_size"] = str(page_size)
+    if status is not None:
+        params["status"] = status
+    return params
+
+
+def _game_page(data: Any) -> Page[Game]:
+    results = [Game.from_json(g) for g in data["results"]]
+    return Page(data["count"], data.get("next"), data.get("previous"), results)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,17 +222,17 @@ class Core:
         page_size: int | None,
         status: str | None,
         daily: bool | None,
+        filters: GameFilters | None = None,
     ) -> Op[Page[Game]]:
-        params = {"page": str(page)}
-        if page_size is not None:
-            params["page_size"] = str(page_size)
-        if status is not None:
-            params["status"] = status
+        params = _list_params(page, page_size, status, filters)
         if daily is not None:
             params["daily"] = "true" if daily else "false"
         data = yield from self.fetch(Call("GET", "games", params=params))
-        results = [Game.from_json(g) for g in data["results"]]
-        return Page(data["count"], data.get("next"), data.get("previous"), results)
+        return _game_page(data)
+
+    def games_by_ids(self, ids: Sequence[str]) -> Op[list[Game]]:
+        data = yield from self.fetch(Call("GET", "games", params={"ids": ",".join(ids)}))
+        return _game_page(data).results
 
     def game(self, game_id: str) -> Op[Game]:
         data = yield from self.fetch(Call("GET", f"games/{game_id}"))
@@ -318,16 +336,16 @@ class Core:
         return PlayerStats.from_json(data)
 
     def player_games(
-        self, username: str, page: int, page_size: int | None, status: str | None
+        self,
+        username: str,
+        page: int,
+        page_size: int | None,
+        status: str | None,
+        filters: GameFilters | None = None,
     ) -> Op[Page[Game]]:
-        params = {"page": str(page)}
-        if page_size is not None:
-            params["page_size"] = str(page_size)
-        if status is not None:
-            params["status"] = status
+        params = _list_params(page, page_size, status, filters)
         data = yield from self.fetch(Call("GET", f"players/{username}/games", params=params))
-        results = [Game.from_json(g) for g in data["results"]]
-        return Page(data["count"], data.get("next"), data.get("previous"), results)
+        return _game_page(data)
 
     # -- the account and its keys -----------------------------------------------------------
 
@@ -346,8 +364,13 @@ class Core:
     def account_delete(self, password: str) -> Op[None]:
         yield from self.fetch(Call("DELETE", "account", {"password": password}))
 
-    def account_export(self) -> Op[list[Game]]:
-        call = Call("GET", "account/export", accept="application/x-ndjson")
+    def account_export(
+        self, status: str | None = None, filters: GameFilters | None = None
+    ) -> Op[list[Game]]:
+        params = (filters or GameFilters()).params()
+        if status is not None:
+            params["status"] = status
+        call = Call("GET", "account/export", params=params, accept="application/x-ndjson")
         response, _ = yield from self.request(call)
         if response.status_code >= 400:
             raise errors.error_from(response.status_code, _body(response), response.headers)

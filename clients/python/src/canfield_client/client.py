@@ -40,6 +40,7 @@ from canfield_client.models import (
     Entry,
     Game,
     GameEvent,
+    GameFilters,
     Hint,
     Language,
     Leaderboard,
@@ -218,9 +219,14 @@ class Client(_Options):
         page_size: int | None = None,
         status: Status | None = None,
         daily: bool | None = None,
+        filters: GameFilters | None = None,
     ) -> Page[Game]:
-        """The caller's games, newest first."""
-        return self._run(self._core.games(page, page_size, status, daily))
+        """The caller's games, newest first, those `filters` keep."""
+        return self._run(self._core.games(page, page_size, status, daily, filters))
+
+    def games_by_ids(self, ids: Sequence[str]) -> list[Game]:
+        """Up to 100 games by id, those the caller may see, in the order asked."""
+        return self._run(self._core.games_by_ids(ids))
 
     def game(self, game_id: str) -> Game:
         return self._run(self._core.game(game_id))
@@ -313,9 +319,10 @@ class Client(_Options):
         page: int = 1,
         page_size: int | None = None,
         status: Literal["won", "resigned"] | None = None,
+        filters: GameFilters | None = None,
     ) -> Page[Game]:
-        """A player's finished public games, newest first."""
-        return self._run(self._core.player_games(username, page, page_size, status))
+        """A player's finished public games, newest first, those `filters` keep."""
+        return self._run(self._core.player_games(username, page, page_size, status, filters))
 
     # Page iterators: every item of a list, page after page (one request a page)
     def iter_games(
@@ -394,9 +401,11 @@ class Client(_Options):
         """The account can no longer log in and its keys die; its ranked figures stay."""
         self._run(self._core.account_delete(password))
 
-    def export(self) -> list[Game]:
-        """The caller's games, oldest first, each with its action log."""
-        return self._run(self._core.account_export())
+    def export(
+        self, *, status: Status | None = None, filters: GameFilters | None = None
+    ) -> list[Game]:
+        """The caller's games, oldest first, each with its action log, those `filters` keep."""
+        return self._run(self._core.account_export(status, filters))
 
     def tokens(self) -> list[ApiToken]:
         """The account's API keys (never the keys themselves)."""
@@ -540,8 +549,12 @@ class AsyncClient(_Options):
         page_size: int | None = None,
         status: Status | None = None,
         daily: bool | None = None,
+        filters: GameFilters | None = None,
     ) -> Page[Game]:
-        return await self._run(self._core.games(page, page_size, status, daily))
+        return await self._run(self._core.games(page, page_size, status, daily, filters))
+
+    async def games_by_ids(self, ids: Sequence[str]) -> list[Game]:
+        return await self._run(self._core.games_by_ids(ids))
 
     async def game(self, game_id: str) -> Game:
         return await self._run(self._core.game(game_id))
@@ -619,8 +632,9 @@ class AsyncClient(_Options):
         page: int = 1,
         page_size: int | None = None,
         status: Literal["won", "resigned"] | None = None,
+        filters: GameFilters | None = None,
     ) -> Page[Game]:
-        return await self._run(self._core.player_games(username, page, page_size, status))
+        return await self._run(self._core.player_games(username, page, page_size, status, filters))
 
     async def iter_games(
         self, *, status: Status | None = None, daily: bool | None = None, page_size: int = 100
@@ -703,8 +717,10 @@ class AsyncClient(_Options):
     async def delete_account(self, password: str) -> None:
         await self._run(self._core.account_delete(password))
 
-    async def export(self) -> list[Game]:
-        return await self._run(self._core.account_export())
+    async def export(
+        self, *, status: Status | None = None, filters: GameFilters | None = None
+    ) -> list[Game]:
+        return await self._run(self._core.account_export(status, filters))
 
     async def tokens(self) -> list[ApiToken]:
         return await self._run(self._core.tokens())

@@ -45,6 +45,12 @@ class InvalidRequest(CanfieldError):
     code = "invalid_request"
 
 
+class UnknownParameter(CanfieldError):
+    """A query parameter the operation does not take: `params["parameters"]` names them."""
+
+    code = "unknown_parameter"
+
+
 class InvalidCode(CanfieldError):
     code = "invalid_code"
 
@@ -168,6 +174,7 @@ ERRORS: dict[str, type[CanfieldError]] = {
     cls.code: cls
     for cls in (
         InvalidRequest,
+        UnknownParameter,
         InvalidCode,
         InvalidDeck,
         IllegalMove,

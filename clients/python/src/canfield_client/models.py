@@ -913,3 +913,30 @@ def board_event(data: Json) -> BoardEvent | None:
     if kind == "removed":
         return Removed(data["player"])
     return None
+
+
+@dataclass(frozen=True)
+class GameFilters:
+    """The filters of the lists of games and the export (docs/api.md "Conventions", lists:
+    filters): each left None keeps every game. `since` and `until` bound when a game was dealt;
+    `max` caps how many come in all."""
+
+    since: dt.datetime | dt.date | None = None
+    until: dt.datetime | dt.date | None = None
+    max: int | None = None
+    daily: bool | None = None
+    draw: Draw | None = None
+    ruleset: Ruleset | None = None
+    match: bool | None = None
+
+    def params(self) -> dict[str, str]:
+        """The query parameters, as the API spells them."""
+        params: dict[str, str] = {}
+        for name, value in vars(self).items():
+            if isinstance(value, bool):
+                params[name] = "true" if value else "false"
+            elif isinstance(value, dt.date):
+                params[name] = value.isoformat()
+            elif value is not None:
+                params[name] = str(value)
+        return params
