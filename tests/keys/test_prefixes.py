@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from keys.models import ApiKey
 from keys.services import KEY_PATTERN, OAUTH_TOKEN_PATTERN, SCOPES, key_hash
-from tests.keys.test_oauth_doors import bearer, code_for, exchange, public_app  # noqa: F401
+from tests.keys.test_oauth_doors import bearer, code_for, exchange
 
 README = "README.md"
 
@@ -46,7 +46,7 @@ def test_a_key_made_before_the_prefix_keeps_working(user):
     assert answer.status_code == 200 and answer.json()["username"] == "alice"
 
 
-def test_oauth_tokens_start_cfo_and_cfr_and_match_the_documented_pattern(public_app, user):  # noqa: F811
+def test_oauth_tokens_start_cfo_and_cfr_and_match_the_documented_pattern(public_app, user):
     tokens = exchange(public_app, *code_for(public_app, user, "board:read")).json()
     access, refresh = tokens["access_token"], tokens["refresh_token"]
     assert access.startswith("cfo_") and refresh.startswith("cfr_")
