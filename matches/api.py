@@ -384,6 +384,7 @@ class ChallengeListCreateApi(_PostThrottledApi):
         operation_id="challenges_list",
     )
     def get(self, request: Request) -> Response:
+        query_unknown(request, PageQuerySerializer)
         now = timezone.now()
         page, size = page_params(request, default_size=CHALLENGES_PAGE_SIZE)
         rows = selectors.challenge_list_for(user=request.user, now=now)
