@@ -57,6 +57,7 @@ from fairplay.signals import (  # noqa: E402
     Scout,
     Signal,
     clairvoyance,
+    foresight,
     identical,
     scouting,
     timing,
@@ -82,7 +83,7 @@ CHEATS = (
     "edited replay",
     "bot",
 )
-SIGNALS = ("timing", "identical", "clairvoyance", "scouting")
+SIGNALS = ("timing", "identical", "clairvoyance", "scouting", "foresight")
 MAX_ACTIONS = 600  # a simulated player gives up after this many actions
 TRUE_NODES = 10_000_000  # the solver line of a deal: deals it does not win are skipped
 CHECK_NODES = 50_000  # a cheat's check that an action still wins on the true deal
@@ -592,6 +593,7 @@ def signals_of(game: Played, games: list[Played], scouts: list[Scout]) -> list[S
         identical(game.log, earlier),
         clairvoyance(game.log),
         scouting(game.log, scouts),
+        foresight(game.log, scouts),
     ]
 
 
@@ -620,7 +622,7 @@ def review(number: int) -> Reviewed | None:
         reviewed.verdicts[game.kind].append(Verdict(held, scores, cpu))
         reviewed.won[game.kind].append(game.log.actions[-1].kind != "resign")
         for kind, scouts in deal.also.get(game.kind, []):
-            other = [*signals[:3], scouting(game.log, scouts)]
+            other = [*signals[:3], scouting(game.log, scouts), foresight(game.log, scouts)]
             scores = tuple(signal.score for signal in other)
             reviewed.verdicts[kind].append(Verdict(verdict(other)[1], scores, cpu))
             reviewed.won[kind].append(reviewed.won[game.kind][-1])
