@@ -52,8 +52,10 @@ SHINGLE, IDENTICAL_SHARE, IDENTICAL_MIN = 8, (0.95, 0.75), 90
 SAMPLES, SOLVE_NODES, GAME_NODES = 8, 20_000, 4_000_000
 CLEAR_ACCEPTS, CLEAR_REJECTS = 1, 5
 CLAIRVOYANT_HIT, THROWN, CLAIRVOYANT_LLR = 0.9, 0.5, (8.0, 2.0)
-# Each search's clock limit: a safety net only, far above what SOLVE_NODES takes, so that the
-# node limit ends every search (a search cut by the clock would depend on the machine's load).
+# Each search's clock limit per SOLVE_NODES of its node limit: a safety net only, far above
+# what the nodes take even on a loaded machine, so that the node limit ends every search (a
+# search cut by the clock, or a solver phase cut by its share of the clock, would depend on
+# the machine's load).
 SOLVE_SECONDS = 5.0
 # scouting: the share of the hidden cards this game needed that a linked scout had seen, and
 # hours before the game's end; the game's score.
@@ -529,7 +531,8 @@ class _Search:
 
     def line(self, position: Game, nodes: int = SOLVE_NODES) -> tuple[Action, ...]:
         """A line that wins from `position` (proved within `nodes`), else ()."""
-        solution = solve(position, seconds=SOLVE_SECONDS, max_nodes=nodes)
+        seconds = SOLVE_SECONDS * max(1.0, nodes / SOLVE_NODES)
+        solution = solve(position, seconds=seconds, max_nodes=nodes)
         self.nodes += solution.nodes
         return solution.line
 

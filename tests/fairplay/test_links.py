@@ -102,12 +102,14 @@ def test_a_device_linked_provisional_forward_scout_is_seen(make_user, settings):
     # when
     review = services.review_run(Review.objects.select_related("game__owner").get(game=champ))
 
-    # then: the scout's game is evidence, linked by the device alone
+    # then: the scout's game is evidence, linked by the device alone, and the champion's
+    # line used the stock cards it had seen before they showed (the second signal, R35a)
     assert Entry.objects.get(game=scouted).provisional
     scouting = review.signals["scouting"]
     assert scouting["score"] > 0
     assert scouting["evidence"]["label"] == str(scouted.pk)
     assert scouting["evidence"]["links"] == ["device"]
+    assert review.signals["foresight"]["score"] >= 0.5
 
 
 def test_a_stranger_who_ended_just_before_links_nobody(make_user):
@@ -122,6 +124,7 @@ def test_a_stranger_who_ended_just_before_links_nobody(make_user):
     # then
     assert found(champ) == []
     assert review.signals["scouting"]["score"] == 0.0
+    assert review.signals["foresight"]["score"] == 0.0
 
 
 def past_day(days_ago: int) -> DailyChallenge:
