@@ -311,7 +311,7 @@ def scouting(game: GameLog, scouts: Sequence[Scout]) -> Signal:
 # up for the player when the plan was made; FORESIGHT_SHARE: the share of the scouted cards
 # this game needed that were so used (score 1 at, 0 at).
 PLAN_NODES, DEAL_NODES, FORESIGHT_NODES, FORESIGHT_LEAD = 50_000, 1_000_000, 3_000_000, 3
-FORESIGHT_SHARE = (0.4, 0.2)
+FORESIGHT_SHARE = (0.5, 0.3)
 
 
 def foresight(game: GameLog, scouts: Sequence[Scout]) -> Signal:
