@@ -329,8 +329,8 @@ def foresight(game: GameLog, scouts: Sequence[Scout]) -> Signal:
     sees only the table reacts to a card once it shows; a plan that knew it agrees with that
     reaction by chance, on the obvious uses (a card home, the only place it fits), rarely on
     most of the cards (docs/fairplay.md: the shares measured by bench/fairplay.py).
-    Evidence: `foreseen` (cards), `scouted` (the scouted cards needed), `agreed` (actions of
-    the line that agreed with the plan), `plans`, `nodes`."""
+    Evidence: `foreseen` (cards), `scouted` (the scouted cards needed), `agreed` (the line's
+    actions that agreed with a plan, of `actions`), `plans`, `nodes`."""
     needed = uncovered(game)
     linked = [scout.uncovered for scout in scouts if scout.links and scout.ended_before >= 0]
     scouted = needed & frozenset[int]().union(*linked)
@@ -358,7 +358,10 @@ def foresight(game: GameLog, scouts: Sequence[Scout]) -> Signal:
                 foreseen.add(card)
         else:
             plan = None  # the player went another way: a new plan from where it leads
-        play.apply(Action(*token))
+        try:
+            play.apply(Action(*token))
+        except EngineError:  # a line `line` could not keep whole: the walk ends there
+            break
         seen |= visible(play)
     share = len(foreseen) / len(scouted)
     evidence = {
