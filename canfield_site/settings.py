@@ -304,6 +304,7 @@ GUEST_DAYS = int(os.environ.get("GUEST_DAYS", "30"))
 # Guests created per minute from all addresses together: a crowd of addresses cannot make
 # guests (each an account, a session and a game) faster than this.
 GUEST_GLOBAL_LIMIT = int(os.environ.get("GUEST_GLOBAL_LIMIT", "30"))
+GUEST_GLOBAL_BURST = int(os.environ.get("GUEST_GLOBAL_BURST", "2"))
 # The most actions a game's log holds (then only a resign is taken: 409 game_too_long). Real
 # games stay far below (docs/api.md: the longest of 600 simulated deals, undo included, took
 # 1,194); a log's replay and read cost grow with it.
@@ -385,7 +386,7 @@ REST_FRAMEWORK = {
         "challenges": os.environ.get("THROTTLE_CHALLENGES", "20/hour"),
         "export": os.environ.get("THROTTLE_EXPORT", "10/hour"),
         "games": os.environ.get("THROTTLE_GAMES", "30/minute"),
-        "games_burst": os.environ.get("THROTTLE_GAMES_BURST", "2/second"),
+        "games_burst": os.environ.get("THROTTLE_GAMES_BURST", "1/second"),
         "games_address": os.environ.get("THROTTLE_GAMES_ADDRESS", "60/minute"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -331,6 +331,11 @@ def guest_slot_take(request: HttpRequest) -> tuple[float, str] | None:
     if _count_hit(f"guest:all:{window}", GUEST_GLOBAL_WINDOW + 1) > settings.GUEST_GLOBAL_LIMIT:
         reason = _("Too many guests are arriving right now. Try again in a minute, or sign up.")
         return (window + 1) * GUEST_GLOBAL_WINDOW - now, reason
+    # (and GUEST_GLOBAL_BURST a second: a minute's guests all at once would queue together)
+    second = int(now)
+    if _count_hit(f"guest:all:s{second}", 2) > settings.GUEST_GLOBAL_BURST:
+        reason = _("Too many guests are arriving right now. Try again in a moment, or sign up.")
+        return second + 1 - now, reason
     return None
 
 

@@ -43,6 +43,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *PRODUCTION
 SIGNUP_LIMIT = 10_000
 GUEST_LIMIT = 10_000
 GUEST_GLOBAL_LIMIT = 10_000
+GUEST_GLOBAL_BURST = 10_000
 # And many games from one account and address; the games limits' own tests lower these.
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].update(  # noqa: F405
     {"games": "100000/minute", "games_burst": "100000/second", "games_address": "100000/minute"}

@@ -121,3 +121,21 @@ def test_guests_from_many_addresses_are_limited_together(db, settings):
     assert 0 < int(over["Retry-After"]) <= 60
     assert get_user_model().objects.count() == 3
     assert Game.objects.count() == 3
+
+
+def test_guests_from_all_addresses_are_spread_over_the_seconds(db, settings):
+    # given: at most 2 guests a second from all addresses (30 a minute)
+    settings.GUEST_GLOBAL_LIMIT, settings.GUEST_GLOBAL_BURST = 30, 2
+    made = [play_now(Client(), address=f"10.5.0.{i}").status_code for i in range(1, 3)]
+
+    # when: a third address in the same second, and one in the next second
+    over = play_now(Client(), address="10.5.0.3")
+    with time_machine.travel(MID_WINDOW + dt.timedelta(seconds=1), tick=False):
+        later = play_now(Client(), address="10.5.0.4")
+
+    # then: the third waits a second; the next second makes a guest again
+    assert made == [302, 302]
+    assert over.status_code == 429 and b"Try again in a moment" in over.content
+    assert over["Retry-After"] == "1"
+    assert later.status_code == 302
+    assert get_user_model().objects.count() == 3

@@ -180,6 +180,7 @@ class Topology:
                 "THROTTLE_ACTIONS": "1000000/minute",
                 "THROTTLE_GAMES": "1000000/minute",
                 "THROTTLE_GAMES_BURST": "1000000/second",
+                "GUEST_GLOBAL_BURST": "1000000",
                 "THROTTLE_GAMES_ADDRESS": "1000000/minute",
                 "SIGNUP_LIMIT": "1000000",
                 # R36: fresh accounts play ranked dailies and rated matches at once.
