@@ -40,6 +40,7 @@ from games.engine import Game as EngineGame
 from games.engine.deal import DEAL_NUMBERS
 from games.engine.game import without_counts
 from games.errors import DealHidden, Forbidden, GameFinished, GameTooLong, Stale
+from games.events import event_add
 from games.hints import hint
 from games.models import Action, Game
 from games.models import Analysis as GameAnalysis
@@ -180,7 +181,7 @@ def game_create(
         draw = code.draw
     engine = engine_game_new(ruleset=ruleset, code=code, deck=deck, draw=draw)
     view = engine.public_view()
-    return Game.objects.create(
+    game = Game.objects.create(
         owner=owner,
         ruleset=ruleset,
         draw=draw,
@@ -196,6 +197,22 @@ def game_create(
         address_hash=address_hash,
         device_hash=device_hash,
     )
+    daily = None if challenge is None else challenge.date.isoformat()
+    match_id = None if match is None else str(match.pk)
+    data = {"game": str(game.pk), "match": match_id, "daily": daily}
+    event_add(user=game.owner_id, kind="game_started", data=data)
+    return game
+
+
+def _game_ended(game: Game) -> None:
+    """In the write that ended `game`: its account's `game_ended` event."""
+    data = {
+        "game": str(game.pk),
+        "status": game.status,
+        "score": game.score,
+        "end_reason": game.end_reason,
+    }
+    event_add(user=game.owner_id, kind="game_ended", data=data)
 
 
 # The end of each challenge's day by challenge id, kept once met: it never changes, and reading
@@ -253,6 +270,7 @@ def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Ga
                 game.state, game.status = state, Game.Status.RESIGNED
                 game.end_reason, game.finished_at = reason, ends_at
                 _announce(game=game, at=ends_at)
+                _game_ended(game)
                 after_commit(partial(game_changed, game.pk))
                 return game
         game = Game.objects.get(pk=game.pk)  # another request changed it first: see how
@@ -382,6 +400,8 @@ def game_act(
                     # transaction, and hears of the commit after it.
                     ranked_game_announce(game=game, at=now)
         if written:
+            if game.status != Game.Status.PLAYING:
+                _game_ended(game)
             # The game's streams (games/streams.py) read the new row once it is committed.
             after_commit(partial(game_changed, game.pk))
             return row, game, engine
@@ -586,19 +606,24 @@ def games_end_idle(*, now: datetime.datetime) -> int:
             created_at__lt=since,
         )
         .exclude(Exists(recent))
-        .values_list("pk", "actions_count", "state")
+        .values_list("pk", "actions_count", "state", "owner_id", "score")
     )
     ended = 0
-    for pk, actions_count, state in idle.iterator():
-        ended += Game.objects.filter(
-            pk=pk, actions_count=actions_count, status=Game.Status.PLAYING
-        ).update(
-            state={**state, "status": RESIGNED},
-            status=Game.Status.RESIGNED,
-            end_reason=RESIGNED,
-            finished_at=now,
-            left=True,
-        )
+    for pk, actions_count, state, owner_id, score in idle.iterator():
+        with transaction.atomic():
+            if Game.objects.filter(
+                pk=pk, actions_count=actions_count, status=Game.Status.PLAYING
+            ).update(
+                state={**state, "status": RESIGNED},
+                status=Game.Status.RESIGNED,
+                end_reason=RESIGNED,
+                finished_at=now,
+                left=True,
+            ):
+                ended += 1
+                game = Game(pk=pk, owner_id=owner_id, score=score)
+                game.status = game.end_reason = RESIGNED
+                _game_ended(game)
     return ended
 
 

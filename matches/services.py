@@ -40,6 +40,7 @@ from canfield_site.commits import after_commit
 from games.accounts import player_lock
 from games.engine import DealCode
 from games.errors import Forbidden
+from games.events import event_add
 from games.models import Game
 from games.selectors import _instance, _row_reader, account_standing_require
 from games.services import game_create, game_end_day_over
@@ -282,10 +283,25 @@ def match_join(
         if seat == 1:  # nobody can listen to a match before its first seat is committed
             return Joined(match, True, [joined])
         match.save(update_fields=["rating", "seats", "full"])
+        _seat_events(match, joined, size)
         # The new row to the match's live listeners, from what is in hand (no read).
         event = {"type": "player", **selectors.player_row(joined)}
         after_commit(lambda: _send(match.pk, {"event": event}))
     return Joined(match, True, None)
+
+
+def _seat_events(match: Match, joined: MatchPlayer, size: int) -> None:
+    """In the write of a seat taken: the other seated players' `match_seat_filled` events, and
+    when it was the last seat, every player's `match_found`."""
+    match_id = str(match.pk)
+    players = list(match.players.values_list("player_id", flat=True))
+    data = {"match": match_id, "seat": joined.seat, "seats": match.seats, "size": size}
+    for player in players:
+        if player != joined.player_id:
+            event_add(user=player, kind="match_seat_filled", data=data)
+    if match.full:
+        for player in players:
+            event_add(user=player, kind="match_found", data={"match": match_id})
 
 
 # ---- a match game changed ----------------------------------------------------------------
@@ -339,6 +355,9 @@ def match_finish(*, match: Match, at: dt.datetime) -> None:
             match_rate(match=match, seats=seats, at=at, save=False)
         match.save(update_fields=["status", "finished_at", "rated_at", *HOLD_FIELDS])
     _seats_write(seats)
+    for seat in seats:
+        data = {"match": str(match.pk), "status": match.status, "place": seat.place}
+        event_add(user=seat.player_id, kind="match_finished", data=data)
     # The finished match to its live listeners, from the rows in hand.
     after_commit(lambda: _publish_finished(match, seats))
 
@@ -499,6 +518,9 @@ def match_rate(
         cursor.execute(RATINGS_WRITE.format(rows=_rows(len(players), 9)), values(new))
         cursor.execute(HISTORY_WRITE.format(rows=_rows(len(players), 13)), history)
     match.rated_at = at
+    for seat in players:
+        data = {"match": str(match.pk), "rating": seat.rating_after}
+        event_add(user=seat.player_id, kind="match_rated", data=data)
     if save:
         _seats_write(players)
         with connection.cursor() as cursor:
