@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from pathlib import Path
 
 import httpx
 import pytest
@@ -18,6 +19,7 @@ from leaderboard.days import day_today
 from leaderboard.services import day_announce
 from tests.games.helpers import StreamLines
 from tests.games.test_stream_ends import CLOSED_WITHIN, Player, kinds_after
+from tests.leaderboard.test_live_contract import validate
 from tests.web.conftest import base_url, run_on_server, server_database, server_env  # noqa: F401
 
 PATH = "/api/v1/account/events"
@@ -34,6 +36,7 @@ def _events(lines: StreamLines, count: int) -> list[dict[str, object]]:
         assert line != b"<closed>", found
         if line:
             found.append(json.loads(line))
+            validate(found[-1], "AccountEvent")  # as docs/asyncapi.yaml describes it
     return found
 
 
@@ -61,7 +64,7 @@ def test_a_stream_tells_the_account_s_games_and_resumes_after_since(base_url):  
 
         # when: another key of the account deals a game and resigns it
         game_id = player.game()
-        started, = _events(lines, 1)
+        (started,) = _events(lines, 1)
         resigned = client.post(
             f"/api/v1/games/{game_id}/actions", json={"type": "resign"}, headers=player.actor
         )
@@ -149,3 +152,12 @@ def test_a_new_day_is_one_event_every_account_receives_and_old_events_are_forgot
     AccountEvent.objects.filter(pk=row.pk).update(at=timezone.now() - dt.timedelta(days=8))
     assert events.events_forget(now=timezone.now()) == 1
     assert not events.event_known(user_id=one.pk, event_id=row.pk)
+
+
+def test_every_kind_is_documented_in_both_documents():
+    from tests.leaderboard.test_live_contract import ASYNCAPI
+
+    documented = ASYNCAPI["components"]["schemas"]["AccountEvent"]["properties"]["type"]["enum"]
+    assert set(documented) == set(events.KINDS)
+    api_md = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    assert all(f"| `{kind}` |" in api_md for kind in events.KINDS)

@@ -31,6 +31,7 @@ from canfield_client.errors import (
 from canfield_client.match import LiveMatch, MatchView
 from canfield_client.models import (
     Account,
+    AccountEvent,
     Acted,
     Action,
     Analysis,
@@ -90,6 +91,7 @@ __all__ = [
     "Foundation",
     "Game",
     "GameDaily",
+    "AccountEvent",
     "GameEvent",
     "GameOver",
     "GameTooLong",
