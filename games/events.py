@@ -47,10 +47,19 @@ READ_BATCH = 200
 def event_add(*, user: Any, kind: str, data: dict[str, Any]) -> None:
     """Record the event `kind` of the account `user` (a user id or None: every account) in the
     current transaction, and wake its streams once it commits."""
-    assert kind in KINDS, kind
-    AccountEvent.objects.create(user_id=user, kind=kind, data=data, at=timezone.now())
-    name = streams.EVERY_ACCOUNT if user is None else streams.account_name(user)
-    after_commit(partial(streams.changed, name))
+    events_add([(user, kind, data)])
+
+
+def events_add(added: list[tuple[Any, str, dict[str, Any]]]) -> None:
+    """`event_add` of each (user, kind, data), in one statement."""
+    assert all(kind in KINDS for _, kind, _ in added), added
+    now = timezone.now()
+    AccountEvent.objects.bulk_create(
+        [AccountEvent(user_id=user, kind=kind, data=data, at=now) for user, kind, data in added]
+    )
+    for user in dict.fromkeys(user for user, _, _ in added):
+        name = streams.EVERY_ACCOUNT if user is None else streams.account_name(user)
+        after_commit(partial(streams.changed, name))
 
 
 def day_event_add(*, date: dt.date) -> bool:

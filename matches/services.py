@@ -40,7 +40,7 @@ from canfield_site.commits import after_commit
 from games.accounts import player_lock
 from games.engine import DealCode
 from games.errors import Forbidden
-from games.events import event_add
+from games.events import events_add
 from games.models import Game
 from games.selectors import _instance, _row_reader, account_standing_require
 from games.services import game_create, game_end_day_over
@@ -296,12 +296,12 @@ def _seat_events(match: Match, joined: MatchPlayer, size: int) -> None:
     match_id = str(match.pk)
     players = list(match.players.values_list("player_id", flat=True))
     data = {"match": match_id, "seat": joined.seat, "seats": match.seats, "size": size}
-    for player in players:
-        if player != joined.player_id:
-            event_add(user=player, kind="match_seat_filled", data=data)
+    added = [
+        (player, "match_seat_filled", data) for player in players if player != joined.player_id
+    ]
     if match.full:
-        for player in players:
-            event_add(user=player, kind="match_found", data={"match": match_id})
+        added += [(player, "match_found", {"match": match_id}) for player in players]
+    events_add(added)
 
 
 # ---- a match game changed ----------------------------------------------------------------
@@ -355,9 +355,16 @@ def match_finish(*, match: Match, at: dt.datetime) -> None:
             match_rate(match=match, seats=seats, at=at, save=False)
         match.save(update_fields=["status", "finished_at", "rated_at", *HOLD_FIELDS])
     _seats_write(seats)
-    for seat in seats:
-        data = {"match": str(match.pk), "status": match.status, "place": seat.place}
-        event_add(user=seat.player_id, kind="match_finished", data=data)
+    events_add(
+        [
+            (
+                seat.player_id,
+                "match_finished",
+                {"match": str(match.pk), "status": match.status, "place": seat.place},
+            )
+            for seat in seats
+        ]
+    )
     # The finished match to its live listeners, from the rows in hand.
     after_commit(lambda: _publish_finished(match, seats))
 
@@ -518,9 +525,12 @@ def match_rate(
         cursor.execute(RATINGS_WRITE.format(rows=_rows(len(players), 9)), values(new))
         cursor.execute(HISTORY_WRITE.format(rows=_rows(len(players), 13)), history)
     match.rated_at = at
-    for seat in players:
-        data = {"match": str(match.pk), "rating": seat.rating_after}
-        event_add(user=seat.player_id, kind="match_rated", data=data)
+    events_add(
+        [
+            (seat.player_id, "match_rated", {"match": str(match.pk), "rating": seat.rating_after})
+            for seat in players
+        ]
+    )
     if save:
         _seats_write(players)
         with connection.cursor() as cursor:
