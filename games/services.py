@@ -269,8 +269,8 @@ def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Ga
             if ended:
                 game.state, game.status = state, Game.Status.RESIGNED
                 game.end_reason, game.finished_at = reason, ends_at
-                _announce(game=game, at=ends_at)
                 _game_ended(game)
+                _announce(game=game, at=ends_at)
                 after_commit(partial(game_changed, game.pk))
                 return game
         game = Game.objects.get(pk=game.pk)  # another request changed it first: see how
@@ -376,6 +376,8 @@ def game_act(
             with transaction.atomic():
                 written = _write(game=game, version=version, row=row)
                 if written:
+                    if game.status != Game.Status.PLAYING:
+                        _game_ended(game)  # (told before the match it may finish)
                     _announce(game=game, at=now)
         elif game.challenge_id is None:
             written = write(game=game, version=version, row=row)
@@ -400,7 +402,7 @@ def game_act(
                     # transaction, and hears of the commit after it.
                     ranked_game_announce(game=game, at=now)
         if written:
-            if game.status != Game.Status.PLAYING:
+            if game.status != Game.Status.PLAYING and game.match_id is None:
                 _game_ended(game)
             # The game's streams (games/streams.py) read the new row once it is committed.
             after_commit(partial(game_changed, game.pk))
