@@ -31,6 +31,12 @@ subscriber was cut off from Redis are made good when it subscribes again: every 
 process reads then; one lost otherwise (a publish that failed) by the process's timed check
 below, which also reads each streamed game's move count and wakes the streams behind it.
 
+The account event streams (`GET account/events`, games/events.py) go the same way: a watch is
+named `account:{user id}` rather than by a game, what it has seen is the id of the last event
+it sent, an event for every account (a new day) is published once on the EVERY_ACCOUNT channel
+and wakes them all, and the timed check reads the last event id of every account the process
+streams in one query (not a read per stream).
+
 A stream lives by the credential that opened it (an API key, an OAuth token, a session): once a
 REST request with it would answer 401 (the key or token revoked or expired, the account deleted),
 the stream closes within a keep-alive (`IDLE_SECONDS`), without another line. Each read checks
