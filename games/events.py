@@ -1,4 +1,4 @@
-"""The account event stream (docs/api.md "Account events"): what happens to an account's games,
+"""The account event stream (docs/api.md "Streams and exports"): what happens to an account's games,
 matches and reviews, and each new day, kept as rows (`AccountEvent`) so that a stream resumes
 with `since` (an event id) across reconnections and process restarts.
 

@@ -282,7 +282,7 @@ class AccountEventSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="the event's id: `since` resumes after it")
     type = serializers.ChoiceField(choices=list(events.KINDS))
     at = serializers.DateTimeField()
-    data = serializers.JSONField(help_text='by type: docs/api.md "Account events"')
+    data = serializers.JSONField(help_text='by type: docs/api.md "Streams and exports"')
 
 
 class AccountEventsQuerySerializer(serializers.Serializer):

@@ -506,7 +506,7 @@ export interface components {
             type: components["schemas"]["AccountEventTypeEnum"];
             /** Format: date-time */
             at: string;
-            /** @description by type: docs/api.md "Account events" */
+            /** @description by type: docs/api.md "Streams and exports" */
             data: unknown;
         };
         /**
