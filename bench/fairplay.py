@@ -31,7 +31,8 @@ Targets: honest games held <= 1 % by hand and with Finish; (a) and (b) with a li
 >= 80 %; (d) >= 95 %; padded replays >= 95 %. Printed per kind: games, held, the mean score
 per signal and the review's CPU seconds per game (p50, p99); and whether re-reviewing a sample
 of games at another place in the queue gives the same verdict (fixed budgets, R35a).
-`--deals` (200), `--quick` (4 deals). Two deals at a time.
+`--deals` (200), `--quick` (4 deals), `--start` (the first CF2 number tried, 1). Two deals at a
+time.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from fairplay.signals import (  # noqa: E402
     Scout,
     Signal,
     clairvoyance,
+    foresight,
     identical,
     scouting,
     timing,
@@ -82,7 +84,7 @@ CHEATS = (
     "edited replay",
     "bot",
 )
-SIGNALS = ("timing", "identical", "clairvoyance", "scouting")
+SIGNALS = ("timing", "identical", "clairvoyance", "scouting", "foresight")
 MAX_ACTIONS = 600  # a simulated player gives up after this many actions
 TRUE_NODES = 10_000_000  # the solver line of a deal: deals it does not win are skipped
 CHECK_NODES = 50_000  # a cheat's check that an action still wins on the true deal
@@ -592,6 +594,7 @@ def signals_of(game: Played, games: list[Played], scouts: list[Scout]) -> list[S
         identical(game.log, earlier),
         clairvoyance(game.log),
         scouting(game.log, scouts),
+        foresight(game.log, scouts),
     ]
 
 
@@ -620,7 +623,7 @@ def review(number: int) -> Reviewed | None:
         reviewed.verdicts[game.kind].append(Verdict(held, scores, cpu))
         reviewed.won[game.kind].append(game.log.actions[-1].kind != "resign")
         for kind, scouts in deal.also.get(game.kind, []):
-            other = [*signals[:3], scouting(game.log, scouts)]
+            other = [*signals[:3], scouting(game.log, scouts), foresight(game.log, scouts)]
             scores = tuple(signal.score for signal in other)
             reviewed.verdicts[kind].append(Verdict(verdict(other)[1], scores, cpu))
             reviewed.won[kind].append(reviewed.won[game.kind][-1])
@@ -731,9 +734,9 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def report(total: Reviewed, deals: int, elapsed: float) -> None:
+def report(total: Reviewed, deals: int, elapsed: float, start: int = 1) -> None:
     """The table and figures of the deals reviewed so far."""
-    print(f"deals: {deals} (CF2 1-{total.number}, app, draw 3, the ones the solver wins)")
+    print(f"deals: {deals} (CF2 {start}-{total.number}, app, draw 3, the ones the solver wins)")
     print("| kind | games | won | held | held % | " + " | ".join(SIGNALS) + " | CPU p50 | p99 |")
     print("| --- " * (7 + len(SIGNALS)) + "|")
     honest_rows = [f"{kind}, {way}" for kind in HONEST for way in ("by hand", "with Finish")]
@@ -772,12 +775,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--quick", action="store_true", help="4 deals")
+    parser.add_argument("--start", type=int, default=1, help="the first CF2 number tried")
     args = parser.parse_args()
     deals = 4 if args.quick else args.deals
     started = time.monotonic()
     total, done = Reviewed(), 0
     with Pool(2) as pool:
-        for reviewed in pool.imap(review, itertools.count(1)):
+        for reviewed in pool.imap(review, itertools.count(args.start)):
             if reviewed is None:
                 continue
             for kind, verdicts in reviewed.verdicts.items():
@@ -793,9 +797,9 @@ def main() -> None:
                 break
             if done % 50 == 0:  # a long run's figures so far, in case it must be cut short
                 with contextlib.redirect_stdout(sys.stderr):
-                    report(total, done, time.monotonic() - started)
+                    report(total, done, time.monotonic() - started, args.start)
         pool.terminate()
-    report(total, deals, time.monotonic() - started)
+    report(total, deals, time.monotonic() - started, args.start)
 
 
 if __name__ == "__main__":

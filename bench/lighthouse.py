@@ -1,19 +1,21 @@
 """Lighthouse (npm `lighthouse`, tests/web/package.json; headless Debian Chromium) on the home
-page, a table, today's board and a review (R37) through the production topology (nginx,
+page, a table, today's board, the archive and a review (R37) through the production topology (nginx,
 gunicorn, uvicorn: scripts/serve-topology.sh), mobile profile: performance, accessibility and
 best-practices scores, and the figures behind performance (LCP, CLS, TBT).
 
     python bench/lighthouse.py [--quick] [--players N] [--keep DIR] [--database NAME]
 
 The table is a signed-in player's practice game, the board today's 3-card board with N players
-on it (default 30; --quick 12), the review a visitor's view of a finished, analysed game. The
-home page is a visitor's. tests/web/test_lighthouse.py runs the same and asserts each score
->= 95.
+on it (default 30; --quick 12), the archive the month of yesterday with the ten days before
+today (signed in: each day's practice buttons), the review a visitor's view of a finished,
+analysed game. The home page is a visitor's. tests/web/test_lighthouse.py runs the same and
+asserts each score >= 95.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import os
 import re
@@ -47,6 +49,21 @@ for i in range({count}):
     game, _created = daily_game_get_or_create(player=user, draw=3)
     for _ in range(i % 5):
         game_act(game=game, user=user, action={{"type": "draw"}}, expect=None)
+"""
+
+# The ten days before today, both boards (written without the solver): the archive's days.
+PAST_DAYS = """
+import datetime as dt
+from leaderboard.days import day_deal, day_ends_at, day_today
+from leaderboard.models import DailyChallenge
+for back in range(1, 11):
+    date = day_today() - dt.timedelta(days=back)
+    for draw in (3, 1):
+        DailyChallenge.objects.get_or_create(
+            date=date, draw=draw,
+            defaults={"deal_code": str(day_deal(date, draw)), "attempt": 0,
+                      "ends_at": day_ends_at(date)},
+        )
 """
 
 
@@ -168,7 +185,7 @@ def measure(
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        for code in (CROWD.format(count=players), REVIEWED):
+        for code in (CROWD.format(count=players) + PAST_DAYS, REVIEWED):
             printed = subprocess.run(
                 [sys.executable, "manage.py", "shell", "-c", code],
                 cwd=ROOT,
@@ -182,10 +199,12 @@ def measure(
         import httpx
 
         today = httpx.get(f"{base}/api/v1/daily", timeout=10).json()["date"]
+        yesterday = dt.date.fromisoformat(today) - dt.timedelta(days=1)
         pages = {
             "home": (f"{base}/", None),
             "table": (f"{base}/play/{game_id}", cookies),
             "board": (f"{base}/daily/{today}/3/", None),
+            "archive": (f"{base}/daily/?month={yesterday:%Y-%m}", cookies),
             "review": (f"{base}/replay/{review_id}", None),
         }
         # A server in production is warm: each page once before it is measured (the first

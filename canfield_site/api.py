@@ -4,7 +4,9 @@ import json
 import re
 from typing import Any
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
@@ -18,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from games.errors import CODES, InvalidRequest, NotFound, error_body
+from games.errors import CODES, InvalidRequest, NotFound, UnknownParameter, error_body
 from keys.scopes import ScopeRequired
 
 MAX_PAGE_SIZE = 100
@@ -56,6 +58,14 @@ class ErrorParamsSerializer(serializers.Serializer):
         required=False, allow_null=True, help_text="standing: when the account is old enough"
     )
     games_needed = _number("standing: finished games the account still needs (R36)")
+    player = _text("standing: the challenged player who is not in good standing (R36)")
+    challenge = _text("challenge_pending: the id of the pending challenge")
+    status = _text("challenge_closed: what became of the challenge")
+    parameters = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="unknown_parameter: the query parameters the operation does not take",
+    )
 
 
 class MoveErrorParamsSerializer(ErrorParamsSerializer):
@@ -76,7 +86,9 @@ class ErrorDetailSerializer(serializers.Serializer):
             "illegal_move and no_destination: `reason` and its cards/piles/numbers, for "
             "clients that word the message themselves (docs/api.md lists them); forbidden: "
             "`missing_scope`, where a key lacks the scope an operation needs; standing: "
-            "`ranked`, `until` and `games_needed` (R36), as `GET account` shows them"
+            "`ranked`, `until` and `games_needed` (R36), as `GET account` shows them, or "
+            "`player` for a challenged player; challenge_pending: `challenge`; "
+            "challenge_closed: `status`"
         ),
     )
 
@@ -110,13 +122,14 @@ ERROR_EXAMPLE = OpenApiExample(
 
 # What each error status means, for the schema's descriptions.
 ERROR_STATUSES = {
-    400: "invalid_request, invalid_code or invalid_deck",
+    400: "invalid_request, invalid_code, invalid_deck or unknown_parameter",
     401: "not_authenticated: no valid token (or session)",
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable: the API answers application/json only",
-    409: "stale, game_over, cannot_finish (R20b) or deal_hidden (R37)",
+    409: "stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or "
+    "challenge_closed",
     415: "unsupported_media_type: send application/json",
     422: "illegal_move or no_destination",
     429: "throttled (Retry-After says when to retry), or too_many_streams (a game stream)",
@@ -163,21 +176,110 @@ class PingApi(APIView):
 # ---- pages: every list answers {"count", "next", "previous", "results"} the same way ----------
 
 
-class PageQuerySerializer(serializers.Serializer):
-    """The query of every list (documentation; page_params parses it)."""
+def _whole_message(name: str, highest: int) -> str:
+    return _("%(name)s must be a whole number from 1 to %(highest)s.") % {
+        "name": name,
+        "highest": highest,
+    }
 
-    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, required=False, default=1)
-    page_size = serializers.IntegerField(
-        min_value=1, max_value=MAX_PAGE_SIZE, required=False, help_text="default: see the list"
+
+def whole_number(name: str, highest: int, **kwargs: Any) -> serializers.IntegerField:
+    """A query's whole number from 1 to `highest`, refused in page_params' words (in the
+    language of the request that is refused)."""
+    message = lazy(_whole_message, str)(name, highest)
+    kinds = ("invalid", "min_value", "max_value", "max_string_length")
+    return serializers.IntegerField(
+        min_value=1,
+        max_value=highest,
+        required=False,
+        error_messages=dict.fromkeys(kinds, message),
+        **kwargs,
     )
+
+
+class QueryBooleanField(serializers.BooleanField):
+    """A query's `true` or `false`, nothing else (DRF's takes yes, on, 1...)."""
+
+    TRUE_VALUES = {"true"}
+    FALSE_VALUES = {"false"}
+    NULL_VALUES: set[str] = set()
+
+
+class PageQuerySerializer(serializers.Serializer):
+    """The query of every list (`query_read` checks it; page_params reads the page)."""
+
+    page = whole_number("page", MAX_PAGE, default=1)
+    page_size = whole_number("page_size", MAX_PAGE_SIZE, help_text="default: see the list")
+
+
+# DRF's own override of content negotiation (`?format=ndjson`): taken by every operation.
+ALWAYS_TAKEN = frozenset({"format"})
+
+
+def _query_problem(field: serializers.Field, name: str, problem: Any) -> str:
+    """What is wrong with a query parameter, in words that name it."""
+    if getattr(problem, "code", None) == "invalid_choice":
+        choices = ", ".join(str(choice) for choice in field.choices)  # type: ignore[attr-defined]
+        return _("%(name)s must be one of: %(choices)s.") % {"name": name, "choices": choices}
+    if str(problem).startswith(name):  # worded whole already
+        return str(problem)
+    if isinstance(field, serializers.BooleanField):
+        return _("%(name)s must be true or false.") % {"name": name}
+    if isinstance(field, serializers.DateTimeField):
+        return _("%(name)s must be a time (ISO 8601, like 2026-12-05T10:00:00Z) or a date.") % {
+            "name": name
+        }
+    if isinstance(field, serializers.ListField):
+        return _("%(name)s takes at most %(max)s ids, each a UUID.") % {
+            "name": name,
+            "max": field.max_length,
+        }
+    return _("%(name)s: %(problem)s") % {"name": name, "problem": problem}
+
+
+def query_unknown(request: Request, serializer: type[serializers.Serializer]) -> None:
+    """400 unknown_parameter naming every query parameter `serializer` does not list."""
+    known = set(serializer().fields) | ALWAYS_TAKEN
+    unknown = sorted(name for name in request.query_params if name not in known)
+    if unknown:
+        raise UnknownParameter(
+            ngettext(
+                "Unknown query parameter: %(names)s.",
+                "Unknown query parameters: %(names)s.",
+                len(unknown),
+            )
+            % {"names": ", ".join(unknown)[:200]},
+            params={"parameters": [name[:100] for name in unknown[:20]]},
+        )
+
+
+def query_read(request: Request, serializer: type[serializers.Serializer]) -> dict[str, Any]:
+    """The query of a request as `serializer` reads it (the same serializer documents the
+    operation's parameters in the schema): 400 unknown_parameter naming every parameter it does
+    not list (`query_unknown`), 400 invalid_request for a value it refuses or a parameter given
+    twice. A list field takes its values repeated (`ids=a&ids=b`), comma-separated, or both."""
+    query_unknown(request, serializer)
+    fields = serializer().fields
+    data: dict[str, Any] = {}
+    for name, values in request.query_params.lists():
+        if isinstance(fields.get(name), serializers.ListField):
+            data[name] = [part for value in values for part in value.split(",")]
+        elif len(values) > 1:
+            raise InvalidRequest(_("Give %(name)s once.") % {"name": name[:100]})
+        else:
+            data[name] = values[0]
+    reader = serializer(data=data)
+    if not reader.is_valid():
+        name, problems = next(iter(reader.errors.items()))
+        if isinstance(problems, dict):  # a list field's: by the index of the wrong item
+            problems = next(iter(problems.values()))
+        raise InvalidRequest(_query_problem(reader.fields[name], name, problems[0]))
+    return dict(reader.validated_data)
 
 
 def _whole(text: str, name: str, highest: int) -> int:
     if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= highest:
-        raise InvalidRequest(
-            _("%(name)s must be a whole number from 1 to %(highest)s.")
-            % {"name": name, "highest": highest}
-        )
+        raise InvalidRequest(_whole_message(name, highest))
     return int(text)
 
 
@@ -387,6 +489,7 @@ def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any
       empty), as the server requires it;
     - the rate-limit headers on every answer of a throttled operation, `Retry-After` on 429s;
     - a nullable reference as `oneOf` the component and `NullEnum` (`_nullable_references`)."""
+    from canfield_site.schema import ndjson_items
     from games.api import ACTION_COMPONENTS
 
     result = _one_component(result, ACTION_COMPONENTS)
@@ -427,4 +530,5 @@ def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any
                     if status == "429":
                         headers["Retry-After"] = _header("seconds to wait before retrying")
     _scopes_declared(result)
+    ndjson_items(result)
     return result

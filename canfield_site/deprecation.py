@@ -30,7 +30,7 @@ class Deprecation:
     link: str  # where the changelog says what replaces it
 
 
-# URL name -> its deprecation. Nothing is deprecated in 1.1.0.
+# URL name -> its deprecation. Nothing is deprecated in 1.2.0.
 DEPRECATED: dict[str, Deprecation] = {}
 
 

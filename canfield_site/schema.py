@@ -24,3 +24,36 @@ class AutoSchema(SpectacularAutoSchema):
         finally:
             self.method = "DELETE"
             del self.get_request_serializer
+
+
+NDJSON = "application/x-ndjson"
+BYTES = "application/octet-stream"
+BINARY = {"type": "string", "format": "binary"}
+
+
+def ndjson_items(result: dict[str, Any]) -> None:
+    """NDJSON answers as generators can take them (a drf-spectacular hook's step; docs/api.md,
+    "Streams and exports"). OpenAPI 3.0 has no word for "a JSON value a line": what a line is
+    (its component, as the view declares it) goes to the response's `x-ndjson.itemSchema`
+    (OpenAPI 3.2's `itemSchema`), so every line is typed for SDKs (StreamLine, GameOut). The
+    body itself is written as what generators understand:
+    - an answer that is only NDJSON (`account/export`, `games/{id}/stream`) is bytes, under
+      NDJSON and under `application/octet-stream` (the server answers either), so that
+      openapi-python-client with default settings keeps the 200 (as bytes) without a warning;
+    - an answer negotiated beside JSON (`players/{username}/games`) keeps only its JSON
+      content, so that openapi-typescript's types need no media type pinned to choose."""
+    for item in result["paths"].values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            for response in operation.get("responses", {}).values():
+                content = response.get("content", {})
+                if NDJSON not in content:
+                    continue
+                line = content[NDJSON].get("schema")
+                response["x-ndjson"] = {"mediaType": NDJSON, "itemSchema": line}
+                if len(content) > 1:
+                    del content[NDJSON]
+                else:
+                    content[NDJSON] = {"schema": dict(BINARY)}
+                    content[BYTES] = {"schema": dict(BINARY)}

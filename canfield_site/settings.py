@@ -384,6 +384,7 @@ REST_FRAMEWORK = {
         "account": os.environ.get("THROTTLE_ACCOUNT", "30/hour"),
         "hints_address": os.environ.get("THROTTLE_HINTS_ADDRESS", "120/minute"),
         "matches": os.environ.get("THROTTLE_MATCHES", "120/hour"),
+        "challenges": os.environ.get("THROTTLE_CHALLENGES", "20/hour"),
         "export": os.environ.get("THROTTLE_EXPORT", "10/hour"),
         "games": os.environ.get("THROTTLE_GAMES", "30/minute"),
         "games_burst": os.environ.get("THROTTLE_GAMES_BURST", "2/second"),
@@ -418,6 +419,9 @@ OAUTH2_PROVIDER = {
     ),
     "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS", "3600")),
     "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
+    # Tokens that secret scanners recognise: cfo_..., cfr_... (keys.services, docs/api.md).
+    "ACCESS_TOKEN_GENERATOR": "keys.oauth.access_token_new",
+    "REFRESH_TOKEN_GENERATOR": "keys.oauth.refresh_token_new",
     "ROTATE_REFRESH_TOKEN": True,
     "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
     "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],

@@ -28,7 +28,7 @@ from games.models import Game
 
 CLEARED = "Cleared by the fair-play review: back on the leaderboards"
 DISQUALIFIED = "Disqualified by the fair-play review: removed from the leaderboards"
-SIGNALS = ("timing", "identical", "clairvoyance", "scouting", "surprise")
+SIGNALS = ("timing", "identical", "clairvoyance", "scouting", "foresight", "surprise")
 SUIT_SIGNS = {"H": "♥", "S": "♠", "D": "♦", "C": "♣"}
 
 
@@ -64,7 +64,7 @@ class QueueFilter(admin.SimpleListFilter):
 class ReviewAdmin(admin.ModelAdmin):
     list_display = (
         "player", "game_shown", "day", "state", "score_shown", "timing", "identical",
-        "clairvoyance", "scouting", "surprise", "reviewed_at",
+        "clairvoyance", "scouting", "foresight", "surprise", "reviewed_at",
     )  # fmt: skip
     list_display_links = ("player",)  # (the game column links to the game)
     list_filter = (QueueFilter, "game__draw")
@@ -76,7 +76,7 @@ class ReviewAdmin(admin.ModelAdmin):
     fields = readonly_fields = (
         "game_shown", "player", "day", "state", "score_shown", "queued_at", "reviewed_at",
         "decided_by", "decided_at", "timeline", "identical_evidence", "clairvoyance_evidence",
-        "scouting_evidence", "surprise_evidence", "timing_evidence",
+        "scouting_evidence", "foresight_evidence", "surprise_evidence", "timing_evidence",
     )  # fmt: skip
 
     class Media:
@@ -143,6 +143,10 @@ class ReviewAdmin(admin.ModelAdmin):
     def scouting(self, review: Review) -> str:
         return self._signal_score(review, "scouting")
 
+    @admin.display(description="foresight")
+    def foresight(self, review: Review) -> str:
+        return self._signal_score(review, "foresight")
+
     @admin.display(description="surprise")
     def surprise(self, review: Review) -> str:
         return self._signal_score(review, "surprise")
@@ -201,6 +205,10 @@ class ReviewAdmin(admin.ModelAdmin):
     @admin.display(description="scouting")
     def scouting_evidence(self, review: Review) -> SafeString:
         return _evidence(review, "scouting")
+
+    @admin.display(description="foresight: the scouted cards used before they showed")
+    def foresight_evidence(self, review: Review) -> SafeString:
+        return _evidence(review, "foresight")
 
     @admin.display(description="surprise: against the account's own record")
     def surprise_evidence(self, review: Review) -> SafeString:

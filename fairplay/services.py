@@ -280,17 +280,16 @@ def review_run(review: Review) -> Review:
     scouts = scout_candidates(game)
     logs = game_logs([game, *others, *(other for other, _, _ in scouts)])
     log = logs[game.pk]
+    scouted = [
+        signals.Scout(str(other.pk), signals.uncovered(logs[other.pk]), before, links)
+        for other, links, before in scouts
+    ]
     results = [
         signals.timing(log),
         signals.identical(log, [logs[other.pk] for other in others]),
         signals.clairvoyance(log),
-        signals.scouting(
-            log,
-            [
-                signals.Scout(str(other.pk), signals.uncovered(logs[other.pk]), before, links)
-                for other, links, before in scouts
-            ],
-        ),
+        signals.scouting(log, scouted),
+        signals.foresight(log, scouted),
         signals.surprise(*surprise_inputs(game)),
     ]
     score, held = signals.verdict(results)

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import Action, EngineError, Game
+from games.solver import Position, solve
 from games.solver import position as table_of
-from games.solver import solve
 
 # R35a: a game is held on two independent signals each at least MODERATE, or on one signal of a
 # kind a person cannot produce (MACHINE: timing at machine pace, identical: a copied log, with
@@ -29,6 +29,9 @@ from games.solver import solve
 # by itself. Tuned in bench/fairplay.py: honest play held <= 1 %.
 MODERATE, STRONG = 0.5, 1.0
 MACHINE = frozenset({"timing", "identical"})
+# Signals that read the same evidence (the game's own choices against the hidden cards) and
+# so count as one kind towards R35a's two.
+KINDS = {"foresight": "clairvoyance"}
 
 # Thresholds as (score 1 at, score 0 at), linear between; tuned in bench/fairplay.py.
 # timing: the fastest MOVE_WINDOW moves' and ACTION_WINDOW actions' seconds.
@@ -49,8 +52,10 @@ SHINGLE, IDENTICAL_SHARE, IDENTICAL_MIN = 8, (0.95, 0.75), 90
 SAMPLES, SOLVE_NODES, GAME_NODES = 8, 20_000, 4_000_000
 CLEAR_ACCEPTS, CLEAR_REJECTS = 1, 5
 CLAIRVOYANT_HIT, THROWN, CLAIRVOYANT_LLR = 0.9, 0.5, (8.0, 2.0)
-# Each search's clock limit: a safety net only, far above what SOLVE_NODES takes, so that the
-# node limit ends every search (a search cut by the clock would depend on the machine's load).
+# Each search's clock limit per SOLVE_NODES of its node limit: a safety net only, far above
+# what the nodes take even on a loaded machine, so that the node limit ends every search (a
+# search cut by the clock, or a solver phase cut by its share of the clock, would depend on
+# the machine's load).
 SOLVE_SECONDS = 5.0
 # scouting: the share of the hidden cards this game needed that a linked scout had seen, and
 # hours before the game's end; the game's score.
@@ -299,6 +304,101 @@ def scouting(game: GameLog, scouts: Sequence[Scout]) -> Signal:
     return Signal("scouting", weight * strength, evidence)
 
 
+# foresight: the solver's plans on the true deal, each within PLAN_NODES (the first, from the
+# deal, within DEAL_NODES), the game's within FORESIGHT_NODES (node counts: the same verdict
+# anywhere, R35a); a scouted card counts when a move that agreed with a plan, at least
+# FORESIGHT_LEAD agreeing actions after it was made, used the card while it had not been face
+# up for the player when the plan was made; FORESIGHT_SHARE: the share of the scouted cards
+# this game needed that were so used (score 1 at, 0 at).
+PLAN_NODES, DEAL_NODES, FORESIGHT_NODES, FORESIGHT_LEAD = 50_000, 1_000_000, 3_000_000, 3
+FORESIGHT_SHARE = (0.5, 0.3)
+
+
+def foresight(game: GameLog, scouts: Sequence[Scout]) -> Signal:
+    """Whether this game used the cards a linked scout had seen before they were face up for
+    the player (the second, independent signal beside `scouting`: that one says another
+    account saw the cards, this one that the game's own choices were made knowing where they
+    lay). Nothing without a linked scout that ended before this game and saw cards it needed.
+
+    The game's kept line (`line`) is walked beside the solver's plan on the true deal, made
+    from the deal and again wherever the player's action differs from the plan (from the
+    position after it). A scouted card is foreseen when a move that agreed with the plan used
+    it (moved it) while it had never been face up for the player when the plan was made, at
+    least FORESIGHT_LEAD agreeing actions after the plan was made: the plan, made knowing the
+    card, and the player had agreed all along and through its coming face up. A player who
+    sees only the table reacts to a card once it shows; a plan that knew it agrees with that
+    reaction by chance, on the obvious uses (a card home, the only place it fits), rarely on
+    most of the cards (docs/fairplay.md: the shares measured by bench/fairplay.py).
+    Evidence: `foreseen` (cards), `scouted` (the scouted cards needed), `agreed` (the line's
+    actions that agreed with a plan, of `actions`), `plans`, `nodes`."""
+    needed = uncovered(game)
+    linked = [scout.uncovered for scout in scouts if scout.links and scout.ended_before >= 0]
+    scouted = needed & frozenset[int]().union(*linked)
+    if not scouted:
+        return Signal("foresight", 0.0)
+    play = dealt(game)
+    seen = visible(play)
+    search = _Search()
+    plan: list[tuple[Any, ...]] | None = None  # None: to be made from this position
+    known, run, agreed, plans = frozenset[int](), 0, 0, 0
+    foreseen: set[int] = set()
+    tokens = line(game)
+    for token in tokens:
+        if plan is None:
+            if search.nodes >= FORESIGHT_NODES:
+                break
+            budget = DEAL_NODES if not plans else PLAN_NODES
+            plan = [_token(action) for action in search.line(play, budget)]
+            known, run, plans = frozenset(seen), 0, plans + 1
+        if plan and plan[0] == token:
+            plan.pop(0)
+            run, agreed = run + 1, agreed + 1
+            card = _moved(play, token)
+            if card in scouted and card not in known and run >= FORESIGHT_LEAD:
+                foreseen.add(card)
+        else:
+            plan = None  # the player went another way: a new plan from where it leads
+        try:
+            play.apply(Action(*token))
+        except EngineError:  # a line `line` could not keep whole: the walk ends there
+            break
+        seen |= visible(play)
+    share = len(foreseen) / len(scouted)
+    evidence = {
+        "foreseen": len(foreseen),
+        "scouted": len(scouted),
+        "share": round(share, 3),
+        "agreed": agreed,
+        "actions": len(tokens),
+        "plans": plans,
+        "nodes": search.nodes,
+    }
+    return Signal("foresight", _ramp(share, *FORESIGHT_SHARE), evidence)
+
+
+def _token(action: Action) -> tuple[Any, ...]:
+    """An engine action as a `line` token."""
+    if action.type == "move":
+        return (action.type, action.src, action.dst, action.count)
+    return (action.type,)
+
+
+def _moved(play: Game, token: tuple[Any, ...]) -> int | None:
+    """The card a move token takes from its pile (the first of a tail), None for a draw or a
+    recycle."""
+    if token[0] != "move":
+        return None
+    src: str = token[1]
+    count: int = token[3]
+    if src == "waste":
+        return play.waste[-1]
+    if src == "reserve":
+        return play.reserve[-1]
+    if src.startswith("tableau"):
+        return play.tableau[int(src.rsplit(":", 1)[1]) - 1][-count]
+    return play.foundation_top("HSDC".index(src.rsplit(":", 1)[1]))
+
+
 # surprise: a supporting signal only (SUPPORTING): it counts towards a hold beside another
 # signal, never alone nor with another supporting one. The record's smoothed win share at which
 # a win is (fully, not) a surprise; the leap of the game's par/moves over the record's best
@@ -353,11 +453,14 @@ def surprise(game: DailyStats, record: Sequence[DailyStats]) -> Signal:
 
 def verdict(signals: Sequence[Signal]) -> tuple[float, bool]:
     """The combined score (the signals' sum: the staff's queue order) and whether the game is
-    held (R35a): two signals each at least MODERATE, at least one of them not a supporting one
-    (SUPPORTING: surprise), or one of a kind a person cannot produce (MACHINE) at STRONG."""
+    held (R35a): two independent signals each at least MODERATE, at least one of them not a
+    supporting one (SUPPORTING: surprise), or one of a kind a person cannot produce (MACHINE)
+    at STRONG. Signals of one kind of evidence (KINDS: clairvoyance and foresight both read
+    the game's own choices against the hidden cards) count as one."""
     total = round(sum(signal.score for signal in signals), 3)
-    primary = sum(signal.score >= MODERATE for signal in signals if signal.name not in SUPPORTING)
-    supporting = any(signal.score >= MODERATE for signal in signals if signal.name in SUPPORTING)
+    strong = [signal for signal in signals if signal.score >= MODERATE]
+    primary = len({KINDS.get(signal.name, signal.name) for signal in strong} - SUPPORTING)
+    supporting = any(signal.name in SUPPORTING for signal in strong)
     machine = any(signal.name in MACHINE and signal.score >= STRONG for signal in signals)
     return total, primary >= 2 or (primary >= 1 and supporting) or machine
 
@@ -429,9 +532,10 @@ class _Search:
     def __init__(self) -> None:
         self.nodes = 0
 
-    def line(self, position: Game) -> tuple[Action, ...]:
-        """A line that wins from `position` (proved within SOLVE_NODES), else ()."""
-        solution = solve(position, seconds=SOLVE_SECONDS, max_nodes=SOLVE_NODES)
+    def line(self, position: Game, nodes: int = SOLVE_NODES) -> tuple[Action, ...]:
+        """A line that wins from `position` (proved within `nodes`), else ()."""
+        seconds = SOLVE_SECONDS * max(1.0, nodes / SOLVE_NODES)
+        solution = solve(position, seconds=seconds, max_nodes=nodes)
         self.nodes += solution.nodes
         return solution.line
 
@@ -500,13 +604,18 @@ def _fastest(game: GameLog, indexes: list[int], window: int) -> tuple[float, int
 def line(game: GameLog) -> list[tuple[Any, ...]]:
     """The line the log kept, as (kind, from, to, count) tokens of its moves and (kind,) of its
     draws and recycles: replayed with the engine, the table after each action; whenever a
-    table comes back (an undo, a move and its way back, a pass through the talon that ends
-    where it began), everything since its first occurrence is cut, so a detour that changed
-    nothing leaves nothing."""
+    table comes back (a move and its way back, a pass through the talon that ends where it
+    began), everything since its first occurrence is cut, so a detour that changed nothing
+    leaves nothing. An undo restores the line as it was before the action it takes back (a
+    slip that went straight back and was undone leaves the move it had cut), so the tokens
+    always replay from the deal."""
     play = dealt(game)
     tables = [table_of(play)]
     at = {tables[0]: 0}
     tokens: list[tuple[Any, ...]] = []  # tokens[k]: the action from tables[k] to tables[k + 1]
+    # the line before each action undo can still take back (R24), as the engine keeps them
+    before: list[tuple[list[Position], list[tuple[Any, ...]]]] = []
+    limit = play.rules.undo_limit
 
     def reached(token: tuple[Any, ...]) -> None:
         table = table_of(play)
@@ -521,14 +630,23 @@ def line(game: GameLog) -> list[tuple[Any, ...]]:
             tokens.append(token)
 
     for action in game.actions:
+        if action.kind == "undo":
+            if not _applied(play, action):
+                break
+            tables[:], tokens[:] = before.pop()
+            at = {table: k for k, table in enumerate(tables)}
+            continue
+        before.append((tables[:], tokens[:]))
+        if limit is not None and len(before) > limit:
+            del before[0]
         if action.kind == "finish":
             while (home := _home(play)) is not None:
                 reached(("move", home.src, home.dst, home.count))
         elif not _applied(play, action):
             break
         elif action.kind == "move":
-            reached((action.kind, action.from_pile, action.to_pile, action.count))
-        else:  # draw, recycle; an undo lands on a table of the line unless that was cut
+            reached((action.kind, action.from_pile, action.to_pile, action.count or 1))
+        else:  # draw, recycle
             reached((action.kind,))
     return tokens
 

@@ -13,7 +13,6 @@ from django.db.models import Q
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
@@ -21,12 +20,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import answers
+from canfield_site.api import answers, query_read
 from games import accounts, selectors
+from games.api import GameFilterSerializer, GameOutSerializer
 from games.authentication import request_scopes
 from games.errors import InvalidRequest
-from games.models import Action
-from games.stream_api import NDJSONRenderer
+from games.models import Action, Game
+from games.stream_api import NDJSON, NDJSONBytesRenderer, NDJSONRenderer, ndjson_type
 from games.throttling import FixedWindowScopedThrottle
 from keys import services as key_services
 
@@ -139,30 +139,37 @@ class AccountPasswordApi(APIView):
         return Response(status=204)
 
 
+class ExportQuerySerializer(GameFilterSerializer):
+    status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
+
+
 class AccountExportApi(APIView):
     throttle_classes = [FixedWindowScopedThrottle]
     throttle_scope = "export"
     # What it answers is NDJSON: `Accept: application/x-ndjson` must not meet a 406.
-    renderer_classes = [JSONRenderer, NDJSONRenderer]
+    renderer_classes = [JSONRenderer, NDJSONRenderer, NDJSONBytesRenderer]
 
     @extend_schema(
+        parameters=[ExportQuerySerializer],
         responses={
-            (200, "application/x-ndjson"): OpenApiResponse(
-                OpenApiTypes.STR,
+            (200, NDJSON): OpenApiResponse(
+                GameOutSerializer,
                 description="one GAME with its `actions` per line, oldest first",
             ),
-            **answers({}, 401, 403, 429),
+            **answers({}, 400, 401, 403, 429),
         },
         summary="Export the caller's games as NDJSON, with their actions, oldest first",
         operation_id="account_export",
     )
     def get(self, request: Request) -> StreamingHttpResponse:
-        user = request.user
-        chunks: Any = _export_chunks(user)
+        query = query_read(request, ExportQuerySerializer)
+        chunks: Any = _export_chunks(request.user, query)
         if isinstance(request._request, ASGIRequest):
             # Under uvicorn a sync iterator would be read whole before the first byte is sent.
             chunks = _async_chunks(chunks)
-        response = StreamingHttpResponse(chunks, content_type="application/x-ndjson; charset=utf-8")
+        media_type = ndjson_type(request)
+        charset = "; charset=utf-8" if media_type == NDJSON else ""
+        response = StreamingHttpResponse(chunks, content_type=media_type + charset)
         response["Content-Disposition"] = 'attachment; filename="canfield-games.ndjson"'
         response["X-Accel-Buffering"] = "no"
         return response
@@ -171,17 +178,20 @@ class AccountExportApi(APIView):
 EXPORT_BATCH = 200
 
 
-def _export_chunks(user: Any) -> Iterator[bytes]:
-    """The caller's games, a batch of lines at a time (a long history never sits in memory
-    whole)."""
-    from games.api import action_payload, game_payload
+def _export_chunks(user: Any, query: dict[str, Any]) -> Iterator[bytes]:
+    """The caller's games that `query`'s filters keep (at most its `max`), a batch of lines at a
+    time (a long history never sits in memory whole)."""
+    from games.api import action_payload, game_filters, game_payload
 
     last: tuple[Any, Any] | None = None
-    while True:
-        games = selectors.game_list_for(user=user).order_by("created_at", "id")
+    left = query.get("max")
+    while left is None or left > 0:
+        games = selectors.game_list_for(user=user, **game_filters(query))
+        games = games.order_by("created_at", "id")
         if last is not None:
             games = games.filter(Q(created_at__gt=last[0]) | Q(created_at=last[0], id__gt=last[1]))
-        batch = list(games[:EXPORT_BATCH])
+        batch = list(games[: EXPORT_BATCH if left is None else min(left, EXPORT_BATCH)])
+        left = None if left is None else left - len(batch)
         if not batch:
             return
         logs: dict[Any, list[dict[str, Any]]] = {game.id: [] for game in batch}

@@ -13,6 +13,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBase
 from django.utils import timezone
 from django.utils.cache import get_conditional_response
@@ -33,7 +34,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
+from canfield_site.api import (
+    MAX_PAGE,
+    PageQuerySerializer,
+    QueryBooleanField,
+    answers,
+    page_links,
+    page_params,
+    query_read,
+    whole_number,
+)
 from canfield_site.clients import client_address_hash, client_device_hash
 from games import accounts, selectors, services
 from games.authentication import game_read_for
@@ -273,6 +283,42 @@ class GamePageSerializer(serializers.Serializer):
 class ActedSerializer(serializers.Serializer):
     action = ActionOutSerializer()
     game = GameOutSerializer()
+
+
+# ---- NDJSON lines: a game stream's (`GET games/{id}/stream`), one schema per `type` ----------
+
+
+class StreamGameLineSerializer(serializers.Serializer):
+    """The first line: the game as `GET games/{id}` answers it."""
+
+    type = serializers.ChoiceField(choices=["game"])
+    game = GameOutSerializer()
+
+
+class StreamActionLineSerializer(serializers.Serializer):
+    """An applied action, and the game as it is when the line is written."""
+
+    type = serializers.ChoiceField(choices=["action"])
+    action = ActionOutSerializer()
+    game = GameOutSerializer()
+
+
+class StreamEndLineSerializer(serializers.Serializer):
+    """The last line: the game, ended."""
+
+    type = serializers.ChoiceField(choices=["end"])
+    game = GameOutSerializer()
+
+
+STREAM_LINE = PolymorphicProxySerializer(
+    component_name="StreamLine",
+    serializers={
+        "game": StreamGameLineSerializer,
+        "action": StreamActionLineSerializer,
+        "end": StreamEndLineSerializer,
+    },
+    resource_type_field_name="type",
+)
 
 
 class TextSerializer(serializers.Serializer):
@@ -650,24 +696,70 @@ def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
     return {"ruleset": ruleset, "draw": draw or 3, "deck": data.get("deck")}
 
 
-class GameListQuerySerializer(PageQuerySerializer):
+class GameFilterSerializer(serializers.Serializer):
+    """The filters of every list of games (docs/api.md, "Games": lists and their filters)."""
+
+    since = serializers.DateTimeField(
+        required=False, help_text="dealt at or after this moment (ISO 8601; a date: its 00:00 UTC)"
+    )
+    until = serializers.DateTimeField(required=False, help_text="dealt before this moment")
+    max = whole_number("max", MAX_PAGE, help_text="at most this many games, in the list's order")
+    daily = QueryBooleanField(
+        required=False, help_text="true: ranked daily games only; false: the others"
+    )
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False)
+    ruleset = serializers.ChoiceField(choices=list(RULESETS), required=False)
+    match = QueryBooleanField(
+        required=False, help_text="true: match games only (R32); false: the others"
+    )
+
+
+GAME_FILTERS = ("since", "until", "status", "daily", "draw", "ruleset", "match")
+
+
+def game_filters(query: dict[str, Any]) -> dict[str, Any]:
+    """The `games_filtered` filters of a query `query_read` read."""
+    return {name: value for name, value in query.items() if name in GAME_FILTERS}
+
+
+def game_page(
+    request: Request,
+    games: QuerySet[Game] | list[Game],
+    *,
+    query: dict[str, Any],
+    default_size: int,
+) -> dict[str, Any]:
+    """A page of `games` (at most `max` of them in all) as docs/api.md's lists answer it."""
+    page, size = page_params(request, default_size=default_size)
+    if "max" in query:
+        games = games[: query["max"]]
+    count = len(games) if isinstance(games, list) else games.count()
+    body = page_links(request, page=page, size=size, count=count)
+    body["results"] = [
+        game_payload(game, viewer=request.user) for game in games[(page - 1) * size : page * size]
+    ]
+    return body
+
+
+IDS_MAX = 100
+
+
+class GameListQuerySerializer(GameFilterSerializer, PageQuerySerializer):
     status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
-    daily = serializers.BooleanField(required=False, help_text="true: ranked daily games only")
+    ids = serializers.ListField(
+        child=serializers.UUIDField(),
+        required=False,
+        max_length=IDS_MAX,
+        help_text=f"a batch read: these games (up to {IDS_MAX}; `ids=a,b` or `ids=a&ids=b`), "
+        f"those the caller may see, in the order asked ({IDS_MAX} a page); takes no filter",
+    )
 
-
-def _game_filters(request: Request) -> dict[str, Any]:
-    filters: dict[str, Any] = {}
-    status = request.query_params.get("status")
-    if status is not None:
-        if status not in Game.Status.values:
-            raise InvalidRequest(_("status must be one of: %s.") % ", ".join(Game.Status.values))
-        filters["status"] = status
-    daily = request.query_params.get("daily")
-    if daily is not None:
-        if daily not in ("true", "false"):
-            raise InvalidRequest(_("daily must be true or false."))
-        filters["daily"] = daily == "true"
-    return filters
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "ids" in attrs and set(self.initial_data) - {"ids", "page", "page_size"}:
+            raise serializers.ValidationError(
+                {"ids": _("ids takes no filter: only page and page_size.")}, code="ids_alone"
+            )
+        return attrs
 
 
 def _created(description: str) -> OpenApiResponse:
@@ -697,17 +789,14 @@ class GameListCreateApi(APIView):
         operation_id="games_list",
     )
     def get(self, request: Request) -> Response:
-        filters = _game_filters(request)
-        page, size = page_params(request, default_size=GAMES_PAGE_SIZE)
+        query = query_read(request, GameListQuerySerializer)
+        if "ids" in query:
+            games = services.game_list_read(ids=query["ids"], user=request.user)
+            return Response(game_page(request, games, query=query, default_size=IDS_MAX))
         # R26a: none of the caller's games is listed in progress after its day.
         services.games_end_day_over(now=timezone.now(), owner=request.user)
-        games = selectors.game_list_for(user=request.user, **filters)
-        body = page_links(request, page=page, size=size, count=games.count())
-        body["results"] = [
-            game_payload(game, viewer=request.user)
-            for game in games[(page - 1) * size : page * size]
-        ]
-        return Response(body)
+        games = selectors.game_list_for(user=request.user, **game_filters(query))
+        return Response(game_page(request, games, query=query, default_size=GAMES_PAGE_SIZE))
 
     @extend_schema(
         request=GAME_CREATE,

@@ -33,6 +33,7 @@ CODES = {
     "invalid_request": 400,
     "invalid_code": 400,
     "invalid_deck": 400,
+    "unknown_parameter": 400,
     "not_authenticated": 401,
     "forbidden": 403,
     "standing": 403,
@@ -44,6 +45,8 @@ CODES = {
     "cannot_finish": 409,
     "game_too_long": 409,
     "deal_hidden": 409,
+    "challenge_pending": 409,
+    "challenge_closed": 409,
     "unsupported_media_type": 415,
     "illegal_move": 422,
     "no_destination": 422,
@@ -70,6 +73,12 @@ class ApiError(Exception):
 
 class InvalidRequest(ApiError):
     pass
+
+
+class UnknownParameter(ApiError):
+    """A query parameter the operation does not take; `params.parameters` names them."""
+
+    code = "unknown_parameter"
 
 
 class NotFound(ApiError):
@@ -121,6 +130,21 @@ class DealHidden(ApiError):
 
     status_code = 409
     code = "deal_hidden"
+
+
+class ChallengePending(ApiError):
+    """A challenge between the same two players is pending already (`params.challenge`)."""
+
+    status_code = 409
+    code = "challenge_pending"
+
+
+class ChallengeClosed(ApiError):
+    """The challenge is no longer pending: accepted, declined, cancelled or expired
+    (`params.status`)."""
+
+    status_code = 409
+    code = "challenge_closed"
 
 
 # ---- the engine's reasons in words -------------------------------------------------------------
@@ -316,12 +340,42 @@ def _throttled(exc: exceptions.Throttled) -> Response:
     if exc.wait is None:
         return Response(error_body("throttled", reason), 429)
     seconds = max(1, math.ceil(exc.wait))
-    retry = ngettext(
-        "Try again in %(seconds)s second.", "Try again in %(seconds)s seconds.", seconds
-    ) % {"seconds": seconds}
     return Response(
-        error_body("throttled", f"{reason} {retry}"), 429, headers={"Retry-After": str(seconds)}
+        error_body("throttled", f"{reason} {retry_in_words(seconds)}"),
+        429,
+        headers={"Retry-After": str(seconds)},
     )
+
+
+def retry_in_words(seconds: int) -> str:
+    """When to try again, as a person says it: seconds under two minutes, then minutes under
+    two hours, then hours (each rounded up; `Retry-After` has the exact seconds)."""
+    if seconds < 120:
+        return ngettext(
+            "Try again in %(count)s second.", "Try again in %(count)s seconds.", seconds
+        ) % {"count": seconds}
+    if seconds < 7200:
+        minutes = math.ceil(seconds / 60)
+        return ngettext(
+            "Try again in %(count)s minute.", "Try again in %(count)s minutes.", minutes
+        ) % {"count": minutes}
+    hours = math.ceil(seconds / 3600)
+    return ngettext("Try again in %(count)s hour.", "Try again in %(count)s hours.", hours) % {
+        "count": hours
+    }
+
+
+# DRF's messages the API can answer whose Hungarian (DRF's catalogue) speaks formally
+# ("Nincs jogosultsága", "Használja"): named here so that the project's catalogue (locale/,
+# searched before DRF's) words them as the rest of the API does, with the informal "te".
+DRF_REWORDED = (
+    gettext_lazy("You do not have permission to perform this action."),
+    gettext_lazy("Datetime has wrong format. Use one of these formats instead: {format}."),
+    gettext_lazy("Ensure this value is greater than or equal to {min_value}."),
+    gettext_lazy("Ensure this value is less than or equal to {max_value}."),
+    gettext_lazy("Ensure this field has no more than {max_length} characters."),
+    gettext_lazy("Ensure this field has at least {min_length} characters."),
+)
 
 
 @csrf_exempt

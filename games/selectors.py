@@ -237,17 +237,47 @@ def token_user_and_game(*, key_hash: str, game_id: Any) -> KeyFound | None:
     )
 
 
-def game_list_for(
-    *, user: Any, status: str | None = None, daily: bool | None = None
+def rows_filtered(rows: QuerySet[Any], lookups: dict[str, Any]) -> QuerySet[Any]:
+    """`rows` filtered by each lookup whose value is not None (a list's filters left out)."""
+    return rows.filter(**{lookup: value for lookup, value in lookups.items() if value is not None})
+
+
+def _isnull(wanted: bool | None) -> bool | None:
+    return None if wanted is None else not wanted
+
+
+def games_filtered(
+    games: QuerySet[Game],
+    *,
+    since: datetime.datetime | None = None,
+    until: datetime.datetime | None = None,
+    status: str | None = None,
+    daily: bool | None = None,
+    draw: int | None = None,
+    ruleset: str | None = None,
+    match: bool | None = None,
 ) -> QuerySet[Game]:
-    """The user's own games, newest first; only those of `status`, and only ranked daily games
-    (daily=True) or only the others (daily=False), if given."""
+    """Of `games`, those the filters of docs/api.md's lists of games keep: dealt at or after
+    `since` and before `until`, of `status`, ranked daily games (daily=True) or the others, of a
+    draw mode and rule set, match games (match=True) or the others; a filter left out keeps all."""
+    return rows_filtered(
+        games,
+        {
+            "created_at__gte": since,
+            "created_at__lt": until,
+            "status": status,
+            "challenge__isnull": _isnull(daily),
+            "draw": draw,
+            "ruleset": ruleset,
+            "match__isnull": _isnull(match),
+        },
+    )
+
+
+def game_list_for(*, user: Any, **filters: Any) -> QuerySet[Game]:
+    """The user's own games, newest first, those the `filters` keep (`games_filtered`)."""
     games = Game.objects.select_related("challenge").filter(owner=user)
-    if status is not None:
-        games = games.filter(status=status)
-    if daily is not None:
-        games = games.filter(challenge__isnull=not daily)
-    return games.order_by("-created_at")
+    return games_filtered(games, **filters).order_by("-created_at")
 
 
 def action_list_for(*, game: Game) -> QuerySet[Action]:
@@ -280,21 +310,22 @@ def game_counts(game: Game) -> bool:
 FINISHED = [Game.Status.WON, Game.Status.RESIGNED]
 
 
-def game_list_public_of(*, username: str, status: str | None) -> QuerySet[Game]:
+def game_list_public_of(*, username: str, **filters: Any) -> QuerySet[Game]:
     """The finished games of `username` (any case) that anyone may see, newest first: not a
-    daily game whose day is not over (R19), nor the game of a match still open (R32). Guests
-    have no public games (NotFound, as their player page)."""
+    daily game whose day is not over (R19), nor the game of a match still open (R32); those the
+    `filters` keep (`games_filtered`). Guests have no public games (NotFound, as their player
+    page)."""
     users = get_user_model().objects.exclude(player__guest=True)
     player = users.filter(username__iexact=username).first()
     if player is None:
         raise NotFound(_("No such player."))
     games = (
         Game.objects.select_related("challenge")
-        .filter(owner=player, status__in=[status] if status else FINISHED)
+        .filter(owner=player, status__in=FINISHED)
         .exclude(challenge__ends_at__gt=timezone.now())
         .exclude(match__status="open")
     )
-    return games.order_by("-created_at", "-id")
+    return games_filtered(games, **filters).order_by("-created_at", "-id")
 
 
 @dataclass(frozen=True)

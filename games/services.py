@@ -39,7 +39,7 @@ from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.engine.deal import DEAL_NUMBERS
 from games.engine.game import without_counts
-from games.errors import DealHidden, Forbidden, GameFinished, GameTooLong, Stale
+from games.errors import DealHidden, Forbidden, GameFinished, GameTooLong, NotFound, Stale
 from games.events import event_add
 from games.hints import hint
 from games.models import Action, Game
@@ -305,6 +305,19 @@ def game_read(*, game: Game | None, user: Any) -> Game:
     """`game` as `user` may read it: ended first if its day is over (R26a), so that no read sees
     it in progress after its day; NotFound if `user` may not see it (games.selectors)."""
     return game_visible_to(None if game is None else game_end_day_over(game), user=user)
+
+
+def game_list_read(*, ids: list[Any], user: Any) -> list[Game]:
+    """The games `ids` that `user` may read (`game_read`), in that order, each once: the others
+    are left out, as if they did not exist."""
+    found = Game.objects.select_related("challenge", "match").in_bulk(ids)
+    games = []
+    for pk in dict.fromkeys(ids):
+        try:
+            games.append(game_read(game=found.get(pk), user=user))
+        except NotFound:
+            continue
+    return games
 
 
 def game_get_for(*, game_id: Any, user: Any) -> Game:

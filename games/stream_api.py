@@ -19,7 +19,6 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -29,16 +28,27 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from canfield_site import sockets
-from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
+from canfield_site.api import PageQuerySerializer, answers, query_read, query_unknown
 from canfield_site.clients import client_key
 from games import events, selectors, services, streams
-from games.api import GAME_ID, GamePageSerializer, action_payload, game_payload
+from games.api import (
+    GAME_ID,
+    STREAM_LINE,
+    GameFilterSerializer,
+    GameOutSerializer,
+    GamePageSerializer,
+    action_payload,
+    game_filters,
+    game_page,
+    game_payload,
+)
 from games.authentication import game_read_for, request_credential
 from games.errors import InvalidRequest, TooManyStreams
 from games.models import Action, Game
 from keys.scopes import ScopeRequired
 
 NDJSON = "application/x-ndjson"
+BYTES = "application/octet-stream"
 PLAYER_GAMES_PAGE_SIZE = 20
 FINISHED = selectors.FINISHED
 
@@ -60,8 +70,23 @@ def _line(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
-def _ndjson(lines: Iterator[bytes] | AsyncIterator[bytes]) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(lines, content_type=NDJSON)
+class NDJSONBytesRenderer(NDJSONRenderer):
+    """The same lines as `application/octet-stream`, for clients whose generator knows no NDJSON
+    (openapi-python-client reads them as bytes; canfield_site/schema.py)."""
+
+    media_type = BYTES
+    format = "bytes"
+
+
+def ndjson_type(request: Request) -> str:
+    """The media type an NDJSON answer goes as: NDJSON, or bytes when asked for them."""
+    return BYTES if request.accepted_renderer.media_type == BYTES else NDJSON
+
+
+def _ndjson(
+    lines: Iterator[bytes] | AsyncIterator[bytes], media_type: str = NDJSON
+) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type=media_type)
     # Every proxy on the way sends each line on at once (nginx reads this header).
     response["X-Accel-Buffering"] = "no"
     response["Cache-Control"] = "no-store"
@@ -141,22 +166,16 @@ async def _stream(
             del found, rows, payload  # (not kept while the stream waits)
 
 
-class StreamLineSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["game", "action", "end"])
-    game = serializers.JSONField(help_text="GAME, as `GET games/{id}` answers it")
-    action = serializers.JSONField(required=False, help_text='ACTION, on `"action"` lines')
-
-
 class GameStreamApi(APIView):
     permission_classes = [AllowAny, ScopeRequired]
-    renderer_classes = [JSONRenderer, NDJSONRenderer]
+    renderer_classes = [JSONRenderer, NDJSONRenderer, NDJSONBytesRenderer]
 
     @extend_schema(
         parameters=[GAME_ID],
         responses=answers(
             {
                 (200, NDJSON): OpenApiResponse(
-                    StreamLineSerializer,
+                    STREAM_LINE,
                     description=(
                         "NDJSON, open until the game ends: a `game` line, an `action` line for "
                         "each applied action (within a second of its commit), an empty line "
@@ -180,12 +199,12 @@ class GameStreamApi(APIView):
         first = game_payload(game, viewer=request.user, with_log=True)
         line = _line({"type": "game", "game": first})
         if game.status != Game.Status.PLAYING:
-            return _ndjson(_lines(line, _end(first)))
+            return _ndjson(_lines(line, _end(first)), ndjson_type(request))
         ends_at = services.game_day_ends_at(game)
         lines = _stream(game.pk, game.actions_count, line, request.user, credential, ends_at)
         # Under uvicorn the lines are sent once Django is done with the request (a stream holds
         # none of its objects: games/streams.py).
-        return _ndjson(_lines() if sockets.send_after(lines) else lines)
+        return _ndjson(_lines() if sockets.send_after(lines) else lines, ndjson_type(request))
 
 
 def _end(game: dict[str, Any]) -> bytes:
@@ -292,7 +311,7 @@ class AccountEventsQuerySerializer(serializers.Serializer):
 
 
 class AccountEventsApi(APIView):
-    renderer_classes = [JSONRenderer, NDJSONRenderer]
+    renderer_classes = [JSONRenderer, NDJSONRenderer, NDJSONBytesRenderer]
 
     @extend_schema(
         parameters=[AccountEventsQuerySerializer],
@@ -317,6 +336,7 @@ class AccountEventsApi(APIView):
         operation_id="account_events",
     )
     def get(self, request: Request) -> StreamingHttpResponse:
+        query_unknown(request, AccountEventsQuerySerializer)
         user_id = request.user.pk
         since = request.query_params.get("since")
         if since is None:
@@ -331,7 +351,7 @@ class AccountEventsApi(APIView):
         credential = request_credential(request)
         _hold_places(request, credential)
         lines = _account_events(user_id, last, credential)
-        return _ndjson(_lines() if sockets.send_after(lines) else lines)
+        return _ndjson(_lines() if sockets.send_after(lines) else lines, ndjson_type(request))
 
 
 # `GET account/events`
@@ -341,7 +361,7 @@ account_events = stream_view(AccountEventsApi)
 # ---- a player's finished public games ----------------------------------------------------------
 
 
-class PlayerGamesQuerySerializer(PageQuerySerializer):
+class PlayerGamesQuerySerializer(GameFilterSerializer, PageQuerySerializer):
     status = serializers.ChoiceField(choices=FINISHED, required=False)
 
 
@@ -355,7 +375,7 @@ class PlayerGamesApi(APIView):
             {
                 200: GamePageSerializer,
                 (200, NDJSON): OpenApiResponse(
-                    OpenApiTypes.OBJECT,
+                    GameOutSerializer,
                     description="with `Accept: application/x-ndjson`: every one, a GAME a line",
                 ),
             },
@@ -367,19 +387,12 @@ class PlayerGamesApi(APIView):
         operation_id="players_games",
     )
     def get(self, request: Request, username: str) -> Response | StreamingHttpResponse:
-        status = request.query_params.get("status")
-        if status is not None and status not in FINISHED:
-            raise InvalidRequest(_("status must be one of: %s.") % ", ".join(FINISHED))
-        games = selectors.game_list_public_of(username=username, status=status)
+        query = query_read(request, PlayerGamesQuerySerializer)
+        games = selectors.game_list_public_of(username=username, **game_filters(query))
         if request.accepted_renderer.media_type == NDJSON:
             viewer = request.user
+            games = games[: query["max"]] if "max" in query else games
             return _ndjson(
                 _line(game_payload(game, viewer=viewer)) for game in games.iterator(chunk_size=200)
             )
-        page, size = page_params(request, default_size=PLAYER_GAMES_PAGE_SIZE)
-        body = page_links(request, page=page, size=size, count=games.count())
-        body["results"] = [
-            game_payload(game, viewer=request.user)
-            for game in games[(page - 1) * size : page * size]
-        ]
-        return Response(body)
+        return Response(game_page(request, games, query=query, default_size=PLAYER_GAMES_PAGE_SIZE))

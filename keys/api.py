@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import answers
+from canfield_site.api import answers, query_unknown
 from games.authentication import TokenAuth, request_scopes
 from games.errors import Forbidden, InvalidRequest, NotFound
 from games.throttling import FixedWindowScopedThrottle
@@ -94,11 +94,12 @@ class KeyListCreateApi(APIView):
         return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
-        responses=answers({200: KeySerializer(many=True)}, 401, 403),
+        responses=answers({200: KeySerializer(many=True)}, 400, 401, 403),
         summary="The account's API keys, oldest first (never the keys themselves)",
         operation_id="account_tokens_list",
     )
     def get(self, request: Request) -> Response:
+        query_unknown(request, serializers.Serializer)  # (it takes none)
         rows = services.key_list_for(user=request.user)
         return Response([services.key_payload(row) for row in rows])
 

@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from oauth2_provider import views as oauth_views
 from oauth2_provider.models import (
     AbstractApplication,
@@ -29,10 +30,23 @@ from oauth2_provider.models import (
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauth2_provider.scopes import BaseScopes
 from oauth2_provider.settings import oauth2_settings
+from oauthlib.common import generate_token
+from oauthlib.oauth2.rfc6749 import errors as oauth_errors
 
 from keys.models import RedeemedCode
 from keys.scopes import SCOPE_WORDS
-from keys.services import SCOPES, key_hash
+from keys.services import ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, SCOPES, key_hash
+
+
+def access_token_new(request: Any) -> str:
+    """An OAuth access token (settings.OAUTH2_PROVIDER's ACCESS_TOKEN_GENERATOR): oauthlib's
+    40 random letters and digits after `cfo_`, for secret scanners (keys.services)."""
+    return ACCESS_TOKEN_PREFIX + generate_token(40)
+
+
+def refresh_token_new(request: Any) -> str:
+    """An OAuth refresh token: the same after `cfr_`."""
+    return REFRESH_TOKEN_PREFIX + generate_token(40)
 
 
 class ApiScopes(BaseScopes):
@@ -52,10 +66,44 @@ class ApiScopes(BaseScopes):
         return ["board:read"]
 
 
+# What the consent page says of the errors it shows instead of sending them back to the app
+# (RFC 6749 4.1.2.1: no app to trust with them), in the player's language: oauthlib words them
+# in English for developers.
+PAGE_ERRORS = {
+    oauth_errors.InvalidClientIdError: gettext_lazy(
+        "No app is registered here with this client_id: the link that brought you here is wrong."
+    ),
+    oauth_errors.MissingClientIdError: gettext_lazy(
+        "The link that brought you here names no app (it has no client_id)."
+    ),
+    oauth_errors.MismatchingRedirectURIError: gettext_lazy(
+        "The app asks to send you back to an address it did not register (redirect_uri)."
+    ),
+    oauth_errors.InvalidRedirectURIError: gettext_lazy(
+        "The address the app asks to send you back to is not a valid one (redirect_uri)."
+    ),
+    oauth_errors.MissingRedirectURIError: gettext_lazy(
+        "The link that brought you here gives no address to send you back to (redirect_uri)."
+    ),
+}
+
+
 class ConsentView(oauth_views.AuthorizationView):
-    """The consent page: which app asks for what, allow or deny, in the site's look."""
+    """The consent page: which app asks for what, allow or deny, in the site's look and the
+    player's language (its errors too: PAGE_ERRORS)."""
 
     template_name = "web/oauth_authorize.html"
+
+    def error_response(self, error: Any, application: Any, **kwargs: Any) -> HttpResponse:
+        shown = error.oauthlib_error
+        if isinstance(shown, oauth_errors.FatalClientError):  # shown here, never redirected
+            shown.description = str(
+                PAGE_ERRORS.get(
+                    type(shown), gettext_lazy("The app's request is not one this site can serve.")
+                )
+            )
+        response: HttpResponse = super().error_response(error, application, **kwargs)
+        return response
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         # S256 only: refused before any consent is asked (the toolkit would refuse a "plain"

@@ -23,12 +23,29 @@ from keys.models import ApiKey
 # The scopes (docs/api.md), in the order they are listed.
 SCOPES = ("account:read", "account:write", "game:play", "board:read")
 PREFIX_LENGTH = 8
+# What every credential the server hands out starts with, so that secret scanners recognise one
+# in a leaked file (docs/api.md "Accounts", keys): API keys `cfk_`, OAuth access tokens `cfo_`,
+# refresh tokens `cfr_`. Keys made before 1.2.0 are 40 bare hex digits and keep working.
+KEY_PREFIX = "cfk_"
+ACCESS_TOKEN_PREFIX = "cfo_"
+REFRESH_TOKEN_PREFIX = "cfr_"
+KEY_PATTERN = r"\bcfk_[0-9a-f]{40}\b"
+OAUTH_TOKEN_PATTERN = r"\bcf[or]_[A-Za-z0-9]{40}\b"
 # `last_used` is written when it is older than this: at most one write a minute per key.
 LAST_USED_STEP = dt.timedelta(seconds=60)
 MAX_DAYS = 3650
 # Keys an account may hold at once (a password login makes one each time: auth/token).
 MAX_KEYS = 200
 LOGIN_NAMES = ("auth/register", "auth/token")
+
+
+def _key_new() -> str:
+    return KEY_PREFIX + secrets.token_hex(20)
+
+
+def _key_id(key: str) -> str:
+    """A key's `id`: the first digits after its prefix (kept to name it, never enough to use)."""
+    return key.removeprefix(KEY_PREFIX)[:PREFIX_LENGTH]
 
 
 def key_hash(key: str) -> str:
@@ -78,9 +95,9 @@ def key_create(
     if grant is not None and (expires is None or grant.expires < expires):
         expires = grant.expires
     for _attempt in range(5):
-        key = secrets.token_hex(20)  # 40 hex digits, as the keys made before hashing were
+        key = _key_new()
         row = ApiKey(
-            id=key[:PREFIX_LENGTH],
+            id=_key_id(key),
             user=user,
             key_hash=key_hash(key),
             name=name,
@@ -92,7 +109,7 @@ def key_create(
         try:
             with transaction.atomic():
                 row.save(force_insert=True)
-        except IntegrityError:  # another key starts with the same 8 digits: draw again
+        except IntegrityError:  # another key's id is the same 8 digits: draw again
             continue
         return row, key
     raise RuntimeError("no free key prefix in 5 draws")  # 2^32 prefixes: never in practice
@@ -101,10 +118,10 @@ def key_create(
 def keys_create_many(*, users: Any, name: str) -> list[str]:
     """A key with every scope for each of `users`, in one insert (benchmarks make thousands)."""
     now = timezone.now()
-    keys = [secrets.token_hex(20) for _user in users]
+    keys = [_key_new() for _user in users]
     ApiKey.objects.bulk_create(
         ApiKey(
-            id=key[:PREFIX_LENGTH],
+            id=_key_id(key),
             user=user,
             key_hash=key_hash(key),
             name=name,

@@ -9,20 +9,20 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
+from canfield_site.api import PageQuerySerializer, answers, page_links, page_params, query_unknown
 from games.api import DRAW_CHOICES
 from games.errors import InvalidRequest, NotFound
 from games.models import Game
 from keys.scopes import ScopeRequired
 from leaderboard import selectors, services
-from leaderboard.days import DRAWS, day_parse, day_today
+from leaderboard.days import DRAWS, day_parse, day_today, month_parse
 from leaderboard.models import DailyChallenge
 from matches.selectors import player_ratings
 
@@ -44,6 +44,26 @@ class DailyOutSerializer(serializers.Serializer):
     date = serializers.DateField()
     ends_at = serializers.DateTimeField()
     boards = BoardSerializer(many=True)
+
+
+class DailyMonthOutSerializer(serializers.Serializer):
+    month = serializers.CharField(help_text="YYYY-MM")
+    previous = serializers.CharField(
+        allow_null=True, help_text="the nearest earlier month with a daily (YYYY-MM), or null"
+    )
+    next = serializers.CharField(
+        allow_null=True, help_text="the nearest later month with a daily, up to today's, or null"
+    )
+    days = DailyOutSerializer(
+        many=True, help_text="the month's days with a daily up to today, oldest first"
+    )
+
+
+DAILY_ANSWER = PolymorphicProxySerializer(
+    component_name="DailyAnswer",
+    serializers=[DailyOutSerializer, DailyMonthOutSerializer],
+    resource_type_field_name=None,
+)
 
 
 class EntrySerializer(serializers.Serializer):
@@ -98,7 +118,57 @@ class PlayerOutSerializer(serializers.Serializer):
     )
 
 
+class StreakSerializer(serializers.Serializer):
+    current = serializers.IntegerField(
+        help_text="consecutive days with a finished ranked daily, up to today or yesterday"
+    )
+    best = serializers.IntegerField(help_text="the longest such run ever")
+
+
+class HeatDaySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    played = serializers.IntegerField(help_text="finished ranked dailies that day (1 or 2)")
+    won = serializers.IntegerField()
+
+
+class StatsWeekSerializer(serializers.Serializer):
+    week = serializers.DateField(help_text="its Monday (daily time zone)")
+    games = serializers.IntegerField(help_text="games that count, ended that week")
+    wins = serializers.IntegerField()
+    win_rate = serializers.IntegerField(allow_null=True, help_text="whole percent; null: no game")
+
+
+class ParPointSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES)
+    moves = serializers.IntegerField()
+    par = serializers.IntegerField(help_text="the day's par (R31)")
+    over = serializers.IntegerField(help_text="moves - par (0 or more when par is exact)")
+
+
+class PlayerStatsOutSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    streak = StreakSerializer()
+    days = HeatDaySerializer(
+        many=True,
+        help_text=f"the days of the last {selectors.HEAT_DAYS} with a finished ranked daily",
+    )
+    weeks = StatsWeekSerializer(
+        many=True, help_text=f"the last {selectors.CHART_WEEKS} weeks, oldest first"
+    )
+    par = ParPointSerializer(
+        many=True, help_text="won dailies of days that are over and have a par, oldest first"
+    )
+
+
 DATE = OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="YYYY-MM-DD")
+MONTH = OpenApiParameter(
+    "month",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="YYYY-MM: that month's dailies (the archive) instead of today's",
+)
 
 
 class BoardQuerySerializer(PageQuerySerializer):
@@ -174,14 +244,28 @@ class DailyTodayApi(APIView):
     permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
-        responses=answers({200: DailyOutSerializer}, 401),
-        summary="Today's daily challenge: its boards (codes revealed after the day)",
+        parameters=[MONTH],
+        responses=answers({200: DAILY_ANSWER}, 400, 401, 404),
+        summary=(
+            "Today's daily challenge: its boards (codes revealed after the day); with `month`, "
+            "that month's days"
+        ),
         operation_id="daily_today",
     )
     def get(self, request: Request) -> Response:
         today = day_today()
-        challenges_of_day(today)
-        return Response(selectors.daily_info(date=today, now=timezone.now()))
+        text = request.query_params.get("month")
+        if text is None:
+            challenges_of_day(today)
+            return Response(selectors.daily_info(date=today, now=timezone.now()))
+        month = month_parse(text)
+        if month is None:
+            raise InvalidRequest(_("%s is not a month: expected YYYY-MM.") % repr(text[:20]))
+        if month > today:
+            raise NotFound(_("There is no daily challenge in %(month)s yet.") % {"month": text})
+        if month == today.replace(day=1):
+            challenges_of_day(today)
+        return Response(selectors.daily_month(month=month, now=timezone.now()))
 
 
 class DailyDayApi(APIView):
@@ -216,6 +300,7 @@ class LeaderboardApi(APIView):
         operation_id="daily_leaderboard",
     )
     def get(self, request: Request, date: str) -> Response:
+        query_unknown(request, BoardQuerySerializer)
         day = parse_date(date)
         draw = parse_draw(request.query_params.get("draw"))
         bots = parse_players(request.query_params.get("players"))
@@ -247,3 +332,16 @@ class PlayerApi(APIView):
         player = get_user_model().objects.get(username=body["username"])
         body["ratings"] = player_ratings(user=player)
         return Response(body)
+
+
+class PlayerStatsApi(APIView):
+    permission_classes = [AllowAny, ScopeRequired]
+
+    @extend_schema(
+        responses=answers({200: PlayerStatsOutSerializer}, 401, 404),
+        summary="A player's daily streak (current, best) and history: heat map days, weeks, par",
+        operation_id="players_stats",
+    )
+    def get(self, request: Request, username: str) -> Response:
+        player = selectors.player_find(username=username)
+        return Response(selectors.player_history_stats(player=player, now=timezone.now()))

@@ -53,3 +53,26 @@ def day_parse(text: str) -> dt.date | None:
         return dt.date.fromisoformat(text)
     except ValueError:
         return None
+
+
+_MONTH = re.compile(r"\d{4}-\d{2}")
+
+
+def month_parse(text: str) -> dt.date | None:
+    """A `YYYY-MM` month as its first day, None for anything else."""
+    if not _MONTH.fullmatch(text):
+        return None
+    try:
+        return dt.date(int(text[:4]), int(text[5:]), 1)
+    except ValueError:
+        return None
+
+
+def month_next(month: dt.date) -> dt.date:
+    """The first day of the month after `month`'s."""
+    return (month.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+
+
+def month_previous(month: dt.date) -> dt.date:
+    """The first day of the month before `month`'s."""
+    return (month.replace(day=1) - dt.timedelta(days=1)).replace(day=1)

@@ -15,7 +15,9 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from itertools import groupby
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
@@ -34,7 +36,7 @@ from django.db.models import (
     Subquery,
     Value,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, TruncWeek
 from django.utils.translation import gettext as _
 
 from games.accounts import player_is_bot
@@ -42,7 +44,7 @@ from games.errors import NotFound
 from games.models import Game
 from games.selectors import games_counted
 from leaderboard import boards
-from leaderboard.days import day_today
+from leaderboard.days import day_today, day_zone, month_next
 from leaderboard.models import DailyChallenge, Entry
 
 PAGE_SIZE = 50
@@ -347,15 +349,77 @@ def daily_info(*, date: dt.date, now: dt.datetime) -> dict[str, Any]:
         "date": date.isoformat(),
         "ends_at": ends_at.isoformat().replace("+00:00", "Z"),
         "boards": [
-            {
-                "draw": challenge.draw,
-                "players": board_count(challenge=challenge),
-                "bots": board_count(challenge=challenge, bots=True),
-                "code": _revealed_code(challenge, now),
-                "par": challenge_par(challenge, now),
-            }
+            _board_info(
+                challenge,
+                now,
+                players=board_count(challenge=challenge),
+                bots=board_count(challenge=challenge, bots=True),
+            )
             for challenge in challenges
         ],
+    }
+
+
+def _board_info(
+    challenge: DailyChallenge, now: dt.datetime, *, players: int, bots: int
+) -> dict[str, Any]:
+    """One board of docs/api.md's daily info: the code and par only once its day is over."""
+    return {
+        "draw": challenge.draw,
+        "players": players,
+        "bots": bots,
+        "code": _revealed_code(challenge, now),
+        "par": challenge_par(challenge, now),
+    }
+
+
+def daily_month(*, month: dt.date, now: dt.datetime) -> dict[str, Any]:
+    """docs/api.md's month of dailies (the archive): the days of `month` up to today that have
+    a challenge, oldest first, each as `daily_info` (a code and par once the day is over, so
+    never today's), with the nearest months before and after that have one (`previous`,
+    `next`: "YYYY-MM", null when none). Three queries whatever the number of days (the
+    boards' counts are the database's, as `board_count` without Redis)."""
+    today = day_today(now)
+    after = month_next(month)
+    challenges = list(
+        DailyChallenge.objects.filter(date__gte=month, date__lt=after, date__lte=today).order_by(
+            "date", "-draw"
+        )
+    )
+    counts = {
+        (challenge, bot): count
+        for challenge, bot, count in Entry.objects.filter(ON_BOARD, challenge__in=challenges)
+        .order_by()
+        .values_list("challenge", "bot")
+        .annotate(count=Count("id"))
+    }
+    around = DailyChallenge.objects.aggregate(
+        before=Max("date", filter=Q(date__lt=month)),
+        later=Min("date", filter=Q(date__gte=after, date__lte=today)),
+    )
+    days = []
+    for date, of_day in groupby(challenges, key=lambda challenge: challenge.date):
+        boards_of_day = list(of_day)
+        days.append(
+            {
+                "date": date.isoformat(),
+                "ends_at": boards_of_day[0].ends_at.isoformat().replace("+00:00", "Z"),
+                "boards": [
+                    _board_info(
+                        challenge,
+                        now,
+                        players=counts.get((challenge.pk, False), 0),
+                        bots=counts.get((challenge.pk, True), 0),
+                    )
+                    for challenge in boards_of_day
+                ],
+            }
+        )
+    return {
+        "month": month.strftime("%Y-%m"),
+        "previous": None if around["before"] is None else around["before"].strftime("%Y-%m"),
+        "next": None if around["later"] is None else around["later"].strftime("%Y-%m"),
+        "days": days,
     }
 
 
@@ -381,14 +445,7 @@ def player_stats(*, username: str, now: dt.datetime) -> dict[str, Any]:
     idle. Practice games (dealt from a code or a deck the player chose, R19) are left out,
     since their cards are known in advance, and so are games that asked the solver (R30).
     Guests have no player page: NotFound."""
-    # Names are unique without regard to case (docs/api.md): /players/ALICE is alice. An exact match
-    # first, for the few names made before that rule that differ only in case.
-    users = get_user_model().objects.exclude(player__guest=True)
-    player = users.filter(username=username).first()
-    if player is None:
-        player = users.filter(username__iexact=username).order_by("id").first()
-    if player is None:
-        raise NotFound(_("No such player."))
+    player = player_find(username=username)
     won = Q(status=Game.Status.WON)
     figures = games_counted(Game.objects.filter(owner=player)).aggregate(
         games=Count("id"),
@@ -409,29 +466,123 @@ def player_stats(*, username: str, now: dt.datetime) -> dict[str, Any]:
         "best_score": figures["best_score"],
         "best_win_seconds": None if best is None else round(best.total_seconds(), 3),
         "best_win_moves": figures["best_win_moves"],
-        "daily_streak": daily_streak(player=player, now=now),
+        "daily_streak": player_streak(player=player, now=now).current,
     }
 
 
-def daily_streak(*, player: Any, now: dt.datetime) -> int:
-    """Consecutive days with a daily game, back from today (or from yesterday while today's is
-    not played yet: the streak is still alive until the day ends)."""
-    days = (
-        Entry.objects.filter(player=player)
-        .order_by("-challenge__date")
-        .values_list("challenge__date", flat=True)
-        .distinct()
+def player_find(*, username: str) -> Any:
+    """The player of a name, without regard to case (docs/api.md: /players/ALICE is alice; an
+    exact match first, for the few names made before that rule that differ only in case).
+    Guests have no player page: NotFound."""
+    users = get_user_model().objects.exclude(player__guest=True)
+    player = users.filter(username=username).first()
+    if player is None:
+        player = users.filter(username__iexact=username).order_by("id").first()
+    if player is None:
+        raise NotFound(_("No such player."))
+    return player
+
+
+@dataclass(frozen=True)
+class Streak:
+    """Consecutive days with a finished ranked daily: the run that is still alive (`current`,
+    0 if none) and the longest ever (`best`)."""
+
+    current: int
+    best: int
+
+
+def finished_dailies(*, player: Any) -> QuerySet[Entry]:
+    """The player's finished ranked dailies: won, or ended by the player, before their day
+    ended (`ended_at`; a game the day's end stopped does not count), and on the boards' terms
+    (neither disqualified nor held for review, R35)."""
+    return Entry.objects.filter(player=player, ended_at__isnull=False, disqualified=False).exclude(
+        review=HELD
     )
-    expected = day_today(now)
-    streak = 0
-    for day in days.iterator():
-        if streak == 0 and day == expected - dt.timedelta(days=1):
-            expected = day
-        if day != expected:
-            break
-        streak += 1
-        expected -= dt.timedelta(days=1)
-    return streak
+
+
+def streak_of(days: Iterable[dt.date], today: dt.date) -> Streak:
+    """The streak of the days (dates of the daily time zone, leaderboard.days) with a finished
+    ranked daily. The current run ends today, or yesterday: it is alive until today is over."""
+    best = run = 0
+    last: dt.date | None = None
+    for day in sorted(set(days)):
+        run = run + 1 if last is not None and (day - last).days == 1 else 1
+        best = max(best, run)
+        last = day
+    alive = last is not None and (today - last).days <= 1
+    return Streak(current=run if alive else 0, best=best)
+
+
+def player_streak(*, player: Any, now: dt.datetime | None = None) -> Streak:
+    """The player's daily streak (current and best) at `now` (default: now): one query."""
+    days = finished_dailies(player=player).order_by().values_list("challenge__date", flat=True)
+    return streak_of(days.distinct(), day_today(now))
+
+
+# The player page's history: the heat map's days and the charts' weeks.
+HEAT_DAYS = 365
+CHART_WEEKS = 26
+
+
+def player_history_stats(*, player: Any, now: dt.datetime) -> dict[str, Any]:
+    """docs/api.md's `players/{username}/stats`: the streak (`player_streak`); `days`, the days
+    of the last HEAT_DAYS (daily time zone) with finished ranked dailies, how many `played`
+    and `won` (days without are left out); `weeks`, the last CHART_WEEKS weeks (Monday first,
+    oldest first, every week) of the games that count (`games_counted`, by when they ended):
+    `games`, `wins`, `win_rate` (whole percent, null without a game); `par`, the won dailies
+    of the last HEAT_DAYS whose day is over and has a par (R31): `moves`, `par` and `over`
+    (moves - par). Two queries."""
+    today = day_today(now)
+    since = today - dt.timedelta(days=HEAT_DAYS - 1)
+    rows = list(
+        finished_dailies(player=player)
+        .order_by("challenge__date", "-challenge__draw")
+        .values_list(
+            "challenge__date", "challenge__draw", "status", "moves", "challenge__par",
+            "challenge__ends_at",
+        )
+    )  # fmt: skip
+    days: dict[dt.date, dict[str, Any]] = {}
+    par = []
+    for date, draw, status, moves, day_par, ends_at in rows:
+        if date < since:
+            continue
+        day = days.setdefault(date, {"date": date.isoformat(), "played": 0, "won": 0})
+        day["played"] += 1
+        day["won"] += status == Game.Status.WON
+        if status == Game.Status.WON and day_par is not None and now >= ends_at:
+            par.append(
+                {"date": date.isoformat(), "draw": draw, "moves": moves, "par": day_par,
+                 "over": moves - day_par}
+            )  # fmt: skip
+    first_week = today - dt.timedelta(days=today.weekday() + 7 * (CHART_WEEKS - 1))
+    zone = day_zone()
+    counted = {
+        row["week"].astimezone(zone).date(): row
+        for row in games_counted(Game.objects.filter(owner=player))
+        .filter(finished_at__gte=dt.datetime.combine(first_week, dt.time(), tzinfo=zone))
+        .annotate(week=TruncWeek("finished_at", tzinfo=zone))
+        .order_by()
+        .values("week")
+        .annotate(games=Count("id"), wins=Count("id", filter=Q(status=Game.Status.WON)))
+    }
+    weeks = []
+    for back in range(CHART_WEEKS):
+        week = first_week + dt.timedelta(weeks=back)
+        games, wins = (counted[week]["games"], counted[week]["wins"]) if week in counted else (0, 0)
+        weeks.append(
+            {"week": week.isoformat(), "games": games, "wins": wins,
+             "win_rate": round(100 * wins / games) if games else None}
+        )  # fmt: skip
+    streak = streak_of((row[0] for row in rows), today)
+    return {
+        "username": player.username,
+        "streak": {"current": streak.current, "best": streak.best},
+        "days": list(days.values()),
+        "weeks": weeks,
+        "par": par,
+    }
 
 
 # ---- fair-play review (leaderboard/admin.py) -------------------------------------------------

@@ -3,7 +3,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from matches import services
-from matches.models import Match, MatchDeal, MatchPlayer, Rating, RatingChange
+from matches.models import Challenge, Match, MatchDeal, MatchPlayer, Rating, RatingChange
 
 
 class MatchPlayerInline(admin.TabularInline):
@@ -25,7 +25,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = [
         "id", "size", "draw", "bot", "status", "seats", "created_at", "rated_at", "hold",
     ]  # fmt: skip
-    list_filter = ["status", "hold", "size", "draw", "bot"]
+    list_filter = ["status", "hold", "size", "draw", "bot", "duel", "unrated"]
     readonly_fields = [field.name for field in Match._meta.fields]
     inlines = [MatchPlayerInline]
     actions = ["release", "drop"]
@@ -66,3 +66,15 @@ class MatchDealAdmin(admin.ModelAdmin):
     list_display = ["draw", "index", "created_at", "used_at"]
     list_filter = ["draw"]
     exclude = ["deal_code", "line"]  # secret until its match is finished
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    """Players' challenges, to look at (they change through the API only)."""
+
+    list_display = ["id", "challenger", "player", "draw", "rated", "status", "created_at"]
+    list_filter = ["status", "rated", "draw"]
+    readonly_fields = [field.name for field in Challenge._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

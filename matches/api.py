@@ -7,23 +7,39 @@ import uuid
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import PageQuerySerializer, answers, page_links, page_params
+from canfield_site.api import (
+    MAX_PAGE,
+    PageQuerySerializer,
+    answers,
+    page_links,
+    page_params,
+    query_read,
+    query_unknown,
+    whole_number,
+)
 from canfield_site.clients import client_address_hash, client_device_hash
 from games.errors import ApiError, InvalidRequest, NotFound
 from games.throttling import FixedWindowScopedThrottle
 from keys.scopes import ScopeRequired
-from matches import selectors, services
+from matches import challenges, selectors, services
 from matches.deals import NoMatchSecret
-from matches.models import Match
+from matches.models import Challenge, Match
 
 SIZE_CHOICES = [(2, "2"), (4, "4")]
 DRAW_CHOICES = [(3, "3"), (1, "1")]
@@ -77,6 +93,10 @@ class MatchSerializer(serializers.Serializer):
     code = serializers.CharField(allow_null=True, help_text="the deal's code, once finished")
     game = serializers.UUIDField(allow_null=True, help_text="the caller's game (null for others)")
     players = MatchPlayerSerializer(many=True)
+    duel = serializers.BooleanField(help_text="a challenge's match: its two seats were reserved")
+    unrated = serializers.BooleanField(
+        help_text="a duel played unrated: its ratings never change (R33)"
+    )
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -127,6 +147,13 @@ class WeeklyPageSerializer(serializers.Serializer):
 
 class MatchListQuerySerializer(PageQuerySerializer):
     status = serializers.ChoiceField(choices=["open", "finished"], required=False)
+    since = serializers.DateTimeField(
+        required=False, help_text="opened at or after this moment (ISO 8601; a date: its 00:00 UTC)"
+    )
+    until = serializers.DateTimeField(required=False, help_text="opened before this moment")
+    max = whole_number("max", MAX_PAGE, help_text="at most this many matches, newest first")
+    size = serializers.ChoiceField(choices=SIZE_CHOICES, required=False)
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False)
 
 
 class ModeQuerySerializer(PageQuerySerializer):
@@ -180,11 +207,25 @@ def _match_for(match_id: str) -> Match:
 # ---- views -------------------------------------------------------------------------------------
 
 
-class MatchListCreateApi(APIView):
-    throttle_scope = "matches"
+def _body(request: Request, fields: tuple[str, ...]) -> dict[str, Any]:
+    """The request's JSON object, with no field but `fields`."""
+    data = request.data
+    if not isinstance(data, dict):
+        raise InvalidRequest(_("The body must be a JSON object."))
+    unknown = sorted(str(key) for key in data if key not in fields)
+    if unknown:
+        raise InvalidRequest(f"unknown field(s): {', '.join(unknown)[:200]}")
+    return data
 
+
+# A list (a read, not counted) and its POST, counted against `throttle_scope`.
+class _PostThrottledApi(APIView):
     def get_throttles(self) -> list[Any]:
         return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
+
+
+class MatchListCreateApi(_PostThrottledApi):
+    throttle_scope = "matches"
 
     @extend_schema(
         parameters=[MatchListQuerySerializer],
@@ -193,11 +234,18 @@ class MatchListCreateApi(APIView):
         operation_id="matches_list",
     )
     def get(self, request: Request) -> Response:
-        status = request.query_params.get("status")
-        if status is not None and status not in ("open", "finished"):
-            raise InvalidRequest(_("status must be one of: %s.") % "open, finished")
+        query = query_read(request, MatchListQuerySerializer)
         page, size = page_params(request, default_size=MATCHES_PAGE_SIZE)
-        matches = selectors.match_list_for(user=request.user, status=status)
+        matches = selectors.match_list_for(
+            user=request.user,
+            **{
+                name: query[name]
+                for name in ("status", "since", "until", "size", "draw")
+                if name in query
+            },
+        )
+        if "max" in query:
+            matches = matches[: query["max"]]
         body = page_links(request, page=page, size=size, count=matches.count())
         body["results"] = [
             selectors.match_payload(services.match_read(match=match), viewer=request.user)
@@ -226,12 +274,7 @@ class MatchListCreateApi(APIView):
         examples=[OpenApiExample("duel", value={"size": 2, "draw": 3}, request_only=True)],
     )
     def post(self, request: Request) -> Response:
-        data = request.data
-        if not isinstance(data, dict):
-            raise InvalidRequest(_("The body must be a JSON object."))
-        unknown = sorted(str(key) for key in data if key not in ("size", "draw"))
-        if unknown:
-            raise InvalidRequest(f"unknown field(s): {', '.join(unknown)[:200]}")
+        data = _body(request, ("size", "draw"))
         if "size" not in data:
             raise InvalidRequest(_("size must be one of: %(choices)s.") % {"choices": "2, 4"})
         size = _choice(data["size"], "size", services.SIZES)
@@ -265,6 +308,210 @@ class MatchDetailApi(APIView):
         return Response(selectors.match_payload(_match_for(match_id), viewer=request.user))
 
 
+# ---- challenges (matches.challenges) -----------------------------------------------------------
+
+CHALLENGES_PAGE_SIZE = 20
+
+
+class ChallengeSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    challenger = serializers.CharField()
+    player = serializers.CharField(help_text="the challenged player")
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES)
+    rated = serializers.BooleanField(
+        help_text="the challenger asked for a rated duel (R33); the match is rated only if the "
+        "player accepted it rated too (MATCH.unrated)"
+    )
+    status = serializers.ChoiceField(
+        choices=["pending", "accepted", "declined", "cancelled", "expired"],
+        help_text="a pending challenge not accepted by `expires_at` is expired",
+    )
+    created = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(help_text="24 hours after it was made")
+    decided_at = serializers.DateTimeField(
+        allow_null=True, help_text="when it stopped being pending (null while it is)"
+    )
+    match = serializers.UUIDField(allow_null=True, help_text="the duel, once accepted")
+
+
+class ChallengeCreateSerializer(serializers.Serializer):
+    player = serializers.CharField(help_text="the username of the player to challenge")
+    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+    rated = serializers.BooleanField(
+        required=False, default=False, help_text="ask for a rated duel (R33, R36)"
+    )
+
+
+class ChallengeAcceptSerializer(serializers.Serializer):
+    rated = serializers.BooleanField(
+        required=False,
+        help_text="false: play a rated challenge unrated (default: as the challenge asks)",
+    )
+
+
+class ChallengePageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = ChallengeSerializer(many=True)
+
+
+CHALLENGE_ID = OpenApiParameter(
+    "challenge_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="the challenge's `id`"
+)
+
+
+def _flag(value: Any, name: str) -> bool:
+    if type(value) is not bool:
+        raise InvalidRequest(_("%(name)s must be true or false.") % {"name": name})
+    return value
+
+
+def _challenge_id(challenge_id: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(str(challenge_id))
+    except ValueError:
+        raise NotFound(_("No such challenge.")) from None
+
+
+class ChallengeListCreateApi(_PostThrottledApi):
+    throttle_scope = "challenges"
+
+    @extend_schema(
+        parameters=[PageQuerySerializer],
+        responses=answers({200: ChallengePageSerializer}, 400, 401, 404),
+        summary="The caller's challenges, sent and received: pending ones first, then newest first",
+        operation_id="challenges_list",
+    )
+    def get(self, request: Request) -> Response:
+        query_unknown(request, PageQuerySerializer)
+        now = timezone.now()
+        page, size = page_params(request, default_size=CHALLENGES_PAGE_SIZE)
+        rows = selectors.challenge_list_for(user=request.user, now=now)
+        body = page_links(request, page=page, size=size, count=rows.count())
+        body["results"] = [
+            selectors.challenge_payload(row, now=now)
+            for row in rows[(page - 1) * size : page * size]
+        ]
+        return Response(body)
+
+    @extend_schema(
+        request=ChallengeCreateSerializer,
+        responses=answers(
+            {201: OpenApiResponse(ChallengeSerializer, description="pending for 24 hours")},
+            400,
+            401,
+            403,
+            404,
+            409,
+            429,
+            body=True,
+        ),  # fmt: skip
+        summary="Challenge a player by name to a duel on a fresh winnable deal",
+        operation_id="challenges_create",
+        examples=[
+            OpenApiExample(
+                "rated", value={"player": "anna", "draw": 3, "rated": True}, request_only=True
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = _body(request, ("player", "draw", "rated"))
+        username = data.get("player")
+        if not isinstance(username, str) or not username:
+            raise InvalidRequest(_("player must be a username."))
+        challenge = challenges.challenge_create(
+            challenger=request.user,
+            username=username,
+            draw=_choice(data.get("draw", 3), "draw", services.DRAWS),
+            rated=_flag(data.get("rated", False), "rated"),
+        )
+        return Response(selectors.challenge_payload(challenge, now=timezone.now()), status=201)
+
+
+class ChallengeDetailApi(APIView):
+    @extend_schema(
+        parameters=[CHALLENGE_ID],
+        responses=answers({200: ChallengeSerializer}, 401, 404),
+        summary="A challenge of the caller's (404 to anyone else)",
+        operation_id="challenges_get",
+    )
+    def get(self, request: Request, challenge_id: str) -> Response:
+        challenge = challenges.challenge_find(
+            challenge_id=_challenge_id(challenge_id), user=request.user
+        )
+        return Response(selectors.challenge_payload(challenge, now=timezone.now()))
+
+
+class ChallengeAcceptApi(APIView):
+    @extend_schema(
+        parameters=[CHALLENGE_ID],
+        request=ChallengeAcceptSerializer,
+        responses=answers(
+            {201: OpenApiResponse(MatchSerializer, description="the duel, both games dealt")},
+            400,
+            401,
+            403,
+            404,
+            409,
+            body=True,
+        ),  # fmt: skip
+        summary="Accept a challenge made to the caller: the duel starts (R32)",
+        operation_id="challenges_accept",
+        examples=[OpenApiExample("unrated", value={"rated": False}, request_only=True)],
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        data = _body(request, ("rated",))
+        rated = None if data.get("rated") is None else _flag(data["rated"], "rated")
+        try:
+            accepted = challenges.challenge_accept(
+                challenge_id=_challenge_id(challenge_id),
+                user=request.user,
+                rated=rated,
+                address_hash=client_address_hash(request._request),
+                device_hash=client_device_hash(request._request),
+            )
+        except NoMatchSecret:
+            raise Unavailable(_("Matches are not set up on this server.")) from None
+        return Response(
+            selectors.match_payload(accepted.match, viewer=request.user, seats=accepted.seats),
+            status=201,
+        )
+
+
+# Decline or cancel (`decision`): one view, two paths (each with its own scope entry).
+class _ChallengeDecideApi(APIView):
+    decision: str
+
+    def post(self, request: Request, challenge_id: str) -> Response:
+        challenge = challenges.challenge_decide(
+            challenge_id=_challenge_id(challenge_id), user=request.user, status=self.decision
+        )
+        return Response(selectors.challenge_payload(challenge, now=timezone.now()))
+
+
+def _decide_schema(summary: str, operation_id: str) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            parameters=[CHALLENGE_ID],
+            request=None,
+            responses=answers({200: ChallengeSerializer}, 401, 403, 404, 409),
+            summary=summary,
+            operation_id=operation_id,
+        )
+    )
+
+
+@_decide_schema("Decline a challenge made to the caller", "challenges_decline")
+class ChallengeDeclineApi(_ChallengeDecideApi):
+    decision = Challenge.Status.DECLINED
+
+
+@_decide_schema("Cancel a challenge the caller made", "challenges_cancel")
+class ChallengeCancelApi(_ChallengeDecideApi):
+    decision = Challenge.Status.CANCELLED
+
+
 class RatingsApi(APIView):
     permission_classes = [AllowAny, ScopeRequired]
 
@@ -275,6 +522,7 @@ class RatingsApi(APIView):
         operation_id="ratings_list",
     )
     def get(self, request: Request) -> Response:
+        query_unknown(request, RatingsQuerySerializer)
         size = _query_choice(request, "size", services.SIZES, 2)
         draw = _query_choice(request, "draw", services.DRAWS, 3)
         players = request.query_params.get("players", "people")
@@ -302,6 +550,7 @@ class WeeklyRatingsApi(APIView):
         operation_id="ratings_weekly",
     )
     def get(self, request: Request) -> Response:
+        query_unknown(request, ModeQuerySerializer)
         size = _query_choice(request, "size", services.SIZES, 2)
         draw = _query_choice(request, "draw", services.DRAWS, 3)
         page, page_size = page_params(request, default_size=RATINGS_PAGE_SIZE)
@@ -355,6 +604,7 @@ class RatingHistoryApi(APIView):
         operation_id="players_ratings_history",
     )
     def get(self, request: Request, username: str) -> Response:
+        query_unknown(request, ModeOnlyQuerySerializer)
         size = _query_choice(request, "size", services.SIZES, 2)
         draw = _query_choice(request, "draw", services.DRAWS, 3)
         player = None

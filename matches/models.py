@@ -80,6 +80,11 @@ class Match(models.Model):
     held_at = models.DateTimeField(null=True, blank=True)
     # Why it was held, for staff (the winner's recent wins over fresh accounts).
     hold_reason = models.TextField(blank=True, default="")
+    # A challenge's match (a duel, `Challenge`): both seats taken by its two players at once,
+    # never offered to joiners nor answered as a player's match of the mode.
+    duel = models.BooleanField(default=False)
+    # A duel either player took unrated: its places stand, its ratings never change (R33).
+    unrated = models.BooleanField(default=False)
 
     class Meta:
         indexes = [
@@ -198,3 +203,49 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.rating_before}->{self.rating_after} ({self.match_id})"
+
+
+class Challenge(models.Model):
+    """One player's invitation of another to a duel (a match of two, R32) on a fresh
+    solver-proved deal of `draw`: pending until the invited player accepts it (the match is
+    made then, `match`), declines it, the challenger cancels it, or EXPIRE_HOURS pass
+    (matches.challenges). Rated (R33) only when the challenger asked (`rated`) and the invited
+    player accepted it rated (`match.unrated` false)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        CANCELLED = "cancelled"
+        EXPIRED = "expired"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    draw = models.PositiveSmallIntegerField()
+    rated = models.BooleanField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    # When it stopped being pending (accepted, declined, cancelled or expired).
+    decided_at = models.DateTimeField(null=True, blank=True)
+    match = models.OneToOneField(
+        Match, on_delete=models.PROTECT, null=True, blank=True, related_name="challenge"
+    )
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["challenger", "-created_at"], name="challenge_sent"),
+            models.Index(fields=["player", "-created_at"], name="challenge_received"),
+            # The scheduler's expiry: pending challenges by end.
+            models.Index(
+                fields=["expires_at"], name="challenge_pending_ends", condition=Q(status="pending")
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenger_id} -> {self.player_id} D{self.draw} ({self.status})"

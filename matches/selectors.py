@@ -8,13 +8,13 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Count, F, QuerySet, Sum
+from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
 from games.models import Game
-from games.selectors import _instance, _row_reader
+from games.selectors import _instance, _row_reader, rows_filtered
 from leaderboard.days import day_today, day_zone
-from matches.models import Match, MatchPlayer, Rating, RatingChange
+from matches.models import Challenge, Match, MatchPlayer, Rating, RatingChange
 from matches.ratings import PROVISIONAL_MATCHES
 
 
@@ -89,6 +89,8 @@ def match_payload(
         "status": "open" if not over else "finished",
         "cancelled": match.status == Match.Status.CANCELLED,
         "rated": match.rated_at is not None,
+        "duel": match.duel,
+        "unrated": match.unrated,
         "created": _iso(match.created_at),
         "ends_at": _iso(match.ends_at),
         "finished_at": _iso(match.finished_at),
@@ -105,10 +107,21 @@ def match_find(match_id: Any) -> Match | None:
         return None
 
 
-def match_list_for(*, user: Any, status: str | None) -> QuerySet[Match]:
+def match_list_for(
+    *,
+    user: Any,
+    status: str | None = None,
+    since: dt.datetime | None = None,
+    until: dt.datetime | None = None,
+    size: int | None = None,
+    draw: int | None = None,
+) -> QuerySet[Match]:
     """The user's matches, newest first; `status` open or finished (cancelled ones count as
-    finished)."""
-    matches = Match.objects.filter(players__player=user).select_related("deal")
+    finished), opened at or after `since` and before `until`, of a size and draw mode."""
+    matches = rows_filtered(
+        Match.objects.filter(players__player=user).select_related("deal"),
+        {"created_at__gte": since, "created_at__lt": until, "size": size, "draw": draw},
+    )
     if status == "open":
         matches = matches.filter(status=Match.Status.OPEN)
     elif status == "finished":
@@ -180,3 +193,47 @@ def rating_history(*, user: Any, size: int, draw: int, limit: int = 200) -> list
         }
         for row in reversed(list(rows))
     ]
+
+
+# ---- challenges (matches.challenges) -----------------------------------------------------
+
+
+def challenge_status(challenge: Challenge, now: dt.datetime) -> str:
+    """Its state as a read sees it: a pending challenge past `expires_at` is expired, written
+    or not yet."""
+    if challenge.status == Challenge.Status.PENDING and now >= challenge.expires_at:
+        return Challenge.Status.EXPIRED
+    return challenge.status
+
+
+def challenge_payload(challenge: Challenge, *, now: dt.datetime) -> dict[str, Any]:
+    """docs/api.md's CHALLENGE: a pending one past its time reads `expired` (written later by
+    the scheduler, or by the first write that meets it)."""
+    status = challenge_status(challenge, now)
+    decided = challenge.decided_at
+    if status == Challenge.Status.EXPIRED and decided is None:
+        decided = challenge.expires_at
+    return {
+        "id": str(challenge.id),
+        "challenger": challenge.challenger.username,
+        "player": challenge.player.username,
+        "draw": challenge.draw,
+        "rated": challenge.rated,
+        "status": status,
+        "created": _iso(challenge.created_at),
+        "expires_at": _iso(challenge.expires_at),
+        "decided_at": _iso(decided),
+        "match": None if challenge.match_id is None else str(challenge.match_id),
+    }
+
+
+def challenge_list_for(*, user: Any, now: dt.datetime) -> QuerySet[Challenge]:
+    """The user's challenges, sent and received: pending ones still in time first (soonest to
+    expire first), then the others, newest first."""
+    waiting = Q(status=Challenge.Status.PENDING, expires_at__gt=now)
+    return (
+        Challenge.objects.filter(Q(challenger=user) | Q(player=user))
+        .select_related("challenger", "player")
+        .annotate(waiting=Case(When(waiting, then=Value(0)), default=Value(1)))
+        .order_by("waiting", "-created_at")
+    )

@@ -107,11 +107,13 @@ def _moment(value: dt.datetime) -> Any:
     return connection.ops.adapt_datetimefield_value(value)
 
 
-# The player's open match of the mode (to answer with it), and their rating of the mode.
+# The player's open match of the mode (to answer with it; a duel is no such match), and their
+# rating of the mode.
 OPEN_AND_RATING = """
 SELECT (SELECT mp.match_id FROM matches_matchplayer mp
         JOIN matches_match m ON m.id = mp.match_id
-        WHERE mp.player_id = %s AND m.size = %s AND m.draw = %s AND m.status = 'open' LIMIT 1),
+        WHERE mp.player_id = %s AND m.size = %s AND m.draw = %s AND m.status = 'open'
+        AND NOT m.duel LIMIT 1),
        (SELECT r.rating FROM matches_rating r
         WHERE r.player_id = %s AND r.size = %s AND r.draw = %s)
 """
@@ -478,7 +480,9 @@ def match_rate(
     every match), after the farming check's reads (`_farming`): a match it holds is not rated
     and waits for staff (`match_hold_release`, `match_hold_drop`). `save` False: the caller
     saves the seats' `rating_after` and the match's `rated_at` and hold fields."""
-    if match.rated_at is not None or match.hold in (Match.Hold.HELD, Match.Hold.DROPPED):
+    if match.rated_at is not None or match.unrated:
+        return
+    if match.hold in (Match.Hold.HELD, Match.Hold.DROPPED):
         return
     players = sorted((seat for seat in seats if not seat.aborted), key=lambda seat: seat.player_id)
     reason = _farming(match=match, played=players, at=at)
@@ -547,7 +551,7 @@ def match_rate_reviewed(match_id: Any) -> bool:
         return False
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
-        if match.status != Match.Status.FINISHED or match.rated_at is not None:
+        if match.status != Match.Status.FINISHED or match.rated_at is not None or match.unrated:
             return False
         if not match_reviewed(match):
             return False

@@ -20,6 +20,7 @@ from games import services
 from games.engine import Action as EngineAction
 from games.models import Analysis, Game
 from games.selectors import game_is_private
+from leaderboard.selectors import player_streak
 from web.strings import action_caption
 
 # The emoji strip of a shared result: at most this many squares, each the verdict at the end
@@ -126,9 +127,11 @@ def emoji_strip(winnable: list[bool | None]) -> str:
 
 
 def share_streak(game: Game) -> int | None:
-    """The owner's current daily streak to put in a shared daily result; None leaves it out.
-    The streaks are not counted yet (issue 33's streaks): none is given."""
-    return None
+    """The owner's current daily streak (leaderboard.selectors.player_streak) for a shared
+    daily result; None (left out) for other games and for no streak."""
+    if game.challenge_id is None:
+        return None
+    return player_streak(player=game.owner).current or None
 
 
 def share_text(*, game: Game, result: dict[str, Any], streak: int | None, address: str) -> str:

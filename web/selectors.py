@@ -23,6 +23,7 @@ from leaderboard.models import Entry
 from web.strings import action_caption
 
 CALENDAR_DAYS = 30
+WEEK_DAYS = 7
 HISTORY_PAGE_SIZE = 20
 
 
@@ -253,4 +254,56 @@ def board_top(*, draw: int, size: int = 10) -> dict[str, Any] | None:
     return {
         "players": ngettext("%(count)s player", "%(count)s players", count) % {"count": count},
         "rows": [{**entry, "time": _clock(entry["seconds"])} for entry in rows],
+    }
+
+
+def archive_month(*, month: dt.date, viewer: Any, now: dt.datetime) -> dict[str, Any]:
+    """The archive page's month (`/daily/?month=`): leaderboard.selectors.daily_month's days
+    laid out in weeks, Monday first (`weeks`: lists of 7 cells, None outside the month, else
+    `date`, `today`, `future` and `daily`: the API's day or None), the past days newest first
+    (`past`), each board with the viewer's own game of it (`game`, or None) and each day with
+    `mine` (the viewer played it), and the months to go to (`previous`, `next`: first days,
+    None where there is none)."""
+    from leaderboard import selectors as boards
+    from leaderboard.days import month_next, month_previous
+
+    listed = boards.daily_month(month=month, now=now)
+    today = day_today(now)
+    after = month_next(month)
+    mine: dict[tuple[str, int], Any] = {}
+    if getattr(viewer, "pk", None) is not None:
+        mine = {
+            (date.isoformat(), draw): game
+            for date, draw, game in Entry.objects.filter(
+                player=viewer, challenge__date__gte=month, challenge__date__lt=after
+            ).values_list("challenge__date", "challenge__draw", "game_id")
+        }
+    days = {}
+    for daily in listed["days"]:
+        for board in daily["boards"]:
+            board["game"] = mine.get((daily["date"], board["draw"]))
+        daily["mine"] = any(board["game"] is not None for board in daily["boards"])
+        days[daily["date"]] = daily
+    first = month - dt.timedelta(days=month.weekday())
+    cells: list[dict[str, Any] | None] = []
+    date = first
+    while date < after or len(cells) % WEEK_DAYS:
+        in_month = month <= date < after
+        cells.append(
+            {
+                "date": date,
+                "today": date == today,
+                "future": date > today,
+                "daily": days.get(date.isoformat()),
+            }
+            if in_month
+            else None
+        )
+        date += dt.timedelta(days=1)
+    return {
+        "month": month,
+        "weeks": [cells[start : start + WEEK_DAYS] for start in range(0, len(cells), WEEK_DAYS)],
+        "past": [daily for daily in reversed(listed["days"]) if daily["date"] != today.isoformat()],
+        "previous": None if listed["previous"] is None else month_previous(month),
+        "next": None if after > today else after,
     }

@@ -20,6 +20,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
+from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language, override
 from django.utils.translation import gettext as _
@@ -42,9 +43,9 @@ from games.api import GAME_CREATE_THROTTLES, GameListCreateApi
 from games.engine import RULESETS
 from games.errors import Forbidden, NotFound
 from games.throttling import throttles_wait
-from leaderboard.days import day_today
-from leaderboard.selectors import daily_streak
-from web import review, selectors
+from leaderboard.days import day_today, month_parse
+from leaderboard.selectors import HEAT_DAYS, player_history_stats
+from web import charts, review, selectors
 from web.forms import SignupForm
 
 
@@ -160,6 +161,28 @@ def daily_today(request: HttpRequest) -> HttpResponse:
     return redirect("daily", day=day_today().isoformat(), draw=3)
 
 
+def daily_archive(request: HttpRequest) -> HttpResponse:
+    """The archive: a month of dailies (`?month=YYYY-MM`, this month by default), each past
+    day with its boards, the viewer's own games and a practice of its deal (R19: once the day
+    is over; today's deal is never shown)."""
+    today = day_today()
+    text = request.GET.get("month")
+    month = today.replace(day=1) if text is None else month_parse(text)
+    if month is None or month > today:
+        raise Http404("no such month")
+    return render(
+        request,
+        "web/archive.html",
+        {
+            "today": today.isoformat(),
+            "archive": selectors.archive_month(
+                month=month, viewer=request.user, now=timezone.now()
+            ),
+            "weekdays": [(WEEKDAYS[day], WEEKDAYS_ABBR[day]) for day in range(7)],
+        },
+    )
+
+
 def daily(request: HttpRequest, day: str, draw: int) -> HttpResponse:
     try:
         date = datetime.date.fromisoformat(day)
@@ -246,23 +269,29 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         raise Http404("no such player")
     now = timezone.now()
     dailies = selectors.player_dailies(player=owner, viewer=request.user, now=now)
-    history = Paginator(
+    games = Paginator(
         selectors.player_history(player=owner, viewer=request.user), selectors.HISTORY_PAGE_SIZE
     ).get_page(request.GET.get("page"))
-    for game in history:
+    for game in games:
         game.counts = game_selectors.game_counts(game)
         game.home = selectors.cards_home(game)
+    history = player_history_stats(player=owner, now=now)
+    today = day_today(now)
     return render(
         request,
         "web/player.html",
         {
             "username": owner.username,
             "bot": player_is_bot(user=owner),
-            "streak": daily_streak(player=owner, now=now),
+            "streak": history["streak"],
+            "history": history,
+            "heat": charts.heat_map(days=history["days"], today=today, span=HEAT_DAYS),
+            "win": charts.win_rate_chart(weeks=history["weeks"]),
+            "par": charts.par_chart(points=history["par"], today=today, span=HEAT_DAYS),
             "figures": selectors.player_figures(player=owner),
             "dailies": dailies,
             "calendar": selectors.daily_calendar(dailies=dailies, now=now),
-            "games": history,
+            "games": games,
         },
     )
 

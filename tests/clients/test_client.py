@@ -431,3 +431,35 @@ def test_account_events_follow_the_account_and_resume_after_since(base_url, play
         assert (started.type, started.data["game"]) == ("game_started", game.id)
         assert (ended.type, ended.data["game"]) == ("game_ended", game.id)
         assert next(client.account_events(since=started.id)) == ended
+
+
+def test_the_archive_month_and_a_players_streak(player, run_on_server):
+    # given the player's finished ranked daily of yesterday (its challenge made with a par of
+    # 90 unless another test made it first)
+    name = player.account().username
+    yesterday = player.daily().date - dt.timedelta(days=1)
+    run_on_server(
+        "import datetime as dt\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from tests.leaderboard.dailies import daily_finished\n"
+        f"day = dt.date.fromisoformat('{yesterday.isoformat()}')\n"
+        f"daily_finished(get_user_model().objects.get(username='{name}'), day, par=90)\n"
+    )
+
+    # when
+    month = player.daily_month(yesterday.strftime("%Y-%m"))
+    stats = player.player_stats(name)
+
+    # then: the day in its month with its code revealed; the streak of one day
+    day = next(day for day in month.days if day.date == yesterday)
+    assert month.month == yesterday.strftime("%Y-%m")
+    assert day.boards[0].code is not None and day.boards[0].players >= 1
+    assert (stats.username, stats.streak, stats.best_streak) == (name, 1, 1)
+    assert [(d.date, d.played, d.won) for d in stats.days] == [(yesterday, 1, 1)]
+    par = day.boards[0].par.moves
+    assert [(p.date, p.moves, p.par, p.over) for p in stats.par] == [
+        (yesterday, 100, par, 100 - par)
+    ]
+    assert len(stats.weeks) == 26 and stats.weeks[-1].week.weekday() == 0
+    with pytest.raises(InvalidRequest):
+        player.daily_month("2026-13")

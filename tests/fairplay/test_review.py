@@ -131,7 +131,9 @@ def test_the_command_holds_machine_speed_play_and_clears_a_person_paced_own_line
     assert (state(fast), state(slow)) == ("held", "clean")
     held = Review.objects.get(game=fast)
     assert held.score is not None and held.reviewed_at is not None
-    assert set(held.signals) == {"timing", "identical", "clairvoyance", "scouting", "surprise"}
+    assert set(held.signals) == {
+        "timing", "identical", "clairvoyance", "scouting", "foresight", "surprise"
+    }  # fmt: skip
     assert held.signals["timing"]["score"] > 0
     assert Entry.objects.get(game=fast).review == "held"
     assert Entry.objects.get(game=slow).review is None

@@ -7,6 +7,8 @@ import random
 import pytest
 
 from fairplay.signals import (
+    DEAL_NODES,
+    FORESIGHT_NODES,
     GAME_NODES,
     MODERATE,
     SOLVE_NODES,
@@ -16,7 +18,9 @@ from fairplay.signals import (
     Scout,
     Signal,
     clairvoyance,
+    foresight,
     identical,
+    line,
     sampled,
     scouting,
     surprise,
@@ -322,6 +326,84 @@ def test_scouting_weighs_the_games_strength():
     weak.send(Action("draw"))
     scout = Scout("scout", uncovered(forward_scout()), 600, ("address",))
     assert scouting(weak.log(), [scout]).score == 0.0
+
+
+def test_a_solver_line_with_a_linked_scout_is_held_on_scouting_and_foresight():
+    """The cheat of issue 29: a scout on the same address learns the deal, the other account
+    plays the true deal's solver line at a person's pace. Every choice also wins on the deals
+    the table allowed (clairvoyance sees nothing); the line used the scouted cards before they
+    were face up, as the plan that knew them did: a second signal beside the scout's link."""
+    # given
+    cheat = played(true_line())
+    linked = [Scout("scout", uncovered(scout_log()), 600, ("address",))]
+
+    # when
+    signals = [timing(cheat), scouting(cheat, linked), foresight(cheat, linked)]
+
+    # then: held on two signals; the scout's link alone would not hold it
+    seen = signals[2]
+    assert seen.score == 1.0 and seen.evidence["foreseen"] >= 0.9 * seen.evidence["scouted"]
+    assert signals[1].score >= MODERATE
+    assert verdict(signals)[1]
+    assert not verdict(signals[:2])[1]
+
+
+@pytest.mark.parametrize("house", [forward_scout, scout_log])
+def test_an_honest_winner_whose_household_played_the_deal_first_is_not_held(house):
+    """A player who sees only the table wins; someone on the same address (playing forward,
+    or exploring and undoing) had played the deal before: scouting sees the link and the
+    cards, foresight does not see them used before they showed."""
+    # given
+    honest = seen_only(1)
+    family = [Scout("family", uncovered(house()), 600, ("address",))]
+
+    # when
+    signals = [timing(honest), scouting(honest, family), foresight(honest, family)]
+
+    # then
+    assert honest.actions[-1].kind != "resign" and signals[1].score >= MODERATE
+    assert signals[2].score < MODERATE and signals[2].evidence["foreseen"] > 0
+    assert not verdict(signals)[1]
+
+
+def test_foresight_needs_a_linked_scout_and_has_a_node_budget_only():
+    # given
+    cheat = played(true_line())
+    cards = uncovered(scout_log())
+
+    # when
+    first = foresight(cheat, [Scout("scout", cards, 600, ("address",))])
+    again = foresight(cheat, [Scout("scout", cards, 600, ("address",))])
+
+    # then: no time budget to pass, the same answer, within the fixed node budget; nothing
+    # without a link or from a game that ended after this one
+    assert list(inspect.signature(foresight).parameters) == ["game", "scouts"]
+    assert first == again and first.evidence["nodes"] <= FORESIGHT_NODES + DEAL_NODES
+    assert foresight(cheat, [Scout("stranger", cards, 600)]) == Signal("foresight", 0.0)
+    late = Scout("scout", cards, -600, ("address",))
+    assert foresight(cheat, [late]) == Signal("foresight", 0.0)
+
+
+def test_an_undone_slip_that_went_straight_back_leaves_the_line_it_cut():
+    """A move, a slip that takes it straight back (the line returns to a table it had left:
+    the move is cut), then undo of the slip: the move stands again, and the line says so."""
+    # given: the winning line up to the first move that has a way straight back
+    logger = Logger()
+    for action in true_line():
+        trip = round_trip(logger.game)
+        if len(trip) == 2 and trip[0].type == "move":
+            break
+        logger.send(action)
+    out, back = trip
+    logger.send(out)
+    kept = line(logger.log())
+    logger.send(back)
+    cut = line(logger.log())
+    logger.send(Action("undo"))
+
+    # then
+    assert cut == kept[:-1]
+    assert line(logger.log()) == kept and kept[-1] == ("move", out.src, out.dst, out.count)
 
 
 def round_trip(game: Game) -> list[Action]:

@@ -260,6 +260,8 @@ def test_the_schedulers_process_computes_a_queued_analysis(
     env = {"ANALYSIS_POLL_SECONDS": "0.2", "MATCH_POOL_SIZE": "0"}
     with scheduler_running(settings, tmp_path, **env) as output:
         wait_for(lambda: analysis(auth_client, game["id"]).status_code != 202, output)
+        # (its report is written after the commit: waited for too, not raced by the stop)
+        wait_for(lambda: "1 game(s) analysed" in output(), output)
     answer = analysis(auth_client, game["id"])
 
     # then the analysis is there, done by its process

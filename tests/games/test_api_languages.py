@@ -12,10 +12,12 @@ import pytest
 import time_machine
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.translation import override
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
 from games import services
+from games.errors import retry_in_words
 from keys.services import key_create
 from leaderboard import services as leaderboard_services
 
@@ -172,10 +174,10 @@ def test_the_throttle_message_is_worded_whole_in_each_language(db, monkeypatch):
     body = {"username": "nobody", "password": "x"}
     APIClient().post("/api/v1/auth/token", body, format="json")
 
-    for lang, words in (
-        ("en", "Too many requests. Try again in"),
-        ("hu", "Túl sok kérés. Próbáld újra"),
-        ("pl", "Zbyt wiele żądań. Spróbuj ponownie za"),
+    for lang, words, hour in (
+        ("en", "Too many requests. Try again in", "in 1 hour."),
+        ("hu", "Túl sok kérés. Próbáld újra", "1 óra múlva."),
+        ("pl", "Zbyt wiele żądań. Spróbuj ponownie za", "za 1 godzinę."),
     ):
         response = APIClient(HTTP_ACCEPT_LANGUAGE=lang).post(
             "/api/v1/auth/token", body, format="json"
@@ -184,5 +186,10 @@ def test_the_throttle_message_is_worded_whole_in_each_language(db, monkeypatch):
         message = response.json()["error"]["message"]
         assert message.startswith(words), (lang, message)
         assert "Expected" not in message and "available" not in message
+        # the rest of an hour's window, said in minutes or hours as a person says it
+        # (Retry-After has the seconds; games/errors.py retry_in_words)
         seconds = int(response["Retry-After"])
-        assert str(seconds) in message
+        with override(lang):
+            said = retry_in_words(seconds)
+        assert seconds > 119 and message.endswith(said), (lang, message)
+        assert said.endswith(hour) or ("minut" in said or "perc" in said), said

@@ -121,7 +121,7 @@ def test_cors_clients_may_read_the_rate_limit_headers(auth_client, game):
 
 SAME_COLOUR = {
     "en": "The 2 of spades cannot go on the 3 of spades: they are the same colour.",
-    "hu": "A pikk 2 nem kerülhet erre a lapra: pikk 3 – azonos a színük.",
+    "hu": "A pikk 2 és a pikk 3 azonos színű, nem rakhatod egymásra.",
     "pl": "2 pik nie może leżeć na tej karcie: 3 pik – mają ten sam kolor.",
     "de": "The 2 of spades cannot go on the 3 of spades: they are the same colour.",
 }
@@ -150,7 +150,7 @@ def test_an_illegal_move_is_worded_in_the_callers_language_with_params(auth_clie
     [("en", 1, "Column 2 holds only 1 card."), ("en", 3, "Column 2 holds only 3 cards."),
      ("pl", 1, "Kolumna 2 ma tylko 1 kartę."), ("pl", 3, "Kolumna 2 ma tylko 3 karty."),
      ("pl", 5, "Kolumna 2 ma tylko 5 kart."), ("pl", 22, "Kolumna 2 ma tylko 22 karty."),
-     ("hu", 3, "2. oszlop csak 3 lapot tartalmaz.")],
+     ("hu", 3, "A 2. oszlop csak 3 lapot tartalmaz.")],
 )  # fmt: skip
 def test_counts_take_each_languages_plural_forms(lang, holds, words):
     params = {"pile": "tableau:2", "holds": holds, "count": holds + 1}

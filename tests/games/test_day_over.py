@@ -226,6 +226,8 @@ def test_the_scheduler_ends_a_day_over_game_within_its_period(
     # when the scheduler runs
     with scheduler_running(settings, tmp_path, END_SECONDS="1") as output:
         wait_for(lambda: Game.objects.get(pk=game.pk).status != "playing", output)
+        # (its report is written after the commit: waited for too, not raced by the stop)
+        wait_for(lambda: "1 daily game(s) ended" in output(), output)
 
     # then it ended the game as of its day's end
     stored = Game.objects.get(pk=game.pk)

@@ -5,6 +5,8 @@ subprocess, tests/web/conftest.py), sending back the legal actions the server li
 from __future__ import annotations
 
 import importlib
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,40 +17,48 @@ from tests.games.helpers import easy_deck
 from tests.web.conftest import base_url, server_database, server_env  # noqa: F401 (fixtures)
 from tests.web.helpers import PASSWORD, unique_name
 
-# The generator's own knob for a content type it does not know: NDJSON streams come back as
-# bytes (a stream is read with any HTTP client; the schema documents its lines).
-CONFIG = (
-    "post_hooks: []\nproject_name_override: canfield-generated\n"
-    "content_type_overrides:\n  application/x-ndjson: application/octet-stream\n"
-)
-
 
 @pytest.fixture(scope="module")
 def generated(base_url, tmp_path_factory):  # noqa: F811
-    """The client package generated from the server's schema (without a warning), imported."""
+    """The client package generated from the server's schema with the generator's default
+    settings (no config file: NDJSON answers are bytes, their lines typed by components),
+    without a warning, imported."""
     root = tmp_path_factory.mktemp("generated")
-    (root / "config.yaml").write_text(CONFIG)
     generator = Path(sys.executable).with_name("openapi-python-client")
+    env = {**os.environ, "PATH": f"{generator.parent}{os.pathsep}{os.environ['PATH']}"}
     result = subprocess.run(
         [str(generator), "generate", "--url", f"{base_url}/api/v1/schema/?format=json",
-         "--config", str(root / "config.yaml"), "--output-path", str(root / "out")],
-        check=True, capture_output=True, timeout=120, text=True,
+         "--output-path", str(root / "out")],
+        check=True, capture_output=True, timeout=120, text=True, env=env,
     )  # fmt: skip
     assert "Warning" not in result.stdout + result.stderr, result.stdout + result.stderr
     sys.path.insert(0, str(root / "out"))
     try:
-        yield importlib.import_module("canfield_generated")
+        yield importlib.import_module("canfield_club_api_client")
     finally:
         sys.path.remove(str(root / "out"))
+
+
+def register(url: str, prefix: str) -> tuple[str, str]:
+    """A new account's name and key, registered with the generated client."""
+    from canfield_club_api_client import Client
+    from canfield_club_api_client.api.v1 import auth_register
+    from canfield_club_api_client.models import CredentialsRequest
+
+    name = unique_name(prefix)
+    with Client(base_url=url) as anonymous:
+        registered = auth_register.sync(
+            client=anonymous, body=CredentialsRequest(username=name, password=PASSWORD)
+        )
+    return name, registered.token
 
 
 def test_a_generated_client_plays_a_session_with_no_workaround(generated, base_url):  # noqa: F811
     """Register, deal a random game with the empty body model, post legal actions back as they
     are listed, read what anonymous callers may read with a plain `Client`, and get typed
     errors and the rate-limit headers: no dict surgery, no casts."""
-    from canfield_generated import AuthenticatedClient, Client
-    from canfield_generated.api.v1 import (
-        auth_register,
+    from canfield_club_api_client import AuthenticatedClient, Client
+    from canfield_club_api_client.api.v1 import (
         daily_today,
         games_actions_create,
         games_create,
@@ -57,9 +67,8 @@ def test_a_generated_client_plays_a_session_with_no_workaround(generated, base_u
         players_games,
         players_get,
     )
-    from canfield_generated.models import (
+    from canfield_club_api_client.models import (
         ConcretePileEnum,
-        CredentialsRequest,
         DailyGameRequest,
         DeckGameRequest,
         DrawAction,
@@ -78,12 +87,8 @@ def test_a_generated_client_plays_a_session_with_no_workaround(generated, base_u
         ResignTypeEnum,
     )
 
-    name = unique_name("gen")
-    with Client(base_url=base_url) as anonymous:
-        registered = auth_register.sync(
-            client=anonymous, body=CredentialsRequest(username=name, password=PASSWORD)
-        )
-    with AuthenticatedClient(base_url=base_url, token=registered.token, prefix="Bearer") as api:
+    name, token = register(base_url, "gen")
+    with AuthenticatedClient(base_url=base_url, token=token, prefix="Bearer") as api:
         # a random game from the empty body model, played a little, then resigned
         random_game = games_create.sync(client=api, body=RandomGameRequest())
         assert isinstance(random_game, GameOut) and random_game.draw == DrawEnum.VALUE_3
@@ -156,30 +161,75 @@ def test_a_generated_client_exports_and_deletes_its_account(generated, base_url)
     """`DELETE account` takes the password in its body, and the schema says so: the generated
     call sends it (before, drf-spectacular documented no body for a DELETE, so the generated
     call sent none and always got 400). The export answers its NDJSON to the generated call."""
-    from canfield_generated import AuthenticatedClient, Client
-    from canfield_generated.api.v1 import (
+    from canfield_club_api_client import AuthenticatedClient
+    from canfield_club_api_client.api.v1 import (
         account_delete,
         account_export,
-        auth_register,
         games_create,
     )
-    from canfield_generated.models import CredentialsRequest, PasswordRequest, RandomGameRequest
+    from canfield_club_api_client.models import (
+        GameOut,
+        PasswordRequest,
+        RandomGameRequest,
+    )
+    from canfield_club_api_client.types import File
 
-    name = unique_name("gone")
-    with Client(base_url=base_url) as anonymous:
-        registered = auth_register.sync(
-            client=anonymous, body=CredentialsRequest(username=name, password=PASSWORD)
-        )
-    with AuthenticatedClient(base_url=base_url, token=registered.token, prefix="Bearer") as api:
+    name, token = register(base_url, "gone")
+    with AuthenticatedClient(base_url=base_url, token=token, prefix="Bearer") as api:
         game = games_create.sync(client=api, body=RandomGameRequest())
         exported = account_export.sync_detailed(client=api)
         wrong = account_delete.sync_detailed(client=api, body=PasswordRequest(password="not it"))
         deleted = account_delete.sync_detailed(client=api, body=PasswordRequest(password=PASSWORD))
         after = account_export.sync_detailed(client=api)
 
-    assert exported.status_code == 200
-    lines = exported.content.decode().splitlines()
-    assert [line for line in lines if line] and str(game.id) in lines[0]
+    assert exported.status_code == 200 and isinstance(exported.parsed, File)
+    lines = [GameOut.from_dict(json.loads(line)) for line in exported.parsed.payload if line]
+    assert [line.id for line in lines] == [game.id] and lines[0].actions == []
     assert wrong.status_code == 400 and wrong.parsed.error.code.value == "invalid_request"
     assert deleted.status_code == 204
     assert after.status_code == 401
+
+
+def test_a_generated_client_reads_a_stream_and_filtered_lists_typed(generated, base_url):  # noqa: F811
+    """A finished game's stream comes whole to the generated call (bytes, the 200 kept), each
+    line typed by the schema's StreamLine components; the lists take their filters and a batch
+    of ids as typed arguments."""
+    from canfield_club_api_client import AuthenticatedClient
+    from canfield_club_api_client.api.v1 import (
+        games_actions_create,
+        games_create,
+        games_list,
+        games_stream,
+        players_games,
+    )
+    from canfield_club_api_client.models import (
+        Error,
+        GamesListDraw,
+        RandomGameRequest,
+        ResignAction,
+        ResignTypeEnum,
+        StreamEndLine,
+        StreamGameLine,
+    )
+    from canfield_club_api_client.types import File
+
+    name, token = register(base_url, "lines")
+    with AuthenticatedClient(base_url=base_url, token=token, prefix="Bearer") as api:
+        ended = games_create.sync(client=api, body=RandomGameRequest())
+        games_actions_create.sync(
+            ended.id, client=api, body=ResignAction(type_=ResignTypeEnum.RESIGN)
+        )
+        playing = games_create.sync(client=api, body=RandomGameRequest())
+        streamed = games_stream.sync(ended.id, client=api)
+        draw_three = games_list.sync(client=api, draw=GamesListDraw.VALUE_3)
+        batch = games_list.sync(client=api, ids=[playing.id, ended.id])
+        public = players_games.sync(name, client=api, max_=1)
+
+    assert isinstance(streamed, File)
+    first, last = (json.loads(line) for line in streamed.payload if line.strip())
+    assert StreamGameLine.from_dict(first).game.id == ended.id
+    assert StreamEndLine.from_dict(last).game.status.value == "resigned"
+    assert not isinstance(draw_three, Error), draw_three
+    assert {game.id for game in draw_three.results} == {ended.id, playing.id}
+    assert [game.id for game in batch.results] == [playing.id, ended.id]
+    assert [game.id for game in public.results] == [ended.id]

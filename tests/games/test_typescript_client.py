@@ -55,6 +55,8 @@ def test_tsc_strict_compiles_a_program_that_wins_a_game_and_refuses_a_misspelt_p
     )  # fmt: skip
     errors = [line for line in compiled.stdout.splitlines() if "error TS" in line]
 
+    # every answer typed by the schema: no cast (`as`), no media type pinned
+    assert " as " not in PLAY.read_text() and '"application/json"]' not in PLAY.read_text()
     assert compiled.returncode != 0 and errors
     assert all(line.startswith("wrong.ts(") for line in errors), compiled.stdout
     for bad in ('"tablaeu:1"', '"wsate"', "'to' does not exist"):
@@ -66,4 +68,4 @@ def test_tsc_strict_compiles_a_program_that_wins_a_game_and_refuses_a_misspelt_p
     )  # fmt: skip
 
     assert played.returncode == 0, played.stderr
-    assert json.loads(played.stdout) == {"status": "won", "score": 255, "moves": 85}
+    assert json.loads(played.stdout) == {"status": "won", "score": 255, "moves": 85, "listed": True}

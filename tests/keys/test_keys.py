@@ -34,7 +34,7 @@ def test_a_key_is_made_shown_once_listed_without_it_and_revoked_at_once(auth_cli
     made = response.json()
     key = made.pop("token")
     assert made["name"] == "my bot" and made["scopes"] == ["game:play", "board:read"]
-    assert made["id"] == key[:8] and made["last_used"] is None
+    assert made["id"] == key[4:12] and made["last_used"] is None
     expires = dt.datetime.fromisoformat(made["expires"])
     assert dt.timedelta(days=29, hours=23) < expires - timezone.now() <= dt.timedelta(days=30)
     row = ApiKey.objects.get(id=made["id"])

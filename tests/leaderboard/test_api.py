@@ -262,7 +262,7 @@ def test_player_figures_count_random_and_daily_games_never_practice_games(
     # given a won and a resigned random game, a resigned daily game...
     finished(game_create(owner=user), status="won", score=255, moves=90, seconds=300)
     finished(game_create(owner=user, draw=1), status="resigned", score=100, moves=10, seconds=9)
-    daily_game = Game.objects.get(pk=daily(auth_client).json()["id"])
+    daily_game = Game.objects.get(pk=daily_ended(auth_client)["id"])
     finished(daily_game, status="resigned", score=40, moves=30, seconds=50)
     # ...and practice games (R19) from a code and from a deck that would beat every figure
     code_game = game_create(owner=user, code=DealCode.parse("CF1-D3-AAAAACL"))
@@ -291,23 +291,33 @@ def test_player_figures_count_random_and_daily_games_never_practice_games(
     assert Game.objects.filter(owner=user, practice=True).count() == 3
 
 
+def daily_ended(client, draw=None):
+    """A daily game, ended by its player at once (a finished ranked daily: the streak's)."""
+    game = daily(client, draw).json()
+    act(client, game["id"], {"type": "resign"})
+    return game
+
+
 def test_daily_streak_counts_consecutive_days_back_from_today(auth_client, user, api_client):
     def streak():
         return api_client.get(f"/api/v1/players/{user.username}").json()["daily_streak"]
 
     start = dt.datetime(2026, 11, 20, 9, tzinfo=dt.UTC)
     with time_machine.travel(start, tick=False) as traveller:
-        daily(auth_client)  # 20th
+        daily_ended(auth_client)  # 20th
         for day in (22, 23, 24):  # a gap on the 21st
             traveller.move_to(start.replace(day=day))
-            daily(auth_client, draw=1)
-            daily(auth_client)  # both modes on one day count once
+            daily_ended(auth_client, draw=1)
+            daily_ended(auth_client)  # both modes on one day count once
         assert streak() == 3
 
-        # the streak lives on through the next day until it is played...
+        # the streak lives on through the next day until a daily is finished: one started
+        # does not count yet
         traveller.move_to(start.replace(day=25, hour=23))
         assert streak() == 3
-        daily(auth_client)
+        game = daily(auth_client).json()
+        assert streak() == 3
+        act(auth_client, game["id"], {"type": "resign"})
         assert streak() == 4
 
         # ...and ends once a whole day passes without a daily game

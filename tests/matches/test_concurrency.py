@@ -1,6 +1,7 @@
 """Matchmaking and rating under concurrency, on PostgreSQL (its row locks are what R32 and R33
 rely on): 50 threads joining at once keep every invariant of the matches; racing last games
-finish a match exactly once, and racing reviews of its games rate it exactly once (R35)."""
+finish a match exactly once, racing reviews of its games rate it exactly once (R35), and racing
+answers to a challenge decide it once."""
 
 import threading
 from collections import Counter, defaultdict
@@ -14,9 +15,10 @@ from hypothesis import strategies as st
 from fairplay.models import Review
 from fairplay.services import review_run
 from games import services as game_services
+from games.errors import ChallengeClosed, ChallengePending
 from games.models import Game
-from matches import services
-from matches.models import Match, MatchDeal, MatchPlayer, Rating, RatingChange
+from matches import challenges, services
+from matches.models import Challenge, Match, MatchDeal, MatchPlayer, Rating, RatingChange
 from tests.conftest import requires_postgres
 
 THREADS = 50
@@ -56,6 +58,7 @@ def fill_pool(draws=(3, 1), n: int = THREADS) -> None:
 
 
 def reset() -> None:
+    Challenge.objects.all().delete()
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
     MatchPlayer.objects.all().delete()
@@ -184,3 +187,53 @@ def test_racing_last_games_finish_and_racing_reviews_rate_a_match_exactly_once(m
     match = Match.objects.first()
     services.match_rate(match=match, seats=list(match.players.all()), at=match.finished_at)
     assert RatingChange.objects.count() == 12
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_answers_to_a_challenge_decide_it_once():
+    # given: 10 challenges, and crossing ones between 10 other pairs
+    reset()
+    fill_pool(n=10)
+    users = get_user_model().objects.bulk_create(
+        get_user_model()(username=f"c{i}") for i in range(40)
+    )
+    made = [
+        challenges.challenge_create(challenger=users[i], username=users[i + 1].username, draw=3,
+                                    rated=True)
+        for i in range(0, 20, 2)
+    ]  # fmt: skip
+
+    def answer(call) -> None:
+        kind, challenge = call
+        if kind == "accept":
+            challenges.challenge_accept(challenge_id=challenge.pk, user=challenge.player)
+        elif kind == "decline":
+            challenges.challenge_decide(challenge_id=challenge.pk, user=challenge.player,
+                                        status=Challenge.Status.DECLINED)  # fmt: skip
+        else:
+            challenges.challenge_decide(challenge_id=challenge.pk, user=challenge.challenger,
+                                        status=Challenge.Status.CANCELLED)  # fmt: skip
+
+    def cross(pair) -> None:
+        one, other = pair
+        challenges.challenge_create(challenger=one, username=other.username, draw=1, rated=False)
+
+    # when: each is accepted twice, declined and cancelled at once; and each of 10 pairs
+    # challenge each other at once
+    calls = [(kind, c) for c in made for kind in ("accept", "accept", "decline", "cancel")]
+    errors = run_threads(answer, calls)
+    pairs = [(users[i], users[i + 1]) for i in range(20, 40, 2)]
+    crossing = run_threads(cross, pairs + [(b, a) for a, b in pairs])
+
+    # then: each decided once (3 refusals each), one duel per accepted one, one challenge per pair
+    assert len(errors) == 3 * len(made)
+    assert all(isinstance(error, ChallengeClosed) for error in errors)
+    decided = Counter(Challenge.objects.filter(pk__in=[c.pk for c in made]).values_list(
+        "status", flat=True))  # fmt: skip
+    assert sum(decided.values()) == len(made) and "pending" not in decided
+    assert Match.objects.filter(duel=True).count() == decided["accepted"]
+    assert MatchPlayer.objects.count() == 2 * decided["accepted"]
+    assert len(crossing) == len(pairs)
+    assert all(isinstance(error, ChallengePending) for error in crossing)
+    assert Challenge.objects.filter(draw=1).count() == len(pairs)

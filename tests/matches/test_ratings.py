@@ -15,7 +15,7 @@ from games.models import Game
 from games.services import game_act
 from matches import ratings, services
 from matches.models import Rating, RatingChange
-from tests.fairplay.test_review import cycle
+from tests.fairplay.test_review import MACHINE_GAP, cycle, pace
 
 
 def join(user, i, size=4):
@@ -213,17 +213,18 @@ def test_a_match_game_without_a_review_keeps_the_match_unrated(pool, make_user):
 
 @pytest.mark.parametrize("decision", ["clear", "disqualify"])
 def test_a_held_games_match_waits_for_staff_then_rates(pool, make_user, admin_user, decision):
-    # given: a duel: anna plays at machine speed (70 actions at once: held), bob draws 9 times
-    # and resigns
+    # given: a duel: anna plays at machine speed (70 actions 0.02 s apart, set rather than read
+    # off this machine's clock: held), bob draws 9 times and resigns
     pool(1)
     anna, bob = make_user("anna"), make_user("bob")
     match = join(anna, 0, size=2)
     join(bob, 1, size=2)
     play(anna, match, 70)
+    anna_game = Game.objects.get(owner=anna, match=match)
+    pace(anna_game, MACHINE_GAP)
     play(bob, match, 9)
 
     # when: the review runs
-    anna_game = Game.objects.get(owner=anna, match=match)
     assert review() == ["held", "clean"]
 
     # then: finished with places, but not rated while anna's game is held

@@ -82,13 +82,17 @@ def run_on_server(server_env, base_url):
 
 
 @contextmanager
-def daphne_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
-    """A daphne process on a free port serving the project with `env`; yields its URL."""
+def daphne_server(env: dict[str, str], log_path: Path, clock: str | None = None) -> Iterator[str]:
+    """A daphne process on a free port serving the project with `env`; yields its URL. With a
+    `clock` (an ISO time), the server's clock starts there and ticks on (tests/web/clocked.py):
+    a server whose "today" a test chooses."""
     port = _free_port()
-    daphne = Path(sys.executable).with_name("daphne")
+    daphne = [str(Path(sys.executable).with_name("daphne"))]
+    if clock is not None:
+        daphne = [sys.executable, str(ROOT / "tests" / "web" / "clocked.py"), clock]
     with open(log_path, "w") as log:
         process = subprocess.Popen(
-            [str(daphne), "-b", "127.0.0.1", "-p", str(port), "canfield_site.asgi:application"],
+            [*daphne, "-b", "127.0.0.1", "-p", str(port), "canfield_site.asgi:application"],
             cwd=ROOT,
             env=env,
             stdout=log,

@@ -52,6 +52,7 @@ def test_no_serious_violation_on_any_page(new_context):
         f"/replay/{finished}",
         f"/daily/{today}/3/",
         "/daily/2027-01-01/3/",
+        "/daily/",
         f"/players/{name}",
         "/rules/app/",
         "/rules/classic/",

@@ -76,7 +76,7 @@ def test_every_page_works_under_the_policy(new_context, base_url, run_on_server)
     page.wait_for_function("() => document.getElementById('moves').textContent !== '0'")
     watcher.check(page, "replay")
 
-    page.goto("/daily/")
+    page.goto("/daily/today/")
     page.locator(f'#board-rows tr[data-player="{name}"]').wait_for()
     watcher.check(page, "leaderboard")
 

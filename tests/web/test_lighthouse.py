@@ -1,6 +1,7 @@
-"""Lighthouse's mobile profile on the home page, a table, today's board and a review page (R37),
-served by the production topology (nginx, gunicorn, uvicorn: scripts/serve-topology.sh) on its
-own fresh PostgreSQL database. PostgreSQL pass only: the topology runs on PostgreSQL.
+"""Lighthouse's mobile profile on the home page, a table, today's board, the archive (a month
+of past dailies, signed in) and a review page (R37), served by the production topology (nginx,
+gunicorn, uvicorn: scripts/serve-topology.sh) on its own fresh PostgreSQL database. PostgreSQL
+pass only: the topology runs on PostgreSQL.
 
 What this asserts does not depend on how busy the machine is: accessibility and best practices
 >= 95, no layout shift worth the name, and none of the page-weight and delivery faults Lighthouse
@@ -50,8 +51,9 @@ DELIVERY = (
 )
 
 
-def test_home_table_and_board_are_accessible_and_well_delivered_on_a_phone(tmp_path):
-    # given the production topology with a board of 12 players and a signed-in player's table
+def test_home_table_board_and_archive_are_accessible_and_well_delivered_on_a_phone(tmp_path):
+    # given the production topology with a board of 12 players, a signed-in player's table and
+    # ten past days in the archive
     # when Lighthouse (mobile) loads each page once
     database = urlsplit(os.environ["DATABASE_URL"]).path.strip("/") + "_lighthouse"
     scores = lighthouse.measure(players=12, keep=tmp_path, database=database)

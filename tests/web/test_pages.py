@@ -179,7 +179,7 @@ def test_todays_board_follows_the_daily_time_zone(client, db, settings):
     settings.DAILY_TIME_ZONE = "Pacific/Kiritimati"
     with time_machine.travel(dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC), tick=False):
         # when
-        response = client.get("/daily/")
+        response = client.get("/daily/today/")
 
     # then: the link leads to that zone's date, the same day the API calls today
     assert response.status_code == 302

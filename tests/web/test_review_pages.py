@@ -10,9 +10,11 @@ from django.utils import timezone
 
 from games.engine import DealCode
 from games.models import Game
+from leaderboard.days import day_today
 from leaderboard.models import DailyChallenge
 from tests.games.test_api_games import act, create
-from web.review import action_marks, emoji_strip, mark_runs
+from tests.leaderboard.dailies import daily_finished
+from web.review import action_marks, emoji_strip, mark_runs, share_streak
 
 
 def test_marks_follow_the_kept_line_and_set_taken_back_positions_apart():
@@ -89,3 +91,14 @@ def test_a_daily_is_reviewed_only_once_its_day_is_over(
     card = client_for(make_user("dave")).get(f"/replay/{game_id}/card.png")
     assert card.status_code == 200 and card["Content-Type"] == "image/png"
     assert card["Cache-Control"] == "public, max-age=86400"
+
+
+def test_a_shared_daily_carries_its_players_current_streak(user, auth_client):
+    # given: finished ranked dailies yesterday and the day before, and a practice game
+    today = day_today()
+    entries = [daily_finished(user, today - dt.timedelta(days=back)) for back in (1, 2)]
+    practice = Game.objects.get(pk=create(auth_client, {"draw": 3})["id"])
+
+    # when / then: a daily's share counts the streak (2 days), a practice game's none
+    assert share_streak(entries[0].game) == 2
+    assert share_streak(practice) is None

@@ -19,5 +19,5 @@ def home_board(draw: str | int) -> dict[str, Any] | None:
 
 @register.simple_tag
 def today_board_url() -> str:
-    """Today's 3-card board, linked straight (/daily/ only redirects there)."""
+    """Today's 3-card board, linked straight (/daily/today/ only redirects there)."""
     return reverse("daily", args=[day_today().isoformat(), 3])

@@ -6,7 +6,8 @@ challenges when missing (create_daily_challenges --days 2), address hashes older
 ADDRESS_HASH_DAYS emptied (forget_addresses), practice games idle for IDLE_GAME_DAYS ended
 (end_idle_games), guests unused for GUEST_DAYS removed (remove_guests). Every END_SECONDS
 (default 60): daily games whose day is over ended (end_daily_games, R26a), matches whose 24 hours
-are up closed (close_matches, R32), the pool of solver-proved match deals topped up
+are up closed (close_matches, R32), pending challenges whose 24 hours are up expired
+(expire_challenges), the pool of solver-proved match deals topped up
 (fill_match_deals).
 
 One Django start for the life of the scheduler: starting `manage.py` for each job cost about a
@@ -37,6 +38,7 @@ EVERY_ROUND = (
     ("end_daily_games", ()),
     ("announce_day", ()),
     ("close_matches", ()),
+    ("expire_challenges", ()),
     ("fill_match_deals", ()),
 )
 

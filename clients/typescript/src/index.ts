@@ -20,11 +20,8 @@ export type ActionRequest = NonNullable<operations["games_actions_create"]["requ
 type Query<O extends keyof operations> = NonNullable<operations[O]["parameters"]["query"]>;
 type PageQuery<O extends keyof operations> = Omit<Query<O>, "page">;
 
-/** A line of `GET games/{id}/stream` (docs/api.md "Streams"; the schema leaves its fields untyped). */
-export type StreamEvent =
-  | { type: "game"; game: Game }
-  | { type: "action"; action: Schemas["ActionOut"]; game: Game }
-  | { type: "end"; game: Game };
+/** A line of `GET games/{id}/stream` (docs/api.md "Streams"): the schema's StreamLine, keyed by `type`. */
+export type StreamEvent = Schemas["StreamLine"];
 
 export interface ClientOptions {
   /** An API key or an OAuth access token, sent as `Authorization: Bearer`. */
@@ -95,15 +92,21 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> 
   }
 }
 
-function parseLine(line: string): StreamEvent {
+/** An NDJSON line, typed by the schema's `x-ndjson.itemSchema` of its answer. */
+function parseLine<Line extends StreamEvent | Game>(line: string): Line {
   return JSON.parse(line);
+}
+
+/** The non-empty lines of an NDJSON body, each parsed. */
+async function* ndjson<Line extends StreamEvent | Game>(body: ReadableStream<Uint8Array>): AsyncGenerator<Line> {
+  for await (const line of lines(body)) if (line.trim() !== "") yield parseLine<Line>(line);
 }
 
 const RETRIED = new Set([502, 503, 504]);
 
 export class Client {
   /** The openapi-fetch client (typed by path) for what this class does not wrap. */
-  readonly api: FetchClient<paths, "application/json">;
+  readonly api: FetchClient<paths>;
   token: string | undefined;
 
   constructor(
@@ -111,7 +114,7 @@ export class Client {
     options: ClientOptions = {},
   ) {
     this.token = options.token;
-    this.api = createClient<paths, "application/json">({ baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    this.api = createClient<paths>({ baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
     this.api.use({
       onRequest: ({ request }) => {
         if (this.token !== undefined) request.headers.set("Authorization", `Bearer ${this.token}`);
@@ -159,7 +162,12 @@ export class Client {
     return unwrap(this.api.GET("/api/v1/games/{game_id}/hint", { params: { path: { game_id: gameId } } }));
   }
 
-  /** The caller's games, page by page. */
+  /** Up to 100 games by id, those the caller may see, in the order asked (others left out). */
+  gamesByIds(ids: string[]): Promise<Game[]> {
+    return unwrap(this.api.GET("/api/v1/games", { params: { query: { ids } } })).then((page) => page.results);
+  }
+
+  /** The caller's games, page by page (filters: since, until, max, status, daily, draw, ruleset, match). */
   games(query: PageQuery<"games_list"> = {}): AsyncGenerator<Schemas["GamePage"]> {
     return pages((page) => unwrap(this.api.GET("/api/v1/games", { params: { query: { ...query, page } } })));
   }
@@ -185,10 +193,8 @@ export class Client {
           if (!RETRIED.has(response.status) || failures >= (backoff.attempts ?? 10)) throw failure;
           wait = retryAfter(response);
         } else {
-          for await (const line of lines(data)) {
-            if (line.trim() === "") continue;
+          for await (const event of ndjson<StreamEvent>(data)) {
             failures = 0;
-            const event = parseLine(line);
             yield event;
             if (event.type === "end") return;
           }
@@ -204,10 +210,19 @@ export class Client {
   // ---- daily, boards, players --------------------------------------------------------------
 
   /** Today's daily (or that of `date`, YYYY-MM-DD). */
-  daily(date?: string): Promise<Schemas["DailyOut"]> {
-    return date === undefined
-      ? unwrap(this.api.GET("/api/v1/daily"))
-      : unwrap(this.api.GET("/api/v1/daily/{date}", { params: { path: { date } } }));
+  async daily(date?: string): Promise<Schemas["DailyOut"]> {
+    if (date !== undefined) return unwrap(this.api.GET("/api/v1/daily/{date}", { params: { path: { date } } }));
+    // `GET daily` answers a day, or a month when asked for one (the schema's `DailyAnswer`).
+    const answer = await unwrap(this.api.GET("/api/v1/daily"));
+    if ("month" in answer) throw new Error("GET daily answered a month");
+    return answer;
+  }
+
+  /** The archive: a month's dailies (`month`: YYYY-MM), codes and par of the days over. */
+  async dailyMonth(month: string): Promise<Schemas["DailyMonthOut"]> {
+    const answer = await unwrap(this.api.GET("/api/v1/daily", { params: { query: { month } } }));
+    if (!("month" in answer)) throw new Error("GET daily?month= answered a day");
+    return answer;
   }
 
   /** A day's leaderboard, page by page. */
@@ -219,6 +234,11 @@ export class Client {
 
   player(username: string): Promise<Schemas["PlayerOut"]> {
     return unwrap(this.api.GET("/api/v1/players/{username}", { params: { path: { username } } }));
+  }
+
+  /** A player's daily streak (current, best) and history: heat map days, weeks, moves against par. */
+  playerStats(username: string): Promise<Schemas["PlayerStatsOut"]> {
+    return unwrap(this.api.GET("/api/v1/players/{username}/stats", { params: { path: { username } } }));
   }
 
   /** A player's finished public games, page by page. */
@@ -262,6 +282,17 @@ export class Client {
 
   account(): Promise<Schemas["Account"]> {
     return unwrap(this.api.GET("/api/v1/account"));
+  }
+
+  /** The caller's games with their actions, oldest first, read line by line (NDJSON), kept by the filters. */
+  async *export(query: Query<"account_export"> = {}): AsyncGenerator<Game> {
+    const { data, error, response } = await this.api.GET("/api/v1/account/export", {
+      params: { query },
+      headers: { Accept: "application/x-ndjson" },
+      parseAs: "stream",
+    });
+    if (!response.ok || !data) throw errorOf(error, response);
+    yield* ndjson<Game>(data);
   }
 
   tokens(): Promise<Schemas["Key"][]> {

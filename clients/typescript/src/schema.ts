@@ -156,6 +156,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's challenges, sent and received: pending ones first, then newest first */
+        get: operations["challenges_list"];
+        put?: never;
+        /** Challenge a player by name to a duel on a fresh winnable deal */
+        post: operations["challenges_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A challenge of the caller's (404 to anyone else) */
+        get: operations["challenges_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a challenge made to the caller: the duel starts (R32) */
+        post: operations["challenges_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a challenge the caller made */
+        post: operations["challenges_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/challenges/{challenge_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a challenge made to the caller */
+        post: operations["challenges_decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/daily": {
         parameters: {
             query?: never;
@@ -163,7 +249,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Today's daily challenge: its boards (codes revealed after the day) */
+        /** Today's daily challenge: its boards (codes revealed after the day); with `month`, that month's days */
         get: operations["daily_today"];
         put?: never;
         post?: never;
@@ -451,6 +537,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/players/{username}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A player's daily streak (current, best) and history: heat map days, weeks, par */
+        get: operations["players_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ratings": {
         parameters: {
             query?: never;
@@ -620,6 +723,72 @@ export interface components {
             /** @description R31, once the day is over */
             par: (components["schemas"]["Par"] | components["schemas"]["NullEnum"]) | null;
         };
+        Challenge: {
+            /** Format: uuid */
+            id: string;
+            challenger: string;
+            /** @description the challenged player */
+            player: string;
+            draw: components["schemas"]["DrawEnum"];
+            /** @description the challenger asked for a rated duel (R33); the match is rated only if the player accepted it rated too (MATCH.unrated) */
+            rated: boolean;
+            /**
+             * @description a pending challenge not accepted by `expires_at` is expired
+             *
+             *     * `pending` - pending
+             *     * `accepted` - accepted
+             *     * `declined` - declined
+             *     * `cancelled` - cancelled
+             *     * `expired` - expired
+             */
+            status: components["schemas"]["ChallengeStatusEnum"];
+            /** Format: date-time */
+            created: string;
+            /**
+             * Format: date-time
+             * @description 24 hours after it was made
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description when it stopped being pending (null while it is)
+             */
+            decided_at: string | null;
+            /**
+             * Format: uuid
+             * @description the duel, once accepted
+             */
+            match: string | null;
+        };
+        ChallengeAcceptRequest: {
+            /** @description false: play a rated challenge unrated (default: as the challenge asks) */
+            rated?: boolean;
+        };
+        ChallengeCreateRequest: {
+            /** @description the username of the player to challenge */
+            player: string;
+            /** @description (default: 3) */
+            draw?: components["schemas"]["DrawEnum"];
+            /** @description ask for a rated duel (R33, R36) (default: false) */
+            rated?: boolean;
+        };
+        ChallengePage: {
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["Challenge"][];
+        };
+        /**
+         * @description * `pending` - pending
+         *     * `accepted` - accepted
+         *     * `declined` - declined
+         *     * `cancelled` - cancelled
+         *     * `expired` - expired
+         * @enum {string}
+         */
+        ChallengeStatusEnum: "pending" | "accepted" | "declined" | "cancelled" | "expired";
         /** @description The deal of a deal code (a practice game). */
         CodeGameRequest: {
             /** @description a deal code: CF1-D3-AAAAACL (R3) or CF2-D3- and 26 characters (R4a) */
@@ -673,6 +842,7 @@ export interface components {
              */
             review?: (components["schemas"]["ReviewEnum"] | components["schemas"]["NullEnum"]) | null;
         };
+        DailyAnswer: components["schemas"]["DailyOut"] | components["schemas"]["DailyMonthOut"];
         /**
          * @description * `True` - True
          * @enum {boolean}
@@ -685,6 +855,16 @@ export interface components {
             draw?: components["schemas"]["DrawEnum"];
             /** @description true: a ranked game or none: 403 `standing` for an account not in good standing (R36), whose daily game is otherwise provisional (default: false) */
             ranked?: boolean;
+        };
+        DailyMonthOut: {
+            /** @description YYYY-MM */
+            month: string;
+            /** @description the nearest earlier month with a daily (YYYY-MM), or null */
+            previous: string | null;
+            /** @description the nearest later month with a daily, up to today's, or null */
+            next: string | null;
+            /** @description the month's days with a daily up to today, oldest first */
+            days: components["schemas"]["DailyOut"][];
         };
         DailyOut: {
             /** Format: date */
@@ -755,6 +935,7 @@ export interface components {
          * @description * `invalid_request` - invalid_request
          *     * `invalid_code` - invalid_code
          *     * `invalid_deck` - invalid_deck
+         *     * `unknown_parameter` - unknown_parameter
          *     * `not_authenticated` - not_authenticated
          *     * `forbidden` - forbidden
          *     * `standing` - standing
@@ -766,6 +947,8 @@ export interface components {
          *     * `cannot_finish` - cannot_finish
          *     * `game_too_long` - game_too_long
          *     * `deal_hidden` - deal_hidden
+         *     * `challenge_pending` - challenge_pending
+         *     * `challenge_closed` - challenge_closed
          *     * `unsupported_media_type` - unsupported_media_type
          *     * `illegal_move` - illegal_move
          *     * `no_destination` - no_destination
@@ -774,7 +957,7 @@ export interface components {
          *     * `unavailable` - unavailable
          * @enum {string}
          */
-        ErrorCodeEnum: "invalid_request" | "invalid_code" | "invalid_deck" | "not_authenticated" | "forbidden" | "standing" | "not_found" | "method_not_allowed" | "not_acceptable" | "stale" | "game_over" | "cannot_finish" | "game_too_long" | "deal_hidden" | "unsupported_media_type" | "illegal_move" | "no_destination" | "throttled" | "too_many_streams" | "unavailable";
+        ErrorCodeEnum: "invalid_request" | "invalid_code" | "invalid_deck" | "unknown_parameter" | "not_authenticated" | "forbidden" | "standing" | "not_found" | "method_not_allowed" | "not_acceptable" | "stale" | "game_over" | "cannot_finish" | "game_too_long" | "deal_hidden" | "challenge_pending" | "challenge_closed" | "unsupported_media_type" | "illegal_move" | "no_destination" | "throttled" | "too_many_streams" | "unavailable";
         ErrorDetail: {
             /**
              * @description stable; never translated
@@ -782,6 +965,7 @@ export interface components {
              *     * `invalid_request` - invalid_request
              *     * `invalid_code` - invalid_code
              *     * `invalid_deck` - invalid_deck
+             *     * `unknown_parameter` - unknown_parameter
              *     * `not_authenticated` - not_authenticated
              *     * `forbidden` - forbidden
              *     * `standing` - standing
@@ -793,6 +977,8 @@ export interface components {
              *     * `cannot_finish` - cannot_finish
              *     * `game_too_long` - game_too_long
              *     * `deal_hidden` - deal_hidden
+             *     * `challenge_pending` - challenge_pending
+             *     * `challenge_closed` - challenge_closed
              *     * `unsupported_media_type` - unsupported_media_type
              *     * `illegal_move` - illegal_move
              *     * `no_destination` - no_destination
@@ -805,7 +991,7 @@ export interface components {
             message: string;
             /** @description the rule broken (docs/rules.md), if any */
             rule?: string;
-            /** @description illegal_move and no_destination: `reason` and its cards/piles/numbers, for clients that word the message themselves (docs/api.md lists them); forbidden: `missing_scope`, where a key lacks the scope an operation needs; standing: `ranked`, `until` and `games_needed` (R36), as `GET account` shows them */
+            /** @description illegal_move and no_destination: `reason` and its cards/piles/numbers, for clients that word the message themselves (docs/api.md lists them); forbidden: `missing_scope`, where a key lacks the scope an operation needs; standing: `ranked`, `until` and `games_needed` (R36), as `GET account` shows them, or `player` for a challenged player; challenge_pending: `challenge`; challenge_closed: `status` */
             params?: components["schemas"]["ErrorParams"];
         };
         /**
@@ -840,6 +1026,14 @@ export interface components {
             until?: string | null;
             /** @description standing: finished games the account still needs (R36) */
             games_needed?: number;
+            /** @description standing: the challenged player who is not in good standing (R36) */
+            player?: string;
+            /** @description challenge_pending: the id of the pending challenge */
+            challenge?: string;
+            /** @description challenge_closed: what became of the challenge */
+            status?: string;
+            /** @description unknown_parameter: the query parameters the operation does not take */
+            parameters?: string[];
         };
         /** @description Send every card left home in one action, once none is hidden and they can all go home one after another (R20b); 409 cannot_finish otherwise. */
         FinishAction: {
@@ -925,6 +1119,13 @@ export interface components {
          * @enum {string}
          */
         GameStatusEnum: "playing" | "won" | "resigned";
+        HeatDay: {
+            /** Format: date */
+            date: string;
+            /** @description finished ranked dailies that day (1 or 2) */
+            played: number;
+            won: number;
+        };
         Hint: {
             /** @description the next action of a winning line */
             action: (components["schemas"]["Action"] | components["schemas"]["NullEnum"]) | null;
@@ -1002,6 +1203,10 @@ export interface components {
              */
             game: string | null;
             players: components["schemas"]["MatchPlayer"][];
+            /** @description a challenge's match: its two seats were reserved */
+            duel: boolean;
+            /** @description a duel played unrated: its ratings never change (R33) */
+            unrated: boolean;
         };
         MatchCreateRequest: {
             size: components["schemas"]["SizeEnum"];
@@ -1126,6 +1331,14 @@ export interface components {
             until?: string | null;
             /** @description standing: finished games the account still needs (R36) */
             games_needed?: number;
+            /** @description standing: the challenged player who is not in good standing (R36) */
+            player?: string;
+            /** @description challenge_pending: the id of the pending challenge */
+            challenge?: string;
+            /** @description challenge_closed: what became of the challenge */
+            status?: string;
+            /** @description unknown_parameter: the query parameters the operation does not take */
+            parameters?: string[];
         };
         /**
          * @description * `move` - move
@@ -1159,6 +1372,16 @@ export interface components {
             moves: number;
             /** @description proved the fewest possible; else "<= moves" */
             exact: boolean;
+        };
+        ParPoint: {
+            /** Format: date */
+            date: string;
+            draw: components["schemas"]["DrawEnum"];
+            moves: number;
+            /** @description the day's par (R31) */
+            par: number;
+            /** @description moves - par (0 or more when par is exact) */
+            over: number;
         };
         PasswordChangeRequest: {
             /** @description the current password */
@@ -1200,6 +1423,16 @@ export interface components {
             ratings: {
                 [key: string]: components["schemas"]["Rating"];
             };
+        };
+        PlayerStatsOut: {
+            username: string;
+            streak: components["schemas"]["Streak"];
+            /** @description the days of the last 365 with a finished ranked daily */
+            days: components["schemas"]["HeatDay"][];
+            /** @description the last 26 weeks, oldest first */
+            weeks: components["schemas"]["StatsWeek"][];
+            /** @description won dailies of days that are over and have a par, oldest first */
+            par: components["schemas"]["ParPoint"][];
         };
         Pong: {
             pong: boolean;
@@ -1331,20 +1564,68 @@ export interface components {
             /** @description finished games of any kind still needed (RANKED_MIN_GAMES); 0 once played */
             games_needed: number;
         };
-        StreamLine: {
-            type: components["schemas"]["StreamLineTypeEnum"];
-            /** @description GAME, as `GET games/{id}` answers it */
-            game: unknown;
-            /** @description ACTION, on `"action"` lines */
-            action?: unknown;
+        StatsWeek: {
+            /**
+             * Format: date
+             * @description its Monday (daily time zone)
+             */
+            week: string;
+            /** @description games that count, ended that week */
+            games: number;
+            wins: number;
+            /** @description whole percent; null: no game */
+            win_rate: number | null;
+        };
+        Streak: {
+            /** @description consecutive days with a finished ranked daily, up to today or yesterday */
+            current: number;
+            /** @description the longest such run ever */
+            best: number;
+        };
+        /** @description An applied action, and the game as it is when the line is written. */
+        StreamActionLine: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "action";
+            action: components["schemas"]["ActionOut"];
+            game: components["schemas"]["GameOut"];
+        };
+        /**
+         * @description * `action` - action
+         * @enum {string}
+         */
+        StreamActionLineTypeEnum: "action";
+        /** @description The last line: the game, ended. */
+        StreamEndLine: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "end";
+            game: components["schemas"]["GameOut"];
+        };
+        /**
+         * @description * `end` - end
+         * @enum {string}
+         */
+        StreamEndLineTypeEnum: "end";
+        /** @description The first line: the game as `GET games/{id}` answers it. */
+        StreamGameLine: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game";
+            game: components["schemas"]["GameOut"];
         };
         /**
          * @description * `game` - game
-         *     * `action` - action
-         *     * `end` - end
          * @enum {string}
          */
-        StreamLineTypeEnum: "game" | "action" | "end";
+        StreamGameLineTypeEnum: "game";
+        StreamLine: components["schemas"]["StreamGameLine"] | components["schemas"]["StreamActionLine"] | components["schemas"]["StreamEndLine"];
         /**
          * @description * `H` - H
          *     * `S` - S
@@ -1512,7 +1793,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -1771,17 +2052,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": components["schemas"]["AccountEvent"];
+                    "application/x-ndjson": string;
+                    "application/octet-stream": string;
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
@@ -1791,7 +2073,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden */
@@ -1801,7 +2083,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description method_not_allowed */
@@ -1811,7 +2093,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_acceptable: the API answers application/json only */
@@ -1821,7 +2103,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
@@ -1831,7 +2113,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable; Retry-After says when to retry */
@@ -1841,14 +2123,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
         };
     };
     account_export: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: ranked daily games only; false: the others */
+                daily?: boolean;
+                /**
+                 * @description * `3` - 3
+                 *     * `1` - 1
+                 */
+                draw?: 3 | 1;
+                /** @description true: match games only (R32); false: the others */
+                match?: boolean;
+                /** @description at most this many games, in the list's order */
+                max?: number;
+                /**
+                 * @description * `app` - app
+                 *     * `cardgames` - cardgames
+                 *     * `classic` - classic
+                 */
+                ruleset?: "app" | "cardgames" | "classic";
+                /** @description dealt at or after this moment (ISO 8601; a date: its 00:00 UTC) */
+                since?: string;
+                /**
+                 * @description * `playing` - Playing
+                 *     * `won` - Won
+                 *     * `resigned` - Resigned
+                 */
+                status?: "playing" | "won" | "resigned";
+                /** @description dealt before this moment */
+                until?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1868,6 +2178,23 @@ export interface operations {
                 };
                 content: {
                     "application/x-ndjson": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
+            400: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
@@ -1883,7 +2210,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden */
@@ -1899,7 +2226,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description method_not_allowed */
@@ -1915,7 +2242,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_acceptable: the API answers application/json only */
@@ -1931,7 +2258,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
@@ -1949,7 +2276,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable; Retry-After says when to retry */
@@ -1965,7 +2292,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
         };
@@ -1996,7 +2323,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2137,6 +2464,15 @@ export interface operations {
                     "application/json": components["schemas"]["Key"][];
                 };
             };
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_authenticated: no valid token (or session) */
             401: {
                 headers: {
@@ -2211,7 +2547,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewKey"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2496,7 +2832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Registered"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2617,7 +2953,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenOut"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -2711,9 +3047,13 @@ export interface operations {
             };
         };
     };
-    daily_today: {
+    challenges_list: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                /** @description default: see the list */
+                page_size?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2725,11 +3065,632 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DailyOut"];
+                    "application/json": components["schemas"]["ChallengePage"];
+                };
+            };
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    challenges_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description pending for 24 hours */
+            201: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
+            400: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
+            409: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json */
+            415: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
+            429: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    /** @description requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    challenges_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the challenge's `id` */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    challenges_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the challenge's `id` */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeAcceptRequest"];
+            };
+        };
+        responses: {
+            /** @description the duel, both games dealt */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    challenges_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the challenge's `id` */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    challenges_decline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the challenge's `id` */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    daily_today: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM: that month's dailies (the archive) instead of today's */
+                month?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyAnswer"];
+                };
+            };
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2786,7 +3747,7 @@ export interface operations {
                     "application/json": components["schemas"]["DailyOut"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2885,7 +3846,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeaderboardOut"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2944,17 +3905,38 @@ export interface operations {
     games_list: {
         parameters: {
             query?: {
-                /** @description true: ranked daily games only */
+                /** @description true: ranked daily games only; false: the others */
                 daily?: boolean;
+                /**
+                 * @description * `3` - 3
+                 *     * `1` - 1
+                 */
+                draw?: 3 | 1;
+                /** @description a batch read: these games (up to 100; `ids=a,b` or `ids=a&ids=b`), those the caller may see, in the order asked (100 a page); takes no filter */
+                ids?: string[];
+                /** @description true: match games only (R32); false: the others */
+                match?: boolean;
+                /** @description at most this many games, in the list's order */
+                max?: number;
                 page?: number;
                 /** @description default: see the list */
                 page_size?: number;
+                /**
+                 * @description * `app` - app
+                 *     * `cardgames` - cardgames
+                 *     * `classic` - classic
+                 */
+                ruleset?: "app" | "cardgames" | "classic";
+                /** @description dealt at or after this moment (ISO 8601; a date: its 00:00 UTC) */
+                since?: string;
                 /**
                  * @description * `playing` - Playing
                  *     * `won` - Won
                  *     * `resigned` - Resigned
                  */
                 status?: "playing" | "won" | "resigned";
+                /** @description dealt before this moment */
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -2970,7 +3952,7 @@ export interface operations {
                     "application/json": components["schemas"]["GamePage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3069,7 +4051,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameOut"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -3357,7 +4339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Acted"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -3447,7 +4429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description stale, game_over, cannot_finish (R20b) or deal_hidden (R37) */
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
             409: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -3608,7 +4590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description stale, game_over, cannot_finish (R20b) or deal_hidden (R37) */
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3729,7 +4711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description stale, game_over, cannot_finish (R20b) or deal_hidden (R37) */
+            /** @description stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or challenge_closed */
             409: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -3863,7 +4845,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": components["schemas"]["StreamLine"];
+                    "application/x-ndjson": string;
+                    "application/octet-stream": string;
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
@@ -3873,7 +4856,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_found */
@@ -3883,7 +4866,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description method_not_allowed */
@@ -3893,7 +4876,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description not_acceptable: the API answers application/json only */
@@ -3903,7 +4886,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
@@ -3913,7 +4896,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable; Retry-After says when to retry */
@@ -3923,7 +4906,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
         };
@@ -3950,7 +4933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Text"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4009,14 +4992,30 @@ export interface operations {
     matches_list: {
         parameters: {
             query?: {
+                /**
+                 * @description * `3` - 3
+                 *     * `1` - 1
+                 */
+                draw?: 3 | 1;
+                /** @description at most this many matches, newest first */
+                max?: number;
                 page?: number;
                 /** @description default: see the list */
                 page_size?: number;
+                /** @description opened at or after this moment (ISO 8601; a date: its 00:00 UTC) */
+                since?: string;
+                /**
+                 * @description * `2` - 2
+                 *     * `4` - 4
+                 */
+                size?: 2 | 4;
                 /**
                  * @description * `open` - open
                  *     * `finished` - finished
                  */
                 status?: "open" | "finished";
+                /** @description opened before this moment */
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -4032,7 +5031,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchPage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4131,7 +5130,7 @@ export interface operations {
                     "application/json": components["schemas"]["Match"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     /** @description requests allowed in the current window */
@@ -4428,14 +5427,35 @@ export interface operations {
     players_games: {
         parameters: {
             query?: {
+                /** @description true: ranked daily games only; false: the others */
+                daily?: boolean;
+                /**
+                 * @description * `3` - 3
+                 *     * `1` - 1
+                 */
+                draw?: 3 | 1;
+                /** @description true: match games only (R32); false: the others */
+                match?: boolean;
+                /** @description at most this many games, in the list's order */
+                max?: number;
                 page?: number;
                 /** @description default: see the list */
                 page_size?: number;
+                /**
+                 * @description * `app` - app
+                 *     * `cardgames` - cardgames
+                 *     * `classic` - classic
+                 */
+                ruleset?: "app" | "cardgames" | "classic";
+                /** @description dealt at or after this moment (ISO 8601; a date: its 00:00 UTC) */
+                since?: string;
                 /**
                  * @description * `won` - won
                  *     * `resigned` - resigned
                  */
                 status?: "won" | "resigned";
+                /** @description dealt before this moment */
+                until?: string;
             };
             header?: never;
             path: {
@@ -4451,19 +5471,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GamePage"];
-                    "application/x-ndjson": {
-                        [key: string]: unknown;
-                    };
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
@@ -4473,7 +5489,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description not_found */
@@ -4483,7 +5498,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description method_not_allowed */
@@ -4493,7 +5507,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description not_acceptable: the API answers application/json only */
@@ -4503,7 +5516,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable; Retry-After says when to retry */
@@ -4513,7 +5525,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
         };
@@ -4548,13 +5559,79 @@ export interface operations {
                     "application/json": components["schemas"]["RatingHistory"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    players_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerStatsOut"];
                 };
             };
             /** @description not_authenticated: no valid token (or session) */
@@ -4642,7 +5719,7 @@ export interface operations {
                     "application/json": components["schemas"]["RatingPage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4729,7 +5806,7 @@ export interface operations {
                     "application/json": components["schemas"]["WeeklyPage"];
                 };
             };
-            /** @description invalid_request, invalid_code or invalid_deck */
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;

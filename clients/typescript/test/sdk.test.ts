@@ -60,6 +60,13 @@ test("registers, wins a game with legal actions, and the stream follows it to it
   const games = [];
   for await (const played of items(again.games({ status: "won" }))) games.push(played.id);
   assert.deepEqual(games, [game.id]);
+  // filters, a batch read and the export, typed by the schema
+  const other = await again.createGame({ draw: 3 });
+  for await (const page of again.games({ draw: 1, max: 5 })) assert.deepEqual(page.results.map((g) => g.id), [game.id]);
+  assert.deepEqual((await again.gamesByIds([other.id, game.id])).map((g) => g.id), [other.id, game.id]);
+  const exported: Game[] = [];
+  for await (const line of again.export({ status: "won" })) exported.push(line);
+  assert.deepEqual(exported.map((g) => [g.id, g.actions?.length]), [[game.id, 85]]);
 });
 
 test("iterates a leaderboard page by page", async () => {

@@ -9,7 +9,8 @@ const me = currentUser();
 const live = document.getElementById("match-live");
 
 function render(match, finished) {
-  document.getElementById("match-mode").textContent = `${modeText(match.size, match.draw)} · ${match.players.length}/${match.size}`;
+  const duel = match.duel ? ` · ${match.unrated ? gettext("a duel, unrated") : gettext("a duel")}` : "";
+  document.getElementById("match-mode").textContent = `${modeText(match.size, match.draw)} · ${match.players.length}/${match.size}${duel}`;
   let status;
   if (match.status === "open") status = gettext("Open: the players' figures change as they play.");
   else status = placeSentence(match, me) || (match.status === "finished" ? gettext("Finished.") : statusText(match.status));

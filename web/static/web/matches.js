@@ -91,8 +91,59 @@ async function showRatings() {
   document.getElementById("ratings-none").hidden = figures.length > 0;
 }
 
+function challengeButton(label, onClick) {
+  const button = el("button", { type: "button", text: label });
+  button.addEventListener("click", async () => {
+    const errorBox = document.getElementById("challenges-error");
+    errorBox.hidden = true;
+    button.disabled = true;
+    try {
+      await onClick();
+    } catch (error) {
+      errorBox.textContent = errorText(error);
+      errorBox.hidden = false;
+    }
+    await loadChallenges();
+  });
+  return button;
+}
+
+function challengeItem(challenge) {
+  const path = `challenges/${challenge.id}`;
+  const mode = `${modeText(2, challenge.draw)} · ${challenge.rated ? gettext("rated") : gettext("unrated")}`;
+  const until = new Date(challenge.expires_at).toLocaleString(pageLang(), { dateStyle: "short", timeStyle: "short" });
+  const accept = async (body) => {
+    const match = await api("POST", `${path}/accept`, body);
+    location.href = `/matches/${match.id}`;
+  };
+  const incoming = challenge.player === me;
+  const words = incoming
+    ? format(gettext("%(player)s challenges you"), { player: challenge.challenger })
+    : format(gettext("You challenged %(player)s"), { player: challenge.player });
+  const buttons = incoming
+    ? [
+        challengeButton(gettext("Accept"), () => accept({})),
+        ...(challenge.rated ? [challengeButton(gettext("Accept unrated"), () => accept({ rated: false }))] : []),
+        challengeButton(gettext("Decline"), () => api("POST", `${path}/decline`)),
+      ]
+    : [challengeButton(gettext("Cancel"), () => api("POST", `${path}/cancel`))];
+  return el(
+    "li",
+    { "data-challenge": challenge.id },
+    `${words} · ${mode} · ${format(gettext("until %(time)s"), { time: until })} `,
+    ...buttons,
+  );
+}
+
+async function loadChallenges() {
+  const pending = results(await api("GET", "challenges?page_size=100")).filter((each) => each.status === "pending");
+  document.getElementById("challenge-list").replaceChildren(...pending.map(challengeItem));
+  document.getElementById("challenges-none").hidden = pending.length > 0;
+}
+
 async function load() {
   if (!me) return;
+  await loadChallenges();
   const [open, finished] = await Promise.all([api("GET", "matches?status=open"), api("GET", "matches?status=finished")]);
   showOpen(results(open));
   showRecent(results(finished));

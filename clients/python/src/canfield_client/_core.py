@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, TypeVar
 
@@ -21,8 +21,11 @@ from canfield_client.models import (
     Action,
     Analysis,
     ApiToken,
+    Challenge,
     Daily,
+    DailyMonth,
     Game,
+    GameFilters,
     Hint,
     Json,
     Leaderboard,
@@ -30,6 +33,7 @@ from canfield_client.models import (
     Move,
     Page,
     Player,
+    PlayerStats,
     RateLimit,
     RatingChange,
     RatingEntry,
@@ -52,6 +56,23 @@ class Call:
     json: Json | None = None
     params: dict[str, str] = field(default_factory=dict)
     accept: str = "application/json"
+
+
+def _list_params(
+    page: int, page_size: int | None, status: str | None, filters: GameFilters | None
+) -> dict[str, str]:
+    """The query of a list of games: its page, its status and its filters."""
+    params = {"page": str(page), **(filters or GameFilters()).params()}
+    if page_size is not None:
+        params["page_size"] = str(page_size)
+    if status is not None:
+        params["status"] = status
+    return params
+
+
+def _game_page(data: Any) -> Page[Game]:
+    results = [Game.from_json(g) for g in data["results"]]
+    return Page(data["count"], data.get("next"), data.get("previous"), results)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,17 +222,17 @@ class Core:
         page_size: int | None,
         status: str | None,
         daily: bool | None,
+        filters: GameFilters | None = None,
     ) -> Op[Page[Game]]:
-        params = {"page": str(page)}
-        if page_size is not None:
-            params["page_size"] = str(page_size)
-        if status is not None:
-            params["status"] = status
+        params = _list_params(page, page_size, status, filters)
         if daily is not None:
             params["daily"] = "true" if daily else "false"
         data = yield from self.fetch(Call("GET", "games", params=params))
-        results = [Game.from_json(g) for g in data["results"]]
-        return Page(data["count"], data.get("next"), data.get("previous"), results)
+        return _game_page(data)
+
+    def games_by_ids(self, ids: Sequence[str]) -> Op[list[Game]]:
+        data = yield from self.fetch(Call("GET", "games", params={"ids": ",".join(ids)}))
+        return _game_page(data).results
 
     def game(self, game_id: str) -> Op[Game]:
         data = yield from self.fetch(Call("GET", f"games/{game_id}"))
@@ -302,21 +323,29 @@ class Core:
         data = yield from self.fetch(Call("GET", path, params=params))
         return Leaderboard.from_json(data)
 
+    def daily_month(self, month: str) -> Op[DailyMonth]:
+        data = yield from self.fetch(Call("GET", "daily", params={"month": month}))
+        return DailyMonth.from_json(data)
+
     def player(self, username: str) -> Op[Player]:
         data = yield from self.fetch(Call("GET", f"players/{username}"))
         return Player.from_json(data)
 
+    def player_stats(self, username: str) -> Op[PlayerStats]:
+        data = yield from self.fetch(Call("GET", f"players/{username}/stats"))
+        return PlayerStats.from_json(data)
+
     def player_games(
-        self, username: str, page: int, page_size: int | None, status: str | None
+        self,
+        username: str,
+        page: int,
+        page_size: int | None,
+        status: str | None,
+        filters: GameFilters | None = None,
     ) -> Op[Page[Game]]:
-        params = {"page": str(page)}
-        if page_size is not None:
-            params["page_size"] = str(page_size)
-        if status is not None:
-            params["status"] = status
+        params = _list_params(page, page_size, status, filters)
         data = yield from self.fetch(Call("GET", f"players/{username}/games", params=params))
-        results = [Game.from_json(g) for g in data["results"]]
-        return Page(data["count"], data.get("next"), data.get("previous"), results)
+        return _game_page(data)
 
     # -- the account and its keys -----------------------------------------------------------
 
@@ -335,8 +364,13 @@ class Core:
     def account_delete(self, password: str) -> Op[None]:
         yield from self.fetch(Call("DELETE", "account", {"password": password}))
 
-    def account_export(self) -> Op[list[Game]]:
-        call = Call("GET", "account/export", accept="application/x-ndjson")
+    def account_export(
+        self, status: str | None = None, filters: GameFilters | None = None
+    ) -> Op[list[Game]]:
+        params = (filters or GameFilters()).params()
+        if status is not None:
+            params["status"] = status
+        call = Call("GET", "account/export", params=params, accept="application/x-ndjson")
         response, _ = yield from self.request(call)
         if response.status_code >= 400:
             raise errors.error_from(response.status_code, _body(response), response.headers)
@@ -375,6 +409,32 @@ class Core:
     def match(self, match_id: str) -> Op[Match]:
         data = yield from self.fetch(Call("GET", f"matches/{match_id}"))
         return Match.from_json(data)
+
+    def challenge(self, player: str, draw: int, rated: bool) -> Op[Challenge]:
+        # Not retried: a second one would answer 409 challenge_pending.
+        body = {"player": player, "draw": draw, "rated": rated}
+        data = yield from self.fetch(Call("POST", "challenges", body), idempotent=False)
+        return Challenge.from_json(data)
+
+    def challenges(self, page: int) -> Op[Page[Challenge]]:
+        data = yield from self.fetch(Call("GET", "challenges", params={"page": str(page)}))
+        results = [Challenge.from_json(c) for c in data["results"]]
+        return Page(data["count"], data.get("next"), data.get("previous"), results)
+
+    def challenge_get(self, challenge_id: str) -> Op[Challenge]:
+        data = yield from self.fetch(Call("GET", f"challenges/{challenge_id}"))
+        return Challenge.from_json(data)
+
+    def challenge_accept(self, challenge_id: str, rated: bool | None) -> Op[Match]:
+        body = {} if rated is None else {"rated": rated}
+        call = Call("POST", f"challenges/{challenge_id}/accept", body)
+        data = yield from self.fetch(call, idempotent=False)
+        return Match.from_json(data)
+
+    def challenge_decide(self, challenge_id: str, decision: str) -> Op[Challenge]:
+        call = Call("POST", f"challenges/{challenge_id}/{decision}")
+        data = yield from self.fetch(call, idempotent=False)
+        return Challenge.from_json(data)
 
     def ratings(self, size: int, draw: int, page: int) -> Op[Page[RatingEntry]]:
         params = {"size": str(size), "draw": str(draw), "page": str(page)}

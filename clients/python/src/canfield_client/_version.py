@@ -2,4 +2,4 @@
 reads it (`info.version`, canfield_site/settings.py), the client's package metadata too
 (clients/python/pyproject.toml); CHANGELOG.md says what each version changed."""
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"

@@ -33,12 +33,15 @@ from canfield_client.models import (
     Analysis,
     ApiToken,
     Card,
+    Challenge,
     ConcretePile,
     Daily,
+    DailyMonth,
     Draw,
     Entry,
     Game,
     GameEvent,
+    GameFilters,
     Hint,
     Language,
     Leaderboard,
@@ -47,6 +50,7 @@ from canfield_client.models import (
     Page,
     Pile,
     Player,
+    PlayerStats,
     RateLimit,
     RatingChange,
     RatingEntry,
@@ -220,9 +224,14 @@ class Client(_Options):
         page_size: int | None = None,
         status: Status | None = None,
         daily: bool | None = None,
+        filters: GameFilters | None = None,
     ) -> Page[Game]:
-        """The caller's games, newest first."""
-        return self._run(self._core.games(page, page_size, status, daily))
+        """The caller's games, newest first, those `filters` keep."""
+        return self._run(self._core.games(page, page_size, status, daily, filters))
+
+    def games_by_ids(self, ids: Sequence[str]) -> list[Game]:
+        """Up to 100 games by id, those the caller may see, in the order asked."""
+        return self._run(self._core.games_by_ids(ids))
 
     def game(self, game_id: str) -> Game:
         return self._run(self._core.game(game_id))
@@ -284,6 +293,11 @@ class Client(_Options):
         """Today's challenge (or that day's): its boards, and once over their codes and par."""
         return self._run(self._core.daily(date))
 
+    def daily_month(self, month: str) -> DailyMonth:
+        """The archive's month ("YYYY-MM"): its days with a daily up to today (codes and par of
+        the days that are over)."""
+        return self._run(self._core.daily_month(month))
+
     def leaderboard(
         self,
         date: dt.date,
@@ -299,6 +313,10 @@ class Client(_Options):
     def player(self, username: str) -> Player:
         return self._run(self._core.player(username))
 
+    def player_stats(self, username: str) -> PlayerStats:
+        """A player's daily streak (current, best) and history: heat map days, weeks, par."""
+        return self._run(self._core.player_stats(username))
+
     def player_games(
         self,
         username: str,
@@ -306,9 +324,10 @@ class Client(_Options):
         page: int = 1,
         page_size: int | None = None,
         status: Literal["won", "resigned"] | None = None,
+        filters: GameFilters | None = None,
     ) -> Page[Game]:
-        """A player's finished public games, newest first."""
-        return self._run(self._core.player_games(username, page, page_size, status))
+        """A player's finished public games, newest first, those `filters` keep."""
+        return self._run(self._core.player_games(username, page, page_size, status, filters))
 
     # Page iterators: every item of a list, page after page (one request a page)
     def iter_games(
@@ -405,9 +424,11 @@ class Client(_Options):
         """The account can no longer log in and its keys die; its ranked figures stay."""
         self._run(self._core.account_delete(password))
 
-    def export(self) -> list[Game]:
-        """The caller's games, oldest first, each with its action log."""
-        return self._run(self._core.account_export())
+    def export(
+        self, *, status: Status | None = None, filters: GameFilters | None = None
+    ) -> list[Game]:
+        """The caller's games, oldest first, each with its action log, those `filters` keep."""
+        return self._run(self._core.account_export(status, filters))
 
     def tokens(self) -> list[ApiToken]:
         """The account's API keys (never the keys themselves)."""
@@ -438,6 +459,31 @@ class Client(_Options):
     def matches(self, *, status: str | None = None, page: int = 1) -> Page[Match]:
         """The caller's matches, newest first (`status`: "open" or "finished")."""
         return self._run(self._core.matches(status, page))
+
+    # Challenges: a duel with a named player
+    def challenge(self, player: str, *, draw: Draw = 3, rated: bool = False) -> Challenge:
+        """Invite `player` to a duel on a fresh deal, pending for 24 hours; rated only if they
+        accept it rated too (both in good standing, R36)."""
+        return self._run(self._core.challenge(player, draw, rated))
+
+    def challenges(self, *, page: int = 1) -> Page[Challenge]:
+        """The caller's challenges, made and received: pending ones first, then the newest."""
+        return self._run(self._core.challenges(page))
+
+    def challenge_get(self, challenge: Challenge | str) -> Challenge:
+        return self._run(self._core.challenge_get(_id(challenge)))
+
+    def challenge_accept(self, challenge: Challenge | str, *, rated: bool | None = None) -> Match:
+        """Accept a challenge made to the caller: the duel, both games dealt (`Match.game` is
+        the caller's). `rated=False` plays a rated challenge unrated."""
+        return self._run(self._core.challenge_accept(_id(challenge), rated))
+
+    def challenge_decline(self, challenge: Challenge | str) -> Challenge:
+        return self._run(self._core.challenge_decide(_id(challenge), "decline"))
+
+    def challenge_cancel(self, challenge: Challenge | str) -> Challenge:
+        """Take back a challenge the caller made."""
+        return self._run(self._core.challenge_decide(_id(challenge), "cancel"))
 
     def ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> Page[RatingEntry]:
         """The ratings board of a mode, best first."""
@@ -526,8 +572,12 @@ class AsyncClient(_Options):
         page_size: int | None = None,
         status: Status | None = None,
         daily: bool | None = None,
+        filters: GameFilters | None = None,
     ) -> Page[Game]:
-        return await self._run(self._core.games(page, page_size, status, daily))
+        return await self._run(self._core.games(page, page_size, status, daily, filters))
+
+    async def games_by_ids(self, ids: Sequence[str]) -> list[Game]:
+        return await self._run(self._core.games_by_ids(ids))
 
     async def game(self, game_id: str) -> Game:
         return await self._run(self._core.game(game_id))
@@ -578,6 +628,9 @@ class AsyncClient(_Options):
     async def daily(self, date: dt.date | None = None) -> Daily:
         return await self._run(self._core.daily(date))
 
+    async def daily_month(self, month: str) -> DailyMonth:
+        return await self._run(self._core.daily_month(month))
+
     async def leaderboard(
         self,
         date: dt.date,
@@ -592,6 +645,9 @@ class AsyncClient(_Options):
     async def player(self, username: str) -> Player:
         return await self._run(self._core.player(username))
 
+    async def player_stats(self, username: str) -> PlayerStats:
+        return await self._run(self._core.player_stats(username))
+
     async def player_games(
         self,
         username: str,
@@ -599,8 +655,9 @@ class AsyncClient(_Options):
         page: int = 1,
         page_size: int | None = None,
         status: Literal["won", "resigned"] | None = None,
+        filters: GameFilters | None = None,
     ) -> Page[Game]:
-        return await self._run(self._core.player_games(username, page, page_size, status))
+        return await self._run(self._core.player_games(username, page, page_size, status, filters))
 
     async def iter_games(
         self, *, status: Status | None = None, daily: bool | None = None, page_size: int = 100
@@ -700,8 +757,10 @@ class AsyncClient(_Options):
     async def delete_account(self, password: str) -> None:
         await self._run(self._core.account_delete(password))
 
-    async def export(self) -> list[Game]:
-        return await self._run(self._core.account_export())
+    async def export(
+        self, *, status: Status | None = None, filters: GameFilters | None = None
+    ) -> list[Game]:
+        return await self._run(self._core.account_export(status, filters))
 
     async def tokens(self) -> list[ApiToken]:
         return await self._run(self._core.tokens())
@@ -722,6 +781,26 @@ class AsyncClient(_Options):
 
     async def matches(self, *, status: str | None = None, page: int = 1) -> Page[Match]:
         return await self._run(self._core.matches(status, page))
+
+    async def challenge(self, player: str, *, draw: Draw = 3, rated: bool = False) -> Challenge:
+        return await self._run(self._core.challenge(player, draw, rated))
+
+    async def challenges(self, *, page: int = 1) -> Page[Challenge]:
+        return await self._run(self._core.challenges(page))
+
+    async def challenge_get(self, challenge: Challenge | str) -> Challenge:
+        return await self._run(self._core.challenge_get(_id(challenge)))
+
+    async def challenge_accept(
+        self, challenge: Challenge | str, *, rated: bool | None = None
+    ) -> Match:
+        return await self._run(self._core.challenge_accept(_id(challenge), rated))
+
+    async def challenge_decline(self, challenge: Challenge | str) -> Challenge:
+        return await self._run(self._core.challenge_decide(_id(challenge), "decline"))
+
+    async def challenge_cancel(self, challenge: Challenge | str) -> Challenge:
+        return await self._run(self._core.challenge_decide(_id(challenge), "cancel"))
 
     async def ratings(self, *, size: int = 2, draw: int = 3, page: int = 1) -> Page[RatingEntry]:
         return await self._run(self._core.ratings(size, draw, page))
@@ -750,8 +829,8 @@ class AsyncClient(_Options):
         return LiveBoard(self.server, date, draw)
 
 
-def _id(game: Game | str) -> str:
-    return game if isinstance(game, str) else game.id
+def _id(item: Game | Challenge | str) -> str:
+    return item if isinstance(item, str) else item.id
 
 
 def _items(fetch: Callable[[int], Page[T] | Leaderboard]) -> Iterator[Any]:

@@ -45,6 +45,12 @@ class InvalidRequest(CanfieldError):
     code = "invalid_request"
 
 
+class UnknownParameter(CanfieldError):
+    """A query parameter the operation does not take: `params["parameters"]` names them."""
+
+    code = "unknown_parameter"
+
+
 class InvalidCode(CanfieldError):
     code = "invalid_code"
 
@@ -95,6 +101,20 @@ class DealHidden(CanfieldError):
     game before its day is over, a match game before its match is finished."""
 
     code = "deal_hidden"
+
+
+class ChallengePending(CanfieldError):
+    """A challenge between the same two players is pending already: `params["challenge"]`
+    is its id."""
+
+    code = "challenge_pending"
+
+
+class ChallengeClosed(CanfieldError):
+    """The challenge is no longer pending: `params["status"]` says what became of it
+    (accepted, declined, cancelled, expired)."""
+
+    code = "challenge_closed"
 
 
 class NotAuthenticated(CanfieldError):
@@ -154,6 +174,7 @@ ERRORS: dict[str, type[CanfieldError]] = {
     cls.code: cls
     for cls in (
         InvalidRequest,
+        UnknownParameter,
         InvalidCode,
         InvalidDeck,
         IllegalMove,
@@ -163,6 +184,8 @@ ERRORS: dict[str, type[CanfieldError]] = {
         CannotFinish,
         GameTooLong,
         DealHidden,
+        ChallengePending,
+        ChallengeClosed,
         NotAuthenticated,
         Forbidden,
         NotInStanding,

@@ -421,6 +421,79 @@ class Daily:
 
 
 @dataclass(frozen=True, slots=True)
+class DailyMonth:
+    """A month of the archive: its days with a daily up to today, oldest first, and the
+    nearest months before and after that have one ("YYYY-MM", None where there is none)."""
+
+    month: str
+    previous: str | None
+    next: str | None
+    days: list[Daily]
+
+    @classmethod
+    def from_json(cls, data: Json) -> DailyMonth:
+        return cls(
+            month=data["month"],
+            previous=data.get("previous"),
+            next=data.get("next"),
+            days=[Daily.from_json(day) for day in data["days"]],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StatsDay:
+    date: dt.date
+    played: int  # finished ranked dailies that day
+    won: int
+
+
+@dataclass(frozen=True, slots=True)
+class StatsWeek:
+    week: dt.date  # its Monday
+    games: int
+    wins: int
+    win_rate: int | None  # whole percent; None without a game
+
+
+@dataclass(frozen=True, slots=True)
+class ParPoint:
+    date: dt.date
+    draw: int
+    moves: int
+    par: int
+    over: int  # moves - par
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's daily streak (consecutive days with a finished ranked daily) and history."""
+
+    username: str
+    streak: int
+    best_streak: int
+    days: list[StatsDay]
+    weeks: list[StatsWeek]
+    par: list[ParPoint]
+
+    @classmethod
+    def from_json(cls, data: Json) -> PlayerStats:
+        return cls(
+            username=data["username"],
+            streak=data["streak"]["current"],
+            best_streak=data["streak"]["best"],
+            days=[StatsDay(_date(d["date"]), d["played"], d["won"]) for d in data["days"]],
+            weeks=[
+                StatsWeek(_date(w["week"]), w["games"], w["wins"], w.get("win_rate"))
+                for w in data["weeks"]
+            ],
+            par=[
+                ParPoint(_date(p["date"]), p["draw"], p["moves"], p["par"], p["over"])
+                for p in data["par"]
+            ],
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Player:
     username: str
     games: int
@@ -537,6 +610,8 @@ class Match:
     code: str | None
     game: str | None
     players: list[Seat]
+    duel: bool = False  # a challenge's match: its two seats were reserved
+    unrated: bool = False  # a duel played unrated: its ratings never change
 
     @property
     def over(self) -> bool:
@@ -560,6 +635,41 @@ class Match:
             code=data.get("code"),
             game=data.get("game"),
             players=[Seat.from_json(row) for row in data.get("players", [])],
+            duel=data.get("duel", False),
+            unrated=data.get("unrated", False),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """One player's invitation of another to a duel (a match of two on a fresh deal), pending
+    for 24 hours. `rated`: the challenger asked for a rated duel; `match` is the duel's id once
+    accepted."""
+
+    id: str
+    challenger: str
+    player: str  # the challenged player
+    draw: int
+    rated: bool
+    status: str  # pending, accepted, declined, cancelled, expired
+    created: dt.datetime | None
+    expires_at: dt.datetime | None
+    decided_at: dt.datetime | None
+    match: str | None
+
+    @classmethod
+    def from_json(cls, data: Json) -> Challenge:
+        return cls(
+            id=str(data["id"]),
+            challenger=data["challenger"],
+            player=data["player"],
+            draw=data["draw"],
+            rated=data.get("rated", False),
+            status=data["status"],
+            created=_time(data.get("created")),
+            expires_at=_time(data.get("expires_at")),
+            decided_at=_time(data.get("decided_at")),
+            match=data.get("match"),
         )
 
 
@@ -822,3 +932,30 @@ def board_event(data: Json) -> BoardEvent | None:
     if kind == "removed":
         return Removed(data["player"])
     return None
+
+
+@dataclass(frozen=True)
+class GameFilters:
+    """The filters of the lists of games and the export (docs/api.md "Conventions", lists:
+    filters): each left None keeps every game. `since` and `until` bound when a game was dealt;
+    `max` caps how many come in all."""
+
+    since: dt.datetime | dt.date | None = None
+    until: dt.datetime | dt.date | None = None
+    max: int | None = None
+    daily: bool | None = None
+    draw: Draw | None = None
+    ruleset: Ruleset | None = None
+    match: bool | None = None
+
+    def params(self) -> dict[str, str]:
+        """The query parameters, as the API spells them."""
+        params: dict[str, str] = {}
+        for name, value in vars(self).items():
+            if isinstance(value, bool):
+                params[name] = "true" if value else "false"
+            elif isinstance(value, dt.date):
+                params[name] = value.isoformat()
+            elif value is not None:
+                params[name] = str(value)
+        return params
