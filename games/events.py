@@ -38,6 +38,7 @@ KINDS = {
     "match_finished": "the account's match finished: match, status, place",
     "match_rated": "the account's finished match was rated: match, rating",
     "review_decided": "the fair-play review of the account's game decided: game, decision",
+    "analysis_ready": "the analysis of the account's finished game is stored (R37): game",
     "daily_published": "a new day's challenges are playable (every account): date",
 }
 # How many events a stream reads at once (a resumed stream reads the rest right after).

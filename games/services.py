@@ -741,7 +741,12 @@ def analysis_run(row: GameAnalysis) -> GameAnalysis | None:
     digest = hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest()
     row.status, row.progress, row.result = GameAnalysis.Status.DONE, 1.0, result
     row.etag, row.done_at = f'"{digest[:32]}"', timezone.now()
-    mine.update(status=row.status, progress=1.0, result=result, etag=row.etag, done_at=row.done_at)
+    with transaction.atomic():
+        stored = mine.update(
+            status=row.status, progress=1.0, result=result, etag=row.etag, done_at=row.done_at
+        )
+        if stored:  # (not when another run took the row back meanwhile)
+            event_add(user=game.owner_id, kind="analysis_ready", data={"game": str(game.pk)})
     return row
 
 
