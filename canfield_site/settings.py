@@ -74,6 +74,8 @@ PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 ADDRESS_HASH_SECRET = os.environ.get("ADDRESS_HASH_SECRET", "")
 # ... kept this many days (`manage.py forget_addresses` empties older ones).
 ADDRESS_HASH_DAYS = int(os.environ.get("ADDRESS_HASH_DAYS", "30"))
+# Account events (games/events.py) are kept this many days (`manage.py forget_events`).
+EVENTS_KEPT_DAYS = int(os.environ.get("EVENTS_KEPT_DAYS", "7"))
 
 INSTALLED_APPS = [
     "canfield_site.devserver",  # its `runserver` is daphne's, closing WebSockets as uvicorn does

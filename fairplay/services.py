@@ -27,6 +27,7 @@ from fairplay import signals
 from fairplay.models import Review
 from games.engine import DealCode
 from games.engine.deal import shuffled_deck
+from games.events import event_add
 from games.models import Action, Game
 from leaderboard import services as board_services
 from leaderboard.models import Entry
@@ -307,6 +308,7 @@ def review_run(review: Review) -> Review:
         )
         if decided and held:
             board_services.entry_hold(game=game)
+            _review_event(review)
         elif decided:
             # R35: a match rates once all its games are reviewed (its row locked, in this
             # transaction: of two reviews ending at once, the second to lock it rates)
@@ -387,4 +389,13 @@ def _decide(review: Review, state: str, by: Any) -> bool:
         state=state, decided_by=by, decided_at=now
     )
     review.state, review.decided_by, review.decided_at = state, by, now
+    if changed:
+        _review_event(review)
     return bool(changed)
+
+
+def _review_event(review: Review) -> None:
+    """In the write of a decision that changes where a game stands (held, then cleared or
+    disqualified): its player's `review_decided` event (a clean review changes nothing)."""
+    data = {"game": str(review.game_id), "decision": review.state}
+    event_add(user=review.game.owner_id, kind="review_decided", data=data)

@@ -193,3 +193,25 @@ class Analysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of {self.game_id} ({self.status})"
+
+
+class AccountEvent(models.Model):
+    """One line of the account event stream (games/events.py): an event of one account, or of
+    every account (`user` null: a broadcast, such as a new day's challenge). Kept
+    EVENTS_KEPT_DAYS (games.events.events_forget)."""
+
+    id = models.BigAutoField(primary_key=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    kind = models.CharField(max_length=40)
+    data = models.JSONField(default=dict)
+    at = models.DateTimeField(db_index=True)
+    # Set on a broadcast written at most once (the day's, by whichever scheduler comes first).
+    once = models.CharField(max_length=60, null=True, blank=True, unique=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"

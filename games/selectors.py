@@ -19,13 +19,13 @@ from django.db import (
     connections,
 )
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Max, Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.errors import NotFound, NotInStanding
-from games.models import Action, Game
+from games.models import AccountEvent, Action, Game
 from keys.models import ApiKey
 
 
@@ -381,3 +381,18 @@ def account_standing_require(*, user: Any, now: datetime.datetime) -> Standing:
         until = standing.until.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
         parts.append(_("The account is old enough from %(until)s.") % {"until": until})
     raise NotInStanding(" ".join(parts), rule="R36", params=standing.as_dict())
+
+
+def account_last_events(user_ids: Iterable[int]) -> dict[int, int]:
+    """The id of the last event (games/events.py) each account among `user_ids` receives, its
+    own or one for every account (0: none kept); one query."""
+    ids = list(user_ids)
+    rows = (
+        AccountEvent.objects.filter(Q(user_id__in=ids) | Q(user__isnull=True))
+        .values_list("user_id")
+        .annotate(last=Max("id"))
+        .order_by()
+    )
+    last = dict(rows)
+    every = last.get(None, 0)
+    return {user_id: max(last.get(user_id, 0), every) for user_id in ids}

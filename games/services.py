@@ -40,6 +40,7 @@ from games.engine import Game as EngineGame
 from games.engine.deal import DEAL_NUMBERS
 from games.engine.game import without_counts
 from games.errors import DealHidden, Forbidden, GameFinished, GameTooLong, NotFound, Stale
+from games.events import event_add
 from games.hints import hint
 from games.models import Action, Game
 from games.models import Analysis as GameAnalysis
@@ -180,7 +181,7 @@ def game_create(
         draw = code.draw
     engine = engine_game_new(ruleset=ruleset, code=code, deck=deck, draw=draw)
     view = engine.public_view()
-    return Game.objects.create(
+    game = Game.objects.create(
         owner=owner,
         ruleset=ruleset,
         draw=draw,
@@ -196,6 +197,22 @@ def game_create(
         address_hash=address_hash,
         device_hash=device_hash,
     )
+    daily = None if challenge is None else challenge.date.isoformat()
+    match_id = None if match is None else str(match.pk)
+    data = {"game": str(game.pk), "match": match_id, "daily": daily}
+    event_add(user=game.owner_id, kind="game_started", data=data)
+    return game
+
+
+def _game_ended(game: Game) -> None:
+    """In the write that ended `game`: its account's `game_ended` event."""
+    data = {
+        "game": str(game.pk),
+        "status": game.status,
+        "score": game.score,
+        "end_reason": game.end_reason,
+    }
+    event_add(user=game.owner_id, kind="game_ended", data=data)
 
 
 # The end of each challenge's day by challenge id, kept once met: it never changes, and reading
@@ -252,6 +269,7 @@ def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Ga
             if ended:
                 game.state, game.status = state, Game.Status.RESIGNED
                 game.end_reason, game.finished_at = reason, ends_at
+                _game_ended(game)
                 _announce(game=game, at=ends_at)
                 after_commit(partial(game_changed, game.pk))
                 return game
@@ -371,6 +389,8 @@ def game_act(
             with transaction.atomic():
                 written = _write(game=game, version=version, row=row)
                 if written:
+                    if game.status != Game.Status.PLAYING:
+                        _game_ended(game)  # (told before the match it may finish)
                     _announce(game=game, at=now)
         elif game.challenge_id is None:
             written = write(game=game, version=version, row=row)
@@ -395,6 +415,8 @@ def game_act(
                     # transaction, and hears of the commit after it.
                     ranked_game_announce(game=game, at=now)
         if written:
+            if game.status != Game.Status.PLAYING and game.match_id is None:
+                _game_ended(game)
             # The game's streams (games/streams.py) read the new row once it is committed.
             after_commit(partial(game_changed, game.pk))
             return row, game, engine
@@ -599,19 +621,24 @@ def games_end_idle(*, now: datetime.datetime) -> int:
             created_at__lt=since,
         )
         .exclude(Exists(recent))
-        .values_list("pk", "actions_count", "state")
+        .values_list("pk", "actions_count", "state", "owner_id", "score")
     )
     ended = 0
-    for pk, actions_count, state in idle.iterator():
-        ended += Game.objects.filter(
-            pk=pk, actions_count=actions_count, status=Game.Status.PLAYING
-        ).update(
-            state={**state, "status": RESIGNED},
-            status=Game.Status.RESIGNED,
-            end_reason=RESIGNED,
-            finished_at=now,
-            left=True,
-        )
+    for pk, actions_count, state, owner_id, score in idle.iterator():
+        with transaction.atomic():
+            if Game.objects.filter(
+                pk=pk, actions_count=actions_count, status=Game.Status.PLAYING
+            ).update(
+                state={**state, "status": RESIGNED},
+                status=Game.Status.RESIGNED,
+                end_reason=RESIGNED,
+                finished_at=now,
+                left=True,
+            ):
+                ended += 1
+                game = Game(pk=pk, owner_id=owner_id, score=score)
+                game.status = game.end_reason = RESIGNED
+                _game_ended(game)
     return ended
 
 
@@ -714,7 +741,12 @@ def analysis_run(row: GameAnalysis) -> GameAnalysis | None:
     digest = hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest()
     row.status, row.progress, row.result = GameAnalysis.Status.DONE, 1.0, result
     row.etag, row.done_at = f'"{digest[:32]}"', timezone.now()
-    mine.update(status=row.status, progress=1.0, result=result, etag=row.etag, done_at=row.done_at)
+    with transaction.atomic():
+        stored = mine.update(
+            status=row.status, progress=1.0, result=result, etag=row.etag, done_at=row.done_at
+        )
+        if stored:  # (not when another run took the row back meanwhile)
+            event_add(user=game.owner_id, kind="analysis_ready", data={"game": str(game.pk)})
     return row
 
 

@@ -10,7 +10,7 @@ import asyncio
 import datetime as dt
 import functools
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -28,9 +28,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from canfield_site import sockets
-from canfield_site.api import PageQuerySerializer, answers, query_read
+from canfield_site.api import PageQuerySerializer, answers, query_read, query_unknown
 from canfield_site.clients import client_key
-from games import selectors, services, streams
+from games import events, selectors, services, streams
 from games.api import (
     GAME_ID,
     STREAM_LINE,
@@ -43,7 +43,7 @@ from games.api import (
     game_payload,
 )
 from games.authentication import game_read_for, request_credential
-from games.errors import TooManyStreams
+from games.errors import InvalidRequest, TooManyStreams
 from games.models import Action, Game
 from keys.scopes import ScopeRequired
 
@@ -132,7 +132,7 @@ async def _stream(
     moves then)."""
     yield first
     del first  # (an open stream keeps as little as it can: the first line holds the log)
-    with streams.game_watch(game_id, credential, last) as watch:
+    with streams.stream_watch(str(game_id), credential, last) as watch:
         # Whatever landed between the view's read and the watch is read now.
         watch.changed.set()
         while True:
@@ -216,21 +216,25 @@ async def _lines(*lines: bytes) -> AsyncIterator[bytes]:
         yield line
 
 
-_game_stream_view = GameStreamApi.as_view()
-_open_in_pool = streams.in_pool(_game_stream_view)
-
-
-async def game_stream(request: HttpRequest, game_id: str) -> HttpResponseBase:
-    """`GET games/{id}/stream`: GameStreamApi, whose database work runs, under an ASGI server, in
+def stream_view(api: type[APIView]) -> Callable[..., Awaitable[HttpResponseBase]]:
+    """The async view of a stream's APIView, whose database work runs, under an ASGI server, in
     the streams' pool (games/streams.py: an opening makes no connection of its own); elsewhere
     (the test client, a WSGI server) in the request's thread, within its transaction."""
-    if isinstance(request, ASGIRequest):
-        return await _open_in_pool(request, game_id=game_id)
-    return await sync_to_async(_game_stream_view)(request, game_id=game_id)
+    view = api.as_view()
+    in_pool = streams.in_pool(view)
+
+    async def stream(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
+        if isinstance(request, ASGIRequest):
+            return await in_pool(request, **kwargs)
+        return await sync_to_async(view)(request, **kwargs)
+
+    # The schema (drf-spectacular), CSRF and the URL resolver see the APIView's view.
+    functools.update_wrapper(stream, view, assigned=(), updated=("__dict__",))
+    return stream
 
 
-# The schema (drf-spectacular), CSRF and the URL resolver see GameStreamApi's view.
-functools.update_wrapper(game_stream, _game_stream_view, assigned=(), updated=("__dict__",))
+# `GET games/{id}/stream`
+game_stream = stream_view(GameStreamApi)
 
 
 def _hold_places(request: Request, credential: selectors.Credential | None) -> None:
@@ -246,6 +250,112 @@ def _hold_places(request: Request, credential: selectors.Credential | None) -> N
             _("This account already holds %(max)s open streams: close one first.")
             % {"max": settings.STREAMS_PER_ACCOUNT}
         )
+
+
+# ---- the account's events (games/events.py) ------------------------------------------------
+
+
+def _events_since(
+    user_id: int, last: int, credential: selectors.Credential | None
+) -> list[dict[str, Any]] | None:
+    """In a worker thread: the account's events after `last`; None once `credential` would no
+    longer be accepted (games/streams.py)."""
+    if credential is not None and not selectors.credentials_alive([credential]):
+        return None
+    return events.events_after(user_id=user_id, after=last)
+
+
+_events_in_pool = streams.in_pool(_events_since)
+
+
+async def _account_events(
+    user_id: int, last: int, credential: selectors.Credential | None
+) -> AsyncIterator[bytes]:
+    """The account's events after the event `last` (0: from the first kept), as they come,
+    after an empty line at once (the stream is open: a server may send the headers only with
+    the first line)."""
+    yield b"\n"
+    with streams.stream_watch(streams.account_name(user_id), credential, last) as watch:
+        watch.changed.set()  # what came before the watch (or after `since`) is read now
+        while True:
+            try:
+                await asyncio.wait_for(watch.changed.wait(), streams.IDLE_SECONDS)
+            except TimeoutError:
+                yield b"\n"
+                continue
+            watch.changed.clear()
+            if watch.ended:
+                return
+            found = await _events_in_pool(user_id, last, credential)
+            if found is None:
+                return
+            for event in found:
+                last = watch.seen = event["id"]
+                yield _line(event)
+            if len(found) == events.READ_BATCH:  # more to read at once
+                watch.changed.set()
+            del found
+
+
+class AccountEventSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the event's id: `since` resumes after it")
+    type = serializers.ChoiceField(choices=list(events.KINDS))
+    at = serializers.DateTimeField()
+    data = serializers.JSONField(help_text='by type: docs/api.md "Streams and exports"')
+
+
+class AccountEventsQuerySerializer(serializers.Serializer):
+    since = serializers.IntegerField(
+        required=False, help_text="the id of the last event received: the stream starts after it"
+    )
+
+
+class AccountEventsApi(APIView):
+    renderer_classes = [JSONRenderer, NDJSONRenderer, NDJSONBytesRenderer]
+
+    @extend_schema(
+        parameters=[AccountEventsQuerySerializer],
+        responses=answers(
+            {
+                (200, NDJSON): OpenApiResponse(
+                    AccountEventSerializer,
+                    description=(
+                        "NDJSON, open until closed: an empty line at once, then an event a line "
+                        "(within a second of its commit), after `since` if given, else from the "
+                        "opening on; an empty line every 10 s while idle; closed within 10 s of "
+                        "its key's, token's or account's end"
+                    ),
+                ),
+            },
+            400,
+            401,
+            403,
+            429,
+        ),  # fmt: skip
+        summary="The account's events as they happen (NDJSON)",
+        operation_id="account_events",
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        query_unknown(request, AccountEventsQuerySerializer)
+        user_id = request.user.pk
+        since = request.query_params.get("since")
+        if since is None:
+            last = events.events_last(user_id=user_id)
+        elif since.isdigit() and events.event_known(user_id=user_id, event_id=int(since)):
+            last = int(since)
+        else:
+            raise InvalidRequest(
+                _("since must be the id of an event of the last %(days)s days.")
+                % {"days": settings.EVENTS_KEPT_DAYS}
+            )
+        credential = request_credential(request)
+        _hold_places(request, credential)
+        lines = _account_events(user_id, last, credential)
+        return _ndjson(_lines() if sockets.send_after(lines) else lines, ndjson_type(request))
+
+
+# `GET account/events`
+account_events = stream_view(AccountEventsApi)
 
 
 # ---- a player's finished public games ----------------------------------------------------------

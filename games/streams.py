@@ -31,6 +31,12 @@ subscriber was cut off from Redis are made good when it subscribes again: every 
 process reads then; one lost otherwise (a publish that failed) by the process's timed check
 below, which also reads each streamed game's move count and wakes the streams behind it.
 
+The account event streams (`GET account/events`, games/events.py) go the same way: a watch is
+named `account:{user id}` rather than by a game, what it has seen is the id of the last event
+it sent, an event for every account (a new day) is published once on the EVERY_ACCOUNT channel
+and wakes them all, and the timed check reads the last event id of every account the process
+streams in one query (not a read per stream).
+
 A stream lives by the credential that opened it (an API key, an OAuth token, a session): once a
 REST request with it would answer 401 (the key or token revoked or expired, the account deleted),
 the stream closes within a keep-alive (`IDLE_SECONDS`), without another line. Each read checks
@@ -63,7 +69,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from canfield_site.logs import WarnEvery
-from games.selectors import Credential, credentials_alive, game_moves
+from games.selectors import Credential, account_last_events, credentials_alive, game_moves
 
 log = logging.getLogger(__name__)
 _warn = WarnEvery(log, seconds=30.0)
@@ -77,12 +83,13 @@ RESUBSCRIBE_SECONDS = 1.0
 
 
 class Watch:
-    """One open stream's wake-up: `changed` is set when its game changed (clear it after each
-    read, and keep `seen`, the game's move count sent, up to date) or its credential ended
-    (then `ended` is true)."""
+    """One open stream's wake-up: `changed` is set when what it streams changed (clear it after
+    each read, and keep `seen` up to date: a game's move count sent, or an account's last event
+    id sent) or its credential ended (then `ended` is true). `name`: a game's id, or
+    `account_name(user id)` for an account's events."""
 
-    def __init__(self, game_id: str, credential: Credential | None, seen: int) -> None:
-        self.game_id = game_id
+    def __init__(self, name: str, credential: Credential | None, seen: int) -> None:
+        self.name = name
         self.credential = credential
         self.seen = seen
         self.changed = asyncio.Event()
@@ -93,12 +100,20 @@ class Watch:
         self.changed.set()
 
 
-# The open streams of this process, by game id.
+# The open streams of this process, by name (Watch).
 _watchers: dict[str, set[tuple[asyncio.AbstractEventLoop, Watch]]] = {}
 _watchers_lock = threading.Lock()
 _publisher: list[redis.Redis] = []
 # The channel's name after the prefix that tells the subscriber to check the credentials.
 CREDENTIALS = "credentials"
+# An account's events' name (Watch), and the channel of the events every account receives.
+ACCOUNT = "account:"
+EVERY_ACCOUNT = "accounts"
+
+
+def account_name(user_id: Any) -> str:
+    return f"{ACCOUNT}{user_id}"
+
 
 # The threads (and so the database connections) of a process's streams (module docstring).
 DATABASE_THREADS = 4
@@ -123,9 +138,12 @@ def _channel(game_id: str) -> str:
     return f"stream:{settings.DATABASES['default']['NAME']}:{game_id}"
 
 
-def _wake_local(game_id: str) -> None:
+def _wake_local(name: str) -> None:
     with _watchers_lock:
-        watches = list(_watchers.get(game_id, ()))
+        if name == EVERY_ACCOUNT:
+            watches = [w for key, ws in _watchers.items() if key.startswith(ACCOUNT) for w in ws]
+        else:
+            watches = list(_watchers.get(name, ()))
     for loop, watch in watches:
         with contextlib.suppress(RuntimeError):  # a closed loop: its stream is gone
             loop.call_soon_threadsafe(watch.changed.set)
@@ -157,11 +175,16 @@ def _publish(name: str, on_failure: str) -> None:
 def game_changed(game_id: Any) -> None:
     """After the commit of a change of the game `game_id`: wake its streams, in every process.
     Never raises: a lost wake-up is made good when the subscriber is back (module docstring)."""
-    game_id = str(game_id)
+    changed(str(game_id))
+
+
+def changed(name: str) -> None:
+    """After the commit of a change of what the streams named `name` (Watch) stream, or of an
+    event for every account (EVERY_ACCOUNT): wake them, in every process. Never raises."""
     if settings.REDIS_URL:
-        _publish(game_id, "stream_publish_failed")
+        _publish(name, "stream_publish_failed")
     else:
-        _wake_local(game_id)
+        _wake_local(name)
 
 
 def credentials_changed() -> None:
@@ -202,7 +225,7 @@ class _Sweeper:
             watches = list(self.watches)
             credentials = {watch.credential for watch in watches} - {None}
             try:
-                alive, moves = await check(credentials, {watch.game_id for watch in watches})
+                alive, latest = await check(credentials, {watch.name for watch in watches})
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the database away: the next check tries again
@@ -211,15 +234,22 @@ class _Sweeper:
             for watch in watches:
                 if watch.credential is not None and watch.credential not in alive:
                     watch.end()
-                elif moves.get(watch.game_id) != watch.seen:  # a wake-up lost, or the game gone
+                elif latest.get(watch.name) != watch.seen:  # a wake-up lost, or the game gone
                     watch.changed.set()
 
 
 def _check(
-    credentials: set[Credential], games: set[str]
+    credentials: set[Credential], names: set[str]
 ) -> tuple[set[Credential], dict[str, int | None]]:
-    """The credentials still accepted, and each game's move count (None once it is over)."""
-    return credentials_alive(credentials), game_moves(games)
+    """The credentials still accepted, each game's move count (None once it is over) and each
+    account's last event id: one query per kind, however many streams."""
+    games = {name for name in names if not name.startswith(ACCOUNT)}
+    accounts = {int(name[len(ACCOUNT) :]) for name in names - games}
+    latest: dict[str, int | None] = dict(game_moves(games)) if games else {}
+    if accounts:
+        for user_id, last in account_last_events(accounts).items():
+            latest[account_name(user_id)] = last
+    return credentials_alive(credentials), latest
 
 
 _sweepers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Sweeper]
@@ -236,33 +266,36 @@ def _sweeper() -> _Sweeper:
 
 
 class _Hub:
-    """One event loop's Redis subscriber: subscribed to the channels of the games streamed in
-    this loop, it wakes their streams."""
+    """One event loop's Redis subscriber: subscribed to the channels of the games and accounts
+    streamed in this loop, it wakes their streams."""
 
     def __init__(self) -> None:
         self.client = redis.asyncio.Redis.from_url(
             settings.REDIS_URL, socket_timeout=None, socket_connect_timeout=REDIS_TIMEOUT
         )
         self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
-        self.games: dict[str, int] = {}
+        self.names: dict[str, int] = {}
         self.changed = asyncio.Event()
         self.task = asyncio.get_running_loop().create_task(self._run())
 
-    def join(self, game_id: str) -> None:
-        self.games[game_id] = self.games.get(game_id, 0) + 1
-        if self.games[game_id] == 1:
+    def join(self, name: str) -> None:
+        self.names[name] = self.names.get(name, 0) + 1
+        if self.names[name] == 1:
             self.changed.set()
 
-    def leave(self, game_id: str) -> None:
-        self.games[game_id] -= 1
-        if not self.games[game_id]:
-            del self.games[game_id]
+    def leave(self, name: str) -> None:
+        self.names[name] -= 1
+        if not self.names[name]:
+            del self.names[name]
             self.changed.set()
 
     async def _sync(self, subscribed: set[str]) -> None:
-        """Subscribe to the channels of the games streamed now, and only those (and, while
-        there are any, to the credentials' channel)."""
-        names = [*self.games, CREDENTIALS] if self.games else []
+        """Subscribe to the channels of the games and accounts streamed now, and only those
+        (and, while there are any, to the credentials' channel; while accounts are, to the
+        channel of the events for every account)."""
+        names = [*self.names, CREDENTIALS] if self.names else []
+        if any(name.startswith(ACCOUNT) for name in self.names):
+            names.append(EVERY_ACCOUNT)
         wanted = {_channel(name) for name in names}
         new = wanted - subscribed
         if new:
@@ -300,8 +333,8 @@ class _Hub:
                 await asyncio.sleep(RESUBSCRIBE_SECONDS)
                 # Whatever was published meanwhile is unknown: every stream reads again, and
                 # the credentials are checked.
-                for game in list(self.games):
-                    _wake_local(game)
+                for name in list(self.names):
+                    _wake_local(name)
                 _sweeper().due.set()
 
     def _heard(self, name: str) -> None:
@@ -327,17 +360,16 @@ def _hub() -> _Hub | None:
 
 
 @contextmanager
-def game_watch(game_id: Any, credential: Credential | None, seen: int) -> Iterator[Watch]:
-    """In an async stream opened with `credential` that has sent the game's first `seen` moves:
-    its wake-up (`Watch`), for as long as the block lasts."""
-    game_id = str(game_id)
-    watch = Watch(game_id, credential, seen)
+def stream_watch(name: str, credential: Credential | None, seen: int) -> Iterator[Watch]:
+    """In an async stream opened with `credential` that has sent `seen` (Watch) of what `name`
+    names: its wake-up (`Watch`), for as long as the block lasts."""
+    watch = Watch(name, credential, seen)
     entry = (asyncio.get_running_loop(), watch)
     with _watchers_lock:
-        _watchers.setdefault(game_id, set()).add(entry)
+        _watchers.setdefault(name, set()).add(entry)
     hub = _hub()
     if hub is not None:
-        hub.join(game_id)
+        hub.join(name)
     sweeper = _sweeper()
     sweeper.join(watch)
     try:
@@ -345,9 +377,9 @@ def game_watch(game_id: Any, credential: Credential | None, seen: int) -> Iterat
     finally:
         sweeper.leave(watch)
         if hub is not None:
-            hub.leave(game_id)
+            hub.leave(name)
         with _watchers_lock:
-            watchers = _watchers.get(game_id, set())
+            watchers = _watchers.get(name, set())
             watchers.discard(entry)
             if not watchers:
-                _watchers.pop(game_id, None)
+                _watchers.pop(name, None)

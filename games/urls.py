@@ -22,6 +22,7 @@ urlpatterns = [
     path("account", account_api.AccountApi.as_view(), name="account"),
     path("account/bot", account_api.AccountBotApi.as_view(), name="account-bot"),
     path("account/password", account_api.AccountPasswordApi.as_view(), name="account-password"),
+    path("account/events", stream_api.account_events, name="account-events"),
     path("account/export", account_api.AccountExportApi.as_view(), name="account-export"),
     path("account/tokens", keys_api.KeyListCreateApi.as_view(), name="account-tokens"),
     path("account/tokens/<str:key_id>", keys_api.KeyDetailApi.as_view(), name="account-token"),

@@ -58,6 +58,7 @@ OPERATION_SCOPES: dict[tuple[str, str], str | None] = {
     ("account-bot", "POST"): ACCOUNT_WRITE,
     ("account-password", "POST"): ACCOUNT_WRITE,
     ("account-export", "GET"): ACCOUNT_READ,
+    ("account-events", "GET"): ACCOUNT_READ,
     ("account-tokens", "GET"): ACCOUNT_READ,
     ("account-tokens", "POST"): ACCOUNT_WRITE,
     ("account-token", "DELETE"): ACCOUNT_WRITE,

@@ -26,11 +26,12 @@ from games.accounts import player_is_guest, player_lock
 from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.errors import Forbidden, NotInStanding
+from games.events import day_event_add
 from games.models import Game
 from games.selectors import account_standing, account_standing_require
 from games.solver import Solution, solve
 from leaderboard import boards, selectors
-from leaderboard.days import day_deal, day_ends_at, day_today
+from leaderboard.days import DRAWS, day_deal, day_ends_at, day_today
 from leaderboard.models import DailyChallenge, Entry
 
 logger = logging.getLogger(__name__)
@@ -99,6 +100,15 @@ def challenges_create(*, start: dt.date, days: int, draws: tuple[int, ...]) -> i
                 challenge_get_or_create(date=date, draw=draw)
                 created += 1
     return created
+
+
+def day_announce() -> dt.date | None:
+    """The day that has begun, made playable (its challenges created if the scheduler has not
+    yet) and told to every account's event stream (games.events), once; None when it was told
+    already."""
+    today = day_today()
+    challenges_create(start=today, days=1, draws=DRAWS)
+    return today if day_event_add(date=today) else None
 
 
 def daily_game_get_or_create(

@@ -40,6 +40,7 @@ from canfield_site.commits import after_commit
 from games.accounts import player_lock
 from games.engine import DealCode
 from games.errors import Forbidden
+from games.events import events_add
 from games.models import Game
 from games.selectors import _instance, _row_reader, account_standing_require
 from games.services import game_create, game_end_day_over
@@ -284,10 +285,25 @@ def match_join(
         if seat == 1:  # nobody can listen to a match before its first seat is committed
             return Joined(match, True, [joined])
         match.save(update_fields=["rating", "seats", "full"])
+        _seat_events(match, joined, size)
         # The new row to the match's live listeners, from what is in hand (no read).
         event = {"type": "player", **selectors.player_row(joined)}
         after_commit(lambda: _send(match.pk, {"event": event}))
     return Joined(match, True, None)
+
+
+def _seat_events(match: Match, joined: MatchPlayer, size: int) -> None:
+    """In the write of a seat taken: the other seated players' `match_seat_filled` events, and
+    when it was the last seat, every player's `match_found`."""
+    match_id = str(match.pk)
+    players = list(match.players.values_list("player_id", flat=True))
+    data = {"match": match_id, "seat": joined.seat, "seats": match.seats, "size": size}
+    added = [
+        (player, "match_seat_filled", data) for player in players if player != joined.player_id
+    ]
+    if match.full:
+        added += [(player, "match_found", {"match": match_id}) for player in players]
+    events_add(added)
 
 
 # ---- a match game changed ----------------------------------------------------------------
@@ -341,6 +357,16 @@ def match_finish(*, match: Match, at: dt.datetime) -> None:
             match_rate(match=match, seats=seats, at=at, save=False)
         match.save(update_fields=["status", "finished_at", "rated_at", *HOLD_FIELDS])
     _seats_write(seats)
+    events_add(
+        [
+            (
+                seat.player_id,
+                "match_finished",
+                {"match": str(match.pk), "status": match.status, "place": seat.place},
+            )
+            for seat in seats
+        ]
+    )
     # The finished match to its live listeners, from the rows in hand.
     after_commit(lambda: _publish_finished(match, seats))
 
@@ -503,6 +529,12 @@ def match_rate(
         cursor.execute(RATINGS_WRITE.format(rows=_rows(len(players), 9)), values(new))
         cursor.execute(HISTORY_WRITE.format(rows=_rows(len(players), 13)), history)
     match.rated_at = at
+    events_add(
+        [
+            (seat.player_id, "match_rated", {"match": str(match.pk), "rating": seat.rating_after})
+            for seat in players
+        ]
+    )
     if save:
         _seats_write(players)
         with connection.cursor() as cursor:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import itertools
+import queue
+import threading
 
 import httpx
 import pytest
 from canfield_client import (
+    AccountEvent,
     AsyncClient,
     CannotFinish,
     Client,
@@ -391,6 +395,42 @@ def test_a_game_stream_waits_out_a_restart(base_url, player):
     impatient = Client(base_url, token=player.token, transport=RestartingProxy(), retries=0)
     with impatient, pytest.raises(Unavailable):
         list(impatient.game_stream(game))
+
+
+class OpeningProxy(httpx.BaseTransport):
+    """Passes requests on, and tells when an account event stream has answered its headers."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.opened = threading.Event()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        if request.url.path.endswith("/account/events"):
+            self.opened.set()
+        return response
+
+
+def test_account_events_follow_the_account_and_resume_after_since(base_url, player):
+    proxy = OpeningProxy()
+    with Client(base_url, token=player.token, transport=proxy) as client:
+        # given: the account's events, read in a thread
+        got: queue.Queue[AccountEvent] = queue.Queue()
+        stream = client.account_events()
+        reader = threading.Thread(target=lambda: [got.put(e) for e in itertools.islice(stream, 2)])
+        reader.start()
+        assert proxy.opened.wait(10)
+
+        # when: the account deals a game and resigns it
+        game = player.new_game()
+        player.resign(game)
+
+        # then: both, in order; and `since` the first, the second again
+        started, ended = got.get(timeout=10), got.get(timeout=10)
+        reader.join(10)
+        assert (started.type, started.data["game"]) == ("game_started", game.id)
+        assert (ended.type, ended.data["game"]) == ("game_ended", game.id)
+        assert next(client.account_events(since=started.id)) == ended
 
 
 def test_the_archive_month_and_a_players_streak(player, run_on_server):

@@ -23,6 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from canfield_site import metrics
 from fairplay import services
 from fairplay.models import Review
+from games import events
 from games import services as game_services
 from games.engine import Game as EngineGame
 from games.models import Action, Game
@@ -225,6 +226,19 @@ def test_staff_clear_a_held_game_back_onto_the_board_or_disqualify_it(
     ]
     # a decided review is not decided again
     assert services.reviews_clear(reviews=Review.objects.all(), by=admin_user) == []
+    # and each player's account events (games/events.py) told each decision, once
+    decided = {
+        user.username: [
+            (e["data"]["game"], e["data"]["decision"])
+            for e in events.events_after(user_id=user.pk, after=0)
+            if e["type"] == "review_decided"
+        ]
+        for user in (first, second)
+    }
+    assert decided == {
+        "first": [(str(cleared.pk), "held"), (str(cleared.pk), "cleared")],
+        "second": [(str(disqualified.pk), "held"), (str(disqualified.pk), "disqualified")],
+    }
 
 
 @pytest.mark.django_db(transaction=True)

@@ -52,7 +52,9 @@ class StreamLines:
     def _read(self, client: httpx.Client, path: str, headers: dict[str, str]) -> None:
         try:
             with client.stream("GET", path, headers=headers) as response:
-                self.status, self.headers = response.status_code, dict(response.headers)
+                with self.arrived:
+                    self.status, self.headers = response.status_code, dict(response.headers)
+                    self.arrived.notify_all()
                 for line in response.iter_lines():
                     with self.arrived:
                         self.received.append((time.monotonic(), line.encode()))
@@ -62,6 +64,13 @@ class StreamLines:
         with self.arrived:
             self.received.append((time.monotonic(), b"<closed>"))
             self.arrived.notify_all()
+
+    def wait_open(self, timeout: float = 10.0) -> int:
+        """The answer's status, once its headers arrived."""
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: self.status is not None or self.received, timeout)
+            assert self.status is not None, self.received
+            return self.status
 
     def wait(self, count: int, timeout: float = 10.0) -> list[tuple[float, bytes]]:
         with self.arrived:

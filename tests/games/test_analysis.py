@@ -14,7 +14,7 @@ from games import services
 from games.engine import Action as EngineAction
 from games.engine import DealCode
 from games.engine import Game as EngineGame
-from games.models import Analysis, Game
+from games.models import AccountEvent, Analysis, Game
 from games.solver import solve
 from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge
@@ -213,6 +213,7 @@ def test_a_daily_is_never_analysed_before_its_day_is_over(
         Analysis.objects.filter(pk=game["id"]).update(status="pending", result=None)
         assert services.analyses_run() == []
         assert not Analysis.objects.exists()
+        assert not AccountEvent.objects.filter(kind="analysis_ready").exists()
 
         # when the day is over
         clock.move_to(ENDS_AT)
@@ -226,6 +227,10 @@ def test_a_daily_is_never_analysed_before_its_day_is_over(
         body = analysis(other, game["id"]).json()
     assert body["par"] == {"moves": challenge.par, "exact": False}
     assert body["over_par"] is None  # not won
+    # and its owner's event stream is told, once
+    told = AccountEvent.objects.filter(kind="analysis_ready")
+    owner = Game.objects.get(pk=game["id"]).owner_id
+    assert [(event.user_id, event.data) for event in told] == [(owner, {"game": game["id"]})]
     assert body["kept"] == [1]
     assert len(body["winnable"]) == 2
 

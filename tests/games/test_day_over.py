@@ -234,4 +234,5 @@ def test_the_scheduler_ends_a_day_over_game_within_its_period(
     assert (stored.status, stored.end_reason, stored.finished_at) == (
         "resigned", "day_over", ends_at
     )  # fmt: skip
-    assert "1 daily game(s) ended" in output()
+    # (the job says so once it is done: after the game's commit, and after its events' wake-ups)
+    wait_for(lambda: "1 daily game(s) ended" in output(), output)

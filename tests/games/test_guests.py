@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from games import events
 from games.models import Action, Game, Player
 from games.services import game_create, game_verify
 
@@ -248,6 +249,16 @@ def test_end_idle_games_ends_games_left_a_week_and_they_never_count(db, user, au
     assert auth_client.get(f"/api/v1/players/{user.username}").json()["games"] == 0
     # and its log still replays to what is stored (`manage.py verify_games`)
     assert game_verify(Game.objects.get(pk=left)) == []
+    # and the account's event stream tells its end (games/events.py)
+    (told,) = [
+        e for e in events.events_after(user_id=user.pk, after=0) if e["type"] == "game_ended"
+    ]
+    assert told["data"] == {
+        "game": left,
+        "status": "resigned",
+        "score": 0,
+        "end_reason": "resigned",
+    }
 
 
 def test_statistics_count_games_that_are_over_with_a_move(db, user, auth_client):

@@ -99,12 +99,14 @@ class Account:
         self.game = made.json()["id"]
 
 
-def stream(stack: ExitStack, base: str, account: Account, address: str) -> httpx.Response:
-    """A stream of the account's game through a proxy that saw `address`: held open (within
-    `stack`) when the server answers 200, read whole when it refuses."""
+def stream(
+    stack: ExitStack, base: str, account: Account, address: str, path: str | None = None
+) -> httpx.Response:
+    """A stream of the account's game (or at `path`) through a proxy that saw `address`: held
+    open (within `stack`) when the server answers 200, read whole when it refuses."""
     client = stack.enter_context(httpx.Client(timeout=30))
     headers = {**account.auth, "X-Forwarded-For": address, "Accept": "application/x-ndjson"}
-    url = f"http://{base}/api/v1/games/{account.game}/stream"
+    url = f"http://{base}/api/v1/{path or f'games/{account.game}/stream'}"
     response = stack.enter_context(client.stream("GET", url, headers=headers))
     if response.status_code != 200:
         response.read()
@@ -158,6 +160,20 @@ def test_an_account_and_an_address_hold_their_streams_across_processes_the_next_
         mine[0].close()
         opened_once_freed(b, one, "203.0.113.3", held)
         assert refusal(stream(held, a, one, "203.0.113.3")) == TOO_MANY
+
+
+def test_account_event_streams_count_with_the_game_streams(servers):
+    a, b = servers[0], servers[-1]
+    account = Account(a)
+    with ExitStack() as held:
+        # given: the account's places all held, one by its event stream
+        for _ in range(PER_ACCOUNT - 1):
+            assert stream(held, a, account, "203.0.113.5").status_code == 200
+        assert stream(held, b, account, "203.0.113.5", "account/events").status_code == 200
+
+        # then: its next event stream or game stream is refused
+        assert refusal(stream(held, a, account, "203.0.113.6", "account/events")) == TOO_MANY
+        assert refusal(stream(held, b, account, "203.0.113.6")) == TOO_MANY
 
 
 def test_a_finished_game_s_stream_holds_no_place(servers):

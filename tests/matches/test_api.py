@@ -6,6 +6,7 @@ from django.test.utils import CaptureQueriesContext
 
 from fairplay.models import Review
 from fairplay.services import reviews_run
+from games import events
 from games.models import Game
 from matches.models import Match
 
@@ -93,6 +94,21 @@ def test_a_duel_from_join_to_finish(pool, players, api_client):
     assert api_client.get("/api/v1/players/a%00b/ratings").status_code == 404
     listed = anna_client.get("/api/v1/matches?status=finished").json()
     assert [each["id"] for each in listed["results"]] == [match["id"]]
+
+    # and each player's account events (games/events.py) told the match as it went
+    kinds = {
+        player.username: [e["type"] for e in events.events_after(user_id=player.pk, after=0)]
+        for player in (anna, bob)
+    }
+    assert kinds == {
+        "p0": ["game_started", "match_seat_filled", "match_found", "game_ended",
+               "match_finished", "match_rated"],
+        "p1": ["game_started", "match_found", "game_ended", "match_finished", "match_rated"],
+    }  # fmt: skip
+    (rated,) = [
+        e for e in events.events_after(user_id=anna.pk, after=0) if e["type"] == "match_rated"
+    ]
+    assert rated["data"] == {"match": match["id"], "rating": by_player["p0"]["rating_after"]}
     assert anna_client.get("/api/v1/matches?status=open").json()["count"] == 0
     assert Game.objects.filter(match_id=match["id"]).count() == 2
     assert Match.objects.get(pk=match["id"]).deal.used_at is not None
@@ -146,6 +162,7 @@ def test_a_join_answers_from_what_it_wrote_in_few_statements(pool, players):
     # and a join is one short transaction: the key, the player's row made and locked in one
     # upsert, the open match and rating, the candidates, the deal (a new match) or the seated
     # players' checks and the match's update (a seat in one), the inserts; the answer reads the
-    # seats only when there were others
-    assert len(opened) <= 11, [sql[:80] for sql in opened]
-    assert len(seated) <= 12, [sql[:80] for sql in seated]
+    # seats only when there were others; and the account events (games/events.py): the game's
+    # start, and for a seat taken the seated players read and their events in one insert
+    assert len(opened) <= 12, [sql[:80] for sql in opened]
+    assert len(seated) <= 15, [sql[:80] for sql in seated]

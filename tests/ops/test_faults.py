@@ -365,6 +365,52 @@ def test_a_killed_ws_process_is_restarted_and_readiness_tells_while_it_is_down(t
           f"got its snapshot and a live entry through the proxy")  # fmt: skip
 
 
+def test_account_events_resume_with_since_across_a_killed_ws_process(topology):
+    """The account event stream is served by the ws process through nginx; killed, its client
+    opens it again with `since` (its last event's id) and gets what happened meanwhile."""
+    player = new_players(topology, 1, draw=1)[0]
+    game_id = player.game["id"]
+    path = "/api/v1/account/events"
+    with httpx.Client(base_url=topology.base_url, timeout=30) as client:
+        lines = StreamLines(client, path, dict(player.http.headers))
+        assert lines.wait_open() == 200
+
+        # given: an event received (the game resigned)
+        player._call("POST", f"/api/v1/games/{game_id}/actions", {"type": "resign"})
+        ended = _next_event(lines, 0)
+        assert ended["type"] == "game_ended" and ended["data"]["game"] == game_id
+
+        # when: the ws process is killed, and a game is dealt before it is back
+        victim = topology.pid("ws-1")
+        os.kill(victim, signal.SIGKILL)
+        lines.wait_closed(15)
+        dealt = player._call("POST", "/api/v1/games", {"draw": 1})
+        wait_for(lambda: topology.pid("ws-1") not in {0, victim}, 30, "supervisord to restart it")
+
+        # then: opened again after `ended`, the stream sends that game's start first
+        def reopened() -> bool:
+            answer = client.get(f"{path}?since=0", headers=dict(player.http.headers))
+            return answer.status_code == 400  # (the app's answer: the process is back)
+
+        wait_for(reopened, 30, "the new ws process to answer")
+        again = StreamLines(client, f"{path}?since={ended['id']}", dict(player.http.headers))
+        assert again.wait_open() == 200
+        started = _next_event(again, 0)
+    assert started["type"] == "game_started" and started["data"]["game"] == dealt["id"]
+    print(f"killed ws process {victim}; resumed after event {ended['id']}: {started['type']}")
+
+
+def _next_event(lines: StreamLines, after: int) -> dict:
+    """The first event of the stream after its first `after` lines, keep-alives left out."""
+    seen = after
+    while True:
+        seen += 1
+        line = lines.wait(seen, timeout=15)[seen - 1][1]
+        assert line != b"<closed>"
+        if line.strip():
+            return json.loads(line)
+
+
 def raw_request(port: int, request: bytes, *, reset: bool) -> None:
     """Send bytes and hang up without reading the answer (with a TCP reset if `reset`)."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=5)

@@ -30,11 +30,13 @@ from django.db import close_old_connections
 HOURLY = (
     ("create_daily_challenges", ("--days", "2")),
     ("forget_addresses", ()),
+    ("forget_events", ()),
     ("end_idle_games", ()),
     ("remove_guests", ()),
 )
 EVERY_ROUND = (
     ("end_daily_games", ()),
+    ("announce_day", ()),
     ("close_matches", ()),
     ("expire_challenges", ()),
     ("fill_match_deals", ()),

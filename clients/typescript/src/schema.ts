@@ -36,6 +36,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's events as they happen (NDJSON) */
+        get: operations["account_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account/export": {
         parameters: {
             query?: never;
@@ -586,6 +603,28 @@ export interface components {
             /** @description R36: whether it plays ranked, and what it lacks */
             standing: components["schemas"]["Standing"];
         };
+        AccountEvent: {
+            /** @description the event's id: `since` resumes after it */
+            id: number;
+            type: components["schemas"]["AccountEventTypeEnum"];
+            /** Format: date-time */
+            at: string;
+            /** @description by type: docs/api.md "Streams and exports" */
+            data: unknown;
+        };
+        /**
+         * @description * `game_started` - game_started
+         *     * `game_ended` - game_ended
+         *     * `match_seat_filled` - match_seat_filled
+         *     * `match_found` - match_found
+         *     * `match_finished` - match_finished
+         *     * `match_rated` - match_rated
+         *     * `review_decided` - review_decided
+         *     * `analysis_ready` - analysis_ready
+         *     * `daily_published` - daily_published
+         * @enum {string}
+         */
+        AccountEventTypeEnum: "game_started" | "game_ended" | "match_seat_filled" | "match_found" | "match_finished" | "match_rated" | "review_decided" | "analysis_ready" | "daily_published";
         Acted: {
             action: components["schemas"]["ActionOut"];
             game: components["schemas"]["GameOut"];
@@ -1992,6 +2031,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    account_events: {
+        parameters: {
+            query?: {
+                /** @description the id of the last event received: the stream starts after it */
+                since?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON, open until closed: an empty line at once, then an event a line (within a second of its commit), after `since` if given, else from the opening on; an empty line every 10 s while idle; closed within 10 s of its key's, token's or account's end */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description invalid_request, invalid_code, invalid_deck or unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_authenticated: no valid token (or session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description method_not_allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_acceptable: the API answers application/json only */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description throttled (Retry-After says when to retry), or too_many_streams (a game stream) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable; Retry-After says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/octet-stream": components["schemas"]["Error"];
                 };
             };
         };

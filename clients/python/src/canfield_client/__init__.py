@@ -34,6 +34,7 @@ from canfield_client.errors import (
 from canfield_client.match import LiveMatch, MatchView
 from canfield_client.models import (
     Account,
+    AccountEvent,
     Acted,
     Action,
     Analysis,
@@ -104,6 +105,7 @@ __all__ = [
     "Foundation",
     "Game",
     "GameDaily",
+    "AccountEvent",
     "GameEvent",
     "GameFilters",
     "GameOver",

@@ -27,6 +27,7 @@ from canfield_client.board import LiveBoard
 from canfield_client.match import LiveMatch
 from canfield_client.models import (
     Account,
+    AccountEvent,
     Acted,
     Action,
     Analysis,
@@ -106,14 +107,18 @@ class _Options:
             args["transport"] = transport
         return args
 
-    def _stream_args(self, game_id: str) -> dict[str, Any]:
+    def _stream_args(self, url: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         # Reads time out after 30 s: the server sends a line at least every 10 s.
         return {
             "method": "GET",
-            "url": f"games/{game_id}/stream",
+            "url": url,
+            "params": params,
             "headers": headers_for(self._core.token, self.language, "application/x-ndjson"),
             "timeout": httpx.Timeout(10.0, read=30.0),
         }
+
+    def _events_args(self, since: int | None) -> dict[str, Any]:
+        return self._stream_args("account/events", None if since is None else {"since": since})
 
     def _restarting(self, response: httpx.Response, failures: int, reconnect: bool) -> float:
         """The wait before opening a stream again after an error answer that a restarting
@@ -359,22 +364,40 @@ class Client(_Options):
         `"action"` event for each applied action, and an `"end"` event, after which the
         iteration stops. A dropped stream is opened again (jittered exponential back-off, up to
         `retries` failures in a row): its first event is then the game as it is."""
+        args = self._stream_args(f"games/{_id(game)}/stream")
+        for line in self._follow(lambda: args, reconnect):
+            event = _event(line)
+            if event is not None:
+                yield event
+                if event.type == "end":
+                    return
+
+    def account_events(self, since: int | None = None) -> Iterator[AccountEvent]:
+        """The account's events as they happen (`GET account/events`), after the event `since`
+        (an `AccountEvent.id`) if given, endlessly: a dropped stream is opened again after the
+        last event received (jittered exponential back-off, up to `retries` failures in a
+        row), so none is lost."""
+        last = [since]
+        for line in self._follow(lambda: self._events_args(last[0]), True):
+            event = AccountEvent.from_json(json.loads(line))
+            last[0] = event.id
+            yield event
+
+    def _follow(self, args: Callable[[], dict[str, Any]], reconnect: bool) -> Iterator[str]:
+        """A stream's lines but its empty ones, opened again (`args()`) when dropped."""
         failures = 0
         while True:
             wait = backoff_delay(self._core.backoff, failures)
             try:
-                with self._http.stream(**self._stream_args(_id(game))) as response:
+                with self._http.stream(**args()) as response:
                     if response.status_code >= 400:
                         response.read()
                         wait = self._restarting(response, failures, reconnect)
                     else:
                         for line in response.iter_lines():
-                            event = _event(line)
-                            if event is not None:
+                            if line.strip():
                                 failures = 0
-                                yield event
-                                if event.type == "end":
-                                    return
+                                yield line
             except httpx.TransportError:
                 if not reconnect or failures >= self._core.retries:
                     raise
@@ -680,22 +703,39 @@ class AsyncClient(_Options):
         self, game: Game | str, *, reconnect: bool = True
     ) -> AsyncIterator[GameEvent]:
         """`Client.game_stream`, for asyncio."""
+        args = self._stream_args(f"games/{_id(game)}/stream")
+        async for line in self._follow(lambda: args, reconnect):
+            event = _event(line)
+            if event is not None:
+                yield event
+                if event.type == "end":
+                    return
+
+    async def account_events(self, since: int | None = None) -> AsyncIterator[AccountEvent]:
+        """`Client.account_events`, for asyncio."""
+        last = [since]
+        async for line in self._follow(lambda: self._events_args(last[0]), True):
+            event = AccountEvent.from_json(json.loads(line))
+            last[0] = event.id
+            yield event
+
+    async def _follow(
+        self, args: Callable[[], dict[str, Any]], reconnect: bool
+    ) -> AsyncIterator[str]:
+        """`Client._follow`, for asyncio."""
         failures = 0
         while True:
             wait = backoff_delay(self._core.backoff, failures)
             try:
-                async with self._http.stream(**self._stream_args(_id(game))) as response:
+                async with self._http.stream(**args()) as response:
                     if response.status_code >= 400:
                         await response.aread()
                         wait = self._restarting(response, failures, reconnect)
                     else:
                         async for line in response.aiter_lines():
-                            event = _event(line)
-                            if event is not None:
+                            if line.strip():
                                 failures = 0
-                                yield event
-                                if event.type == "end":
-                                    return
+                                yield line
             except httpx.TransportError:
                 if not reconnect or failures >= self._core.retries:
                     raise

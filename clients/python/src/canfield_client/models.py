@@ -757,6 +757,25 @@ class GameEvent:
         return cls(kind, Game.from_json(data["game"]), action and Action.from_json(action))
 
 
+@dataclass(frozen=True, slots=True)
+class AccountEvent:
+    """A line of the account event stream (docs/api.md, "Streams and exports"): `type` one of
+    game_started, game_ended, match_seat_filled, match_found, match_finished, match_rated,
+    review_decided, daily_published (or a newer server's), `data` its fields; `id` resumes
+    after it (`since`)."""
+
+    id: int
+    type: str
+    at: dt.datetime
+    data: Json
+
+    @classmethod
+    def from_json(cls, data: Json) -> AccountEvent:
+        at = _time(data["at"])
+        assert at is not None
+        return cls(data["id"], data["type"], at, data["data"])
+
+
 # -- the live board's messages ---------------------------------------------------------------
 
 
