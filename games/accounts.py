@@ -327,15 +327,16 @@ def guest_slot_take(request: HttpRequest) -> tuple[float, str] | None:
     if _count_hit(key, GUEST_WINDOW + 1) > settings.GUEST_LIMIT:
         reason = _("Too many guests were created from this address. Try later.")
         return (window + 1) * GUEST_WINDOW - now, reason
-    window = int(now // GUEST_GLOBAL_WINDOW)
-    if _count_hit(f"guest:all:{window}", GUEST_GLOBAL_WINDOW + 1) > settings.GUEST_GLOBAL_LIMIT:
-        reason = _("Too many guests are arriving right now. Try again in a minute, or sign up.")
-        return (window + 1) * GUEST_GLOBAL_WINDOW - now, reason
-    # (and GUEST_GLOBAL_BURST a second: a minute's guests all at once would queue together)
+    # GUEST_GLOBAL_BURST a second (a minute's guests all at once would queue together), counted
+    # first: a visitor asked to wait a moment does not spend the minute's allowance.
     second = int(now)
     if _count_hit(f"guest:all:s{second}", 2) > settings.GUEST_GLOBAL_BURST:
         reason = _("Too many guests are arriving right now. Try again in a moment, or sign up.")
         return second + 1 - now, reason
+    window = int(now // GUEST_GLOBAL_WINDOW)
+    if _count_hit(f"guest:all:{window}", GUEST_GLOBAL_WINDOW + 1) > settings.GUEST_GLOBAL_LIMIT:
+        reason = _("Too many guests are arriving right now. Try again in a minute, or sign up.")
+        return (window + 1) * GUEST_GLOBAL_WINDOW - now, reason
     return None
 
 

@@ -116,16 +116,25 @@ def review_for(game: Game) -> dict[str, Any]:
             if line is None
             else ghost_frames(game=game, after=line["after"], actions=line["actions"]),
         }
-        cached = (data, strip_html(marks))
+        html = render_to_string(
+            "web/_review_analysis.html",
+            {
+                "game": game,
+                "review": {"data": data, "result": result},
+                "strip": mark_safe(strip_html(marks)),
+            },
+        )
+        cached = (data, html)
         cache.set(key, cached, settings.GAME_LOG_CACHE_SECONDS)
-    data, strip = cached
-    return {"state": "done", "data": data, "strip": mark_safe(strip), "result": result}
+    data, html = cached
+    return {"state": "done", "data": data, "html": mark_safe(html), "result": result}
 
 
 def strip_html(marks: list[str]) -> str:
-    """The strip's marks as HTML, made once per analysis with its data: a log at the cap is
-    3,000 marks, which the template engine would take tens of milliseconds to write at every
-    view of the page. (Each mark is one of MARKS' class names: nothing to escape.)"""
+    """The strip's marks as HTML. (Each mark is one of MARK's class names: nothing to escape.)
+    The analysis part of the page is made once per analysis and language (review_for): a log
+    at the cap is 3,000 marks and as many rows of its text, which the template engine would
+    take a hundred milliseconds to write at every view of the page."""
     return "".join(
         f'<span class="mark {mark}" data-step="{step}"></span>'
         for step, mark in enumerate(marks, start=1)
