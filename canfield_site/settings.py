@@ -306,7 +306,7 @@ GUEST_DAYS = int(os.environ.get("GUEST_DAYS", "30"))
 # Guests created per minute from all addresses together: a crowd of addresses cannot make
 # guests (each an account, a session and a game) faster than this.
 GUEST_GLOBAL_LIMIT = int(os.environ.get("GUEST_GLOBAL_LIMIT", "30"))
-GUEST_GLOBAL_BURST = int(os.environ.get("GUEST_GLOBAL_BURST", "2"))
+GUEST_GLOBAL_BURST = int(os.environ.get("GUEST_GLOBAL_BURST", "1"))
 # The most actions a game's log holds (then only a resign is taken: 409 game_too_long). Real
 # games stay far below (docs/api.md: the longest of 600 simulated deals, undo included, took
 # 1,194); a log's replay and read cost grow with it.
