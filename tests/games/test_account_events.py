@@ -161,3 +161,20 @@ def test_every_kind_is_documented_in_both_documents():
     assert set(documented) == set(events.KINDS)
     api_md = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
     assert all(f"| `{kind}` |" in api_md for kind in events.KINDS)
+
+
+def test_without_an_asgi_server_the_answer_is_the_backlog_then_the_end(auth_client, user):
+    # given: two events of the account, the first one's id known
+    events.event_add(user=user.pk, kind="game_started", data={"game": "a"})
+    events.event_add(user=user.pk, kind="game_ended", data={"game": "a"})
+    first = AccountEvent.objects.filter(user=user).order_by("id").first()
+
+    # when: asked through the WSGI test client (nothing can hold a stream open there)
+    answer = auth_client.get(f"{PATH}?since={first.pk}", headers=NDJSON)
+
+    # then: the opening's empty line, the event after `since`, and the end
+    lines = b"".join(answer.streaming_content).split(b"\n")
+    assert answer.status_code == 200
+    assert lines[0] == b"" and [json.loads(line)["type"] for line in lines[1:] if line] == [
+        "game_ended"
+    ]
