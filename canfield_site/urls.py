@@ -5,7 +5,7 @@ from oauth2_provider import views as oauth_views
 
 from canfield_site.api import PingApi
 from games.errors import api_not_found
-from keys.oauth import ConsentView
+from keys.oauth import ConsentView, RegisterView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -27,6 +27,8 @@ urlpatterns = [
                     path("authorize", ConsentView.as_view(), name="authorize"),
                     path("token", oauth_views.TokenView.as_view(), name="token"),
                     path("revoke", oauth_views.RevokeTokenView.as_view(), name="revoke-token"),
+                    # RFC 7591; the name the toolkit's metadata looks for.
+                    path("register", RegisterView.as_view(), name="dcr-register"),
                 ],
                 "oauth2_provider",
             )

@@ -50,7 +50,7 @@ from games.errors import Forbidden, InvalidRequest, error_body
 from games.models import Action, Game, Player, ReservedName
 from games.selectors import _instance, _row_reader
 from games.streams import credentials_changed
-from games.throttling import _count_hit
+from games.throttling import _count_hit, address_slot_take
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
 # The names deleted accounts take (account_delete): never given to a new account.
@@ -120,12 +120,9 @@ def account_create(username: str, password: str) -> User:
 def signup_slot_take(request: HttpRequest) -> float | None:
     """Counts one account about to be created from the client's address; returns None if it
     may be, else the seconds until the address may create accounts again."""
-    now = time.time()
-    window = int(now // SIGNUP_WINDOW)
-    key = f"signup:{client_key(request)}:{window}"
-    if _count_hit(key, SIGNUP_WINDOW + 1) <= settings.SIGNUP_LIMIT:
-        return None
-    return (window + 1) * SIGNUP_WINDOW - now
+    return address_slot_take(
+        request, name="signup", limit=settings.SIGNUP_LIMIT, window=SIGNUP_WINDOW
+    )
 
 
 class SlotPasswordHasherMixin(BasePasswordHasher):
