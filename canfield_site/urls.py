@@ -10,6 +10,7 @@ from canfield_site.api import PingApi
 from games.errors import api_not_found
 from keys.oauth import ConsentView, RegisterView
 
+
 class SwaggerPage(SpectacularSwaggerSplitView):
     """The API docs page. OPTIONS answers what it allows: DRF's would describe the view through
     the page's HTML renderer, which has no template for that (a 500)."""

@@ -155,20 +155,49 @@ def test_a_self_registered_app_still_needs_pkce(user, db):
 @pytest.mark.parametrize(
     ("body", "error"),
     [
-        ({"client_name": "X", "redirect_uris": [CALLBACK], "token_endpoint_auth_method": "client_secret_basic"}, "invalid_client_metadata"),  # noqa: E501
-        ({"client_name": "X", "redirect_uris": [CALLBACK], "grant_types": ["client_credentials"]}, "invalid_client_metadata"),  # noqa: E501
-        ({"client_name": "X", "redirect_uris": [CALLBACK], "response_types": ["token"]}, "invalid_client_metadata"),  # noqa: E501
+        (
+            {
+                "client_name": "X",
+                "redirect_uris": [CALLBACK],
+                "token_endpoint_auth_method": "client_secret_basic",
+            },
+            "invalid_client_metadata",
+        ),
+        (
+            {
+                "client_name": "X",
+                "redirect_uris": [CALLBACK],
+                "grant_types": ["client_credentials"],
+            },
+            "invalid_client_metadata",
+        ),
+        (
+            {"client_name": "X", "redirect_uris": [CALLBACK], "response_types": ["token"]},
+            "invalid_client_metadata",
+        ),
         ({"redirect_uris": [CALLBACK]}, "invalid_client_metadata"),
         ({"client_name": "x" * 101, "redirect_uris": [CALLBACK]}, "invalid_client_metadata"),
         ({"client_name": "X"}, "invalid_redirect_uri"),
         ({"client_name": "X", "redirect_uris": []}, "invalid_redirect_uri"),
         ({"client_name": "X", "redirect_uris": [CALLBACK] * 11}, "invalid_redirect_uri"),
-        ({"client_name": "X", "redirect_uris": ["http://solver.example/cb"]}, "invalid_redirect_uri"),  # noqa: E501
-        ({"client_name": "X", "redirect_uris": ["http://localhost:8080/cb"]}, "invalid_redirect_uri"),  # noqa: E501
+        (
+            {"client_name": "X", "redirect_uris": ["http://solver.example/cb"]},
+            "invalid_redirect_uri",
+        ),
+        (
+            {"client_name": "X", "redirect_uris": ["http://localhost:8080/cb"]},
+            "invalid_redirect_uri",
+        ),
         ({"client_name": "X", "redirect_uris": [CALLBACK + "#top"]}, "invalid_redirect_uri"),
-        ({"client_name": "X", "redirect_uris": ["https://a.example/cb https://b.example/cb"]}, "invalid_redirect_uri"),  # noqa: E501
+        (
+            {"client_name": "X", "redirect_uris": ["https://a.example/cb https://b.example/cb"]},
+            "invalid_redirect_uri",
+        ),
         ({"client_name": "X", "redirect_uris": ["https:///cb"]}, "invalid_redirect_uri"),
-        ({"client_name": "X", "redirect_uris": ["https://a.example:99999/cb"]}, "invalid_redirect_uri"),  # noqa: E501
+        (
+            {"client_name": "X", "redirect_uris": ["https://a.example:99999/cb"]},
+            "invalid_redirect_uri",
+        ),
         ({"client_name": "X", "redirect_uris": ["javascript:alert(1)"]}, "invalid_redirect_uri"),
         ([CALLBACK], "invalid_client_metadata"),
         ("{not json", "invalid_client_metadata"),
