@@ -354,7 +354,7 @@ class RegisterView(View):
         try:
             try:
                 data = json.loads(request.body)
-            except ValueError:
+            except (ValueError, RecursionError):  # (not JSON, or nested past the parser)
                 raise _metadata_error(_("The body must be a JSON object.")) from None
             name, redirect_uris = parse_registration(data)
         except RegistrationError as refused:

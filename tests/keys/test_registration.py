@@ -201,6 +201,15 @@ def test_a_self_registered_app_still_needs_pkce(user, db):
         ({"client_name": "X", "redirect_uris": ["javascript:alert(1)"]}, "invalid_redirect_uri"),
         ([CALLBACK], "invalid_client_metadata"),
         ("{not json", "invalid_client_metadata"),
+        ("[" * 100_000, "invalid_client_metadata"),
+        (
+            '{"client_name": "\u0000", "redirect_uris": ["https://a.example/cb"]}',
+            "invalid_client_metadata",
+        ),
+        (
+            {"client_name": "X", "redirect_uris": ["https://a.example/\u0000"]},
+            "invalid_redirect_uri",
+        ),
     ],
 )
 @override_settings(OAUTH_REDIRECT_SCHEMES=["https"])
