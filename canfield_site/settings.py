@@ -436,7 +436,7 @@ OAUTH2_PROVIDER = {
     ],
     # The toolkit's own check lets http through for the loopback redirects of native apps
     # (RFC 8252 7.3: any port); keys.oauth.Validator allows http nowhere else unless
-    # OAUTH_REDIRECT_SCHEMES says so (below).
+    # OAUTH_REDIRECT_SCHEMES (above) says so.
     "ALLOWED_REDIRECT_URI_SCHEMES": sorted({*OAUTH_REDIRECT_SCHEMES, "http"}),
     # Advertises `registration_endpoint` (RFC 8414); the endpoint is keys.oauth.RegisterView,
     # not the toolkit's (which would register confidential clients and answer in English).
