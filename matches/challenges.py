@@ -211,9 +211,10 @@ def challenge_accept(
 ) -> Accepted:
     """The invited player accepts: the duel's match is made with both seats taken and both
     games dealt from a fresh pool deal (the accepter's from their client, `address_hash`,
-    `device_hash`; the challenger's from theirs when challenging). Rated if the challenge is and `rated` is not False (True on an unrated
-    challenge: InvalidRequest); a rated duel needs both players in good standing (R36).
-    Forbidden for the challenger, ChallengeClosed once decided or expired."""
+    `device_hash`; the challenger's from theirs when challenging). Rated if the challenge is
+    and `rated` is not False (True on an unrated challenge: InvalidRequest); a rated duel
+    needs both players in good standing (R36). Forbidden for the challenger, ChallengeClosed
+    once decided or expired."""
     now = timezone.now()
     challenge = challenge_find(challenge_id=challenge_id, user=user)
     if user.pk == challenge.challenger_id:
