@@ -84,8 +84,8 @@ def play_now(request: HttpRequest) -> HttpResponse:
     if refused is not None:
         wait, reason = refused
         return _throttled(request, reason, wait)
-    # One commit for the guest, its session and its game (each its own was six, each a flush
-    # to disk, while a web worker waited): the session middleware's save is the only other.
+    # The guest, its session and its game in one commit, not six (each a flush to disk while
+    # a web worker waits: issue 30); the session middleware's save is the only other.
     with transaction.atomic():
         login(request, guest_create(), backend="django.contrib.auth.backends.ModelBackend")
         _guest_keep(request)
