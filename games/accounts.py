@@ -341,7 +341,7 @@ def guest_create() -> User:
     """A new guest: an account without a password (no door that checks one lets it in: only
     its browser session does), marked a guest on its Player row."""
     user_model = get_user_model()
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):  # in Play now's transaction: no savepoint
         user: User = user_model.objects.create_user(
             username=f"{GUEST_PREFIX}{secrets.token_hex(8)}", password=None
         )

@@ -181,26 +181,28 @@ def game_create(
         draw = code.draw
     engine = engine_game_new(ruleset=ruleset, code=code, deck=deck, draw=draw)
     view = engine.public_view()
-    game = Game.objects.create(
-        owner=owner,
-        ruleset=ruleset,
-        draw=draw,
-        deal_code=None if code is None else str(code),
-        deck=list(deck) if deck is not None else None,
-        practice=practice,
-        challenge=challenge,
-        match=match,
-        status=view["status"],
-        score=view["score"],
-        moves=view["moves"],
-        state=engine.to_dict(),
-        address_hash=address_hash,
-        device_hash=device_hash,
-    )
-    daily = None if challenge is None else challenge.date.isoformat()
-    match_id = None if match is None else str(match.pk)
-    data = {"game": str(game.pk), "match": match_id, "daily": daily}
-    event_add(user=game.owner_id, kind="game_started", data=data)
+    # The game and its event in one commit, or in the caller's transaction (no savepoint).
+    with transaction.atomic(savepoint=False):
+        game = Game.objects.create(
+            owner=owner,
+            ruleset=ruleset,
+            draw=draw,
+            deal_code=None if code is None else str(code),
+            deck=list(deck) if deck is not None else None,
+            practice=practice,
+            challenge=challenge,
+            match=match,
+            status=view["status"],
+            score=view["score"],
+            moves=view["moves"],
+            state=engine.to_dict(),
+            address_hash=address_hash,
+            device_hash=device_hash,
+        )
+        daily = None if challenge is None else challenge.date.isoformat()
+        match_id = None if match is None else str(match.pk)
+        data = {"game": str(game.pk), "match": match_id, "daily": daily}
+        event_add(user=game.owner_id, kind="game_started", data=data)
     return game
 
 

@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from games.services import HASH_FIELDS
 from matches import services
 from matches.models import Challenge, Match, MatchDeal, MatchPlayer, Rating, RatingChange
 
@@ -74,7 +75,9 @@ class ChallengeAdmin(admin.ModelAdmin):
 
     list_display = ["id", "challenger", "player", "draw", "rated", "status", "created_at"]
     list_filter = ["status", "rated", "draw"]
-    readonly_fields = [field.name for field in Challenge._meta.fields]
+    # (the challenger's client hashes are the fair-play review's, not shown: as a seat's)
+    readonly_fields = [f.name for f in Challenge._meta.fields if f.name not in HASH_FIELDS]
+    exclude = list(HASH_FIELDS)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -418,6 +418,8 @@ class ChallengeListCreateApi(_PostThrottledApi):
             username=username,
             draw=_choice(data.get("draw", 3), "draw", services.DRAWS),
             rated=_flag(data.get("rated", False), "rated"),
+            address_hash=client_address_hash(request._request),
+            device_hash=client_device_hash(request._request),
         )
         return Response(selectors.challenge_payload(challenge, now=timezone.now()), status=201)
 

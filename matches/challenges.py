@@ -84,12 +84,20 @@ def _bots_require(locked: dict[int, Player], challenger: Any, player: Any) -> No
 
 
 def challenge_create(
-    *, challenger: Any, username: str, draw: int, rated: bool, now: dt.datetime | None = None
+    *,
+    challenger: Any,
+    username: str,
+    draw: int,
+    rated: bool,
+    now: dt.datetime | None = None,
+    address_hash: str = "",
+    device_hash: str = "",
 ) -> Challenge:
-    """Invite the player named `username` to a duel of that draw; NotFound for no such player
-    (a guest has no name), InvalidRequest for oneself, Forbidden for a guest challenger or
-    across R34, NotInStanding for a rated duel without both players in good standing (R36),
-    ChallengePending while one between the two is pending."""
+    """Invite the player named `username` to a duel of that draw, from the challenger's client
+    (`address_hash`, `device_hash`: their seat's and game's once the duel is made); NotFound
+    for no such player (a guest has no name), InvalidRequest for oneself, Forbidden for a guest
+    challenger or across R34, NotInStanding for a rated duel without both players in good
+    standing (R36), ChallengePending while one between the two is pending."""
     now = now or timezone.now()
     player = None
     if "\x00" not in username:  # PostgreSQL refuses NUL in text: no such name either
@@ -133,6 +141,8 @@ def challenge_create(
             rated=rated,
             created_at=now,
             expires_at=now + dt.timedelta(hours=EXPIRE_HOURS),
+            address_hash=address_hash,
+            device_hash=device_hash,
         )
         _challenge_change(challenge, status=Challenge.Status.PENDING, at=now)
         return challenge
@@ -201,9 +211,10 @@ def challenge_accept(
 ) -> Accepted:
     """The invited player accepts: the duel's match is made with both seats taken and both
     games dealt from a fresh pool deal (the accepter's from their client, `address_hash`,
-    `device_hash`). Rated if the challenge is and `rated` is not False (True on an unrated
-    challenge: InvalidRequest); a rated duel needs both players in good standing (R36).
-    Forbidden for the challenger, ChallengeClosed once decided or expired."""
+    `device_hash`; the challenger's from theirs when challenging). Rated if the challenge is
+    and `rated` is not False (True on an unrated challenge: InvalidRequest); a rated duel
+    needs both players in good standing (R36). Forbidden for the challenger, ChallengeClosed
+    once decided or expired."""
     now = timezone.now()
     challenge = challenge_find(challenge_id=challenge_id, user=user)
     if user.pk == challenge.challenger_id:
@@ -242,7 +253,8 @@ def _duel_make(
     now: dt.datetime,
 ) -> tuple[Match, list[MatchPlayer]]:
     """The duel's match, full at once: the challenger in seat 1, the accepter in seat 2, each
-    with their game dealt from a fresh pool deal (R32), their ratings of the mode before."""
+    with their game dealt from a fresh pool deal (R32), their ratings of the mode before and
+    their client's hashes (the challenger's kept on the challenge)."""
     draw = challenge.draw
     users = [challenge.challenger, challenge.player]
     known = dict(
@@ -259,16 +271,21 @@ def _duel_make(
     )  # fmt: skip
     code = DealCode.parse(deal.deal_code)
     seats = []
-    for seat, (user, rating) in enumerate(zip(users, before, strict=True), start=1):
-        accepter = user.pk == challenge.player_id
+    hashes = [
+        (challenge.address_hash, challenge.device_hash),
+        (address_hash, device_hash),
+    ]
+    for seat, (user, rating, (address, device)) in enumerate(
+        zip(users, before, hashes, strict=True), start=1
+    ):
         game = game_create(
             owner=user,
             ruleset="app",
             draw=draw,
             code=code,
             match=match,
-            address_hash=address_hash if accepter else "",
-            device_hash=device_hash if accepter else "",
+            address_hash=address,
+            device_hash=device,
         )
         seats.append(
             MatchPlayer.objects.create(
@@ -277,7 +294,7 @@ def _duel_make(
                 game=game,
                 seat=seat,
                 bot=bot,
-                address_hash=address_hash if accepter else "",
+                address_hash=address,
                 joined_at=now,
                 rating_before=rating,
             )

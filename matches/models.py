@@ -231,6 +231,12 @@ class Challenge(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField()
+    # The challenger's client when challenging (canfield_site.clients), for their seat and game
+    # once the duel is made, as the accepter's are from theirs; emptied as a game's are
+    # (games.services.address_hashes_forget, ..._forget_for).
+    address_hash = models.CharField(max_length=64, blank=True, default="")
+    device_hash = models.CharField(max_length=64, blank=True, default="")
+    hashes_dated_by = "created_at"
     # When it stopped being pending (accepted, declined, cancelled or expired).
     decided_at = models.DateTimeField(null=True, blank=True)
     match = models.OneToOneField(

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -77,13 +78,22 @@ def play_now(request: HttpRequest) -> HttpResponse:
     """The home page's Play now: a random deal at once, for anyone. A visitor without an account
     becomes a guest (an account behind this browser session, GUEST_LIMIT an hour per address,
     GUEST_GLOBAL_LIMIT a minute in all); the game counts in `POST games`' limits."""
-    if not request.user.is_authenticated:
-        refused = guest_slot_take(request)
-        if refused is not None:
-            wait, reason = refused
-            return _throttled(request, reason, wait)
+    if request.user.is_authenticated:
+        return _deal(request)
+    refused = guest_slot_take(request)
+    if refused is not None:
+        wait, reason = refused
+        return _throttled(request, reason, wait)
+    # The guest, its session and its game in one commit, not six (each a flush to disk while
+    # a web worker waits: issue 30); the session middleware's save is the only other.
+    with transaction.atomic():
         login(request, guest_create(), backend="django.contrib.auth.backends.ModelBackend")
         _guest_keep(request)
+        return _deal(request)
+
+
+def _deal(request: HttpRequest) -> HttpResponse:
+    """Play now's game for the account of the request, within `POST games`' limits."""
     wait = throttles_wait(request, GameListCreateApi, GAME_CREATE_THROTTLES)
     if wait is not None:
         return _throttled(request, _("Too many games were dealt. Try later."), wait)

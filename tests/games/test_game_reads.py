@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games import selectors, services
-from games.models import Game
+from games.models import AccountEvent, Game
 from keys.services import key_create, key_hash
 from leaderboard import services as leaderboard_services
 from tests.conftest import requires_postgres
@@ -144,3 +144,16 @@ def test_a_kept_connection_is_checked_by_the_read_itself(make_user, client_for, 
     # then: no round trip of Django's own (SELECT 1) before the read
     assert response.status_code == 200
     assert checks == []
+
+
+def test_a_dealt_game_and_its_event_are_one_commit(transactional_db, auth_client):
+    # when an account deals a game
+    with CaptureQueriesContext(connection) as queries:
+        response = auth_client.post(GAMES, {}, format="json")
+
+    # then the game and its game_started event are committed together (one flush to disk, and
+    # never a game without its event)
+    assert response.status_code == 201
+    sql = [query["sql"] for query in queries]
+    assert sql.count("COMMIT") == 1, sql
+    assert AccountEvent.objects.filter(data__game=response.json()["id"]).count() == 1

@@ -7,7 +7,9 @@ import re
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import events
@@ -314,3 +316,23 @@ def test_the_scheduler_runs_every_job_in_one_round(db, settings, capsys):
         "match deal(s) added",
     ):
         assert said in out, out
+
+
+def test_play_now_makes_the_guest_its_session_and_its_game_in_one_commit(transactional_db):
+    # given a visitor without a session
+    visitor = Client()
+
+    # when it presses Play now
+    with CaptureQueriesContext(connection) as queries:
+        response = play_now(visitor)
+
+    # then the guest, its session and its game are written in one transaction, and the
+    # session's last save (its data once logged in) is the only other commit: a commit is a
+    # flush to disk while a web worker waits (issue 30), and a half-made guest is never seen
+    sql = [query["sql"] for query in queries]
+    assert response.status_code == 302
+    guest = the_guest(visitor)
+    assert Game.objects.filter(owner=guest).count() == 1
+    assert events.events_last(user_id=guest.pk) > 0  # its game_started event too
+    assert sql.count("COMMIT") == 2, sql
+    assert len(sql) <= 16, sql
