@@ -14,7 +14,6 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Game
 from tests.games.helpers import StreamLines, easy_deck, winning_actions
-from tests.web.conftest import base_url, run_on_server, server_database, server_env  # noqa: F401
 from tests.web.helpers import PASSWORD, unique_name
 
 
@@ -25,7 +24,7 @@ def _register(client: httpx.Client) -> dict[str, str]:
     return {"Authorization": f"Token {answer.json()['token']}"}
 
 
-def test_a_stream_sends_each_action_within_a_second_and_ends_with_the_game(base_url):  # noqa: F811
+def test_a_stream_sends_each_action_within_a_second_and_ends_with_the_game(base_url):
     with httpx.Client(base_url=base_url, timeout=30) as client:
         owner = _register(client)
         game = client.post("/api/v1/games", json={"deck": easy_deck(), "draw": 1}, headers=owner)
@@ -73,8 +72,8 @@ def test_a_stream_sends_each_action_within_a_second_and_ends_with_the_game(base_
 
 
 def test_an_action_whose_wake_up_was_lost_reaches_its_stream_within_a_keep_alive(
-    base_url,  # noqa: F811
-    run_on_server,  # noqa: F811
+    base_url,
+    run_on_server,
 ):
     with httpx.Client(base_url=base_url, timeout=30) as client:
         # given: an open stream
