@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from canfield_client import Client
 
+from tests.conftest import HINT_RATE  # noqa: F401 (the server's, for tests/clients/test_client.py)
 from tests.web.helpers import PASSWORD, unique_name
 
 

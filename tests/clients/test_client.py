@@ -33,8 +33,8 @@ from canfield_client import (
 )
 from canfield_client.errors import ERRORS, BoardClosed
 
+from tests.clients.conftest import HINT_RATE
 from tests.clients.play import foundation_first
-from tests.conftest import HINT_RATE
 from tests.games.helpers import easy_deck as straight_deck
 from tests.games.helpers import winning_actions
 from tests.web.helpers import PASSWORD, easy_deck, unique_name
