@@ -11,7 +11,7 @@ UV := $(BIN)/uv pip
 INSTALL_INPUTS := pyproject.toml requirements-dev.lock $(wildcard games/*/*.c games/*/*.h)
 STAMP := $(VENV)/.installed-$(shell cat $(INSTALL_INPUTS) | sha1sum | cut -c1-12)
 
-.PHONY: run test test-tools bytecode setup lint lock env bench serve-prod serve-topology
+.PHONY: run test test-stress test-tools bytecode setup lint lock env bench serve-prod serve-topology
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,15 @@ lint: setup
 test: setup lint test-tools bytecode
 	$(BIN)/pytest -n 2
 
+# The suite as `make test` runs it (on whatever DATABASE_URL and REDIS_URL say) with both cores
+# kept busy by a stressor beside it: a test that passes only on an idle machine is a flaky one
+# (waits are on events with deadlines, no test times itself). STRESS_CPUS=N for another load.
+STRESS_CPUS ?= 2
+test-stress: setup test-tools bytecode
+	stress-ng --cpu $(STRESS_CPUS) --timeout 2h --quiet & stress=$$!; \
+	$(BIN)/pytest -n 2 -p no:cacheprovider; status=$$?; \
+	kill $$stress; wait $$stress 2>/dev/null; exit $$status
+
 # The project's bytecode, written once before the suite's ~200 Python processes start: where
 # PYTHONDONTWRITEBYTECODE is set each would compile every module it imports again (the
 # dependencies' bytecode is written at install: --compile-bytecode above).
@@ -64,7 +73,7 @@ bytecode: setup
 # What the suite needs beside the venv: Debian packages (when root), axe-core and the TypeScript
 # toolchains from npm.
 test-tools:
-	bash scripts/apt-install.sh chromium nginx gettext tmux docker-compose prometheus pgbouncer haproxy
+	bash scripts/apt-install.sh chromium nginx gettext tmux docker-compose prometheus pgbouncer haproxy stress-ng
 	command -v npm >/dev/null || bash scripts/apt-install.sh nodejs npm
 	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core (test_accessibility.py), openapi-typescript + typescript (tests/games/test_typescript_client.py)
 	cd clients/typescript && npm ci --no-audit --no-fund --silent  # the TypeScript SDK's dependencies (tests/clients/test_typescript_sdk.py)

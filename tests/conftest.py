@@ -1,12 +1,19 @@
 import asyncio
 import os
+import secrets
 import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from rest_framework.test import APIClient
+
+ROOT = Path(__file__).resolve().parents[1]
 
 requires_postgres = pytest.mark.skipif(
     not os.environ.get("DATABASE_URL", "").startswith("postgres"),
@@ -78,6 +85,92 @@ def client_for():
 @pytest.fixture
 def auth_client(user, client_for) -> APIClient:
     return client_for(user)
+
+
+# The suite's server: one daphne process (HTTP and WebSockets) per pytest-xdist worker on a
+# database of its own, for the browser tests (tests/web), the Python and TypeScript clients'
+# tests (tests/clients, tests/games/test_*client.py) and the stream tests. Defined here, once:
+# a module that imported these fixtures defined copies of them, and each copy started a server
+# of its own on a database of its own (a migrate and a daphne start: ~15 CPU-seconds each, seven
+# a pass). Tests that need a server configured otherwise start their own (tests/web/test_archive.py,
+# test_production_static.py, tests/games/test_stream_limits.py).
+# Hints are throttled per account, low enough for a test to reach the limit with an account of
+# its own (tests/clients/test_client.py), high enough for a game won by hints; sign-ups, logins
+# and hints per address (every test's client has the same one) are not limited in practice (the
+# counters outlive a test when the server's cache is Redis).
+HINT_RATE = 100
+
+
+@pytest.fixture(scope="session")
+def server_database(tmp_path_factory) -> Iterator[str]:
+    """A database of the server's own: a fresh PostgreSQL database beside DATABASE_URL's when
+    that is PostgreSQL (dropped afterwards), else an SQLite file."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        yield f"sqlite:///{tmp_path_factory.mktemp('web') / 'browser.sqlite3'}"
+        return
+    import psycopg
+
+    name = f"canfield_browser_{secrets.token_hex(4)}"
+    parts = urlsplit(url)
+    admin_url = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def server_env(server_database) -> dict[str, str]:
+    # One trusted proxy: a browser context or client whose requests carry X-Forwarded-For comes
+    # from that address (matchmaking never seats two accounts of one address together, R32); a
+    # request without the header is the peer's, as before.
+    return dict(
+        os.environ,
+        DATABASE_URL=server_database,
+        DJANGO_DEBUG="1",
+        PYTHONUNBUFFERED="1",
+        PROXY_COUNT="1",
+        THROTTLE_REGISTER="1000/minute",
+        THROTTLE_TOKEN="1000/minute",
+        THROTTLE_HINTS=f"{HINT_RATE}/minute",
+        THROTTLE_HINTS_ADDRESS="100000/minute",
+    )
+
+
+@pytest.fixture(scope="session")
+def run_on_server(server_env, base_url):
+    """Runs Python in `manage.py shell` against the server's database: setting up what a
+    test needs in bulk (many players) goes through the services, not a browser."""
+
+    def run(code: str) -> str:
+        return subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", code],
+            cwd=ROOT,
+            env=server_env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def base_url(server_env, tmp_path_factory) -> Iterator[str]:
+    from tests.web.conftest import daphne_server
+
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=server_env,
+        check=True,
+    )
+    with daphne_server(server_env, tmp_path_factory.mktemp("web-log") / "daphne.log") as url:
+        yield url
 
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

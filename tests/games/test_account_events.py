@@ -20,7 +20,6 @@ from leaderboard.services import day_announce
 from tests.games.helpers import StreamLines
 from tests.games.test_stream_ends import CLOSED_WITHIN, Player, kinds_after
 from tests.leaderboard.test_live_contract import validate
-from tests.web.conftest import base_url, run_on_server, server_database, server_env  # noqa: F401
 
 PATH = "/api/v1/account/events"
 NDJSON = {"Accept": "application/x-ndjson"}
@@ -40,7 +39,7 @@ def _events(lines: StreamLines, count: int) -> list[dict[str, object]]:
     return found
 
 
-def _open(base_url: str, headers: dict[str, str], since: object = None) -> StreamLines:  # noqa: F811
+def _open(base_url: str, headers: dict[str, str], since: object = None) -> StreamLines:
     client = httpx.Client(base_url=base_url, timeout=30)
     path = PATH if since is None else f"{PATH}?since={since}"
     lines = StreamLines(client, path, {**headers, **NDJSON})
@@ -55,7 +54,7 @@ def _close(lines: StreamLines) -> None:
     lines.thread.join(10)
 
 
-def test_a_stream_tells_the_account_s_games_and_resumes_after_since(base_url):  # noqa: F811
+def test_a_stream_tells_the_account_s_games_and_resumes_after_since(base_url):
     with httpx.Client(base_url=base_url, timeout=30) as client:
         # given: an account's event stream, opened with one of its keys
         player = Player(client)
@@ -103,7 +102,7 @@ def test_a_stream_tells_the_account_s_games_and_resumes_after_since(base_url):  
         assert client.get(f"{PATH}?since={ended['id']}", headers=other.streamer).status_code == 400
 
 
-def test_a_revoked_key_s_event_stream_closes(base_url):  # noqa: F811
+def test_a_revoked_key_s_event_stream_closes(base_url):
     with httpx.Client(base_url=base_url, timeout=30) as client:
         player = Player(client)
         lines = _open(base_url, player.streamer)
@@ -120,7 +119,7 @@ def test_a_revoked_key_s_event_stream_closes(base_url):  # noqa: F811
 
 
 @pytest.mark.parametrize("since", ["999999999999", "abc", "-1", ""])
-def test_an_unknown_since_is_refused_in_the_api_s_shape(base_url, since):  # noqa: F811
+def test_an_unknown_since_is_refused_in_the_api_s_shape(base_url, since):
     with httpx.Client(base_url=base_url, timeout=30) as client:
         player = Player(client)
         headers = {**player.streamer, "Accept-Language": "hu"}

@@ -14,12 +14,11 @@ from pathlib import Path
 import pytest
 
 from tests.games.helpers import easy_deck
-from tests.web.conftest import base_url, server_database, server_env  # noqa: F401 (fixtures)
 from tests.web.helpers import PASSWORD, unique_name
 
 
 @pytest.fixture(scope="module")
-def generated(base_url, tmp_path_factory):  # noqa: F811
+def generated(base_url, tmp_path_factory):
     """The client package generated from the server's schema with the generator's default
     settings (no config file: NDJSON answers are bytes, their lines typed by components),
     without a warning, imported."""
@@ -53,7 +52,7 @@ def register(url: str, prefix: str) -> tuple[str, str]:
     return name, registered.token
 
 
-def test_a_generated_client_plays_a_session_with_no_workaround(generated, base_url):  # noqa: F811
+def test_a_generated_client_plays_a_session_with_no_workaround(generated, base_url):
     """Register, deal a random game with the empty body model, post legal actions back as they
     are listed, read what anonymous callers may read with a plain `Client`, and get typed
     errors and the rate-limit headers: no dict surgery, no casts."""
@@ -157,7 +156,7 @@ def test_a_generated_client_plays_a_session_with_no_workaround(generated, base_u
     assert {g.id for g in public.results} == {random_game.id, game.id}
 
 
-def test_a_generated_client_exports_and_deletes_its_account(generated, base_url):  # noqa: F811
+def test_a_generated_client_exports_and_deletes_its_account(generated, base_url):
     """`DELETE account` takes the password in its body, and the schema says so: the generated
     call sends it (before, drf-spectacular documented no body for a DELETE, so the generated
     call sent none and always got 400). The export answers its NDJSON to the generated call."""
@@ -190,7 +189,7 @@ def test_a_generated_client_exports_and_deletes_its_account(generated, base_url)
     assert after.status_code == 401
 
 
-def test_a_generated_client_reads_a_stream_and_filtered_lists_typed(generated, base_url):  # noqa: F811
+def test_a_generated_client_reads_a_stream_and_filtered_lists_typed(generated, base_url):
     """A finished game's stream comes whole to the generated call (bytes, the 200 kept), each
     line typed by the schema's StreamLine components; the lists take their filters and a batch
     of ids as typed arguments."""

@@ -14,7 +14,6 @@ import httpx
 
 from games import streams
 from tests.games.helpers import StreamLines, easy_deck, winning_actions
-from tests.web.conftest import base_url, run_on_server, server_database, server_env  # noqa: F401
 from tests.web.helpers import PASSWORD, unique_name
 
 # One keep-alive (streams.IDLE_SECONDS) and a margin: a deadline for the close, not a duration.
@@ -77,7 +76,7 @@ def kinds_after(lines: StreamLines, seen: int, within: float = CLOSED_WITHIN) ->
     return {json.loads(line)["type"] if line else "keep-alive" for line in after}
 
 
-def test_a_revoked_key_s_stream_closes_and_sends_no_action_after_the_revocation(base_url):  # noqa: F811
+def test_a_revoked_key_s_stream_closes_and_sends_no_action_after_the_revocation(base_url):
     with httpx.Client(base_url=base_url, timeout=30) as client:
         # given: a stream of a game opened with one key, and an action that reached it
         player = Player(client)
@@ -98,7 +97,7 @@ def test_a_revoked_key_s_stream_closes_and_sends_no_action_after_the_revocation(
         assert again.status_code == 401
 
 
-def test_an_expired_key_s_stream_closes_within_a_keep_alive(base_url, run_on_server):  # noqa: F811
+def test_an_expired_key_s_stream_closes_within_a_keep_alive(base_url, run_on_server):
     with httpx.Client(base_url=base_url, timeout=30) as client:
         # given
         player = Player(client)
@@ -136,7 +135,7 @@ def _oauth_token(run: Callable[[str], str], username: str) -> tuple[str, str]:
     return token, client_id
 
 
-def test_a_revoked_oauth_token_s_stream_closes_within_a_keep_alive(base_url, run_on_server):  # noqa: F811
+def test_a_revoked_oauth_token_s_stream_closes_within_a_keep_alive(base_url, run_on_server):
     with httpx.Client(base_url=base_url, timeout=30) as client:
         # given: a stream opened with an app's OAuth token
         player = Player(client)
@@ -153,7 +152,7 @@ def test_a_revoked_oauth_token_s_stream_closes_within_a_keep_alive(base_url, run
         assert kinds_after(lines, 1, CHECKED_WITHIN) <= {"keep-alive"}
 
 
-def test_a_deleted_account_s_stream_closes_within_a_keep_alive(base_url):  # noqa: F811
+def test_a_deleted_account_s_stream_closes_within_a_keep_alive(base_url):
     with httpx.Client(base_url=base_url, timeout=30) as client:
         # given
         player = Player(client)

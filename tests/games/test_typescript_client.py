@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from tests.games.helpers import easy_deck
-from tests.web.conftest import base_url, server_database, server_env  # noqa: F401 (fixtures)
 from tests.web.helpers import unique_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +28,7 @@ export { move, tap };
 
 
 @pytest.fixture(scope="module")
-def typed(base_url, tmp_path_factory):  # noqa: F811
+def typed(base_url, tmp_path_factory):
     """A directory with the schema's types (schema.d.ts) and the program."""
     if not (BIN / "tsc").exists() or shutil.which("node") is None:
         pytest.fail("openapi-typescript and typescript are not installed: make test-tools")
@@ -46,7 +45,7 @@ def typed(base_url, tmp_path_factory):  # noqa: F811
 
 def test_tsc_strict_compiles_a_program_that_wins_a_game_and_refuses_a_misspelt_pile(
     typed,
-    base_url,  # noqa: F811
+    base_url,
 ):
     # one compiler run (it costs seconds): every error is wrong.ts's, play.ts compiles clean
     compiled = subprocess.run(

@@ -3,6 +3,7 @@ production WebSocket server) sharing PostgreSQL and the Redis channel layer, dri
 third-party client would (HTTP + WebSocket)."""
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -263,6 +264,25 @@ def test_idle_listeners_answering_pings_stay_up_silent_ones_are_closed(transacti
         assert stopped(process)
 
 
+def first_frame_arrived(sock: socket.socket, seconds: float) -> None:
+    """Waits until the handshake's answer and a whole first frame are in the socket's buffer,
+    without reading them (MSG_PEEK: the buffer stays as full as the server made it)."""
+    deadline = time.monotonic() + seconds
+    data = b""
+    while time.monotonic() < deadline:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        with contextlib.suppress(TimeoutError):
+            data = sock.recv(1 << 16, socket.MSG_PEEK)
+        _, upgraded, frames = data.partition(b"\r\n\r\n")
+        if upgraded and len(frames) >= 4:  # (a snapshot is under 64 KiB: a 16-bit length at most)
+            length, start = frames[1] & 0x7F, 2
+            if length == 126:
+                length, start = int.from_bytes(frames[2:4], "big"), 4
+            if len(frames) >= start + length:
+                return
+    raise AssertionError(f"no whole frame within {seconds} s: {data[:200]!r}")
+
+
 def read_frames(sock: socket.socket, seconds: float) -> tuple[list[str], int | None]:
     """A raw client's texts (unmasked text frames after the handshake's answer) until the
     server closes or `seconds` pass, and the close code (None if still open)."""
@@ -323,7 +343,7 @@ def test_a_listener_that_stops_reading_is_closed_with_4408_one_that_reads_gets_e
                 "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode()
             )
-            time.sleep(1)  # its snapshot sent (no batch yet: the first may have any number)
+            first_frame_arrived(slow, 30)  # its snapshot (no batch yet: one may have any number)
             # when: 200 batches of 64 KiB each (more than the kernel's buffers and the outbox
             # of 30 batches hold) reach the board's group, as the ticks publish them
             first = 1_800_000_000_000

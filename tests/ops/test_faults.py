@@ -157,15 +157,19 @@ def test_postgres_restart_during_play_gives_503s_then_play_resumes(topology, pos
     players = new_players(topology, PLAYERS)
     workers = topology.web_workers()
 
-    # when: PostgreSQL stops mid-play for a few seconds, then starts again
+    # when: PostgreSQL stops mid-play (`pg_ctl -w`: stopped when it returns) until the players
+    # have been answered 503 during the outage, then starts again
     threads, errors = play_in_threads(players, actions)
     wait_for(lambda: applied(players) >= PLAYERS * actions // 4, 60, "play to get going")
     postgres.stop()
     at = applied(players)
-    time.sleep(1)
     during = httpx.get(f"{topology.base_url}/readyz", timeout=5)
     pages = {path: httpx.get(f"{topology.base_url}{path}", timeout=5) for path in PAGES}
-    time.sleep(2)
+    wait_for(
+        lambda: sum(player.statuses[503] for player in players) >= PLAYERS,
+        60,
+        "the players to be answered 503 during the outage",
+    )
     postgres.start()
     for thread in threads:
         thread.join(120)
@@ -173,7 +177,7 @@ def test_postgres_restart_during_play_gives_503s_then_play_resumes(topology, pos
     # then
     statuses = check_all_answers_clean(players)
     print(
-        f"stopped PostgreSQL after {at} of {PLAYERS * actions} actions for 3 s; answers "
+        f"stopped PostgreSQL after {at} of {PLAYERS * actions} actions; answers "
         f"{dict(statuses)}; /readyz during the outage: {during.status_code} {during.json()}"
     )
     assert errors == []

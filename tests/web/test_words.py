@@ -3,7 +3,6 @@ params, counted words with the language's plural forms (Polish has three), pile 
 name their cards, and after a move one short announcement of what changed."""
 
 import re
-import time
 from datetime import date, timedelta
 
 import pytest
@@ -60,21 +59,27 @@ def test_a_move_is_announced_in_one_short_sentence(new_context, lang):
 
 
 def test_the_description_asked_for_during_a_move_is_the_new_state_s(new_context):
-    # given a table whose description answers come late (a slow network)
+    # given a table whose description answers come late (a slow network: held until the test
+    # lets them go)
     page, _game_id = open_easy_game(new_context, "en")
     page.wait_for_function("() => document.getElementById('description').dataset.moves === '0'")
     before = page.locator("#description").text_content()
+    held = []
 
-    def late(route):
-        time.sleep(1.0)
-        route.continue_()
+    def hold(route):
+        held.append(route)
 
-    page.route("**/text?*", late)
+    page.route("**/text?*", hold)
 
-    # when the player moves and at once asks for the whole table (the I key)
-    page.click('[data-pile="tableau:1"] [data-card="AS"]')
+    # when the player moves and asks for the whole table (the I key) while the new state's
+    # description is on its way, which then comes
+    with page.expect_request("**/text?*"):
+        page.click('[data-pile="tableau:1"] [data-card="AS"]')
     wait_for_moves(page, 1)
     page.locator("body").press("i")
+    assert held, "the description's request was not held"
+    for route in held:
+        route.continue_()
 
     # then what is read out is the description of the state after the move, once it comes
     page.wait_for_function("() => document.getElementById('description').dataset.moves === '1'")
