@@ -3,8 +3,8 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from oauth2_provider import views as oauth_views
 
-from canfield_site.api import PingApi
-from games.errors import api_not_found
+from canfield_site.ping import PingApi
+from core.errors import api_not_found
 from keys.oauth import ConsentView
 
 urlpatterns = [

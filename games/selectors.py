@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.errors import NotFound, NotInStanding
+from core.errors import NotFound, NotInStanding
 from games.models import AccountEvent, Action, Game
 from keys.models import ApiKey
 

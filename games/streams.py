@@ -22,7 +22,7 @@ each thread keeping its one connection (CONN_MAX_AGE) for the next step, so a pr
 at most DATABASE_THREADS sessions for its streams however many it serves, and an opening makes
 no new session. Nor does it keep the request: Django's ASGI handler gives each request a
 thread of its own (for its sync middleware) until the request ends, and keeps the request's
-objects as long; so the view hands its lines over (`canfield_site.sockets.send_after`), Django
+objects as long; so the view hands its lines over (`core.sockets.send_after`), Django
 answers the headers and is done, and the lines follow, sent by the ASGI middleware.
 
 An idle stream costs nothing but its keep-alive timer: it reads only when woken (or once when
@@ -68,7 +68,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from canfield_site.logs import WarnEvery
+from core.logs import WarnEvery
 from games.selectors import Credential, account_last_events, credentials_alive, game_moves
 
 log = logging.getLogger(__name__)

@@ -12,10 +12,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import answers, query_unknown
+from core.api import answers, query_unknown
+from core.errors import Forbidden, InvalidRequest, NotFound
+from core.throttling import FixedWindowScopedThrottle
 from games.authentication import TokenAuth, request_scopes
-from games.errors import Forbidden, InvalidRequest, NotFound
-from games.throttling import FixedWindowScopedThrottle
 from keys import services
 
 

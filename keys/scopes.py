@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from core.errors import Forbidden
 from games.authentication import request_scopes
-from games.errors import Forbidden
 
 ACCOUNT_READ, ACCOUNT_WRITE, GAME_PLAY, BOARD_READ = (
     "account:read",

@@ -16,7 +16,7 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 from oauth2_provider.settings import oauth2_settings
 
-from canfield_site.commits import after_commit
+from core.commits import after_commit
 from games.streams import credentials_changed
 from keys.models import ApiKey
 

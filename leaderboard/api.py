@@ -16,9 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import PageQuerySerializer, answers, page_links, page_params, query_unknown
+from core.api import PageQuerySerializer, answers, page_links, page_params, query_unknown
+from core.errors import InvalidRequest, NotFound
 from games.api import DRAW_CHOICES
-from games.errors import InvalidRequest, NotFound
 from games.models import Game
 from keys.scopes import ScopeRequired
 from leaderboard import selectors, services

@@ -43,8 +43,8 @@ from django.db import close_old_connections, connections, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from canfield_site import metrics
-from canfield_site.logs import WarnEvery
+from core import metrics
+from core.logs import WarnEvery
 from leaderboard.models import DailyChallenge, Entry
 
 logger = logging.getLogger(__name__)

@@ -52,8 +52,8 @@ from django.utils import timezone
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
-from canfield_site import metrics
-from canfield_site.logs import WarnEvery
+from core import metrics
+from core.logs import WarnEvery
 from leaderboard import selectors, services
 from leaderboard.boards import board_id
 from leaderboard.days import DRAWS, day_parse, day_today

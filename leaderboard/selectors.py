@@ -39,8 +39,8 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, TruncWeek
 from django.utils.translation import gettext as _
 
+from core.errors import NotFound
 from games.accounts import player_is_bot
-from games.errors import NotFound
 from games.models import Game
 from games.selectors import games_counted
 from leaderboard import boards

@@ -20,12 +20,12 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from canfield_site.commits import after_commit
+from core.commits import after_commit
+from core.errors import Forbidden, NotInStanding
 from games import services as game_services
 from games.accounts import player_is_guest, player_lock
 from games.engine import DealCode
 from games.engine import Game as EngineGame
-from games.errors import Forbidden, NotInStanding
 from games.events import day_event_add
 from games.models import Game
 from games.selectors import account_standing, account_standing_require

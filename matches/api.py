@@ -23,7 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import (
+from core.api import (
     MAX_PAGE,
     PageQuerySerializer,
     answers,
@@ -33,9 +33,9 @@ from canfield_site.api import (
     query_unknown,
     whole_number,
 )
-from canfield_site.clients import client_address_hash, client_device_hash
-from games.errors import ApiError, InvalidRequest, NotFound
-from games.throttling import FixedWindowScopedThrottle
+from core.clients import client_address_hash, client_device_hash
+from core.errors import ApiError, InvalidRequest, NotFound
+from core.throttling import FixedWindowScopedThrottle
 from keys.scopes import ScopeRequired
 from matches import challenges, selectors, services
 from matches.deals import NoMatchSecret

@@ -36,10 +36,10 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from canfield_site.commits import after_commit
+from core.commits import after_commit
+from core.errors import Forbidden
 from games.accounts import player_lock
 from games.engine import DealCode
-from games.errors import Forbidden
 from games.events import events_add
 from games.models import Game
 from games.selectors import _instance, _row_reader, account_standing_require

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model
 
-from canfield_site.clients import DEVICE_COOKIE, DEVICE_COOKIE_SECONDS
+from core.clients import DEVICE_COOKIE, DEVICE_COOKIE_SECONDS
 from fairplay import services, signals
 from fairplay.models import Review
 from games import services as game_services

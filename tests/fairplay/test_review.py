@@ -20,7 +20,7 @@ from django.utils import timezone
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from canfield_site import metrics
+from core import metrics
 from fairplay import services
 from fairplay.models import Review
 from games import events

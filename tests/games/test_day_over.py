@@ -11,9 +11,9 @@ import time_machine
 from django.core.management import call_command
 from django.utils import timezone
 
+from core.errors import GameFinished
 from games import services
 from games.engine import DealCode
-from games.errors import GameFinished
 from games.models import Game
 from leaderboard.days import day_deal, day_today
 from leaderboard.models import DailyChallenge, Entry

@@ -342,7 +342,7 @@ def test_an_action_marks_its_entry_for_the_next_live_batch_after_commit(
     # nothing is marked before the commit
     assert store.changed_take(challenge.pk, tick=2) == []
     # the board's mark, beside the wake-up of the game's streams (games/streams.py)
-    # (each wrapped by canfield_site.commits.after_commit: `__wrapped__` is what it runs)
+    # (each wrapped by core.commits.after_commit: `__wrapped__` is what it runs)
     [mark] = [c for c in callbacks if c.__wrapped__.func is not streams.game_changed]
     assert len(callbacks) == 2
     mark()

@@ -7,7 +7,7 @@ Clients of the live boards never need to send anything (the consumers ignore wha
   `--ws-max-size` (scripts/serve-ws.sh), daphne's DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE and
   DAPHNE_WEBSOCKET_MAX_FRAME_SIZE settings under `runserver` (its `--websocket-max-*` options
   under `daphne`); the servers enforce it, nothing here does;
-- one client address (canfield_site/clients.py: the proxy's view of it; an IPv6 client's /64,
+- one client address (core/clients.py: the proxy's view of it; an IPv6 client's /64,
   as every per-address count, `client_key`) holds at most `WS_PER_ADDRESS` sockets; the next is
   accepted and closed at once with 4429 (a browser sees a close code, never a refused
   handshake's status), and a closed socket frees its place.
@@ -47,8 +47,8 @@ from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 
-from canfield_site.clients import client_key
-from canfield_site.logs import WarnEvery
+from core.clients import client_key
+from core.logs import WarnEvery
 
 logger = logging.getLogger(__name__)
 

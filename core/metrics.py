@@ -171,7 +171,7 @@ class StatusCollector:
     def collect(self) -> Iterator[Metric]:
         from django.db import connection
 
-        from canfield_site.health import database_status, redis_status
+        from core.health import database_status, redis_status
 
         try:
             queues = GaugeMetricFamily(

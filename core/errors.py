@@ -2,7 +2,7 @@
 failure, with the message in the caller's language (Accept-Language: en, hu, pl).
 
 The engine reports a stable `reason` and its `params` (cards and piles as the API spells them);
-the message is worded here, with cards named as the table names them (games/words.py: "the 10
+the message is worded here, with cards named as the table names them (core/words.py: "the 10
 of hearts", "kőr 10", "10 kier").
 docs/api.md lists every reason and its params for clients that word messages themselves.
 """
@@ -24,9 +24,9 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from canfield_site import metrics
+from core import metrics
+from core.words import card_name, choose_articles, pile_name
 from games.engine import EngineError
-from games.words import card_name, choose_articles, pile_name
 
 # Every error code and its HTTP status: the contract's list (docs/api.md), and the schema's enum.
 CODES = {
@@ -118,7 +118,7 @@ class GameTooLong(ApiError):
 
 class TooManyStreams(ApiError):
     """The client address or the account already holds all the game streams it may hold open
-    (canfield_site/sockets.py), as a WebSocket's 4429."""
+    (core/sockets.py), as a WebSocket's 4429."""
 
     status_code = 429
     code = "too_many_streams"

@@ -1,5 +1,5 @@
 """Cards and piles in words, in the active language: the one source of these names for the
-server's messages (games/errors.py, the replay's captions) and for the pages, which get them
+server's messages (core/errors.py, the replay's captions) and for the pages, which get them
 as JSON (`page_words`, embedded by web/templates/web/base.html) instead of a table of their own.
 
 Card names are the R28 description's (games/engine/text.py: "treff 10", "10 trefl", "10 of

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import transaction
 
-from canfield_site import metrics
+from core import metrics
 
 
 def _step_name(func: Callable[[], Any]) -> str:

@@ -15,8 +15,8 @@ from typing import Any
 import redis
 from django.core.cache.backends.redis import RedisCache
 
-from canfield_site import metrics
-from canfield_site.logs import WarnEvery
+from core import metrics
+from core.logs import WarnEvery
 
 _warn = WarnEvery(logging.getLogger("canfield.cache"), seconds=10.0)
 

@@ -17,7 +17,7 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import ScopedRateThrottle
 
-from canfield_site.clients import client_key
+from core.clients import client_key
 
 
 @functools.lru_cache(maxsize=8)
@@ -31,7 +31,7 @@ def _count_hit(key: str, seconds: int) -> int:
     """Add one to the counter `key` (created to expire in `seconds`); return the new count.
 
     While Redis is unreachable the count is 0: throttling is off rather than the request
-    failing, as for the cache itself (canfield_site/cache.py)."""
+    failing, as for the cache itself (core/cache.py)."""
     cache = caches["default"]
     if isinstance(cache, RedisCache):
         full_key = cache.make_and_validate_key(key)
