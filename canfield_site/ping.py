@@ -9,8 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.scopes import ScopeRequired
 from core.api import answers
-from keys.scopes import ScopeRequired
 
 
 class PingApi(APIView):

@@ -192,11 +192,11 @@ def _route_names() -> dict[str, str]:
 
 
 def _scopes_declared(result: dict[str, Any]) -> None:
-    """Which scope each operation needs (keys/scopes.py), where generators and readers see it:
+    """Which scope each operation needs (accounts/scopes.py), where generators and readers see it:
     `x-scopes` on every operation, and an `oauth2` scheme (authorization code with PKCE, the
     four scopes) that operations needing a scope list with it. An API key's scopes are the
     same; OpenAPI 3.0 gives scopes to OAuth schemes only, hence `x-scopes`."""
-    from keys.scopes import BOARD_READ, SCOPE_WORDS, operation_scope
+    from accounts.scopes import BOARD_READ, SCOPE_WORDS, operation_scope
 
     result["components"].setdefault("securitySchemes", {})["oauth2"] = {
         "type": "oauth2",

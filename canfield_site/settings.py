@@ -95,11 +95,12 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "core",
     "canfield_site",
+    "keys",  # migrations only (keys/apps.py)
+    "accounts",
     "games",
     "leaderboard",
     "fairplay",
     "matches",
-    "keys",
     "oauth2_provider",
     "web",
 ]
@@ -366,13 +367,13 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "games.authentication.TokenAuthentication",
+        "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    # Every view checks its scope (keys/scopes.py); views that set their own classes add it.
+    # Every view checks its scope (accounts/scopes.py); views that set their own classes add it.
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
-        "keys.scopes.ScopeRequired",
+        "accounts.scopes.ScopeRequired",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONBodyParser"],
@@ -395,12 +396,12 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
-# OAuth 2.0 for third-party apps (keys/oauth.py): authorization code with PKCE, S256 only; no
+# OAuth 2.0 for third-party apps (accounts/oauth.py): authorization code with PKCE, S256 only; no
 # implicit or password grant; tokens stored as checksums only; the API's four scopes.
 OAUTH2_PROVIDER = {
-    "SCOPES_BACKEND_CLASS": "keys.oauth.ApiScopes",
+    "SCOPES_BACKEND_CLASS": "accounts.oauth.ApiScopes",
     # Public clients' secrets refused without a hash; a re-used code revokes its tokens.
-    "OAUTH2_VALIDATOR_CLASS": "keys.oauth.Validator",
+    "OAUTH2_VALIDATOR_CLASS": "accounts.oauth.Validator",
     "PKCE_REQUIRED": True,
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
@@ -421,9 +422,9 @@ OAUTH2_PROVIDER = {
     ),
     "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS", "3600")),
     "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
-    # Tokens that secret scanners recognise: cfo_..., cfr_... (keys.services, docs/api.md).
-    "ACCESS_TOKEN_GENERATOR": "keys.oauth.access_token_new",
-    "REFRESH_TOKEN_GENERATOR": "keys.oauth.refresh_token_new",
+    # Tokens that secret scanners recognise: cfo_..., cfr_... (accounts.services, docs/api.md).
+    "ACCESS_TOKEN_GENERATOR": "accounts.oauth.access_token_new",
+    "REFRESH_TOKEN_GENERATOR": "accounts.oauth.refresh_token_new",
     "ROTATE_REFRESH_TOKEN": True,
     "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
     "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],

@@ -3,9 +3,9 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from oauth2_provider import views as oauth_views
 
+from accounts.oauth import ConsentView
 from canfield_site.ping import PingApi
 from core.errors import api_not_found
-from keys.oauth import ConsentView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -18,7 +18,7 @@ urlpatterns = [
     path("api/v1/", include("matches.urls")),
     # Last of /api/: any other path there (a trailing slash too) is the API's JSON 404.
     re_path(r"^api/", api_not_found),
-    # OAuth 2.0 (keys/oauth.py): its URL names are django-oauth-toolkit's, for its metadata.
+    # OAuth 2.0 (accounts/oauth.py): its URL names are django-oauth-toolkit's, for its metadata.
     path(
         "oauth/",
         include(

@@ -451,8 +451,8 @@ def account_delete(*, user: Any) -> str:
     else personal stays: no e-mail, no client-address hashes, no login records. Its games stay,
     so that ranked figures, and the ranks of everyone else, do not drift. Its old name is
     refused to new accounts for DELETED_NAME_DAYS (`ReservedName`). Returns the new name."""
+    from accounts.models import ApiKey
     from games.services import address_hashes_forget_for
-    from keys.models import ApiKey
 
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().get(pk=user.pk)

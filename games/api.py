@@ -34,6 +34,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import services as key_services
+from accounts.scopes import ScopeRequired
 from core.api import (
     MAX_PAGE,
     PageQuerySerializer,
@@ -52,14 +54,12 @@ from core.throttling import (
     FixedWindowScopedThrottle,
 )
 from games import accounts, selectors, services
-from games.authentication import game_read_for
+from games.access import game_read_for
 from games.engine import RULESETS, DealCode, describe
 from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
 from games.models import Action, Game
 from games.models import Analysis as AnalysisRow
-from keys import services as key_services
-from keys.scopes import ScopeRequired
 
 LANGUAGES = ("hu", "en", "pl")
 CONCRETE_PILES = [pile for pile in PILE_NAMES if pile != "foundation"]

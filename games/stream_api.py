@@ -27,11 +27,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.scopes import ScopeRequired
 from core import sockets
 from core.api import PageQuerySerializer, answers, query_read, query_unknown
 from core.clients import client_key
 from core.errors import InvalidRequest, TooManyStreams
 from games import events, selectors, services, streams
+from games.access import game_read_for, request_credential
 from games.api import (
     GAME_ID,
     STREAM_LINE,
@@ -43,9 +45,7 @@ from games.api import (
     game_page,
     game_payload,
 )
-from games.authentication import game_read_for, request_credential
 from games.models import Action, Game
-from keys.scopes import ScopeRequired
 
 NDJSON = "application/x-ndjson"
 BYTES = "application/octet-stream"

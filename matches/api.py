@@ -23,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.scopes import ScopeRequired
 from core.api import (
     MAX_PAGE,
     PageQuerySerializer,
@@ -36,7 +37,6 @@ from core.api import (
 from core.clients import client_address_hash, client_device_hash
 from core.errors import ApiError, InvalidRequest, NotFound
 from core.throttling import FixedWindowScopedThrottle
-from keys.scopes import ScopeRequired
 from matches import challenges, selectors, services
 from matches.deals import NoMatchSecret
 from matches.models import Challenge, Match

@@ -16,9 +16,9 @@ from django.utils.translation import override
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
+from accounts.services import key_create
 from core.errors import retry_in_words
 from games import services
-from keys.services import key_create
 from leaderboard import services as leaderboard_services
 
 # Words of the English messages that no Hungarian or Polish message has.

@@ -18,7 +18,7 @@ PAGE_SIZE = 50
 # a test act for them. The 3-card board is left to the other tests.
 CROWD = """
 from django.contrib.auth import get_user_model
-from keys.services import key_create
+from accounts.services import key_create
 from leaderboard.services import daily_game_get_or_create
 for i in range(52):
     user = get_user_model().objects.create_user("{prefix}%02d" % i)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from django.utils import timezone
 
-from keys.models import ApiKey
-from keys.services import KEY_PATTERN, OAUTH_TOKEN_PATTERN, SCOPES, key_hash
-from tests.keys.test_oauth_doors import bearer, code_for, exchange
+from accounts.models import ApiKey
+from accounts.services import KEY_PATTERN, OAUTH_TOKEN_PATTERN, SCOPES, key_hash
+from tests.accounts.test_oauth_doors import bearer, code_for, exchange
 
 README = "README.md"
 

@@ -10,8 +10,8 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from keys.models import ApiKey
-from keys.services import SCOPES, key_create, key_hash
+from accounts.models import ApiKey
+from accounts.services import SCOPES, key_create, key_hash
 
 TOKENS = "/api/v1/account/tokens"
 GAMES = "/api/v1/games"
@@ -163,11 +163,12 @@ def test_keys_made_before_hashing_keep_working_after_the_migration(make_user):
             )
     migration = importlib.import_module("keys.migrations.0002_hash_drf_tokens")
 
-    # when
-    from django.apps import apps
+    # when: run with the models as they were then (the keys app's, since moved to accounts)
+    from django.db.migrations.loader import MigrationLoader
 
+    then = MigrationLoader(connection).project_state(("keys", "0001_initial")).apps
     with connection.schema_editor() as editor:
-        migration.hash_old_keys(apps, editor)
+        migration.hash_old_keys(then, editor)
 
     # then: hashed, every scope, the old table gone, and the old keys authenticate
     assert "authtoken_token" not in connection.introspection.table_names()
@@ -182,7 +183,7 @@ def test_keys_made_before_hashing_keep_working_after_the_migration(make_user):
 
 def test_logins_never_pile_up_more_keys_than_an_account_may_hold(api_client, user, monkeypatch):
     # given: room for 3 keys, and a named key made on the keys page
-    from keys import services
+    from accounts import services
 
     monkeypatch.setattr(services, "MAX_KEYS", 3)
     _row, named = key_create(user=user, name="my bot", scopes=["board:read"])
@@ -202,7 +203,7 @@ def test_logins_never_pile_up_more_keys_than_an_account_may_hold(api_client, use
 
 
 def test_keys_made_in_bulk_work_like_the_others(make_user):
-    from keys.services import keys_create_many
+    from accounts.services import keys_create_many
 
     users = [make_user(f"bulk{i}") for i in range(3)]
 

@@ -1,4 +1,4 @@
-"""OAuth's password doors and grants (keys/oauth.py's Validator): a public client's secret is
+"""OAuth's password doors and grants (accounts/oauth.py's Validator): a public client's secret is
 refused without a hash; a re-used authorization code revokes the tokens first issued from it
 (RFC 6749 4.1.2); a key made with an OAuth token expires no later than its grant and dies
 with it."""
@@ -16,8 +16,8 @@ from oauth2_provider.models import get_application_model
 from oauth2_provider.settings import oauth2_settings
 from rest_framework.test import APIClient
 
-from keys.models import ApiKey
-from tests.keys.test_oauth import REDIRECT, authorize_url, hidden_fields, pkce
+from accounts.models import ApiKey
+from tests.accounts.test_oauth import REDIRECT, authorize_url, hidden_fields, pkce
 
 
 @pytest.fixture

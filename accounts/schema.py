@@ -1,5 +1,5 @@
 """The API's security scheme in the schema: an API key or an OAuth access token as `Bearer`
-(`Token <key>` is accepted too, as before). Loaded by keys.apps."""
+(`Token <key>` is accepted too, as before). Loaded by accounts.apps."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
 
 class KeyAuthenticationScheme(OpenApiAuthenticationExtension):
-    target_class = "games.authentication.TokenAuthentication"
+    target_class = "accounts.authentication.TokenAuthentication"
     name = "tokenAuth"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:

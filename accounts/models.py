@@ -20,7 +20,7 @@ class ApiKey(models.Model):
     scopes = models.CharField(max_length=200)
     created = models.DateTimeField()
     expires = models.DateTimeField(null=True, blank=True)
-    # Updated at most once a minute (keys.services.LAST_USED_STEP): not a write per request.
+    # Updated at most once a minute (accounts.services.LAST_USED_STEP): not a write per request.
     last_used = models.DateTimeField(null=True, blank=True)
     # A key made with an OAuth token: the token family (django-oauth-toolkit's
     # RefreshToken.token_family) of the grant behind it. The key works while that family has a
@@ -29,6 +29,7 @@ class ApiKey(models.Model):
     oauth_family = models.UUIDField(null=True, blank=True)
 
     class Meta:
+        db_table = "keys_apikey"  # made by the keys app (accounts/apps.py)
         indexes = [models.Index(fields=["user", "created"], name="apikey_user_created")]
 
     def __str__(self) -> str:
@@ -38,11 +39,14 @@ class ApiKey(models.Model):
 class RedeemedCode(models.Model):
     """An OAuth authorization code exchanged for tokens (its SHA-256) and the token family of
     the tokens it gave: a second exchange of the code revokes that family (RFC 6749 4.1.2;
-    keys.oauth.Validator). Kept as long as a refresh token lives, then removed."""
+    accounts.oauth.Validator). Kept as long as a refresh token lives, then removed."""
 
     code_hash = models.CharField(primary_key=True, max_length=64)
     token_family = models.UUIDField()
     redeemed = models.DateTimeField(db_index=True)
+
+    class Meta:
+        db_table = "keys_redeemedcode"  # made by the keys app (accounts/apps.py)
 
     def __str__(self) -> str:
         return f"code {self.code_hash[:12]}… redeemed {self.redeemed:%Y-%m-%d %H:%M}"

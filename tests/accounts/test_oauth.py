@@ -13,7 +13,7 @@ from django.test import Client
 from oauth2_provider.models import get_access_token_model
 from rest_framework.test import APIClient
 
-from tests.keys.conftest import REDIRECT
+from tests.accounts.conftest import REDIRECT
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ their own add it), which looks up the operation by its URL name and method. A ke
 token without the scope gets 403 `forbidden` with `"params": {"missing_scope": ...}`, except
 on reads anyone may make (board:read): there it is answered as an anonymous caller would be,
 with the address's limits (a key can do no less than no key); a session (the site) has every
-scope. tests/keys/test_scopes.py walks every operation of the
+scope. tests/accounts/test_scopes.py walks every operation of the
 schema against this table, so a new endpoint without an entry fails there.
 """
 
@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from accounts.authentication import request_scopes
 from core.errors import Forbidden
-from games.authentication import request_scopes
 
 ACCOUNT_READ, ACCOUNT_WRITE, GAME_PLAY, BOARD_READ = (
     "account:read",

@@ -8,10 +8,10 @@ from django.contrib.auth import get_user_model
 from django.test import AsyncClient, Client
 from rest_framework.test import APIClient
 
+from accounts.models import ApiKey
+from accounts.services import key_create
 from games import services
 from games.models import Game
-from keys.models import ApiKey
-from keys.services import key_create
 from tests.games.helpers import easy_deck, winning_actions
 
 PASSWORD = "correct-horse-battery"

@@ -1,17 +1,19 @@
 """Authentication of API clients: an API key after `Authorization: Token` or `Bearer` alike,
 or an OAuth 2.0 access token after either word (docs/api.md "Accounts").
 
-An API key is looked up by its SHA-256 (only that is stored: keys.models.ApiKey) in one plain
+An API key is looked up by its SHA-256 (only that is stored: accounts.models.ApiKey) in one plain
 SQL query (every API request authenticates, and the ORM's query compilation was the largest
 part of the lookup). On the endpoints of one game (URLs with a `game_id`), the same query reads
 that game too, so an action costs one read before its write instead of two (measured:
-bench/api.py). The game rides on `request.auth`; the views take it with `game_read_for`.
+bench/api.py). The game rides on `request.auth`; the views take it with `game_read_for`
+(games/access.py). `games` lends that query (`GameReaders`): this layer does not import it.
 A `Bearer` value that is no API key is tried as an OAuth access token (django-oauth-toolkit
 stores only its checksum too).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,11 +22,36 @@ from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from games import selectors, services
-from games.models import Game
-from keys import services as key_services
+from accounts import services as key_services
 
 ALL_SCOPES = frozenset(key_services.SCOPES)
+
+
+@dataclass(frozen=True)
+class GameReaders:
+    """What `games` lends the authentication, registered from its AppConfig's `ready`
+    (`game_readers_provide`), as this layer imports no app above it (docs/contributing.md,
+    "Layers"): `token_user_and_game(key_hash=, game_id=)` reads a key with its user and the game
+    the URL names in one query (games.selectors.token_user_and_game), `game_find(game_id)` a
+    game alone."""
+
+    token_user_and_game: Callable[..., Any]
+    game_find: Callable[[Any], Any]
+
+
+_game_readers: list[GameReaders] = []
+
+
+def game_readers_provide(readers: GameReaders) -> None:
+    """Install the game readers (called once, from an AppConfig's `ready`)."""
+    _game_readers[:] = [readers]
+
+
+def game_readers() -> GameReaders:
+    """The installed game readers (the `games` app is always installed with `accounts`)."""
+    if not _game_readers:
+        raise RuntimeError("no game readers installed: add `games` to INSTALLED_APPS")
+    return _game_readers[0]
 
 
 @dataclass(frozen=True)
@@ -35,7 +62,7 @@ class TokenAuth:
 
     key_id: str | None
     scopes: frozenset[str]
-    game: Game | None
+    game: Any  # a games.models.Game, or None
     oauth_token_id: int | None = None
 
 
@@ -70,7 +97,9 @@ class TokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_credentials(self, key: str, *, game_id: Any = None) -> tuple[Any, TokenAuth]:
         now = timezone.now()
-        found = selectors.token_user_and_game(key_hash=key_services.key_hash(key), game_id=game_id)
+        found = game_readers().token_user_and_game(
+            key_hash=key_services.key_hash(key), game_id=game_id
+        )
         if found is None:
             oauth = _oauth_token(key, game_id=game_id)  # after either word, as a key
             if oauth is not None:
@@ -101,27 +130,5 @@ def _oauth_token(token: str, *, game_id: Any) -> tuple[Any, TokenAuth] | None:
         return None
     scopes = frozenset(row.scope.split()) & ALL_SCOPES
     key_services.oauth_token_touch(token_id=row.pk, updated=row.updated, now=timezone.now())
-    game = selectors.game_find(game_id)
+    game = game_readers().game_find(game_id)
     return row.user, TokenAuth(key_id=None, scopes=scopes, game=game, oauth_token_id=row.pk)
-
-
-def request_credential(request: Request) -> selectors.Credential | None:
-    """What the request authenticated with (its key, OAuth token or session), None if nothing:
-    what a stream opened by it lives by (games/streams.py)."""
-    auth = request.auth
-    if isinstance(auth, TokenAuth):
-        if auth.key_id is not None:
-            return selectors.Credential("key", auth.key_id)
-        assert auth.oauth_token_id is not None
-        return selectors.Credential("oauth", auth.oauth_token_id)
-    if request.user.is_authenticated:
-        return selectors.Credential("user", request.user.pk)
-    return None
-
-
-def game_read_for(request: Request, game_id: str) -> Game:
-    """The game `game_id` if the caller may see it, else NotFound; the one read with the token
-    when the request came with one. A daily game whose day is over is ended first (R26a)."""
-    if isinstance(request.auth, TokenAuth):
-        return services.game_read(game=request.auth.game, user=request.user)
-    return services.game_get_for(game_id=game_id, user=request.user)

@@ -9,8 +9,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from keys.scopes import SCOPE_WORDS
-from keys.services import key_create
+from accounts.scopes import SCOPE_WORDS
+from accounts.services import key_create
 
 
 class Command(BaseCommand):

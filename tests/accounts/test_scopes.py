@@ -1,4 +1,4 @@
-"""Every operation of the schema needs the scope keys/scopes.py declares for it: a key without
+"""Every operation of the schema needs the scope accounts/scopes.py declares for it: a key without
 it is refused with 403 `missing_scope`, one with only that scope gets past the check."""
 
 import datetime as dt
@@ -9,9 +9,9 @@ from django.urls import resolve
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from accounts import scopes as scope_table
+from accounts.services import SCOPES, key_create
 from games import services
-from keys import scopes as scope_table
-from keys.services import SCOPES, key_create
 
 METHODS = ("get", "post", "put", "patch", "delete")
 

@@ -1,5 +1,5 @@
 """API keys: made, listed, revoked, and found from what a client sends (docs/api.md
-"Accounts"). Only a key's first characters and its SHA-256 are stored (keys.models.ApiKey)."""
+"Accounts"). Only a key's first characters and its SHA-256 are stored (accounts.models.ApiKey)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import datetime as dt
 import hashlib
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,9 +17,8 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 from oauth2_provider.settings import oauth2_settings
 
+from accounts.models import ApiKey
 from core.commits import after_commit
-from games.streams import credentials_changed
-from keys.models import ApiKey
 
 # The scopes (docs/api.md), in the order they are listed.
 SCOPES = ("account:read", "account:write", "game:play", "board:read")
@@ -37,6 +37,22 @@ MAX_DAYS = 3650
 # Keys an account may hold at once (a password login makes one each time: auth/token).
 MAX_KEYS = 200
 LOGIN_NAMES = ("auth/register", "auth/token")
+
+# Told after the commit of a revocation: the streams opened with the credential close at once
+# (games.streams.credentials_changed, subscribed from games' AppConfig's `ready`, as this layer
+# imports no app above it: docs/contributing.md, "Layers").
+_credential_listeners: list[Callable[[], None]] = []
+
+
+def credentials_changed_subscribe(listener: Callable[[], None]) -> None:
+    """Call `listener` after the commit of every revocation of a key or token."""
+    if listener not in _credential_listeners:
+        _credential_listeners.append(listener)
+
+
+def credentials_changed() -> None:
+    for listener in _credential_listeners:
+        listener()
 
 
 def _key_new() -> str:

@@ -8,8 +8,8 @@ from django.test import Client
 from django.utils import timezone
 from oauth2_provider.models import AccessToken
 
-from keys.services import oauth_apps_for
-from tests.keys.test_oauth_doors import bearer, code_for, exchange, make_key
+from accounts.services import oauth_apps_for
+from tests.accounts.test_oauth_doors import bearer, code_for, exchange, make_key
 
 
 def test_the_keys_page_lists_an_allowed_app_and_takes_its_access_back(public_app, user):

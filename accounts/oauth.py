@@ -1,7 +1,7 @@
 """OAuth 2.0 for third-party apps (docs/api.md "Accounts"), on
 django-oauth-toolkit: authorization code with PKCE (S256 only: settings.OAUTH2_PROVIDER), the
 API's four scopes, the consent page in the site's own template and language, revocation, and
-RFC 8414 metadata. Access tokens are read by games.authentication as `Bearer` values.
+RFC 8414 metadata. Access tokens are read by accounts.authentication as `Bearer` values.
 
 The token and revoke endpoints check a confidential client's secret with a password hash (the
 toolkit stores secrets hashed): nginx sends them to the heavy pool under a limit, the hash runs
@@ -33,14 +33,14 @@ from oauth2_provider.settings import oauth2_settings
 from oauthlib.common import generate_token
 from oauthlib.oauth2.rfc6749 import errors as oauth_errors
 
-from keys.models import RedeemedCode
-from keys.scopes import SCOPE_WORDS
-from keys.services import ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, SCOPES, key_hash
+from accounts.models import RedeemedCode
+from accounts.scopes import SCOPE_WORDS
+from accounts.services import ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, SCOPES, key_hash
 
 
 def access_token_new(request: Any) -> str:
     """An OAuth access token (settings.OAUTH2_PROVIDER's ACCESS_TOKEN_GENERATOR): oauthlib's
-    40 random letters and digits after `cfo_`, for secret scanners (keys.services)."""
+    40 random letters and digits after `cfo_`, for secret scanners (accounts.services)."""
     return ACCESS_TOKEN_PREFIX + generate_token(40)
 
 
@@ -125,7 +125,7 @@ class Validator(OAuth2Validator):
       HTTP Basic) is refused as `invalid_client` before any hash: else each junk secret would
       cost a PBKDF2 check of the secret the toolkit made up for the client when it was saved.
     - 4.1.2: an authorization code used twice revokes the tokens first issued from it (their
-      whole refresh-token family, and with it the keys made with them: keys.models.ApiKey).
+      whole refresh-token family, and with it the keys made with them: accounts.models.ApiKey).
     """
 
     def authenticate_client(self, request: Any, *args: Any, **kwargs: Any) -> bool:

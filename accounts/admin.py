@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from keys.models import ApiKey
+from accounts.models import ApiKey
 
 
 @admin.register(ApiKey)

@@ -12,11 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import services
+from accounts.authentication import TokenAuth, request_scopes
 from core.api import answers, query_unknown
 from core.errors import Forbidden, InvalidRequest, NotFound
 from core.throttling import FixedWindowScopedThrottle
-from games.authentication import TokenAuth, request_scopes
-from keys import services
 
 
 class KeySerializer(serializers.Serializer):
