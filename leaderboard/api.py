@@ -20,9 +20,9 @@ from accounts.scopes import ScopeRequired
 from core.api import PageQuerySerializer, answers, page_links, page_params, query_unknown
 from core.errors import InvalidRequest, NotFound
 from games.api import DRAW_CHOICES
+from games.days import DRAWS, day_parse, day_today, month_parse
 from games.models import Game
 from leaderboard import selectors, services
-from leaderboard.days import DRAWS, day_parse, day_today, month_parse
 from leaderboard.models import DailyChallenge
 from matches.selectors import player_ratings
 

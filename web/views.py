@@ -42,8 +42,8 @@ from games.accounts import (
     signup_slot_take,
 )
 from games.api import GAME_CREATE_THROTTLES, GameListCreateApi
+from games.days import day_today, month_parse
 from games.engine import RULESETS
-from leaderboard.days import day_today, month_parse
 from leaderboard.selectors import HEAT_DAYS, player_history_stats
 from web import charts, review, selectors
 from web.forms import SignupForm

@@ -25,11 +25,11 @@ from fairplay import services
 from fairplay.models import Review
 from games import events
 from games import services as game_services
+from games.days import day_today
 from games.engine import Game as EngineGame
 from games.models import Action, Game
 from games.solver import solve
 from leaderboard import services as board_services
-from leaderboard.days import day_today
 from leaderboard.models import Entry
 from tests.leaderboard.test_consumer import next_message, open_socket
 

@@ -11,11 +11,11 @@ from django.db import OperationalError, connection
 from django.test.utils import CaptureQueriesContext
 
 from games import streams
+from games.days import day_deal
 from games.engine import DealCode, shuffled_deck
 from games.models import Game
 from games.services import game_create
 from leaderboard import boards, selectors, services
-from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge, Entry
 from leaderboard.services import entries_disqualify
 from tests.conftest import requires_postgres, requires_redis

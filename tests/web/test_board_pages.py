@@ -27,7 +27,7 @@ for i in range(52):
 """
 LINE = """
 import json
-from leaderboard.days import day_today
+from games.days import day_today
 from leaderboard.models import DailyChallenge
 print("line:", json.dumps(DailyChallenge.objects.get(date=day_today(), draw=1).line))
 """

@@ -4,8 +4,8 @@ import hmac
 import pytest
 from django.test import override_settings
 
+from games.days import day_deal, day_ends_at, day_parse, day_today
 from games.engine import DealCode
-from leaderboard.days import day_deal, day_ends_at, day_parse, day_today
 
 DAY = dt.date(2026, 11, 29)
 
