@@ -8,6 +8,8 @@ import redis
 from django.conf import settings
 from django.db import DatabaseError, connection
 
+from core.redis_clients import redis_client
+
 # A probe must answer quickly even when a dependency hangs instead of refusing.
 PROBE_TIMEOUT_SECONDS = 1.0
 
@@ -24,11 +26,7 @@ def database_status() -> str:
 def redis_status() -> str:
     if not settings.REDIS_URL:
         return "ok"  # in-memory channel layer and cache: nothing to reach
-    client = redis.Redis.from_url(
-        settings.REDIS_URL,
-        socket_connect_timeout=PROBE_TIMEOUT_SECONDS,
-        socket_timeout=PROBE_TIMEOUT_SECONDS,
-    )
+    client = redis_client(timeout=PROBE_TIMEOUT_SECONDS)
     try:
         client.ping()
     except redis.RedisError as error:

@@ -49,6 +49,7 @@ from django.core.handlers.asgi import ASGIRequest
 
 from core.clients import client_key
 from core.logs import WarnEvery
+from core.redis_clients import redis_async_client
 
 logger = logging.getLogger(__name__)
 
@@ -170,11 +171,7 @@ def places(kind: str = "ws") -> AddressPlaces:
     if found is None:
         client = None
         if settings.REDIS_URL:
-            client = redis.asyncio.Redis.from_url(
-                settings.REDIS_URL,
-                socket_timeout=REDIS_TIMEOUT,
-                socket_connect_timeout=REDIS_TIMEOUT,
-            )
+            client = redis_async_client(timeout=REDIS_TIMEOUT)
         namespace = f"{kind}:{settings.DATABASES['default']['NAME']}"
         limit = getattr(settings, LIMITS[kind])
         found = kinds[kind] = AddressPlaces(limit, client, namespace)

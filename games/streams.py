@@ -69,6 +69,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from core.logs import WarnEvery
+from core.redis_clients import redis_async_client, redis_client
 from games.selectors import Credential, account_last_events, credentials_alive, game_moves
 
 log = logging.getLogger(__name__)
@@ -160,13 +161,7 @@ def _check_local() -> None:
 def _publish(name: str, on_failure: str) -> None:
     try:
         if not _publisher:
-            _publisher.append(
-                redis.Redis.from_url(
-                    settings.REDIS_URL,
-                    socket_timeout=REDIS_TIMEOUT,
-                    socket_connect_timeout=REDIS_TIMEOUT,
-                )
-            )
+            _publisher.append(redis_client(timeout=REDIS_TIMEOUT))
         _publisher[0].publish(_channel(name), b"1")
     except redis.RedisError as error:
         log.warning(on_failure, extra={"channel": name, "error": repr(error)})
@@ -270,9 +265,7 @@ class _Hub:
     streamed in this loop, it wakes their streams."""
 
     def __init__(self) -> None:
-        self.client = redis.asyncio.Redis.from_url(
-            settings.REDIS_URL, socket_timeout=None, socket_connect_timeout=REDIS_TIMEOUT
-        )
+        self.client = redis_async_client(timeout=None, connect_timeout=REDIS_TIMEOUT)
         self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
         self.names: dict[str, int] = {}
         self.changed = asyncio.Event()

@@ -45,6 +45,7 @@ from django.utils import timezone
 
 from core import metrics
 from core.logs import WarnEvery
+from core.redis_clients import redis_client
 from leaderboard.models import DailyChallenge, Entry
 
 logger = logging.getLogger(__name__)
@@ -228,9 +229,7 @@ def _expire_in(ends_at: dt.datetime) -> int:
 
 class RedisBoards:
     def __init__(self, url: str) -> None:
-        self.client = redis.Redis.from_url(
-            url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT
-        )
+        self.client = redis_client(timeout=REDIS_TIMEOUT, url=url)
         database = settings.DATABASES["default"]["NAME"]
         self.namespace = f"board:{database}"
         self.scripts = {
