@@ -1,5 +1,6 @@
-"""The project's schema class for drf-spectacular (REST_FRAMEWORK's DEFAULT_SCHEMA_CLASS): a
-module of its own, since DRF imports it while its settings load."""
+"""The project's schema class for drf-spectacular (REST_FRAMEWORK's DEFAULT_SCHEMA_CLASS) and
+the schema's postprocessing hooks (SPECTACULAR_SETTINGS): light to import, since DRF imports it
+while its settings load; the hooks import the apps they read when they run."""
 
 from __future__ import annotations
 
