@@ -9,7 +9,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from accounts.models import ApiKey
-from accounts.services import key_hash
+from accounts.services import key_create, key_hash
 
 BEFORE = [("keys", "0003_oauth_family_and_redeemed_codes"), ("accounts", None)]
 
@@ -48,3 +48,14 @@ def test_a_key_made_by_the_keys_app_works_after_the_move(make_user, api_client):
     assert (moved.app_label, moved.model) == ("accounts", "apikey")
     api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
     assert api_client.get("/api/v1/account").json()["username"] == "alice"
+
+
+def test_the_admin_lists_the_keys_under_accounts(admin_client, user):
+    # given
+    key_create(user=user, name="my bot", scopes=["board:read"])
+
+    # when
+    page = admin_client.get("/admin/accounts/apikey/")
+
+    # then
+    assert page.status_code == 200 and "my bot" in page.content.decode()
