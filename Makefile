@@ -68,7 +68,7 @@ test-stress: setup test-tools bytecode
 # PYTHONDONTWRITEBYTECODE is set each would compile every module it imports again (the
 # dependencies' bytecode is written at install: --compile-bytecode above).
 bytecode: setup
-	$(BIN)/python -m compileall -q -j 0 canfield_site fairplay games keys leaderboard matches web tests clients/python
+	$(BIN)/python -m compileall -q -j 0 accounts canfield_site core fairplay games keys leaderboard matches web tests clients/python
 
 # What the suite needs beside the venv: Debian packages (when root), axe-core and the TypeScript
 # toolchains from npm.

@@ -72,7 +72,7 @@ def make_tokens(prefix: str, count: int, database_url: str) -> list[str]:
         django.setup()
     from django.contrib.auth import get_user_model
 
-    from keys.services import keys_create_many
+    from accounts.services import keys_create_many
 
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"{prefix}{i}", password="!") for i in range(count)

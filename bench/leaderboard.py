@@ -42,8 +42,8 @@ def fill(games: int) -> None:
     from django.db import connection
     from django.utils import timezone
 
+    from games.days import day_today
     from leaderboard import services
-    from leaderboard.days import day_today
 
     call_command("migrate", verbosity=0)
     challenge = services.challenge_get_or_create(date=day_today(), draw=3)

@@ -54,7 +54,7 @@ for i in range({count}):
 # The ten days before today, both boards (written without the solver): the archive's days.
 PAST_DAYS = """
 import datetime as dt
-from leaderboard.days import day_deal, day_ends_at, day_today
+from games.days import day_deal, day_ends_at, day_today
 from leaderboard.models import DailyChallenge
 for back in range(1, 11):
     date = day_today() - dt.timedelta(days=back)

@@ -68,7 +68,7 @@ SETUP = """
 import json, sys, django
 django.setup()
 from django.contrib.auth import get_user_model
-from keys.services import keys_create_many
+from accounts.services import keys_create_many
 from matches.deals import match_deal_code
 from matches.models import MatchDeal
 players, deals = int(sys.argv[1]), int(sys.argv[2])

@@ -1,5 +1,5 @@
 """ASGI entry point: HTTP goes to Django, WebSockets to the leaderboard consumers (within the
-limits of canfield_site/sockets.py, which also holds game streams' places)."""
+limits of core/sockets.py, which also holds game streams' places)."""
 
 import atexit
 import os
@@ -16,12 +16,12 @@ from channels.security.websocket import OriginValidator, WebsocketDenier  # noqa
 from django.conf import settings  # noqa: E402
 
 from canfield_site.checks import refuse_unsafe_secrets  # noqa: E402
-from canfield_site.metrics import process_exit  # noqa: E402
-from canfield_site.sockets import PlacesHeld, SocketsPerAddress  # noqa: E402
+from core.metrics import process_exit  # noqa: E402
+from core.sockets import PlacesHeld, SocketsPerAddress  # noqa: E402
 from leaderboard.routing import websocket_urlpatterns  # noqa: E402
 
 refuse_unsafe_secrets()
-# A ws process's listeners leave the metrics' sums when it stops (canfield_site/metrics.py).
+# A ws process's listeners leave the metrics' sums when it stops (core/metrics.py).
 atexit.register(process_exit)
 
 
@@ -62,7 +62,7 @@ class Denier(WebsocketDenier):
 
 application = ProtocolTypeRouter(
     {
-        # A game stream's places (canfield_site/sockets.py) are held until its response ends.
+        # A game stream's places (core/sockets.py) are held until its response ends.
         "http": PlacesHeld(django_asgi_app),
         # No session or user: the live boards are public, and a handshake costs no database
         # work (AuthMiddlewareStack would read the session and the user for each socket).

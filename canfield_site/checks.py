@@ -4,7 +4,7 @@ the notices of development dailies (canfield.W001) and of matches turned off (ca
 Registered for every `manage.py` command that runs checks (check, check --deploy, migrate,
 runserver) and run again by the WSGI and ASGI entry points, which Django does not check: with
 DJANGO_DEBUG=0 a server whose secret key or daily secret is a placeholder, short, or shared
-refuses to start. The daily secret derives every daily deal (leaderboard.days): anyone who
+refuses to start. The daily secret derives every daily deal (games.days): anyone who
 knows it knows every future deal, and if it were the session key, rotating that key would
 change the deals of the days already created. In debug (`make run`) the daily secret may be the
 public development one: W001 says so at every start, since anyone with the repository can

@@ -16,9 +16,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.functional import SimpleLazyObject, empty
 from django.utils.translation import gettext as _
 
-from canfield_site import health, metrics
-from canfield_site.clients import client_address
-from canfield_site.slots import Busy
+from core import health, metrics
+from core.clients import client_address
+from core.slots import Busy
 
 request_logger = logging.getLogger("canfield.request")
 # A request id from the proxy (nginx's $request_id) or a client is kept if it looks like one.
@@ -115,7 +115,7 @@ class RequestLogMiddleware:
 
 
 def busy(exception: Busy) -> JsonResponse:
-    """The API's 503 for a request that waited too long for a slot (canfield_site/slots.py)."""
+    """The API's 503 for a request that waited too long for a slot (core/slots.py)."""
     message = _("The server is busy: retry in %(seconds)s s.") % {"seconds": exception.retry_after}
     response = JsonResponse({"error": {"code": "unavailable", "message": message}}, status=503)
     response["Retry-After"] = str(exception.retry_after)

@@ -78,7 +78,7 @@ SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG els
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
-# How many proxies we deploy in front of the app (canfield_site/clients.py): 1 in the production
+# How many proxies we deploy in front of the app (core/clients.py): 1 in the production
 # topology, whose nginx overwrites X-Forwarded-For; 0 (trust no header) in development.
 PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 # Key of the client-address hashes kept for the fair-play review; empty: derived from SECRET_KEY.
@@ -104,12 +104,14 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "drf_spectacular_sidecar",
+    "core",
     "canfield_site",
+    "keys",  # migrations only (keys/apps.py)
+    "accounts",
     "games",
     "leaderboard",
     "fairplay",
     "matches",
-    "keys",
     "oauth2_provider",
     "web",
 ]
@@ -123,14 +125,14 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After static files (no cookie on them): a browser's device cookie, for the fair-play
-    # review's device links (canfield_site/clients.py).
-    "canfield_site.clients.DeviceCookieMiddleware",
+    # review's device links (core/clients.py).
+    "core.clients.DeviceCookieMiddleware",
     # After sessions, before common: the language comes from the switcher's cookie, else the
     # browser's Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     # RateLimit-* headers on throttled answers (CORS_EXPOSE_HEADERS shows them to browsers).
-    "games.throttling.RateLimitHeadersMiddleware",
+    "core.throttling.RateLimitHeadersMiddleware",
     # Deprecation, Sunset and Link on the answers of deprecated operations (docs/api.md).
     "canfield_site.deprecation.DeprecationHeadersMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -243,7 +245,7 @@ if REDIS_URL:
         "default": {
             # Throttle counters and games' logs and replay frames (games.api.log_payload): while
             # Redis is down, requests go on unthrottled and logs are read from the database.
-            "BACKEND": "canfield_site.cache.ResilientRedisCache",
+            "BACKEND": "core.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
@@ -256,7 +258,7 @@ else:
 # reads count with a stand-in (leaderboard.boards.RankingStandIn).
 BOARD_REBUILD_INLINE_MAX = int(os.environ.get("BOARD_REBUILD_INLINE_MAX", "2000"))
 
-# WebSockets (canfield_site/sockets.py): a client frame or message over WS_MAX_MESSAGE bytes
+# WebSockets (core/sockets.py): a client frame or message over WS_MAX_MESSAGE bytes
 # closes its socket with 1009 before it is read (scripts/serve-ws.sh gives uvicorn the same
 # limit; daphne's `runserver` reads these two settings); at most WS_PER_ADDRESS sockets per
 # client address, counted in Redis across processes (else in this process).
@@ -298,7 +300,7 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = False
 # No log of successful logins (it would keep raw addresses for ever).
 AXES_DISABLE_ACCESS_LOG = True
-AXES_CLIENT_IP_CALLABLE = "canfield_site.clients.client_key"
+AXES_CLIENT_IP_CALLABLE = "core.clients.client_key"
 AXES_USERNAME_CALLABLE = "games.accounts.attempted_username"
 AXES_LOCKOUT_CALLABLE = "games.accounts.lockout_response"
 AXES_VERBOSE = False
@@ -376,18 +378,18 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "games.authentication.TokenAuthentication",
+        "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    # Every view checks its scope (keys/scopes.py); views that set their own classes add it.
+    # Every view checks its scope (accounts/scopes.py); views that set their own classes add it.
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
-        "keys.scopes.ScopeRequired",
+        "accounts.scopes.ScopeRequired",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["games.parsers.JSONBodyParser"],
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONBodyParser"],
     "DEFAULT_SCHEMA_CLASS": "canfield_site.schema.AutoSchema",
-    "EXCEPTION_HANDLER": "games.errors.exception_handler",
+    "EXCEPTION_HANDLER": "core.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "register": os.environ.get("THROTTLE_REGISTER", "30/hour"),
         "token": os.environ.get("THROTTLE_TOKEN", "60/hour"),
@@ -414,12 +416,12 @@ OAUTH_REGISTER_LIMIT = int(os.environ.get("OAUTH_REGISTER_LIMIT", "10"))
 # The toolkit warns of http redirect URIs (W008): ours are loopback ones only (above).
 SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 
-# OAuth 2.0 for third-party apps (keys/oauth.py): authorization code with PKCE, S256 only; no
+# OAuth 2.0 for third-party apps (accounts/oauth.py): authorization code with PKCE, S256 only; no
 # implicit or password grant; tokens stored as checksums only; the API's four scopes.
 OAUTH2_PROVIDER = {
-    "SCOPES_BACKEND_CLASS": "keys.oauth.ApiScopes",
+    "SCOPES_BACKEND_CLASS": "accounts.oauth.ApiScopes",
     # Public clients' secrets refused without a hash; a re-used code revokes its tokens.
-    "OAUTH2_VALIDATOR_CLASS": "keys.oauth.Validator",
+    "OAUTH2_VALIDATOR_CLASS": "accounts.oauth.Validator",
     "PKCE_REQUIRED": True,
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
@@ -435,17 +437,17 @@ OAUTH2_PROVIDER = {
         "none",
     ],
     # The toolkit's own check lets http through for the loopback redirects of native apps
-    # (RFC 8252 7.3: any port); keys.oauth.Validator allows http nowhere else unless
+    # (RFC 8252 7.3: any port); accounts.oauth.Validator allows http nowhere else unless
     # OAUTH_REDIRECT_SCHEMES (above) says so.
     "ALLOWED_REDIRECT_URI_SCHEMES": sorted({*OAUTH_REDIRECT_SCHEMES, "http"}),
-    # Advertises `registration_endpoint` (RFC 8414); the endpoint is keys.oauth.RegisterView,
+    # Advertises `registration_endpoint` (RFC 8414); the endpoint is accounts.oauth.RegisterView,
     # not the toolkit's (which would register confidential clients and answer in English).
     "DCR_ENABLED": True,
     "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS", "3600")),
     "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
-    # Tokens that secret scanners recognise: cfo_..., cfr_... (keys.services, docs/api.md).
-    "ACCESS_TOKEN_GENERATOR": "keys.oauth.access_token_new",
-    "REFRESH_TOKEN_GENERATOR": "keys.oauth.refresh_token_new",
+    # Tokens that secret scanners recognise: cfo_..., cfr_... (accounts.services, docs/api.md).
+    "ACCESS_TOKEN_GENERATOR": "accounts.oauth.access_token_new",
+    "REFRESH_TOKEN_GENERATOR": "accounts.oauth.refresh_token_new",
     "ROTATE_REFRESH_TOKEN": True,
     "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
     "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
@@ -485,7 +487,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # One enum per set of values, shared by what the server answers and what it accepts.
     "ENUM_NAME_OVERRIDES": {
-        "ErrorCodeEnum": "games.errors.CODES",
+        "ErrorCodeEnum": "core.errors.CODES",
         "ActionTypeEnum": "games.engine.actions.ACTION_TYPES",
         "PileEnum": "games.engine.actions.PILE_NAMES",
         "ConcretePileEnum": "games.api.CONCRETE_PILES",
@@ -505,8 +507,8 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "canfield_site.api.schema_finish",
-        "canfield_site.api.schema_contract",
+        "canfield_site.schema.schema_finish",
+        "canfield_site.schema.schema_contract",
     ],
 }
 
@@ -515,7 +517,7 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"json": {"()": "canfield_site.logs.JsonFormatter"}},
+    "formatters": {"json": {"()": "core.logs.JsonFormatter"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
@@ -539,7 +541,7 @@ LOGGING = {
 # fairplay/signals.py), never a share of the run's time (R35a).
 FAIRPLAY_REVIEW_SECONDS = float(os.environ.get("FAIRPLAY_REVIEW_SECONDS", "10"))
 # Floods (docs/fairplay.md, "Floods"): the host-wide caps on solver runs (hints) and password
-# checks, each a set of slot files in SLOT_DIR (canfield_site/slots.py); a request waits up to
+# checks, each a set of slot files in SLOT_DIR (core/slots.py); a request waits up to
 # SLOT_WAIT_SECONDS for a free slot, then is answered 503 with Retry-After. The default SLOT_DIR
 # is one per checkout, shared by every process of this host that runs from it.
 SOLVER_CONCURRENCY = int(os.environ.get("SOLVER_CONCURRENCY", "1"))
@@ -551,7 +553,7 @@ SLOT_DIR = os.environ.get("SLOT_DIR") or os.path.join(
 # Hint answers, per position (games/hints.py), are kept this long in the cache.
 HINT_CACHE_SECONDS = int(os.environ.get("HINT_CACHE_SECONDS", str(7 * 24 * 3600)))
 
-# Metrics (canfield_site/metrics.py, docs/deploy.md, "Metrics"): the directory where every
+# Metrics (core/metrics.py, docs/deploy.md, "Metrics"): the directory where every
 # process group of this host (or container set) counts in files of its own
 # (scripts/metrics-dir.sh), which `manage.py serve_metrics` adds up on an internal port; empty:
 # each process keeps its metrics to itself (development).

@@ -6,9 +6,9 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from oauth2_provider import views as oauth_views
 
-from canfield_site.api import PingApi
-from games.errors import api_not_found
-from keys.oauth import ConsentView, RegisterView
+from accounts.oauth import ConsentView, RegisterView
+from canfield_site.ping import PingApi
+from core.errors import api_not_found
 
 
 class SwaggerPage(SpectacularSwaggerSplitView):
@@ -30,7 +30,7 @@ urlpatterns = [
     path("api/v1/", include("matches.urls")),
     # Last of /api/: any other path there (a trailing slash too) is the API's JSON 404.
     re_path(r"^api/", api_not_found),
-    # OAuth 2.0 (keys/oauth.py): its URL names are django-oauth-toolkit's, for its metadata.
+    # OAuth 2.0 (accounts/oauth.py): its URL names are django-oauth-toolkit's, for its metadata.
     path(
         "oauth/",
         include(

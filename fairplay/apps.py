@@ -9,7 +9,7 @@ class FairplayConfig(AppConfig):
     def ready(self) -> None:
         from django.utils import timezone
 
-        from canfield_site.metrics import register_queue
+        from core.metrics import register_queue
         from fairplay.models import Review
         from fairplay.services import review_queue, review_queue_statement
         from games.services import (

@@ -20,15 +20,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import answers, query_read
+from accounts import services as key_services
+from accounts.authentication import request_scopes
+from core.api import answers, query_read
+from core.errors import InvalidRequest
+from core.throttling import FixedWindowScopedThrottle
 from games import accounts, selectors
 from games.api import GameFilterSerializer, GameOutSerializer
-from games.authentication import request_scopes
-from games.errors import InvalidRequest
 from games.models import Action, Game
 from games.stream_api import NDJSON, NDJSONBytesRenderer, NDJSONRenderer, ndjson_type
-from games.throttling import FixedWindowScopedThrottle
-from keys import services as key_services
 
 
 class StandingSerializer(serializers.Serializer):

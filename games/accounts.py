@@ -5,7 +5,7 @@ Every door that checks a password (API token, web login, admin login) goes throu
 `django.contrib.auth.authenticate(request, ...)`, where axes' backend refuses a locked
 (account, address) pair or address before any password is hashed. Every hash (a check, a new
 account, a new password) is computed in one of the host's AUTH_CONCURRENCY slots
-(canfield_site/slots.py, `SlotPBKDF2PasswordHasher`), so that guessing can slow logins but
+(core/slots.py, `SlotPBKDF2PasswordHasher`), so that guessing can slow logins but
 never the workers' other requests. The doors that create accounts (API register, web sign-up)
 are limited in accounts created per client address (`signup_slot_take`).
 
@@ -43,14 +43,14 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
-from canfield_site.clients import client_address_hash, client_device_hash, client_key
-from canfield_site.commits import after_commit
-from canfield_site.slots import slot
-from games.errors import Forbidden, InvalidRequest, error_body
+from core.clients import client_address_hash, client_device_hash, client_key
+from core.commits import after_commit
+from core.errors import Forbidden, InvalidRequest, error_body
+from core.slots import slot
+from core.throttling import _count_hit, address_slot_take
 from games.models import Action, Game, Player, ReservedName
 from games.selectors import _instance, _row_reader
 from games.streams import credentials_changed
-from games.throttling import _count_hit, address_slot_take
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
 # The names deleted accounts take (account_delete): never given to a new account.
@@ -127,7 +127,7 @@ def signup_slot_take(request: HttpRequest) -> float | None:
 
 class SlotPasswordHasherMixin(BasePasswordHasher):
     """A password hasher whose every hash (a check hashes too) runs in one of the host's
-    AUTH_CONCURRENCY slots; raises canfield_site.slots.Busy when none came free in time."""
+    AUTH_CONCURRENCY slots; raises core.slots.Busy when none came free in time."""
 
     def encode(self, password: str, salt: str, *args: Any, **kwargs: Any) -> str:
         with slot("auth", settings.AUTH_CONCURRENCY):
@@ -453,8 +453,8 @@ def account_delete(*, user: Any) -> str:
     else personal stays: no e-mail, no client-address hashes, no login records. Its games stay,
     so that ranked figures, and the ranks of everyone else, do not drift. Its old name is
     refused to new accounts for DELETED_NAME_DAYS (`ReservedName`). Returns the new name."""
+    from accounts.models import ApiKey
     from games.services import address_hashes_forget_for
-    from keys.models import ApiKey
 
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().get(pk=user.pk)

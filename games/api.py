@@ -1,5 +1,5 @@
 """REST API of accounts and games (docs/api.md "Accounts" and "Games"): thin views that parse the
-input, call one service or selector, and shape the output. Errors go through games.errors."""
+input, call one service or selector, and shape the output. Errors go through core.errors."""
 
 from __future__ import annotations
 
@@ -33,7 +33,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import (
+from accounts import services as key_services
+from accounts.scopes import ScopeRequired
+from core.api import (
     MAX_PAGE,
     PageQuerySerializer,
     QueryBooleanField,
@@ -43,22 +45,20 @@ from canfield_site.api import (
     query_read,
     whole_number,
 )
-from canfield_site.clients import client_address_hash, client_device_hash
-from games import accounts, selectors, services
-from games.authentication import game_read_for
-from games.engine import RULESETS, DealCode, describe
-from games.engine import Game as EngineGame
-from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
-from games.errors import InvalidRequest, Throttled
-from games.models import Action, Game
-from games.models import Analysis as AnalysisRow
-from games.throttling import (
+from core.clients import client_address_hash, client_device_hash
+from core.errors import InvalidRequest, Throttled
+from core.throttling import (
     AddressScopedThrottle,
     BurstScopedThrottle,
     FixedWindowScopedThrottle,
 )
-from keys import services as key_services
-from keys.scopes import ScopeRequired
+from games import accounts, selectors, services
+from games.access import game_read_for
+from games.engine import RULESETS, DealCode, describe
+from games.engine import Game as EngineGame
+from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
+from games.models import Action, Game
+from games.models import Analysis as AnalysisRow
 
 LANGUAGES = ("hu", "en", "pl")
 CONCRETE_PILES = [pile for pile in PILE_NAMES if pile != "foundation"]
@@ -533,7 +533,7 @@ class AnalysisSerializer(serializers.Serializer):
     computed_at = serializers.DateTimeField()
 
 
-# The schema's action components (canfield_site.api.schema_contract makes the request and
+# The schema's action components (canfield_site.schema.schema_contract makes the request and
 # the response side one component each).
 ACTION_COMPONENTS = ("Action", "MoveAction", "TapAction", "DrawAction", "RecycleAction",
                      "UndoAction", "ResignAction", "FinishAction")  # fmt: skip

@@ -25,7 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from canfield_site.commits import after_commit
+from core.commits import after_commit
 from games import streams
 from games.models import AccountEvent
 

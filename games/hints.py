@@ -1,5 +1,5 @@
 """R30 hints at a bounded cost: each answer cached per position, each search in one of the
-host's SOLVER_CONCURRENCY slots (canfield_site/slots.py).
+host's SOLVER_CONCURRENCY slots (core/slots.py).
 
 The cache key is the whole position the solver reads (games.solver.position: rules, draw,
 every card where it lies, hidden ones included), so the same position is never searched
@@ -16,8 +16,8 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 
-from canfield_site import metrics
-from canfield_site.slots import slot
+from core import metrics
+from core.slots import slot
 from games import solver
 from games.engine import Game
 
@@ -30,7 +30,7 @@ def hint_key(game: Game) -> str:
 
 def hint(game: Game) -> Hint:
     """games.solver.hint's answer for `game`'s position, from the cache or from a search in a
-    slot; raises canfield_site.slots.Busy when no slot came free in time."""
+    slot; raises core.slots.Busy when no slot came free in time."""
     key = hint_key(game)
     answer: Hint | None = cache.get(key)
     source = "cache"

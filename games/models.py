@@ -53,11 +53,11 @@ class Game(models.Model):
     state = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # Keyed hash of the client address that dealt the game (canfield_site.clients), for the
+    # Keyed hash of the client address that dealt the game (core.clients), for the
     # fair-play review of accounts sharing an address; never the address itself. Emptied
     # after ADDRESS_HASH_DAYS by `manage.py forget_addresses`.
     address_hash = models.CharField(max_length=64, blank=True, default="")
-    # The same for the browser's device cookie (canfield_site.clients.DEVICE_COOKIE), "" for a
+    # The same for the browser's device cookie (core.clients.DEVICE_COOKIE), "" for a
     # client without one; kept and emptied as `address_hash` is.
     device_hash = models.CharField(max_length=64, blank=True, default="")
     # Ended by the server after IDLE_GAME_DAYS without an action (`manage.py end_idle_games`):

@@ -32,14 +32,14 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from canfield_site.commits import after_commit
+from core.commits import after_commit
+from core.errors import DealHidden, Forbidden, GameFinished, GameTooLong, NotFound, Stale
 from games import analysis
 from games.engine import Action as EngineAction
 from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.engine.deal import DEAL_NUMBERS
 from games.engine.game import without_counts
-from games.errors import DealHidden, Forbidden, GameFinished, GameTooLong, NotFound, Stale
 from games.events import event_add
 from games.hints import hint
 from games.models import Action, Game
@@ -74,7 +74,7 @@ class RankedGameListener:
 
 # A plain list rather than Django signals: who listens is explicit (one call in an AppConfig),
 # the order is the registration order, and an error in `in_transaction` is the write's error
-# (one in `after_commit` is logged and counted, never the request's: canfield_site/commits.py).
+# (one in `after_commit` is logged and counted, never the request's: core/commits.py).
 _ranked_game_listeners: list[RankedGameListener] = []
 
 
@@ -173,7 +173,7 @@ def game_create(
     """Deal a new game: `deck` (custom), else `code`, else a random CF2 deal (R4a: its cards
     cannot be searched for). A game of a code or a deck the player chose, outside a daily
     challenge, is a practice game (R19). `address_hash`, `device_hash`: the dealing client's
-    (canfield_site.clients.client_address_hash, client_device_hash)."""
+    (core.clients.client_address_hash, client_device_hash)."""
     practice = challenge is None and match is None and (code is not None or deck is not None)
     if code is None and deck is None:
         code = DealCode(secrets.randbelow(DEAL_NUMBERS[2]), draw, version=2)
@@ -551,7 +551,7 @@ def game_hint(*, game: Game, user: Any) -> dict[str, Any]:
     return {"action": action, "winnable": winnable}
 
 
-# The fields that hold a client's keyed hashes (canfield_site.clients), on whichever model has
+# The fields that hold a client's keyed hashes (core.clients), on whichever model has
 # them: a game, a match seat (matches.models.MatchPlayer), or one added later.
 HASH_FIELDS = ("address_hash", "device_hash")
 

@@ -27,10 +27,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site import sockets
-from canfield_site.api import PageQuerySerializer, answers, query_read, query_unknown
-from canfield_site.clients import client_key
+from accounts.scopes import ScopeRequired
+from core import sockets
+from core.api import PageQuerySerializer, answers, query_read, query_unknown
+from core.clients import client_key
+from core.errors import InvalidRequest, TooManyStreams
 from games import events, selectors, services, streams
+from games.access import game_read_for, request_credential
 from games.api import (
     GAME_ID,
     STREAM_LINE,
@@ -42,10 +45,7 @@ from games.api import (
     game_page,
     game_payload,
 )
-from games.authentication import game_read_for, request_credential
-from games.errors import InvalidRequest, TooManyStreams
 from games.models import Action, Game
-from keys.scopes import ScopeRequired
 
 NDJSON = "application/x-ndjson"
 BYTES = "application/octet-stream"
@@ -238,7 +238,7 @@ game_stream = stream_view(GameStreamApi)
 
 
 def _hold_places(request: Request, credential: selectors.Credential | None) -> None:
-    """Takes the stream's places (canfield_site/sockets.py), or raises TooManyStreams."""
+    """Takes the stream's places (core/sockets.py), or raises TooManyStreams."""
     if not sockets.hold("stream", client_key(request)):
         raise TooManyStreams(
             _("This address already holds %(max)s open streams: close one first.")

@@ -22,7 +22,7 @@ each thread keeping its one connection (CONN_MAX_AGE) for the next step, so a pr
 at most DATABASE_THREADS sessions for its streams however many it serves, and an opening makes
 no new session. Nor does it keep the request: Django's ASGI handler gives each request a
 thread of its own (for its sync middleware) until the request ends, and keeps the request's
-objects as long; so the view hands its lines over (`canfield_site.sockets.send_after`), Django
+objects as long; so the view hands its lines over (`core.sockets.send_after`), Django
 answers the headers and is done, and the lines follow, sent by the ASGI middleware.
 
 An idle stream costs nothing but its keep-alive timer: it reads only when woken (or once when
@@ -68,7 +68,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from canfield_site.logs import WarnEvery
+from core.logs import WarnEvery
+from core.redis_clients import redis_async_client, redis_client
 from games.selectors import Credential, account_last_events, credentials_alive, game_moves
 
 log = logging.getLogger(__name__)
@@ -160,13 +161,7 @@ def _check_local() -> None:
 def _publish(name: str, on_failure: str) -> None:
     try:
         if not _publisher:
-            _publisher.append(
-                redis.Redis.from_url(
-                    settings.REDIS_URL,
-                    socket_timeout=REDIS_TIMEOUT,
-                    socket_connect_timeout=REDIS_TIMEOUT,
-                )
-            )
+            _publisher.append(redis_client(timeout=REDIS_TIMEOUT))
         _publisher[0].publish(_channel(name), b"1")
     except redis.RedisError as error:
         log.warning(on_failure, extra={"channel": name, "error": repr(error)})
@@ -270,9 +265,7 @@ class _Hub:
     streamed in this loop, it wakes their streams."""
 
     def __init__(self) -> None:
-        self.client = redis.asyncio.Redis.from_url(
-            settings.REDIS_URL, socket_timeout=None, socket_connect_timeout=REDIS_TIMEOUT
-        )
+        self.client = redis_async_client(timeout=None, connect_timeout=REDIS_TIMEOUT)
         self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
         self.names: dict[str, int] = {}
         self.changed = asyncio.Event()

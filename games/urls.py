@@ -1,7 +1,7 @@
 from django.urls import path
 
+from accounts import api as keys_api
 from games import account_api, api, stream_api
-from keys import api as keys_api
 
 urlpatterns = [
     path("auth/register", api.RegisterApi.as_view(), name="auth-register"),

@@ -16,13 +16,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import PageQuerySerializer, answers, page_links, page_params, query_unknown
+from accounts.scopes import ScopeRequired
+from core.api import PageQuerySerializer, answers, page_links, page_params, query_unknown
+from core.errors import InvalidRequest, NotFound
 from games.api import DRAW_CHOICES
-from games.errors import InvalidRequest, NotFound
+from games.days import DRAWS, day_parse, day_today, month_parse
 from games.models import Game
-from keys.scopes import ScopeRequired
 from leaderboard import selectors, services
-from leaderboard.days import DRAWS, day_parse, day_today, month_parse
 from leaderboard.models import DailyChallenge
 from matches.selectors import player_ratings
 

@@ -43,8 +43,9 @@ from django.db import close_old_connections, connections, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from canfield_site import metrics
-from canfield_site.logs import WarnEvery
+from core import metrics
+from core.logs import WarnEvery
+from core.redis_clients import redis_client
 from leaderboard.models import DailyChallenge, Entry
 
 logger = logging.getLogger(__name__)
@@ -228,9 +229,7 @@ def _expire_in(ends_at: dt.datetime) -> int:
 
 class RedisBoards:
     def __init__(self, url: str) -> None:
-        self.client = redis.Redis.from_url(
-            url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT
-        )
+        self.client = redis_client(timeout=REDIS_TIMEOUT, url=url)
         database = settings.DATABASES["default"]["NAME"]
         self.namespace = f"board:{database}"
         self.scripts = {

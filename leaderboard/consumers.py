@@ -52,11 +52,11 @@ from django.utils import timezone
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
-from canfield_site import metrics
-from canfield_site.logs import WarnEvery
+from core import metrics
+from core.logs import WarnEvery
+from games.days import DRAWS, day_parse, day_today
 from leaderboard import selectors, services
 from leaderboard.boards import board_id
-from leaderboard.days import DRAWS, day_parse, day_today
 from leaderboard.models import DailyChallenge
 
 logger = logging.getLogger(__name__)

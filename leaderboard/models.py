@@ -9,7 +9,7 @@ class DailyChallenge(models.Model):
     date = models.DateField()
     draw = models.PositiveSmallIntegerField()
     # The deal's code: CF2 (R4a) from the day, draw and attempt under DAILY_SECRET
-    # (leaderboard.days); the CF1 codes of challenges created before CF2 stay as they were.
+    # (games.days); the CF1 codes of challenges created before CF2 stay as they were.
     deal_code = models.CharField(max_length=40)
     # Which derivation of the day's deal this is (0, 1, ...: the solver skips the deals it
     # cannot prove winnable, R29); null for the CF1 challenges.

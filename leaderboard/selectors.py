@@ -39,12 +39,12 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, TruncWeek
 from django.utils.translation import gettext as _
 
+from core.errors import NotFound
 from games.accounts import player_is_bot
-from games.errors import NotFound
+from games.days import day_today, day_zone, month_next
 from games.models import Game
 from games.selectors import games_counted
 from leaderboard import boards
-from leaderboard.days import day_today, day_zone, month_next
 from leaderboard.models import DailyChallenge, Entry
 
 PAGE_SIZE = 50
@@ -502,7 +502,7 @@ def finished_dailies(*, player: Any) -> QuerySet[Entry]:
 
 
 def streak_of(days: Iterable[dt.date], today: dt.date) -> Streak:
-    """The streak of the days (dates of the daily time zone, leaderboard.days) with a finished
+    """The streak of the days (dates of the daily time zone, games.days) with a finished
     ranked daily. The current run ends today, or yesterday: it is alive until today is over."""
     best = run = 0
     last: dt.date | None = None

@@ -20,18 +20,18 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from canfield_site.commits import after_commit
+from core.commits import after_commit
+from core.errors import Forbidden, NotInStanding
 from games import services as game_services
 from games.accounts import player_is_guest, player_lock
+from games.days import DRAWS, day_deal, day_ends_at, day_today
 from games.engine import DealCode
 from games.engine import Game as EngineGame
-from games.errors import Forbidden, NotInStanding
 from games.events import day_event_add
 from games.models import Game
 from games.selectors import account_standing, account_standing_require
 from games.solver import Solution, solve
 from leaderboard import boards, selectors
-from leaderboard.days import DRAWS, day_deal, day_ends_at, day_today
 from leaderboard.models import DailyChallenge, Entry
 
 logger = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ DAILY_ATTEMPTS = 100
 def challenge_deal_solve(
     *, date: dt.date, draw: int, seconds: float | None = None
 ) -> tuple[int, DealCode, Solution]:
-    """R29: the first of attempts 0, 1, 2, ... of the day's deal (leaderboard.days.day_deal)
+    """R29: the first of attempts 0, 1, 2, ... of the day's deal (games.days.day_deal)
     for which the solver finds a winning line within `seconds` (DAILY_SOLVE_SECONDS): the
     attempt, its code and the solution. Unwinnable and undecided deals are skipped."""
     budget = settings.DAILY_SOLVE_SECONDS if seconds is None else seconds

@@ -22,7 +22,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from canfield_site.api import (
+from accounts.scopes import ScopeRequired
+from core.api import (
     MAX_PAGE,
     PageQuerySerializer,
     answers,
@@ -32,10 +33,9 @@ from canfield_site.api import (
     query_unknown,
     whole_number,
 )
-from canfield_site.clients import client_address_hash, client_device_hash
-from games.errors import ApiError, InvalidRequest, NotFound
-from games.throttling import FixedWindowScopedThrottle
-from keys.scopes import ScopeRequired
+from core.clients import client_address_hash, client_device_hash
+from core.errors import ApiError, InvalidRequest, NotFound
+from core.throttling import FixedWindowScopedThrottle
 from matches import challenges, selectors, services
 from matches.deals import NoMatchSecret
 from matches.models import Challenge, Match

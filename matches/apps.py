@@ -8,7 +8,7 @@ class MatchesConfig(AppConfig):
 
     def ready(self) -> None:
         # Matches listen to their games; `games` announces and never imports matches.
-        from canfield_site.metrics import register_queue
+        from core.metrics import register_queue
         from games.services import RankedGameListener, match_game_subscribe
         from matches.models import Match, MatchDeal
         from matches.services import match_game_changed, match_game_committed

@@ -23,9 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.accounts import player_lock
-from games.engine import DealCode
-from games.errors import (
+from core.errors import (
     ChallengeClosed,
     ChallengePending,
     Forbidden,
@@ -33,6 +31,8 @@ from games.errors import (
     NotFound,
     NotInStanding,
 )
+from games.accounts import player_lock
+from games.engine import DealCode
 from games.models import Player
 from games.selectors import account_standing, account_standing_require
 from games.services import game_create
@@ -49,7 +49,7 @@ def _challenge_change(challenge: Challenge, *, status: str, at: dt.datetime) -> 
     """The one place a challenge's state is written, inside the caller's transaction: made
     (`pending`, a new row), or leaving `pending` (accepted, declined, cancelled, expired; its
     row locked). An account event would be published from here (after the commit, e.g. with
-    canfield_site.commits.after_commit) to both players."""
+    core.commits.after_commit) to both players."""
     challenge.status = status
     if challenge._state.adding:
         challenge.save(force_insert=True)

@@ -24,7 +24,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 
-from canfield_site.logs import WarnEvery
+from core.logs import WarnEvery
 from matches import selectors
 from matches.services import match_group, match_read
 

@@ -113,7 +113,7 @@ class MatchPlayer(models.Model):
     game = models.OneToOneField("games.Game", on_delete=models.PROTECT, related_name="match_seat")
     seat = models.PositiveSmallIntegerField()
     bot = models.BooleanField(default=False)
-    # The joining client's address hash (canfield_site.clients), as its game keeps it, and
+    # The joining client's address hash (core.clients), as its game keeps it, and
     # emptied as the game's is (games.services.address_hashes_forget, ..._forget_for).
     address_hash = models.CharField(max_length=64, blank=True, default="")
     hashes_dated_by = "joined_at"
@@ -231,7 +231,7 @@ class Challenge(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField()
-    # The challenger's client when challenging (canfield_site.clients), for their seat and game
+    # The challenger's client when challenging (core.clients), for their seat and game
     # once the duel is made, as the accepter's are from theirs; emptied as a game's are
     # (games.services.address_hashes_forget, ..._forget_for).
     address_hash = models.CharField(max_length=64, blank=True, default="")

@@ -11,9 +11,9 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
+from games.days import day_today, day_zone
 from games.models import Game
 from games.selectors import _instance, _row_reader, rows_filtered
-from leaderboard.days import day_today, day_zone
 from matches.models import Challenge, Match, MatchPlayer, Rating, RatingChange
 from matches.ratings import PROVISIONAL_MATCHES
 

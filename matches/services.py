@@ -36,15 +36,15 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from canfield_site.commits import after_commit
+from core.commits import after_commit
+from core.errors import Forbidden
 from games.accounts import player_lock
+from games.days import day_today, day_zone
 from games.engine import DealCode
-from games.errors import Forbidden
 from games.events import events_add
 from games.models import Game
 from games.selectors import _instance, _row_reader, account_standing_require
 from games.services import game_create, game_end_day_over
-from leaderboard.days import day_today, day_zone
 from matches import ratings, selectors
 from matches.deals import match_deal_solve
 from matches.models import Match, MatchDeal, MatchPlayer, Rating

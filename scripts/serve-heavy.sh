@@ -2,7 +2,7 @@
 # The heavy pool: the doors whose work is expensive (hints run the solver, password doors hash
 # a password; nginx routes them here, deploy/nginx.conf.template), off the web pool's workers.
 # One gunicorn process of threads under `nice`: a request waiting for a slot (the host-wide
-# caps SOLVER_CONCURRENCY and AUTH_CONCURRENCY, canfield_site/slots.py) holds only a thread,
+# caps SOLVER_CONCURRENCY and AUTH_CONCURRENCY, core/slots.py) holds only a thread,
 # the solver and the hasher run without the GIL, and the web pool's workers get the CPU first.
 # A flood of hints or guesses is slow here and nowhere else. Its requests are short (a slot's
 # wait, then one search or hash), so a stop waits 5 s for them at most.

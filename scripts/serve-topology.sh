@@ -63,7 +63,7 @@ export WEB_WORKERS="${WEB_WORKERS:-2}"
 WS_PROCESSES="${WS_PROCESSES:-1}"
 RUN_DIR="${RUN_DIR:-$(mktemp -d -t canfield-topology.XXXXXX)}"
 export METRICS_DIR="$RUN_DIR/metrics"
-# While it exists every app process answers /readyz 503 (canfield_site/health.py).
+# While it exists every app process answers /readyz 503 (core/health.py).
 export DRAIN_FILE="$RUN_DIR/drain"
 DRAIN_SECONDS="${DRAIN_SECONDS:-0}"
 # Every WebSocket is an open file of a ws process (and two of nginx): as many as this shell may

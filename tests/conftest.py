@@ -72,7 +72,7 @@ def client_for():
     """An API client authenticated with the user's token, as a third-party client would be."""
 
     def make(user) -> APIClient:
-        from keys.services import key_create
+        from accounts.services import key_create
 
         _row, key = key_create(user=user, name="test")
         client = APIClient()

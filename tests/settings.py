@@ -29,7 +29,7 @@ if _worker.startswith("gw") and _redis and os.environ.get("REDIS_URL_WORKER") !=
 
 os.environ["DJANGO_DEBUG"] = "1"
 
-# The host-wide slots of hints and password checks (canfield_site/slots.py) are one set per test
+# The host-wide slots of hints and password checks (core/slots.py) are one set per test
 # run, shared by its workers and the servers they start (they inherit the variable), never by
 # another run on the same machine (CI runs two at once).
 os.environ.setdefault("SLOT_DIR", tempfile.mkdtemp(prefix="canfield-test-slots-"))

@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from accounts import services as key_services
+from accounts.scopes import SCOPE_WORDS
+from core.errors import InvalidRequest
 from games import accounts
-from games.errors import InvalidRequest
-from keys import services as key_services
-from keys.scopes import SCOPE_WORDS
 from web.forms import PasswordForm
 
 

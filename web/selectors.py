@@ -14,11 +14,11 @@ from django.utils.html import json_script
 from django.utils.translation import get_language
 
 from games import services
+from games.days import day_today
 from games.engine import Action as EngineAction
 from games.engine import Game as EngineGame
 from games.models import Game
 from games.selectors import games_counted
-from leaderboard.days import day_today
 from leaderboard.models import Entry
 from web.strings import action_caption
 
@@ -243,8 +243,8 @@ def board_top(*, draw: int, size: int = 10) -> dict[str, Any] | None:
     exists (the script fills the board in)."""
     from django.utils.translation import ngettext
 
+    from games.days import day_today
     from leaderboard import selectors as boards
-    from leaderboard.days import day_today
 
     challenge = boards.challenge_find(date=day_today(), draw=draw)
     if challenge is None:
@@ -264,8 +264,8 @@ def archive_month(*, month: dt.date, viewer: Any, now: dt.datetime) -> dict[str,
     (`past`), each board with the viewer's own game of it (`game`, or None) and each day with
     `mine` (the viewer played it), and the months to go to (`previous`, `next`: first days,
     None where there is none)."""
+    from games.days import month_next, month_previous
     from leaderboard import selectors as boards
-    from leaderboard.days import month_next, month_previous
 
     listed = boards.daily_month(month=month, now=now)
     today = day_today(now)

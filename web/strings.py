@@ -1,10 +1,10 @@
 """Server-side words of the pages: a replay step's caption. The JavaScript modules take theirs
 from Django's JavaScript catalogue (the djangojs domain, served at /jsi18n/), and the names of
-cards and piles from games/words.py (the JSON that base.html embeds)."""
+cards and piles from core/words.py (the JSON that base.html embeds)."""
 
 from django.utils.translation import gettext as _
 
-from games.words import pile_name
+from core.words import pile_name
 
 SUIT_SYMBOL = {"H": "♥", "S": "♠", "D": "♦", "C": "♣"}
 

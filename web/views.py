@@ -28,7 +28,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import JavaScriptCatalog
 
-from canfield_site.clients import client_address_hash, client_device_hash
+from core.clients import client_address_hash, client_device_hash
+from core.errors import Forbidden, NotFound
+from core.throttling import throttles_wait
 from games import selectors as game_selectors
 from games import services as game_services
 from games.accounts import (
@@ -41,10 +43,8 @@ from games.accounts import (
     signup_slot_take,
 )
 from games.api import GAME_CREATE_THROTTLES, GameListCreateApi
+from games.days import day_today, month_parse
 from games.engine import RULESETS
-from games.errors import Forbidden, NotFound
-from games.throttling import throttles_wait
-from leaderboard.days import day_today, month_parse
 from leaderboard.selectors import HEAT_DAYS, player_history_stats
 from web import charts, review, selectors
 from web.forms import SignupForm

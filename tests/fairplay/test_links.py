@@ -14,15 +14,15 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model
 
-from canfield_site.clients import DEVICE_COOKIE, DEVICE_COOKIE_SECONDS
+from core.clients import DEVICE_COOKIE, DEVICE_COOKIE_SECONDS
 from fairplay import services, signals
 from fairplay.models import Review
 from games import services as game_services
+from games.days import day_today
 from games.engine import Action, DealCode
 from games.models import Game
 from games.solver import solve
 from leaderboard import services as board_services
-from leaderboard.days import day_today
 from leaderboard.models import DailyChallenge, Entry
 from tests.fairplay.test_review import act, cycle
 

@@ -20,16 +20,16 @@ from django.utils import timezone
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from canfield_site import metrics
+from core import metrics
 from fairplay import services
 from fairplay.models import Review
 from games import events
 from games import services as game_services
+from games.days import day_today
 from games.engine import Game as EngineGame
 from games.models import Action, Game
 from games.solver import solve
 from leaderboard import services as board_services
-from leaderboard.days import day_today
 from leaderboard.models import Entry
 from tests.leaderboard.test_consumer import next_message, open_socket
 

@@ -9,8 +9,8 @@ import uuid
 
 from fairplay import services
 from fairplay.models import Review
+from games.days import day_today
 from games.models import Action, Game
-from leaderboard.days import day_today
 from tests.conftest import requires_postgres, requires_redis
 from tests.fairplay.test_review import review_games
 from tests.leaderboard.test_live_servers import listen, register, servers  # noqa: F401

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from leaderboard.days import DRAWS, day_deal, day_ends_at, day_today
+from games.days import DRAWS, day_deal, day_ends_at, day_today
 from leaderboard.models import DailyChallenge
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,9 +12,9 @@ import time_machine
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
-from canfield_site.clients import DEVICE_COOKIE, client_address_hash, client_device_hash
+from accounts.services import key_create
+from core.clients import DEVICE_COOKIE, client_address_hash, client_device_hash
 from games.services import game_create
-from keys.services import key_create
 
 TOKEN = "/api/v1/auth/token"
 PASSWORD = "correct-horse-battery"

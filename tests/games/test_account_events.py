@@ -14,8 +14,8 @@ import pytest
 from django.utils import timezone
 
 from games import events
+from games.days import day_today
 from games.models import AccountEvent
-from leaderboard.days import day_today
 from leaderboard.services import day_announce
 from tests.games.helpers import StreamLines
 from tests.games.test_stream_ends import CLOSED_WITHIN, Player, kinds_after

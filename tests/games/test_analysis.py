@@ -11,12 +11,12 @@ from django.test import override_settings
 from django.utils import timezone
 
 from games import services
+from games.days import day_deal
 from games.engine import Action as EngineAction
 from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.models import AccountEvent, Analysis, Game
 from games.solver import solve
-from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge
 from matches.models import Match, MatchDeal
 from tests.conftest import requires_postgres

@@ -6,8 +6,8 @@ from django.db import connection
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from keys.models import ApiKey
-from keys.services import key_hash
+from accounts.models import ApiKey
+from accounts.services import key_hash
 from tests.conftest import requires_postgres
 
 REGISTER = "/api/v1/auth/register"

@@ -16,9 +16,9 @@ from django.utils.translation import override
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
+from accounts.services import key_create
+from core.errors import retry_in_words
 from games import services
-from games.errors import retry_in_words
-from keys.services import key_create
 from leaderboard import services as leaderboard_services
 
 # Words of the English messages that no Hungarian or Polish message has.
@@ -187,7 +187,7 @@ def test_the_throttle_message_is_worded_whole_in_each_language(db, monkeypatch):
         assert message.startswith(words), (lang, message)
         assert "Expected" not in message and "available" not in message
         # the rest of an hour's window, said in minutes or hours as a person says it
-        # (Retry-After has the seconds; games/errors.py retry_in_words)
+        # (Retry-After has the seconds; core/errors.py retry_in_words)
         seconds = int(response["Retry-After"])
         with override(lang):
             said = retry_in_words(seconds)

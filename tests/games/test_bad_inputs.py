@@ -4,8 +4,8 @@ import uuid
 
 import pytest
 
+from games.days import day_today
 from games.models import Action, Game
-from leaderboard.days import day_today
 from tests.games.helpers import easy_deck
 
 MB = 1024 * 1024

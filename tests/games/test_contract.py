@@ -6,9 +6,9 @@ import pytest
 from django.test import override_settings
 from django.utils import translation
 
-from games.errors import CODES, reason_message
+from core.errors import CODES, reason_message
+from core.throttling import FixedWindowScopedThrottle
 from games.models import Game
-from games.throttling import FixedWindowScopedThrottle
 from tests.games.helpers import easy_deck
 
 

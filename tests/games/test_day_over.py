@@ -11,11 +11,11 @@ import time_machine
 from django.core.management import call_command
 from django.utils import timezone
 
+from core.errors import GameFinished
 from games import services
+from games.days import day_deal, day_today
 from games.engine import DealCode
-from games.errors import GameFinished
 from games.models import Game
-from leaderboard.days import day_deal, day_today
 from leaderboard.models import DailyChallenge, Entry
 from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck, winning_actions

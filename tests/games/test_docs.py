@@ -18,10 +18,10 @@ from django.utils import translation
 from drf_spectacular.generators import SchemaGenerator
 from openapi_spec_validator import validate
 
-from canfield_site import sockets
+from core import sockets
+from core.errors import CODES, REASONS, reason_message
 from games.engine import Action, EngineError, Game
 from games.engine.actions import ACTION_TYPES, PILE_NAMES
-from games.errors import CODES, REASONS, reason_message
 from leaderboard import consumers
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from axes.models import AccessAttempt
 from django.test import RequestFactory
 from rest_framework.throttling import ScopedRateThrottle
 
-from canfield_site.clients import client_address
+from core.clients import client_address
 from leaderboard.services import daily_game_get_or_create
 
 REGISTER = "/api/v1/auth/register"

@@ -13,9 +13,9 @@ from django.core.cache import cache
 from django.test import RequestFactory
 from rest_framework.throttling import ScopedRateThrottle
 
-from canfield_site.clients import client_address_hash, client_key
 from canfield_site.settings import PASSWORD_HASHERS as PRODUCTION_HASHERS
-from canfield_site.slots import Busy, slot
+from core.clients import client_address_hash, client_key
+from core.slots import Busy, slot
 from games import solver
 from games.accounts import SlotPasswordHasherMixin, SlotPBKDF2PasswordHasher
 from games.models import Game

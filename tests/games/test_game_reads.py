@@ -1,14 +1,14 @@
 """The game endpoints read the token's user and the game in one query
-(games/authentication.py, games.selectors.token_user_and_game)."""
+(accounts/authentication.py, games.selectors.token_user_and_game)."""
 
 import pytest
 from django.db import close_old_connections, connection, connections
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from accounts.services import key_create, key_hash
 from games import selectors, services
 from games.models import AccountEvent, Game
-from keys.services import key_create, key_hash
 from leaderboard import services as leaderboard_services
 from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck

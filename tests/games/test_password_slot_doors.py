@@ -1,5 +1,5 @@
 """Every door that checks or sets a password hashes in the host's password slot (AUTH_CONCURRENCY,
-canfield_site/slots.py): with every slot busy, each answers 503 `unavailable` with Retry-After
+core/slots.py): with every slot busy, each answers 503 `unavailable` with Retry-After
 and hashes nothing. (The sign-up and login doors: tests/games/test_floods.py.)"""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import base64
 import pytest
 from oauth2_provider.models import get_application_model
 
-from canfield_site.slots import slot
+from core.slots import slot
 from tests.games.test_floods import slots, slotted_hasher  # noqa: F401 (fixtures)
 
 PASSWORD = "correct-horse-battery"

@@ -1,6 +1,6 @@
 """Answers with `null` where the schema allows it validate under a strict OpenAPI 3.0 validator
 (openapi-schema-validator's OAS30Validator): a nullable reference must say so in a way 3.0
-validators read (canfield_site/api.py `_nullable_references`)."""
+validators read (canfield_site/schema.py `_nullable_references`)."""
 
 import datetime as dt
 

@@ -15,8 +15,8 @@ from hypothesis.stateful import run_state_machine_as_test
 from schemathesis.checks import ALL_CHECKS
 from schemathesis.specs.openapi.checks import ignored_auth
 
+from accounts.services import key_create
 from canfield_site.wsgi import application
-from keys.services import key_create
 
 schema = schemathesis.from_wsgi("/api/v1/schema/?format=json", application)
 # ignored_auth re-sends a case without its credentials expecting a 401, but the token set below

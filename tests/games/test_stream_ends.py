@@ -106,7 +106,7 @@ def test_an_expired_key_s_stream_closes_within_a_keep_alive(base_url, run_on_ser
 
         # when: the key's expiry comes now (no event tells the server: its check finds it)
         run_on_server(
-            "from django.utils import timezone; from keys.models import ApiKey; "
+            "from django.utils import timezone; from accounts.models import ApiKey; "
             f"ApiKey.objects.filter(id={player.streamer_id!r}).update(expires=timezone.now())"
         )
 
@@ -118,7 +118,7 @@ def test_an_expired_key_s_stream_closes_within_a_keep_alive(base_url, run_on_ser
 
 def _oauth_token(run: Callable[[str], str], username: str) -> tuple[str, str]:
     """An app's access token for `username` (as the authorization-code flow would leave it,
-    tests/keys/test_oauth.py walks that flow): (the token, the app's client id)."""
+    tests/accounts/test_oauth.py walks that flow): (the token, the app's client id)."""
     token, client_id = secrets.token_urlsafe(24), secrets.token_hex(8)
     run(
         "import datetime; from django.utils import timezone; "

@@ -1,4 +1,4 @@
-"""Open game streams per client address and per account (canfield_site/sockets.py): the next one
+"""Open game streams per client address and per account (core/sockets.py): the next one
 answers 429 `too_many_streams`, a closed stream frees its place, counted across processes in
 Redis (two production ws processes, scripts/serve-ws.sh) and in the one process of the embedded
 mode (no REDIS_URL). The servers run on an SQLite database of the module's own and a Redis of

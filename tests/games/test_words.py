@@ -1,12 +1,12 @@
-"""games/words.py: one name for each card on the server and the pages, Hungarian articles
+"""core/words.py: one name for each card on the server and the pages, Hungarian articles
 chosen by the sound of the next word, Polish "empty" agreeing with its pile."""
 
 import pytest
 from django.utils import translation
 
+from core.errors import reason_message
+from core.words import choose_articles, hu_article, page_words
 from games.engine.text import card_words
-from games.errors import reason_message
-from games.words import choose_articles, hu_article, page_words
 
 
 @pytest.mark.parametrize(

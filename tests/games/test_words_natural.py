@@ -7,7 +7,7 @@ from django.test import Client
 from django.utils.translation import override
 from rest_framework.test import APIClient
 
-from games.errors import reason_message, retry_in_words
+from core.errors import reason_message, retry_in_words
 
 
 @pytest.mark.parametrize(

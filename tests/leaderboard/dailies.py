@@ -6,10 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from games.days import day_deal, day_ends_at
 from games.engine import DealCode
 from games.models import Game
 from games.services import game_create
-from leaderboard.days import day_deal, day_ends_at
 from leaderboard.models import DailyChallenge, Entry
 
 

@@ -1,7 +1,7 @@
 """After-commit work that raises (a board write) never turns a stored action into an error:
 the answer is 200 with the action as stored, the failure is logged and counted."""
 
-from canfield_site import metrics
+from core import metrics
 from games.models import Action
 from leaderboard import boards
 from tests.leaderboard.test_api import act, daily

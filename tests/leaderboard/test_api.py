@@ -11,11 +11,11 @@ from django.db import OperationalError, connection
 from django.test.utils import CaptureQueriesContext
 
 from games import streams
+from games.days import day_deal
 from games.engine import DealCode, shuffled_deck
 from games.models import Game
 from games.services import game_create
 from leaderboard import boards, selectors, services
-from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge, Entry
 from leaderboard.services import entries_disqualify
 from tests.conftest import requires_postgres, requires_redis
@@ -342,7 +342,7 @@ def test_an_action_marks_its_entry_for_the_next_live_batch_after_commit(
     # nothing is marked before the commit
     assert store.changed_take(challenge.pk, tick=2) == []
     # the board's mark, beside the wake-up of the game's streams (games/streams.py)
-    # (each wrapped by canfield_site.commits.after_commit: `__wrapped__` is what it runs)
+    # (each wrapped by core.commits.after_commit: `__wrapped__` is what it runs)
     [mark] = [c for c in callbacks if c.__wrapped__.func is not streams.game_changed]
     assert len(callbacks) == 2
     mark()

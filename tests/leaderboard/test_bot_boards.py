@@ -14,11 +14,11 @@ from channels.testing import WebsocketCommunicator
 from django.db import connection
 
 from canfield_site.asgi import application
+from core.errors import Forbidden
 from games import services as game_services
 from games.accounts import account_bot_declare, player_is_bot
-from games.errors import Forbidden
+from games.days import day_today
 from leaderboard import services
-from leaderboard.days import day_today
 from leaderboard.models import Entry
 from tests.conftest import requires_postgres, requires_redis
 from tests.leaderboard.test_consumer import draw, next_message, open_socket

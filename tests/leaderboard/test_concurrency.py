@@ -6,10 +6,10 @@ import threading
 from django.db import connection
 from django.utils import timezone
 
+from core.errors import Stale
 from games import services as game_services
 from games.engine import Game as EngineGame
 from games.engine import IllegalMove
-from games.errors import Stale
 from games.models import Game
 from leaderboard import selectors, services
 from leaderboard.models import DailyChallenge, Entry

@@ -12,9 +12,9 @@ from websockets.frames import Frame, Opcode
 
 from canfield_site.asgi import application
 from games import services as game_services
+from games.days import day_today
 from leaderboard import services
 from leaderboard.consumers import frames
-from leaderboard.days import day_today
 from leaderboard.models import Entry
 
 ORIGIN = [(b"origin", b"http://127.0.0.1")]

@@ -11,8 +11,8 @@ from channels.testing import WebsocketCommunicator
 
 from canfield_site.asgi import application
 from games import services as game_services
+from games.days import day_today
 from leaderboard import services
-from leaderboard.days import day_today
 
 ASYNCAPI = yaml.safe_load(
     (Path(__file__).resolve().parents[2] / "docs" / "asyncapi.yaml").read_text(encoding="utf-8")

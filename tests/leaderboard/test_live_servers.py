@@ -20,7 +20,7 @@ from channels.layers import get_channel_layer
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from leaderboard.days import day_today
+from games.days import day_today
 from tests.conftest import requires_postgres, requires_redis
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,7 +3,7 @@ with a traceback per action; actions never fail, and the boards count in the dat
 
 import logging
 
-from canfield_site.logs import WarnEvery
+from core.logs import WarnEvery
 from leaderboard import boards, selectors
 from leaderboard.models import DailyChallenge
 from tests.leaderboard.test_api import BOARD, act, daily
@@ -42,7 +42,7 @@ def test_actions_succeed_warn_once_and_boards_count_in_the_database_while_redis_
 def test_warn_every_warns_again_after_its_interval(caplog, monkeypatch):
     warn = WarnEvery(logging.getLogger("test.warn_every"), seconds=30.0)
     clock = iter([1000.0, 1010.0, 1031.0])
-    monkeypatch.setattr("canfield_site.logs.time.monotonic", lambda: next(clock))
+    monkeypatch.setattr("core.logs.time.monotonic", lambda: next(clock))
     caplog.set_level(logging.DEBUG, logger="test.warn_every")
 
     for _ in range(3):

@@ -31,8 +31,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from canfield_site.asgi import application
-from canfield_site.sockets import AddressPlaces
-from leaderboard.days import day_today
+from core.sockets import AddressPlaces
+from games.days import day_today
 from tests.leaderboard.test_live_servers import start_server, stopped
 from tests.ops.stack import REDIS_SERVER, Redis, free_port, wait_for
 

@@ -6,10 +6,10 @@ import pytest
 import time_machine
 from django.core.management import call_command
 
+from games.days import day_deal
 from games.engine import Action, Game
 from games.solver import solve
 from leaderboard import services
-from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge
 
 DAY = dt.date(2026, 11, 29)

@@ -12,10 +12,10 @@ from django.db import connection
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from core.errors import ChallengeClosed, ChallengePending
 from fairplay.models import Review
 from fairplay.services import review_run
 from games import services as game_services
-from games.errors import ChallengeClosed, ChallengePending
 from games.models import Game
 from matches import challenges, services
 from matches.models import Challenge, Match, MatchDeal, MatchPlayer, Rating, RatingChange

@@ -164,7 +164,7 @@ class Topology:
                 "PUBLIC_PORT": str(self.port),
                 "RUN_DIR": str(self.dir / "run"),
                 # A topology is a host: its hints and password checks take the slots of its own
-                # (canfield_site/slots.py), not those of the test run's other servers, whose
+                # (core/slots.py), not those of the test run's other servers, whose
                 # password hashing would make its sign-ups wait (a 503 after SLOT_WAIT_SECONDS).
                 "SLOT_DIR": str(self.dir / "slots"),
                 "WEB_WORKERS": str(workers),

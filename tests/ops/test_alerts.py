@@ -14,7 +14,7 @@ import pytest
 import yaml
 from prometheus_client.metrics import MetricWrapperBase
 
-from canfield_site import metrics
+from core import metrics
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMETHEUS = ROOT / "deploy" / "prometheus"

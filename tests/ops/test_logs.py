@@ -7,9 +7,9 @@ import socket
 from django.db import OperationalError
 from django.test import RequestFactory
 
-from canfield_site.cache import ResilientRedisCache
-from canfield_site.logs import JsonFormatter
 from canfield_site.middleware import RequestLogMiddleware
+from core.cache import ResilientRedisCache
+from core.logs import JsonFormatter
 from tests.games.helpers import easy_deck
 
 

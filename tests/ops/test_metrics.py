@@ -1,4 +1,4 @@
-"""The app's Prometheus metrics (canfield_site/metrics.py), in this process: HTTP requests by
+"""The app's Prometheus metrics (core/metrics.py), in this process: HTTP requests by
 route pattern and status with their latency, actions applied and refused by code, hints by
 source with the solver's time, Redis errors, and what `manage.py serve_metrics` reads at
 scrape time (queues, database and Redis up). The production topology's multi-process metrics
@@ -10,9 +10,9 @@ from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.registry import CollectorRegistry
 
-from canfield_site import cache as cache_module
-from canfield_site import metrics
-from canfield_site.cache import ResilientRedisCache
+from core import cache as cache_module
+from core import metrics
+from core.cache import ResilientRedisCache
 from tests.games.helpers import easy_deck
 from tests.games.test_api_games import act, create
 

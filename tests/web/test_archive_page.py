@@ -8,7 +8,7 @@ import re
 import pytest
 import time_machine
 
-from leaderboard.days import day_deal
+from games.days import day_deal
 from tests.leaderboard.dailies import challenge_on, daily_finished
 
 NOON = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)

@@ -18,7 +18,7 @@ PAGE_SIZE = 50
 # a test act for them. The 3-card board is left to the other tests.
 CROWD = """
 from django.contrib.auth import get_user_model
-from keys.services import key_create
+from accounts.services import key_create
 from leaderboard.services import daily_game_get_or_create
 for i in range(52):
     user = get_user_model().objects.create_user("{prefix}%02d" % i)
@@ -27,7 +27,7 @@ for i in range(52):
 """
 LINE = """
 import json
-from leaderboard.days import day_today
+from games.days import day_today
 from leaderboard.models import DailyChallenge
 print("line:", json.dumps(DailyChallenge.objects.get(date=day_today(), draw=1).line))
 """

@@ -24,7 +24,7 @@ def test_a_daily_game_open_at_the_end_of_its_day_shows_as_over(new_context, run_
         "from django.utils import timezone\n"
         "from games.engine import DealCode\n"
         "from games.services import game_create\n"
-        "from leaderboard.days import day_deal\n"
+        "from games.days import day_deal\n"
         "from leaderboard.models import DailyChallenge\n"
         f"date = dt.date.fromisoformat('{date}')\n"
         "challenge = DailyChallenge.objects.create(date=date, draw=3, attempt=0,\n"

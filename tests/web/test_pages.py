@@ -221,8 +221,8 @@ def test_favicon_and_web_app_manifest(client, db):
 
 def test_the_board_and_home_pages_come_with_their_first_rows(client, db, make_user):
     # given two players on today's 3-card board, one of whom has drawn twice
+    from games.days import day_today
     from games.services import game_act
-    from leaderboard.days import day_today
     from leaderboard.services import daily_game_get_or_create
 
     first, second = make_user("ania"), make_user("bence")

@@ -10,8 +10,8 @@ import time_machine
 from django.test import Client
 from rest_framework.test import APIClient
 
+from games.days import day_deal
 from games.models import Game
-from leaderboard.days import day_deal
 from leaderboard.models import DailyChallenge, Entry
 
 DAY = dt.date(2026, 11, 29)

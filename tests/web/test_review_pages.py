@@ -8,9 +8,9 @@ import json
 from django.core.management import call_command
 from django.utils import timezone
 
+from games.days import day_today
 from games.engine import DealCode
 from games.models import Game
-from leaderboard.days import day_today
 from leaderboard.models import DailyChallenge
 from tests.games.test_api_games import act, create
 from tests.leaderboard.dailies import daily_finished

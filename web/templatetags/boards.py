@@ -6,7 +6,7 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from leaderboard.days import day_today
+from games.days import day_today
 from web.selectors import board_top
 
 register = template.Library()

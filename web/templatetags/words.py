@@ -1,4 +1,4 @@
-"""`{% page_words %}`: the names of cards and piles in the page's language (games/words.py) as
+"""`{% page_words %}`: the names of cards and piles in the page's language (core/words.py) as
 a JSON script element, which web/static/web/cards.js reads: the pages name cards as the
 server does, from one table."""
 
@@ -10,7 +10,7 @@ from django.utils.html import json_script
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from games.words import page_words as words_of_the_page
+from core.words import page_words as words_of_the_page
 from web.views import CATALOGUE_VERSION
 
 register = template.Library()

@@ -1,5 +1,5 @@
 """`manage.py serve_metrics --bind 127.0.0.1:9100`: the app's Prometheus metrics on an internal
-port (canfield_site/metrics.py). The public proxy never routes to it; bind it to loopback or a
+port (core/metrics.py). The public proxy never routes to it; bind it to loopback or a
 private network only, and let Prometheus scrape it there.
 
 METRICS_DIR (or --dir): the directory whose process groups' files it adds up; without one it
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from prometheus_client import start_http_server
 
-from canfield_site.metrics import scrape_registry
+from core.metrics import scrape_registry
 
 
 class Command(BaseCommand):

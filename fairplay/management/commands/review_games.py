@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import CommandParser
 
-from canfield_site.management.queues import QueueCommand
+from core.management.queues import QueueCommand
 from fairplay.models import Review
 from fairplay.services import reviews_run
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from canfield_site.management.queues import QueueCommand
+from core.management.queues import QueueCommand
 from games.services import analyses_run
 
 

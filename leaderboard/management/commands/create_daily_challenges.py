@@ -11,8 +11,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.days import DRAWS, day_parse, day_today
 from leaderboard import services
-from leaderboard.days import DRAWS, day_parse, day_today
 
 
 class Command(BaseCommand):

@@ -24,7 +24,7 @@ export function cardLabel(name) {
   return `${rank}${SUIT_SYMBOL[suit]}`;
 }
 
-// Cards and piles in words: the server's names (games/words.py, the JSON base.html embeds as
+// Cards and piles in words: the server's names (core/words.py, the JSON base.html embeds as
 // #words), the same as its messages and R28's description use ("10 of hearts", "kőr dáma",
 // "dama pik"): one table for server and page.
 const WORDS = JSON.parse(document.getElementById("words")?.textContent || "{}");

@@ -1,7 +1,7 @@
 """`manage.py runserver`: daphne's (HTTP and WebSockets), failing a WebSocket with a close frame
 rather than by dropping its connection (autobahn's default, which a client sees as 1006): a
 client frame over WS_MAX_MESSAGE (DAPHNE_WEBSOCKET_MAX_* in settings.py) closes with 1009, as
-on uvicorn in production (canfield_site/sockets.py)."""
+on uvicorn in production (core/sockets.py)."""
 
 from daphne.management.commands.runserver import Command as DaphneRunserver
 from daphne.server import Server

@@ -1,0 +1,143 @@
+"""REST API of the caller's API keys (docs/api.md "Accounts"): list, make (shown once), revoke."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import services
+from accounts.authentication import TokenAuth, request_scopes
+from core.api import answers, query_unknown
+from core.errors import Forbidden, InvalidRequest, NotFound
+from core.throttling import FixedWindowScopedThrottle
+
+
+class KeySerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="the key's first characters: enough to tell it apart")
+    name = serializers.CharField()
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=services.SCOPES))
+    created = serializers.DateTimeField()
+    expires = serializers.DateTimeField(allow_null=True, help_text="null: never")
+    last_used = serializers.DateTimeField(
+        allow_null=True, help_text="to the minute; null: never used"
+    )
+
+
+class NewKeySerializer(KeySerializer):
+    token = serializers.CharField(help_text="the key: shown this once, the server keeps a hash")
+
+
+class KeyInSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=services.SCOPES), min_length=1
+    )
+    days = serializers.IntegerField(
+        min_value=1,
+        max_value=services.MAX_DAYS,
+        required=False,
+        help_text="the key expires after this many days; never if left out",
+    )
+
+
+KEY_ID = OpenApiParameter("key_id", OpenApiTypes.STR, OpenApiParameter.PATH, description="`id`")
+
+
+def parse_key_create(data: Any, *, allowed: frozenset[str]) -> dict[str, Any]:
+    """The keyword arguments of key_create for a POST account/tokens body; a key may only make
+    keys within its own scopes (a session may make any)."""
+    if not isinstance(data, dict):
+        raise InvalidRequest(_("The body must be a JSON object."))
+    unknown = sorted(str(key) for key in data if key not in ("name", "scopes", "days"))
+    if unknown:
+        raise InvalidRequest(
+            _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(unknown)[:200]}
+        )
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 100 or "\x00" in name:
+        raise InvalidRequest(_("name must be a non-empty string of at most 100 characters."))
+    scopes = data.get("scopes")
+    if (
+        not isinstance(scopes, list)
+        or not scopes
+        or not all(isinstance(scope, str) and scope in services.SCOPES for scope in scopes)
+    ):
+        raise InvalidRequest(
+            _("scopes must be a non-empty list of: %(scopes)s.")
+            % {"scopes": ", ".join(services.SCOPES)}
+        )
+    beyond = [scope for scope in services.scopes_ordered(scopes) if scope not in allowed]
+    if beyond:
+        raise Forbidden(
+            _("A key cannot make a key with scopes it lacks: %(scopes)s.")
+            % {"scopes": ", ".join(beyond)}
+        )
+    days = data.get("days")
+    if days is not None and (type(days) is not int or not 1 <= days <= services.MAX_DAYS):
+        raise InvalidRequest(
+            _("days must be a whole number from 1 to %(max)s.") % {"max": services.MAX_DAYS}
+        )
+    return {"name": name.strip(), "scopes": scopes, "days": days}
+
+
+class KeyListCreateApi(APIView):
+    throttle_scope = "account"
+
+    def get_throttles(self) -> list[Any]:
+        return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        responses=answers({200: KeySerializer(many=True)}, 400, 401, 403),
+        summary="The account's API keys, oldest first (never the keys themselves)",
+        operation_id="account_tokens_list",
+    )
+    def get(self, request: Request) -> Response:
+        query_unknown(request, serializers.Serializer)  # (it takes none)
+        rows = services.key_list_for(user=request.user)
+        return Response([services.key_payload(row) for row in rows])
+
+    @extend_schema(
+        request=KeyInSerializer,
+        responses=answers({201: NewKeySerializer}, 400, 401, 403, 429, body=True),
+        summary="Make a named API key with some scopes, perhaps expiring; the key is shown once. "
+        "A key made with an OAuth token expires no later than its grant and dies with it",
+        operation_id="account_tokens_create",
+    )
+    def post(self, request: Request) -> Response:
+        options = parse_key_create(request.data, allowed=request_scopes(request))
+        if services.key_count_for(user=request.user) >= services.MAX_KEYS:
+            raise Forbidden(
+                _("An account holds at most %(max)s keys: revoke one first.")
+                % {"max": services.MAX_KEYS}
+            )
+        grant = None
+        if isinstance(request.auth, TokenAuth) and request.auth.oauth_token_id is not None:
+            grant = services.oauth_grant_of(access_token_id=request.auth.oauth_token_id)
+            if grant is None:
+                raise Forbidden(_("This OAuth token's grant has ended: it makes no keys."))
+        row, key = services.key_create(user=request.user, grant=grant, **options)
+        return Response({**services.key_payload(row), "token": key}, status=201)
+
+
+class KeyDetailApi(APIView):
+    throttle_classes = [FixedWindowScopedThrottle]
+    throttle_scope = "account"
+
+    @extend_schema(
+        parameters=[KEY_ID],
+        request=None,
+        responses=answers({204: None}, 401, 403, 404, 429),
+        summary="Revoke an API key: it answers 401 from then on",
+        operation_id="account_tokens_delete",
+    )
+    def delete(self, request: Request, key_id: str) -> Response:
+        if not services.key_revoke(user=request.user, key_id=key_id[:16]):
+            raise NotFound(_("No such key."))
+        return Response(status=204)

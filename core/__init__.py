@@ -1,0 +1,1 @@
+"""The platform layer (docs/contributing.md, "Layers"): what every app stands on."""

@@ -1,0 +1,290 @@
+"""Pieces every part of the API shares: the error shape in the schema, the answers, the query
+readers and pages."""
+
+from typing import Any
+
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+)
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+
+from core.errors import CODES, InvalidRequest, NotFound, UnknownParameter, error_body
+
+MAX_PAGE_SIZE = 100
+MAX_PAGE = 10**9 - 1
+
+
+# ---- the one error shape in the schema ----------------------------------------------------------
+
+
+def _text(help_text: str) -> serializers.CharField:
+    return serializers.CharField(required=False, help_text=help_text)
+
+
+def _number(help_text: str) -> serializers.IntegerField:
+    return serializers.IntegerField(required=False, help_text=help_text)
+
+
+class ErrorParamsSerializer(serializers.Serializer):
+    """An error's `params`: each names what its `reason` speaks of (docs/api.md "Reasons";
+    new reasons may be added, with their own params)."""
+
+    reason = _text("why: a stable name (docs/api.md, Reasons)")
+    card = _text("a card, e.g. 10H")
+    onto = _text("the card it would go onto")
+    next = _text("the card a foundation takes next")
+    foundation = _text("a foundation pile, e.g. foundation:H")
+    pile = _text("a pile name")
+    holds = _number("cards the pile holds")
+    count = _number("cards asked for")
+    missing_scope = _text("forbidden: the scope the key lacks (e.g. game:play)")
+    ranked = serializers.BooleanField(
+        required=False, help_text="standing: whether the account may play ranked (R36)"
+    )
+    until = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="standing: when the account is old enough"
+    )
+    games_needed = _number("standing: finished games the account still needs (R36)")
+    player = _text("standing: the challenged player who is not in good standing (R36)")
+    challenge = _text("challenge_pending: the id of the pending challenge")
+    status = _text("challenge_closed: what became of the challenge")
+    parameters = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="unknown_parameter: the query parameters the operation does not take",
+    )
+
+
+class MoveErrorParamsSerializer(ErrorParamsSerializer):
+    """`params` of illegal_move and no_destination: always a `reason`."""
+
+    reason = serializers.CharField(help_text="why: a stable name (docs/api.md, Reasons)")
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.ChoiceField(choices=list(CODES), help_text="stable; never translated")
+    message = serializers.CharField(help_text="in the language of Accept-Language (en, hu, pl)")
+    rule = serializers.RegexField(
+        r"^R[0-9]+[a-z]?$", required=False, help_text="the rule broken (docs/rules.md), if any"
+    )
+    params = ErrorParamsSerializer(
+        required=False,
+        help_text=(
+            "illegal_move and no_destination: `reason` and its cards/piles/numbers, for "
+            "clients that word the message themselves (docs/api.md lists them); forbidden: "
+            "`missing_scope`, where a key lacks the scope an operation needs; standing: "
+            "`ranked`, `until` and `games_needed` (R36), as `GET account` shows them, or "
+            "`player` for a challenged player; challenge_pending: `challenge`; "
+            "challenge_closed: `status`"
+        ),
+    )
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+class MoveErrorDetailSerializer(ErrorDetailSerializer):
+    code = serializers.ChoiceField(choices=["illegal_move", "no_destination"])
+    params = MoveErrorParamsSerializer(help_text="the reason and what it speaks of")
+
+
+class MoveErrorSerializer(serializers.Serializer):
+    """A 422: the rules refused the action; `params` always says why."""
+
+    error = MoveErrorDetailSerializer()
+
+
+ERROR_EXAMPLE = OpenApiExample(
+    "illegal_move",
+    value=error_body(
+        "illegal_move",
+        "The ten of hearts cannot go on the nine of diamonds: they are the same colour.",
+        "R12",
+        {"reason": "same_colour", "card": "10H", "onto": "9D"},
+    ),
+    response_only=True,
+    status_codes=["422"],
+)
+
+# What each error status means, for the schema's descriptions.
+ERROR_STATUSES = {
+    400: "invalid_request, invalid_code, invalid_deck or unknown_parameter",
+    401: "not_authenticated: no valid token (or session)",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable: the API answers application/json only",
+    409: "stale, game_over, cannot_finish (R20b), deal_hidden (R37), challenge_pending or "
+    "challenge_closed",
+    415: "unsupported_media_type: send application/json",
+    422: "illegal_move or no_destination",
+    429: "throttled (Retry-After says when to retry), or too_many_streams (a game stream)",
+    503: "unavailable; Retry-After says when to retry",
+}
+
+
+def answers(
+    ok: dict[Any, Any], *statuses: int, body: bool = False, database: bool = True
+) -> dict[Any, Any]:
+    """An operation's responses: `ok`, the error `statuses` it can answer, and those every
+    operation can (405, 406; 415 with a request `body`; 503 if it reads the `database`), each
+    in the one error shape."""
+    always = {405, 406} | ({415} if body else set()) | ({503} if database else set())
+    errors = {
+        status: OpenApiResponse(
+            MoveErrorSerializer if status == 422 else ErrorSerializer,
+            description=ERROR_STATUSES[status],
+            examples=[ERROR_EXAMPLE] if status == 422 else None,
+        )
+        for status in sorted(set(statuses) | always)
+    }
+    return {**ok, **errors}
+
+
+# ---- pages: every list answers {"count", "next", "previous", "results"} the same way ----------
+
+
+def _whole_message(name: str, highest: int) -> str:
+    return _("%(name)s must be a whole number from 1 to %(highest)s.") % {
+        "name": name,
+        "highest": highest,
+    }
+
+
+def whole_number(name: str, highest: int, **kwargs: Any) -> serializers.IntegerField:
+    """A query's whole number from 1 to `highest`, refused in page_params' words (in the
+    language of the request that is refused)."""
+    message = lazy(_whole_message, str)(name, highest)
+    kinds = ("invalid", "min_value", "max_value", "max_string_length")
+    return serializers.IntegerField(
+        min_value=1,
+        max_value=highest,
+        required=False,
+        error_messages=dict.fromkeys(kinds, message),
+        **kwargs,
+    )
+
+
+class QueryBooleanField(serializers.BooleanField):
+    """A query's `true` or `false`, nothing else (DRF's takes yes, on, 1...)."""
+
+    TRUE_VALUES = {"true"}
+    FALSE_VALUES = {"false"}
+    NULL_VALUES: set[str] = set()
+
+
+class PageQuerySerializer(serializers.Serializer):
+    """The query of every list (`query_read` checks it; page_params reads the page)."""
+
+    page = whole_number("page", MAX_PAGE, default=1)
+    page_size = whole_number("page_size", MAX_PAGE_SIZE, help_text="default: see the list")
+
+
+# DRF's own override of content negotiation (`?format=ndjson`): taken by every operation.
+ALWAYS_TAKEN = frozenset({"format"})
+
+
+def _query_problem(field: serializers.Field, name: str, problem: Any) -> str:
+    """What is wrong with a query parameter, in words that name it."""
+    if getattr(problem, "code", None) == "invalid_choice":
+        choices = ", ".join(str(choice) for choice in field.choices)  # type: ignore[attr-defined]
+        return _("%(name)s must be one of: %(choices)s.") % {"name": name, "choices": choices}
+    if str(problem).startswith(name):  # worded whole already
+        return str(problem)
+    if isinstance(field, serializers.BooleanField):
+        return _("%(name)s must be true or false.") % {"name": name}
+    if isinstance(field, serializers.DateTimeField):
+        return _("%(name)s must be a time (ISO 8601, like 2026-12-05T10:00:00Z) or a date.") % {
+            "name": name
+        }
+    if isinstance(field, serializers.ListField):
+        return _("%(name)s takes at most %(max)s ids, each a UUID.") % {
+            "name": name,
+            "max": field.max_length,
+        }
+    return _("%(name)s: %(problem)s") % {"name": name, "problem": problem}
+
+
+def query_unknown(request: Request, serializer: type[serializers.Serializer]) -> None:
+    """400 unknown_parameter naming every query parameter `serializer` does not list."""
+    known = set(serializer().fields) | ALWAYS_TAKEN
+    unknown = sorted(name for name in request.query_params if name not in known)
+    if unknown:
+        raise UnknownParameter(
+            ngettext(
+                "Unknown query parameter: %(names)s.",
+                "Unknown query parameters: %(names)s.",
+                len(unknown),
+            )
+            % {"names": ", ".join(unknown)[:200]},
+            params={"parameters": [name[:100] for name in unknown[:20]]},
+        )
+
+
+def query_read(request: Request, serializer: type[serializers.Serializer]) -> dict[str, Any]:
+    """The query of a request as `serializer` reads it (the same serializer documents the
+    operation's parameters in the schema): 400 unknown_parameter naming every parameter it does
+    not list (`query_unknown`), 400 invalid_request for a value it refuses or a parameter given
+    twice. A list field takes its values repeated (`ids=a&ids=b`), comma-separated, or both."""
+    query_unknown(request, serializer)
+    fields = serializer().fields
+    data: dict[str, Any] = {}
+    for name, values in request.query_params.lists():
+        if isinstance(fields.get(name), serializers.ListField):
+            data[name] = [part for value in values for part in value.split(",")]
+        elif len(values) > 1:
+            raise InvalidRequest(_("Give %(name)s once.") % {"name": name[:100]})
+        else:
+            data[name] = values[0]
+    reader = serializer(data=data)
+    if not reader.is_valid():
+        name, problems = next(iter(reader.errors.items()))
+        if isinstance(problems, dict):  # a list field's: by the index of the wrong item
+            problems = next(iter(problems.values()))
+        raise InvalidRequest(_query_problem(reader.fields[name], name, problems[0]))
+    return dict(reader.validated_data)
+
+
+def _whole(text: str, name: str, highest: int) -> int:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= highest:
+        raise InvalidRequest(_whole_message(name, highest))
+    return int(text)
+
+
+def page_params(request: Request, *, default_size: int) -> tuple[int, int]:
+    """`page` and `page_size` of a list request; 400 invalid_request unless whole numbers in
+    range (a page past the last is page_links' 404)."""
+    page = request.query_params.get("page")
+    size = request.query_params.get("page_size")
+    return (
+        1 if page is None else _whole(page[:12], "page", MAX_PAGE),
+        default_size if size is None else _whole(size[:12], "page_size", MAX_PAGE_SIZE),
+    )
+
+
+def page_links(request: Request, *, page: int, size: int, count: int) -> dict[str, Any]:
+    """`count`, `next` and `previous` of a page; 404 not_found past the last page (page 1 of
+    an empty list is an empty page)."""
+    pages = max(1, -(-count // size))
+    if page > pages:
+        raise NotFound(
+            _("Page %(page)s is past the last page (%(pages)s).") % {"page": page, "pages": pages}
+        )
+    url = request.build_absolute_uri()
+    previous = None
+    if page == 2:
+        previous = remove_query_param(url, "page")
+    elif page > 2:
+        previous = replace_query_param(url, "page", page - 1)
+    return {
+        "count": count,
+        "next": replace_query_param(url, "page", page + 1) if page < pages else None,
+        "previous": previous,
+    }

@@ -1,0 +1,32 @@
+"""Every Redis client of the project is made here: of REDIS_URL (or the URL given), with the
+timeouts its caller chose, so that no caller waits on a Redis that hangs for longer than it
+decided to (docs/contributing.md, "Layers")."""
+
+from __future__ import annotations
+
+import redis
+import redis.asyncio
+from django.conf import settings
+
+
+def redis_client(
+    *, timeout: float | None, connect_timeout: float | None = None, url: str = ""
+) -> redis.Redis:
+    """A client of `url`, else REDIS_URL: commands wait `timeout` seconds (None: without end,
+    as a subscriber does), connecting `connect_timeout` (by default `timeout`)."""
+    return redis.Redis.from_url(
+        url or settings.REDIS_URL,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout if connect_timeout is None else connect_timeout,
+    )
+
+
+def redis_async_client(
+    *, timeout: float | None, connect_timeout: float | None = None
+) -> redis.asyncio.Redis:
+    """The same for an event loop (redis.asyncio), of REDIS_URL."""
+    return redis.asyncio.Redis.from_url(
+        settings.REDIS_URL,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout if connect_timeout is None else connect_timeout,
+    )

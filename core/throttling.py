@@ -1,0 +1,148 @@
+"""Rate limits that cost one cache round trip per request.
+
+DRF's throttles keep a list of request times per client, read and rewritten on each request
+(two round trips to Redis, and a list as long as the rate). A counter per client and fixed
+window answers the same question with one atomic increment.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+import redis
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+from rest_framework.throttling import ScopedRateThrottle
+
+from core.clients import client_key
+
+
+@functools.lru_cache(maxsize=8)
+def _writer(cache: RedisCache) -> redis.Redis:
+    """The cache's Redis client for writes, made once: Django builds a new `redis.Redis`
+    (hundreds of callbacks registered) on every call, a measurable share of an action."""
+    return cache._cache.get_client(write=True)
+
+
+def _count_hit(key: str, seconds: int) -> int:
+    """Add one to the counter `key` (created to expire in `seconds`); return the new count.
+
+    While Redis is unreachable the count is 0: throttling is off rather than the request
+    failing, as for the cache itself (core/cache.py)."""
+    cache = caches["default"]
+    if isinstance(cache, RedisCache):
+        full_key = cache.make_and_validate_key(key)
+        try:
+            client = _writer(cache)
+            count = int(client.incr(full_key))
+            if count == 1:  # a new window's counter: the one request that pays a second trip
+                client.expire(full_key, seconds)
+        except redis.RedisError:
+            return 0
+        return count
+    cache.add(key, 0, seconds)
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, seconds)
+        return 1
+
+
+def address_slot_take(request: Any, *, name: str, limit: int, window: int = 3600) -> float | None:
+    """Counts one `name` (an account, an app registered...) about to be made from the client's
+    address, at most `limit` in each fixed window of `window` seconds; returns None if it may
+    be, else the seconds until the address may again."""
+    now = time.time()
+    current = int(now // window)
+    if _count_hit(f"{name}:{client_key(request)}:{current}", window + 1) <= limit:
+        return None
+    return (current + 1) * window - now
+
+
+class FixedWindowScopedThrottle(ScopedRateThrottle):
+    """ScopedRateThrottle (same scopes and rates) counted per fixed window: per account where
+    there is one, else per client address as our proxy saw it (never the client's own
+    X-Forwarded-For, which DRF's get_ident would key on; IPv6 per /64, `client_key`)."""
+
+    def get_ident(self, request: Any) -> str:
+        return client_key(request)
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        self.scope = getattr(view, self.scope_attr, None)
+        if not self.scope:
+            return True
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        key = self.get_cache_key(request, view)
+        if key is None or self.num_requests is None:
+            return True
+        now = self.timer()
+        window = int(now // self.duration)
+        count = _count_hit(f"{key}:{window}", self.duration + 1)
+        self.wait_seconds = (window + 1) * self.duration - now
+        _note_limit(request, self.num_requests, self.num_requests - count, self.wait_seconds)
+        return count <= self.num_requests
+
+    def wait(self) -> float:
+        return self.wait_seconds
+
+
+class AddressScopedThrottle(FixedWindowScopedThrottle):
+    """The same, counted per client address (IPv6: per /64) even for accounts, at the rate of
+    the view's `address_throttle_scope`: many accounts on one address share one budget."""
+
+    scope_attr = "address_throttle_scope"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class BurstScopedThrottle(FixedWindowScopedThrottle):
+    """The same counters at the rate of the view's `burst_throttle_scope` (per second): a
+    minute's allowance spent at once by many accounts together reaches the workers as one
+    queue; a per-second rate beside it spreads it over the minute."""
+
+    scope_attr = "burst_throttle_scope"
+
+
+def throttles_wait(request: Any, view: Any, throttles: tuple[type[Any], ...]) -> float | None:
+    """For a page that makes what an API view makes (the site's Play now deals a game as
+    `POST games` does): count `request` in the view's `throttles` (the same counters and
+    rates); None if every one allows it, else the longest wait in seconds."""
+    waits = [
+        throttle.wait()
+        for throttle in (cls() for cls in throttles)
+        if not throttle.allow_request(request, view)
+    ]
+    return max(waits) if waits else None
+
+
+def _note_limit(request: Any, limit: int, remaining: int, reset: float) -> None:
+    """Remember the request's tightest limit for RateLimitHeadersMiddleware."""
+    http_request = getattr(request, "_request", request)
+    noted = getattr(http_request, "rate_limit", None)
+    if noted is None or remaining < noted[1]:
+        http_request.rate_limit = (limit, max(0, remaining), max(1, math.ceil(reset)))
+
+
+class RateLimitHeadersMiddleware:
+    """`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds until the window
+    ends) on every answer of a throttled endpoint, as docs/api.md says (the 429's `Retry-After`
+    is the exception handler's)."""
+
+    def __init__(self, get_response: Callable[[Any], Any]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: Any) -> Any:
+        response = self.get_response(request)
+        noted = getattr(request, "rate_limit", None)
+        if noted is not None:
+            limit, remaining, reset = noted
+            response["RateLimit-Limit"] = str(limit)
+            response["RateLimit-Remaining"] = str(remaining)
+            response["RateLimit-Reset"] = str(reset)
+        return response

@@ -1,0 +1,61 @@
+"""The keys' models moved from the `keys` app to `accounts` in Django's state only
+(accounts/migrations/0001_from_keys.py): a database the keys app made keeps its rows, its tables
+and its content types (so permissions and admin history) through the migration."""
+
+import pytest
+from django.contrib.contenttypes.models import ContentType
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
+
+from accounts.models import ApiKey
+from accounts.services import key_create, key_hash
+
+BEFORE = [("keys", "0003_oauth_family_and_redeemed_codes"), ("accounts", None)]
+
+
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.migrate(targets)
+    return executor.loader.project_state(targets[:1]).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_key_made_by_the_keys_app_works_after_the_move(make_user, api_client):
+    # given: the database as the keys app left it, with a key and the model's content type
+    user = make_user("alice")
+    key = "cfk_" + "ab" * 20
+    then = migrate(BEFORE)
+    try:
+        old_type = ContentType.objects.get_or_create(app_label="keys", model="apikey")[0]
+        then.get_model("keys", "ApiKey").objects.create(
+            id=key[:8],
+            user_id=user.pk,
+            key_hash=key_hash(key),
+            name="old bot",
+            scopes="account:read game:play",
+            created=timezone.now(),
+        )
+    finally:
+        # when: migrated to today's models (whatever happened, for the tests after this one)
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+    # then: the row is the accounts app's, its table unchanged, the content type followed it
+    assert ApiKey._meta.db_table == "keys_apikey"
+    assert ApiKey.objects.get(id=key[:8]).name == "old bot"
+    moved = ContentType.objects.get(pk=old_type.pk)
+    assert (moved.app_label, moved.model) == ("accounts", "apikey")
+    api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert api_client.get("/api/v1/account").json()["username"] == "alice"
+
+
+def test_the_admin_lists_the_keys_under_accounts(admin_client, user):
+    # given
+    key_create(user=user, name="my bot", scopes=["board:read"])
+
+    # when
+    page = admin_client.get("/admin/accounts/apikey/")
+
+    # then
+    assert page.status_code == 200 and "my bot" in page.content.decode()
