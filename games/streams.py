@@ -247,6 +247,9 @@ def _check(
     accounts = {int(name[len(ACCOUNT) :]) for name in names - games}
     latest: dict[str, int | None] = dict(game_moves(games)) if games else {}
     if accounts:
+        from games.events import events_stamp  # (games.events wakes the streams: imports this)
+
+        events_stamp()  # a writer that died before its stamp: its events are sent now
         for user_id, last in account_last_events(accounts).items():
             latest[account_name(user_id)] = last
     return credentials_alive(credentials), latest

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
 from pathlib import Path
 
 import httpx
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import events
 from games.models import AccountEvent
 from leaderboard.days import day_today
 from leaderboard.services import day_announce
+from tests.conftest import requires_postgres
 from tests.games.helpers import StreamLines
 from tests.games.test_stream_ends import CLOSED_WITHIN, Player, kinds_after
 from tests.leaderboard.test_live_contract import validate
@@ -142,16 +145,14 @@ def test_a_new_day_is_one_event_every_account_receives_and_old_events_are_forgot
     assert day_announce() == day_today()
     assert day_announce() is None  # once however often the scheduler runs
 
+    told = {user: events.events_after(user_id=user.pk, after=before[user.pk]) for user in (one, two)}
     (row,) = AccountEvent.objects.filter(kind="daily_published")
     assert row.user is None and row.data == {"date": day_today().isoformat()}
-    for user in (one, two):
-        assert events.events_after(user_id=user.pk, after=before[user.pk]) == [
-            events.event_payload(row)
-        ]
+    assert told == {one: [events.event_payload(row)], two: [events.event_payload(row)]}
 
     AccountEvent.objects.filter(pk=row.pk).update(at=timezone.now() - dt.timedelta(days=8))
     assert events.events_forget(now=timezone.now()) == 1
-    assert not events.event_known(user_id=one.pk, event_id=row.pk)
+    assert not events.event_known(user_id=one.pk, event_id=row.seq)
 
 
 def test_every_kind_is_documented_in_both_documents():
@@ -167,10 +168,10 @@ def test_without_an_asgi_server_the_answer_is_the_backlog_then_the_end(auth_clie
     # given: two events of the account, the first one's id known
     events.event_add(user=user.pk, kind="game_started", data={"game": "a"})
     events.event_add(user=user.pk, kind="game_ended", data={"game": "a"})
-    first = AccountEvent.objects.filter(user=user).order_by("id").first()
+    first = events.events_after(user_id=user.pk, after=0)[0]
 
     # when: asked through the WSGI test client (nothing can hold a stream open there)
-    answer = auth_client.get(f"{PATH}?since={first.pk}", headers=NDJSON)
+    answer = auth_client.get(f"{PATH}?since={first['id']}", headers=NDJSON)
 
     # then: the opening's empty line, the event after `since`, and the end
     lines = b"".join(answer.streaming_content).split(b"\n")
@@ -178,3 +179,41 @@ def test_without_an_asgi_server_the_answer_is_the_backlog_then_the_end(auth_clie
     assert lines[0] == b"" and [json.loads(line)["type"] for line in lines[1:] if line] == [
         "game_ended"
     ]
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_an_event_committed_after_a_later_one_is_still_sent_after_since(django_user_model):
+    # given: an account, and a writer whose event has the lower row id but is not committed yet
+    user = django_user_model.objects.create_user("slow")
+    written, release = threading.Event(), threading.Event()
+
+    def write(game: str, wait: bool) -> None:
+        try:
+            with transaction.atomic():
+                events.event_add(user=user.pk, kind="game_started", data={"game": game})
+                written.set()
+                if wait:
+                    assert release.wait(30)
+        finally:
+            connection.close()
+
+    slow = threading.Thread(target=write, args=("first", True))
+    slow.start()
+    assert written.wait(30)
+
+    # when: a second writer's event commits before it, and a reader is sent what is committed
+    fast = threading.Thread(target=write, args=("second", False))
+    fast.start()
+    fast.join(30)
+    sent = events.events_after(user_id=user.pk, after=0)
+    # and the first writer commits, then the reader resumes after the last id it was sent
+    release.set()
+    slow.join(30)
+    resumed = events.events_after(user_id=user.pk, after=sent[-1]["id"])
+
+    # then: the two rows were committed out of their ids' order, and the reader got both
+    rows = dict(AccountEvent.objects.values_list("data__game", "pk"))
+    assert rows["first"] < rows["second"]
+    assert [event["data"]["game"] for event in sent] == ["second"]
+    assert [event["data"]["game"] for event in resumed] == ["first"]
