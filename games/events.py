@@ -89,7 +89,9 @@ def _stamp_later(users: set[Any]) -> None:
     it commits."""
     if connection.vendor == "sqlite":  # one writer at a time: ids commit in order
         AccountEvent.objects.filter(seq__isnull=True).update(seq=F("id"))
-    names = [streams.EVERY_ACCOUNT if user is None else streams.account_name(user) for user in users]
+    names = [
+        streams.EVERY_ACCOUNT if user is None else streams.account_name(user) for user in users
+    ]
     after_commit(partial(_stamp_and_wake, names))
 
 

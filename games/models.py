@@ -229,3 +229,6 @@ class EventClock(models.Model):
     lock orders the stamps."""
 
     last = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"last event {self.last}"

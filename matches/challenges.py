@@ -24,7 +24,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.accounts import player_lock
-from games.events import events_add
 from games.engine import DealCode
 from games.errors import (
     ChallengeClosed,
@@ -34,6 +33,7 @@ from games.errors import (
     NotFound,
     NotInStanding,
 )
+from games.events import events_add
 from games.models import Player
 from games.selectors import account_standing, account_standing_require
 from games.services import game_create

@@ -8,12 +8,16 @@ from __future__ import annotations
 import datetime as dt
 import json
 import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from django.db import connection, transaction
 from django.utils import timezone
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from games import events
 from games.models import AccountEvent
@@ -145,7 +149,9 @@ def test_a_new_day_is_one_event_every_account_receives_and_old_events_are_forgot
     assert day_announce() == day_today()
     assert day_announce() is None  # once however often the scheduler runs
 
-    told = {user: events.events_after(user_id=user.pk, after=before[user.pk]) for user in (one, two)}
+    told = {
+        user: events.events_after(user_id=user.pk, after=before[user.pk]) for user in [one, two]
+    }
     (row,) = AccountEvent.objects.filter(kind="daily_published")
     assert row.user is None and row.data == {"date": day_today().isoformat()}
     assert told == {one: [events.event_payload(row)], two: [events.event_payload(row)]}
@@ -217,3 +223,99 @@ def test_an_event_committed_after_a_later_one_is_still_sent_after_since(django_u
     assert rows["first"] < rows["second"]
     assert [event["data"]["game"] for event in sent] == ["second"]
     assert [event["data"]["game"] for event in resumed] == ["first"]
+
+
+def _socket(base_url: str, query: str = "", headers: dict[str, str] | None = None) -> Any:  # noqa: F811
+    url = base_url.replace("http://", "ws://") + f"/ws/account/events{query}"
+    return connect(url, additional_headers=headers or {}, open_timeout=10)
+
+
+def _close_code(ws: Any, within: float = 10.0) -> int | None:
+    """The code the server closed `ws` with, once it did (within `within` s)."""
+    deadline = time.monotonic() + within
+    try:
+        while time.monotonic() < deadline:
+            ws.recv(timeout=max(0.0, deadline - time.monotonic()))
+    except ConnectionClosed:
+        return ws.close_code
+    return None
+
+
+def test_the_websocket_sends_the_stream_s_events_and_closes_with_its_key(base_url):  # noqa: F811
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        # given: an event of the account, read from its NDJSON stream
+        player = Player(client)
+        lines = _open(base_url, player.streamer)
+        game_id = player.game()
+        (started,) = _events(lines, 1)
+
+        # when: its socket is opened with a key of account:read after that event, and the game
+        # is resigned
+        with _socket(base_url, f"?since={started['id']}", player.streamer) as ws:
+            client.post(
+                f"/api/v1/games/{game_id}/actions", json={"type": "resign"}, headers=player.actor
+            )
+            ended = json.loads(ws.recv(timeout=10))
+
+            # then: the game's end, the same event as the stream's line
+            assert (ended["type"], ended["data"]["game"]) == ("game_ended", game_id)
+            assert _events(lines, 2)[1] == ended
+            validate(ended, "AccountEvent")
+            _close(lines)
+
+            # when: the key is revoked
+            path = f"/api/v1/account/tokens/{player.streamer_id}"
+            assert client.delete(path, headers=player.actor).status_code == 204
+
+            # then: the socket is closed with 4401, within a keep-alive
+            assert _close_code(ws, CLOSED_WITHIN) == 4401
+
+
+def test_the_websocket_refuses_without_a_credential_a_scope_or_a_known_since(
+    base_url,  # noqa: F811
+    run_on_server,  # noqa: F811
+):
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        player = Player(client)
+        reader = client.post(
+            "/api/v1/account/tokens",
+            json={"name": "boards", "scopes": ["board:read"]},
+            headers=player.actor,
+        ).json()
+        no_scope = {"Authorization": f"Bearer {reader['token']}"}
+        session = run_on_server(
+            "from importlib import import_module\n"
+            "from django.conf import settings\n"
+            "from django.contrib.auth import get_user_model, SESSION_KEY, BACKEND_SESSION_KEY,"
+            " HASH_SESSION_KEY\n"
+            f"user = get_user_model().objects.get(username='{player.name}')\n"
+            "store = import_module(settings.SESSION_ENGINE).SessionStore()\n"
+            "store[SESSION_KEY] = str(user.pk)\n"
+            "store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]\n"
+            "store[HASH_SESSION_KEY] = user.get_session_auth_hash()\n"
+            "store.create()\n"
+            "print(store.session_key)\n"
+        ).split()[-1]
+
+    # then: each refusal has its close code
+    refused = {
+        "none": ("", {}),
+        "bad key": ("", {"Authorization": "Token nope"}),
+        "no scope": ("", no_scope),
+        "bad since": ("?since=abc", player.streamer),
+        "unknown since": ("?since=999999999999", player.streamer),
+    }
+    codes = {}
+    for name, (query, headers) in refused.items():
+        with _socket(base_url, query, headers) as ws:
+            codes[name] = _close_code(ws)
+    assert codes == {
+        "none": 4401, "bad key": 4401, "no scope": 4403, "bad since": 4400, "unknown since": 4400
+    }  # fmt: skip
+
+    # and a browser's session opens it (no message: nothing happened since)
+    with (
+        _socket(base_url, "", {"Cookie": f"sessionid={session}"}) as ws,
+        pytest.raises(TimeoutError),
+    ):
+        ws.recv(timeout=0.5)

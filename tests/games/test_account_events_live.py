@@ -27,8 +27,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tests.games.helpers import easy_deck
-from tests.leaderboard.test_live_servers import start_server, stopped
 from tests.leaderboard.test_live_contract import validate
+from tests.leaderboard.test_live_servers import start_server, stopped
 from tests.web.conftest import server_database, server_env  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +72,8 @@ class Account:
         self.client = httpx.Client(
             base_url=f"http://{base}/api/v1", timeout=30, headers={"X-Forwarded-For": address}
         )
-        made = self.client.post("/auth/register", json={"username": self.name, "password": PASSWORD})
+        body = {"username": self.name, "password": PASSWORD}
+        made = self.client.post("/auth/register", json=body)
         assert made.status_code == 201, made.text
         self.headers = {"Authorization": f"Token {made.json()['token']}"}
         self.client.headers.update(self.headers)
@@ -137,11 +138,13 @@ def ndjson(base: str, account: Account, since: int | None = None) -> Seen:
     headers = {**account.headers, "Accept": "application/x-ndjson"}
 
     def lines() -> Iterator[str]:
-        with httpx.Client(base_url=f"http://{base}/api/v1", timeout=30) as client:
-            with client.stream("GET", path, headers=headers) as answer:
-                assert answer.status_code == 200
-                opened.set()
-                yield from answer.iter_lines()
+        with (
+            httpx.Client(base_url=f"http://{base}/api/v1", timeout=30) as client,
+            client.stream("GET", path, headers=headers) as answer,
+        ):
+            assert answer.status_code == 200
+            opened.set()
+            yield from answer.iter_lines()
 
     seen = Seen(lines())
     assert opened.wait(10)

@@ -7,9 +7,8 @@ import datetime as dt
 import pytest
 import time_machine
 from django.core.management import call_command
-from rest_framework.throttling import ScopedRateThrottle
-
 from django.utils import timezone
+from rest_framework.throttling import ScopedRateThrottle
 
 from fairplay.models import Review
 from fairplay.services import reviews_run
