@@ -21,8 +21,7 @@ ones, in one short transaction that holds the one EventClock row's lock, so that
 in the order they are given, and a reader that sent `seq` N has seen every event that will ever
 have a lower one. The writer stamps right after its commit (then wakes the streams); every read
 stamps first what is left (a writer that died between its commit and its stamp, or a test's
-transaction that never commits). SQLite commits one writer at a time, so there a row's `seq`
-is its id, written with it.
+transaction that never commits).
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -85,10 +84,7 @@ def events_add(added: list[tuple[Any, str, dict[str, Any]]]) -> None:
 
 
 def _stamp_later(users: set[Any]) -> None:
-    """The current transaction's new events: stamped (SQLite: now) and their streams woken once
-    it commits."""
-    if connection.vendor == "sqlite":  # one writer at a time: ids commit in order
-        AccountEvent.objects.filter(seq__isnull=True).update(seq=F("id"))
+    """The current transaction's new events: stamped and their streams woken once it commits."""
     names = [
         streams.EVERY_ACCOUNT if user is None else streams.account_name(user) for user in users
     ]
@@ -109,9 +105,11 @@ def events_stamp() -> int:
     """Give the committed events that have no `seq` yet theirs, in the order of their ids,
     after every `seq` given before (module docstring); returns how many. Outside a transaction
     its own; one query when there are none."""
-    if connection.vendor == "sqlite" or not AccountEvent.objects.filter(seq=None).exists():
-        return 0  # (SQLite: stamped when written)
+    if not AccountEvent.objects.filter(seq=None).exists():
+        return 0
     with transaction.atomic():
+        # (a write first: on SQLite it takes the database's write lock, which orders the stamps
+        # there as the clock row's lock does on PostgreSQL)
         EventClock.objects.bulk_create([EventClock(pk=1)], ignore_conflicts=True)
         clock = EventClock.objects.select_for_update().get(pk=1)
         # (read after the lock: every stamp committed before is seen, and skipped)
