@@ -488,7 +488,10 @@ def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any
     - a body is required where there is one (`{}` for a random game: a model even when
       empty), as the server requires it;
     - the rate-limit headers on every answer of a throttled operation, `Retry-After` on 429s;
-    - a nullable reference as `oneOf` the component and `NullEnum` (`_nullable_references`)."""
+    - a nullable reference as `oneOf` the component and `NullEnum` (`_nullable_references`);
+    - a request example on every operation that takes parameters or a body
+      (canfield_site/examples.py)."""
+    from canfield_site.examples import examples_written
     from canfield_site.schema import ndjson_items
     from games.api import ACTION_COMPONENTS
 
@@ -531,4 +534,5 @@ def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any
                         headers["Retry-After"] = _header("seconds to wait before retrying")
     _scopes_declared(result)
     ndjson_items(result)
+    examples_written(result)
     return result

@@ -43,6 +43,17 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Browser apps on any origin may call the API and the OAuth doors a page's script needs (token,
+# revoke, register, metadata) with a bearer token: `Access-Control-Allow-Origin: *` and never
+# `Allow-Credentials`, so a cross-origin page cannot use a visitor's session cookie. The pages
+# that read that cookie (the site, /oauth/authorize, admin) answer no CORS header at all.
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_URLS_REGEX = (
+    r"^/(api/v1/.*|oauth/(token|revoke|register)|\.well-known/oauth-authorization-server)$"
+)
+# Third-party pages whose scripts may open the WebSockets, which a browser opens with the
+# visitor's cookies (canfield_site.asgi.BrowserOriginValidator); HTTP needs no list (above).
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
 CORS_EXPOSE_HEADERS = [
     "Deprecation",
@@ -394,6 +405,15 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
+# Redirect URI schemes of OAuth apps: https only in production, development adds http (apps on
+# this machine); http to a loopback IP (127.0.0.1, [::1]) is always allowed, on any port
+# (native apps, RFC 8252 7.3).
+OAUTH_REDIRECT_SCHEMES = env_list("OAUTH_REDIRECT_SCHEMES", "http,https" if DEBUG else "https")
+# Apps registered through POST /oauth/register (RFC 7591) per client address and hour.
+OAUTH_REGISTER_LIMIT = int(os.environ.get("OAUTH_REGISTER_LIMIT", "10"))
+# The toolkit warns of http redirect URIs (W008): ours are loopback ones only (above).
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
+
 # OAuth 2.0 for third-party apps (keys/oauth.py): authorization code with PKCE, S256 only; no
 # implicit or password grant; tokens stored as checksums only; the API's four scopes.
 OAUTH2_PROVIDER = {
@@ -414,10 +434,13 @@ OAUTH2_PROVIDER = {
         "client_secret_basic",
         "none",
     ],
-    # https redirects only in production; development adds http (apps on this machine).
-    "ALLOWED_REDIRECT_URI_SCHEMES": env_list(
-        "OAUTH_REDIRECT_SCHEMES", "http,https" if DEBUG else "https"
-    ),
+    # The toolkit's own check lets http through for the loopback redirects of native apps
+    # (RFC 8252 7.3: any port); keys.oauth.Validator allows http nowhere else unless
+    # OAUTH_REDIRECT_SCHEMES (above) says so.
+    "ALLOWED_REDIRECT_URI_SCHEMES": sorted({*OAUTH_REDIRECT_SCHEMES, "http"}),
+    # Advertises `registration_endpoint` (RFC 8414); the endpoint is keys.oauth.RegisterView,
+    # not the toolkit's (which would register confidential clients and answer in English).
+    "DCR_ENABLED": True,
     "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS", "3600")),
     "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
     # Tokens that secret scanners recognise: cfo_..., cfr_... (keys.services, docs/api.md).

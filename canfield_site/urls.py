@@ -1,17 +1,29 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from oauth2_provider import views as oauth_views
 
 from canfield_site.api import PingApi
 from games.errors import api_not_found
-from keys.oauth import ConsentView
+from keys.oauth import ConsentView, RegisterView
+
+
+class SwaggerPage(SpectacularSwaggerSplitView):
+    """The API docs page. OPTIONS answers what it allows: DRF's would describe the view through
+    the page's HTML renderer, which has no template for that (a 500)."""
+
+    def options(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return HttpResponse(status=204, headers={"Allow": "GET, HEAD, OPTIONS"})
+
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves the page's script as a file: no inline script under the CSP.
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/docs/", SwaggerPage.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/ping", PingApi.as_view(), name="ping"),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("leaderboard.urls")),
@@ -27,6 +39,8 @@ urlpatterns = [
                     path("authorize", ConsentView.as_view(), name="authorize"),
                     path("token", oauth_views.TokenView.as_view(), name="token"),
                     path("revoke", oauth_views.RevokeTokenView.as_view(), name="revoke-token"),
+                    # RFC 7591; the name the toolkit's metadata looks for.
+                    path("register", RegisterView.as_view(), name="dcr-register"),
                 ],
                 "oauth2_provider",
             )

@@ -50,7 +50,7 @@ from games.errors import Forbidden, InvalidRequest, error_body
 from games.models import Action, Game, Player, ReservedName
 from games.selectors import _instance, _row_reader
 from games.streams import credentials_changed
-from games.throttling import _count_hit
+from games.throttling import _count_hit, address_slot_take
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
 # The names deleted accounts take (account_delete): never given to a new account.
@@ -120,12 +120,9 @@ def account_create(username: str, password: str) -> User:
 def signup_slot_take(request: HttpRequest) -> float | None:
     """Counts one account about to be created from the client's address; returns None if it
     may be, else the seconds until the address may create accounts again."""
-    now = time.time()
-    window = int(now // SIGNUP_WINDOW)
-    key = f"signup:{client_key(request)}:{window}"
-    if _count_hit(key, SIGNUP_WINDOW + 1) <= settings.SIGNUP_LIMIT:
-        return None
-    return (window + 1) * SIGNUP_WINDOW - now
+    return address_slot_take(
+        request, name="signup", limit=settings.SIGNUP_LIMIT, window=SIGNUP_WINDOW
+    )
 
 
 class SlotPasswordHasherMixin(BasePasswordHasher):
@@ -435,14 +432,19 @@ def account_password_check(*, request: HttpRequest, user: Any, password: Any) ->
 
 def account_password_change(*, user: Any, new_password: str) -> None:
     """Sets the new password (validated first: InvalidRequest with the reasons). The account's
-    sessions end with it (Django checks a session against the password's hash); its API keys
-    and OAuth tokens stay valid."""
+    sessions end with it (Django checks a session against the password's hash), and so does
+    every app's access (OAuth tokens and codes, the keys apps made with them, their open
+    streams): a player changes a password when something may know it, and an app authorised
+    then should ask again. The keys the player made stay valid (docs/api.md "Accounts")."""
     try:
         validate_password(new_password, user=user)
     except ValidationError as error:
         raise InvalidRequest(" ".join(error.messages)) from None
-    user.set_password(new_password)
-    user.save(update_fields=["password"])
+    with transaction.atomic():
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+        _oauth_tokens_forget(user)
+        after_commit(credentials_changed)
 
 
 def account_delete(*, user: Any) -> str:
@@ -488,9 +490,15 @@ def account_delete(*, user: Any) -> str:
 
 
 def _oauth_forget(user: Any) -> None:
+    from oauth2_provider.models import get_application_model
+
+    _oauth_tokens_forget(user)
+    get_application_model().objects.filter(user=user).delete()
+
+
+def _oauth_tokens_forget(user: Any) -> None:
     from oauth2_provider.models import (
         get_access_token_model,
-        get_application_model,
         get_grant_model,
         get_refresh_token_model,
     )
@@ -498,4 +506,3 @@ def _oauth_forget(user: Any) -> None:
     get_refresh_token_model().objects.filter(user=user).delete()
     get_access_token_model().objects.filter(user=user).delete()
     get_grant_model().objects.filter(user=user).delete()
-    get_application_model().objects.filter(user=user).delete()

@@ -20,7 +20,6 @@ from django.utils.cache import get_conditional_response
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
     PolymorphicProxySerializer,
@@ -813,11 +812,6 @@ class GameListCreateApi(APIView):
         ),  # fmt: skip
         summary="Deal a new game: random, by deal code, a custom deck, or today's daily",
         operation_id="games_create",
-        examples=[
-            OpenApiExample("random", value={"draw": 3, "ruleset": "app"}, request_only=True),
-            OpenApiExample("by code", value={"code": "CF1-D3-AAAAACL"}, request_only=True),
-            OpenApiExample("daily", value={"daily": True, "draw": 1}, request_only=True),
-        ],
     )
     def post(self, request: Request) -> Response:
         options = parse_game_create(_game_create_body(request))
@@ -882,16 +876,6 @@ class GameActionsApi(APIView):
         parameters=[GAME_ID],
         request=ACTION,
         responses=answers({200: ActedSerializer}, 400, 401, 403, 404, 409, 422, 429, body=True),
-        examples=[
-            OpenApiExample(
-                "move",
-                value={"type": "move", "from": "tableau:2", "to": "foundation", "expect": 3},
-                request_only=True,
-            ),
-            OpenApiExample("draw", value={"type": "draw"}, request_only=True),
-            OpenApiExample("tap", value={"type": "tap", "from": "waste"}, request_only=True),
-            OpenApiExample("finish", value={"type": "finish"}, request_only=True),
-        ],
         summary="Apply one action (optionally only if `moves` still equals `expect`)",
         operation_id="games_actions_create",
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -49,6 +50,17 @@ def _count_hit(key: str, seconds: int) -> int:
     except ValueError:  # expired between add and incr
         cache.set(key, 1, seconds)
         return 1
+
+
+def address_slot_take(request: Any, *, name: str, limit: int, window: int = 3600) -> float | None:
+    """Counts one `name` (an account, an app registered...) about to be made from the client's
+    address, at most `limit` in each fixed window of `window` seconds; returns None if it may
+    be, else the seconds until the address may again."""
+    now = time.time()
+    current = int(now // window)
+    if _count_hit(f"{name}:{client_key(request)}:{current}", window + 1) <= limit:
+        return None
+    return (current + 1) * window - now
 
 
 class FixedWindowScopedThrottle(ScopedRateThrottle):

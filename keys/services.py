@@ -13,7 +13,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
-from oauth2_provider.models import AccessToken, Grant, RefreshToken
+from oauth2_provider.models import AccessToken, Application, Grant, RefreshToken
 from oauth2_provider.settings import oauth2_settings
 
 from canfield_site.commits import after_commit
@@ -188,17 +188,40 @@ def _iso(moment: dt.datetime | None) -> str | None:
 # ---- the apps a player allowed (OAuth grants) --------------------------------------------------
 
 
+def oauth_client_register(*, name: str, redirect_uris: list[str]) -> Any:
+    """A public OAuth client (PKCE, no secret) an app registered itself (RFC 7591, docs/api.md
+    "OAuth"): marked as such, so that the consent page says nobody checked it. No secret is
+    made, so none is hashed: its registration costs one insert."""
+    app = Application(
+        name=name,
+        client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        redirect_uris=" ".join(redirect_uris),
+        client_secret="",
+        hash_client_secret=False,
+        registration_source=Application.RegistrationSource.DCR,
+    )
+    app.save()
+    return app
+
+
+def oauth_client_self_registered(app: Any) -> bool:
+    """Whether an app registered itself (POST /oauth/register) rather than by the staff."""
+    return bool(app.registration_source == Application.RegistrationSource.DCR)
+
+
 @dataclass(frozen=True)
 class AppAccess:
     """An app the player allowed (OAuth, docs/api.md "Accounts"), as the keys page lists it:
-    the scopes of its live tokens, when it was first allowed and when it last used the API
-    (to the minute: `oauth_token_touch`)."""
+    the scopes of its live tokens, when it was first allowed, when it last used the API (to
+    the minute: `oauth_token_touch`) and whether it registered itself (nobody checked it)."""
 
     id: int
     name: str
     scopes: list[str]
     since: dt.datetime
     last_used: dt.datetime | None
+    self_registered: bool = False
 
 
 def oauth_apps_for(*, user: Any, now: dt.datetime | None = None) -> list[AppAccess]:
@@ -209,7 +232,14 @@ def oauth_apps_for(*, user: Any, now: dt.datetime | None = None) -> list[AppAcce
 
     def add(app: Any, scope: str, created: dt.datetime, used: dt.datetime | None) -> None:
         entry = found.setdefault(
-            app.pk, {"name": app.name, "scopes": set(), "since": created, "used": None}
+            app.pk,
+            {
+                "name": app.name,
+                "scopes": set(),
+                "since": created,
+                "used": None,
+                "self": oauth_client_self_registered(app),
+            },
         )
         entry["scopes"] |= set(scope.split()) & set(SCOPES)
         entry["since"] = min(entry["since"], created)
@@ -224,7 +254,7 @@ def oauth_apps_for(*, user: Any, now: dt.datetime | None = None) -> list[AppAcce
         scope = refresh.access_token.scope if refresh.access_token else ""
         add(refresh.application, scope, refresh.created, None)
     apps = [
-        AppAccess(pk, e["name"], scopes_ordered(e["scopes"]), e["since"], e["used"])
+        AppAccess(pk, e["name"], scopes_ordered(e["scopes"]), e["since"], e["used"], e["self"])
         for pk, e in found.items()
     ]
     return sorted(apps, key=lambda app: app.last_used or app.since, reverse=True)

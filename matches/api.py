@@ -11,7 +11,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
@@ -271,7 +270,6 @@ class MatchListCreateApi(_PostThrottledApi):
         ),  # fmt: skip
         summary="Join a match (R32): seated at once, the caller's game dealt",
         operation_id="matches_create",
-        examples=[OpenApiExample("duel", value={"size": 2, "draw": 3}, request_only=True)],
     )
     def post(self, request: Request) -> Response:
         data = _body(request, ("size", "draw"))
@@ -409,11 +407,6 @@ class ChallengeListCreateApi(_PostThrottledApi):
         ),  # fmt: skip
         summary="Challenge a player by name to a duel on a fresh winnable deal",
         operation_id="challenges_create",
-        examples=[
-            OpenApiExample(
-                "rated", value={"player": "anna", "draw": 3, "rated": True}, request_only=True
-            )
-        ],
     )
     def post(self, request: Request) -> Response:
         data = _body(request, ("player", "draw", "rated"))
@@ -458,7 +451,6 @@ class ChallengeAcceptApi(APIView):
         ),  # fmt: skip
         summary="Accept a challenge made to the caller: the duel starts (R32)",
         operation_id="challenges_accept",
-        examples=[OpenApiExample("unrated", value={"rated": False}, request_only=True)],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         data = _body(request, ("rated",))

@@ -104,9 +104,11 @@ def account_app_revoke(request: HttpRequest, application_id: int) -> HttpRespons
 def account_password(request: HttpRequest) -> HttpResponse:
     form = PasswordForm(request.user, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        accounts.account_password_change(
+            user=request.user, new_password=form.cleaned_data["new_password1"]
+        )
         # This session stays; the account's other sessions end (their hash no longer matches).
-        update_session_auth_hash(request, user)
+        update_session_auth_hash(request, request.user)
         return render(request, "web/account_password.html", {"done": True})
     return render(request, "web/account_password.html", {"form": form})
 

@@ -8,8 +8,10 @@ from django.test import Client
 from django.utils import timezone
 from oauth2_provider.models import AccessToken
 
-from keys.services import oauth_apps_for
+from keys.services import key_create, oauth_apps_for
 from tests.keys.test_oauth_doors import bearer, code_for, exchange, make_key
+
+PASSWORD = "correct-horse-battery"
 
 
 def test_the_keys_page_lists_an_allowed_app_and_takes_its_access_back(public_app, user):
@@ -85,3 +87,59 @@ def test_another_players_app_is_not_listed_nor_revoked(public_app, user, make_us
     assert oauth_apps_for(user=user) == []
     page.post(f"/account/apps/{public_app.pk}/revoke")
     assert bearer(access).get("/api/v1/daily").status_code == 200
+
+
+def test_a_password_change_ends_every_apps_access_and_keeps_the_players_keys(public_app, user):
+    # given: an app allowed with tokens and a key it made, and a key the player made
+    code, verifier = code_for(public_app, user, "account:write game:play board:read")
+    tokens = exchange(public_app, code, verifier).json()
+    app = bearer(tokens["access_token"])
+    its_key = bearer(make_key(tokens["access_token"]).json()["token"])
+    _row, own = key_create(user=user, name="mine")
+    assert app.get("/api/v1/daily").status_code == 200
+
+    # when: the player changes the password with their own key
+    changed = bearer(own).post(
+        "/api/v1/account/password",
+        {"password": PASSWORD, "new_password": "a-new-long-one-42"},
+        "json",
+    )
+
+    # then: the app's token, its refresh token and its key stop; the player's key goes on
+    assert changed.status_code == 204
+    assert app.get("/api/v1/daily").status_code == 401
+    assert its_key.get("/api/v1/daily").status_code == 401
+    refresh = Client().post(
+        "/oauth/token",
+        {
+            "grant_type": "refresh_token",
+            "refresh_token": tokens["refresh_token"],
+            "client_id": public_app.client_id,
+        },
+    )
+    assert refresh.status_code == 400
+    assert bearer(own).get("/api/v1/account").status_code == 200
+    assert oauth_apps_for(user=user) == []
+
+
+def test_the_sites_password_page_ends_every_apps_access_too(public_app, user):
+    # given: an app allowed with a token, and the player signed in on the site
+    code, verifier = code_for(public_app, user, "board:read")
+    app = bearer(exchange(public_app, code, verifier).json()["access_token"])
+    page = Client()
+    page.force_login(user)
+
+    # when: the player changes the password on the site
+    done = page.post(
+        "/account/password/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": "a-new-long-one-42",
+            "new_password2": "a-new-long-one-42",
+        },
+    )
+
+    # then: this session stays, the app's access is gone
+    assert done.status_code == 200 and page.get("/account/keys/").status_code == 200
+    assert app.get("/api/v1/daily").status_code == 401
+    assert oauth_apps_for(user=user) == []

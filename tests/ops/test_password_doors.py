@@ -146,6 +146,21 @@ def test_each_password_door_goes_to_the_heavy_pool_under_a_limit(proxy, method, 
     assert refused[0].headers["Retry-After"] == "1"
 
 
+def test_app_registrations_go_to_the_web_pool_under_a_limit_of_their_own(proxy):
+    # given: a client registering OAuth apps in a loop (a row each, no password hash)
+    # when: it asks 20 times at once
+    answers = [send(proxy, "POST", "/oauth/register", "203.0.113.66") for _ in range(20)]
+
+    # then: the first reach the web pool, the rest are answered by the proxy (1 a second,
+    # bursts of 5), and another client is not affected
+    assert answers[0].text == "web"
+    assert all(a.text == "web" for a in answers if a.status_code == 200)
+    refused = [a for a in answers if a.status_code != 200]
+    assert refused and all(a.status_code == 429 for a in refused)
+    assert refused[0].headers["Retry-After"] == "1"
+    assert send(proxy, "POST", "/oauth/register", "203.0.113.67").text == "web"
+
+
 def test_ordinary_requests_go_to_the_web_pool_without_that_limit(proxy):
     # given: one client making ordinary requests, many of each
     for method, path in ORDINARY:

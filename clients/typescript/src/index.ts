@@ -22,6 +22,9 @@ type PageQuery<O extends keyof operations> = Omit<Query<O>, "page">;
 
 /** A line of `GET games/{id}/stream` (docs/api.md "Streams"): the schema's StreamLine, keyed by `type`. */
 export type StreamEvent = Schemas["StreamLine"];
+/** A line of `GET account/events` (docs/api.md "Streams and exports"): `data` by `type`. */
+export type AccountEvent = Schemas["AccountEvent"];
+export type Challenge = Schemas["Challenge"];
 
 export interface ClientOptions {
   /** An API key or an OAuth access token, sent as `Authorization: Bearer`. */
@@ -34,6 +37,8 @@ export interface ClientOptions {
 export interface StreamOptions {
   signal?: AbortSignal;
   backoff?: Backoff;
+  /** Called each time the stream is open (answered 200): what happens from then on is told. */
+  onOpen?: () => void;
 }
 
 interface Answer<D> {
@@ -93,16 +98,49 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> 
 }
 
 /** An NDJSON line, typed by the schema's `x-ndjson.itemSchema` of its answer. */
-function parseLine<Line extends StreamEvent | Game>(line: string): Line {
+function parseLine<Line extends StreamEvent | AccountEvent | Game>(line: string): Line {
   return JSON.parse(line);
 }
 
-/** The non-empty lines of an NDJSON body, each parsed. */
-async function* ndjson<Line extends StreamEvent | Game>(body: ReadableStream<Uint8Array>): AsyncGenerator<Line> {
+/** The non-empty lines of an NDJSON body, each parsed (empty lines are keep-alives). */
+async function* ndjson<Line extends StreamEvent | AccountEvent | Game>(body: ReadableStream<Uint8Array>): AsyncGenerator<Line> {
   for await (const line of lines(body)) if (line.trim() !== "") yield parseLine<Line>(line);
 }
 
 const RETRIED = new Set([502, 503, 504]);
+
+type Opened = Promise<{ data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response }>;
+
+/** The lines of the NDJSON stream `open` opens, opened again (with jittered back-off, at least
+ * Retry-After) after a dropped connection or a 502/503/504, until `backoff.attempts` failures
+ * in a row; an error answer in the API's shape (404, 429...) is thrown as an ApiError. */
+async function* follow<Line extends StreamEvent | AccountEvent>(
+  open: (signal: AbortSignal | undefined) => Opened,
+  options: StreamOptions,
+): AsyncGenerator<Line> {
+  const backoff = options.backoff ?? {};
+  for (let failures = 1; ; failures += 1) {
+    let wait: number | null = null;
+    try {
+      const { data, error, response } = await open(options.signal);
+      if (!response.ok || !data) {
+        const failure = errorOf(error, response);
+        if (!RETRIED.has(response.status) || failures >= (backoff.attempts ?? 10)) throw failure;
+        wait = retryAfter(response);
+      } else {
+        options.onOpen?.();
+        for await (const line of ndjson<Line>(data)) {
+          failures = 0;
+          yield line;
+        }
+      }
+    } catch (error) {
+      options.signal?.throwIfAborted();
+      if (error instanceof ApiError || error instanceof HttpError || failures >= (backoff.attempts ?? 10)) throw error;
+    }
+    await pause(delayMs(Math.max(failures, 1), backoff, wait), options.signal);
+  }
+}
 
 export class Client {
   /** The openapi-fetch client (typed by path) for what this class does not wrap. */
@@ -158,6 +196,12 @@ export class Client {
     return unwrap(this.api.GET("/api/v1/games/{game_id}/legal-actions", { params: { path: { game_id: gameId } } }));
   }
 
+  /** The table in words (R28), in `lang` (en, hu or pl). */
+  async text(gameId: string, lang: Schemas["LangEnum"] = "en"): Promise<string> {
+    const answer = await unwrap(this.api.GET("/api/v1/games/{game_id}/text", { params: { path: { game_id: gameId }, query: { lang } } }));
+    return answer.text;
+  }
+
   hint(gameId: string): Promise<Schemas["Hint"]> {
     return unwrap(this.api.GET("/api/v1/games/{game_id}/hint", { params: { path: { game_id: gameId } } }));
   }
@@ -178,32 +222,38 @@ export class Client {
    * then starts again with a `game` line, the game as it is then.
    */
   async *stream(gameId: string, options: StreamOptions = {}): AsyncGenerator<StreamEvent> {
-    const backoff = options.backoff ?? {};
-    for (let failures = 1; ; failures += 1) {
-      let wait: number | null = null;
-      try {
-        const { data, error, response } = await this.api.GET("/api/v1/games/{game_id}/stream", {
-          params: { path: { game_id: gameId } },
-          headers: { Accept: "application/x-ndjson" },
-          parseAs: "stream",
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
-        if (!response.ok || !data) {
-          const failure = errorOf(error, response);
-          if (!RETRIED.has(response.status) || failures >= (backoff.attempts ?? 10)) throw failure;
-          wait = retryAfter(response);
-        } else {
-          for await (const event of ndjson<StreamEvent>(data)) {
-            failures = 0;
-            yield event;
-            if (event.type === "end") return;
-          }
-        }
-      } catch (error) {
-        options.signal?.throwIfAborted();
-        if (error instanceof ApiError || error instanceof HttpError || failures >= (backoff.attempts ?? 10)) throw error;
-      }
-      await pause(delayMs(Math.max(failures, 1), backoff, wait), options.signal);
+    const open = (signal: AbortSignal | undefined) =>
+      this.api.GET("/api/v1/games/{game_id}/stream", {
+        params: { path: { game_id: gameId } },
+        headers: { Accept: "application/x-ndjson" },
+        parseAs: "stream",
+        ...(signal ? { signal } : {}),
+      });
+    for await (const event of follow<StreamEvent>(open, options)) {
+      yield event;
+      if (event.type === "end") return;
+    }
+  }
+
+  /**
+   * The account's events as they happen (`GET account/events`, NDJSON, scope `account:read`):
+   * games started and ended, matches found, filled, finished and rated, reviews, analyses, a
+   * new day. After `since` (an event's `id`) when given; endless. A dropped stream (or a
+   * 502/503/504) is opened again after the last event received, with jittered back-off, so
+   * none is lost.
+   */
+  async *accountEvents(options: StreamOptions & { since?: number } = {}): AsyncGenerator<AccountEvent> {
+    let since = options.since;
+    const open = (signal: AbortSignal | undefined) =>
+      this.api.GET("/api/v1/account/events", {
+        params: { query: since === undefined ? {} : { since } },
+        headers: { Accept: "application/x-ndjson" },
+        parseAs: "stream",
+        ...(signal ? { signal } : {}),
+      });
+    for await (const event of follow<AccountEvent>(open, options)) {
+      since = event.id;
+      yield event;
     }
   }
 
@@ -276,6 +326,38 @@ export class Client {
 
   ratings(query: PageQuery<"ratings_list"> = {}): AsyncGenerator<Schemas["RatingPage"]> {
     return pages((page) => unwrap(this.api.GET("/api/v1/ratings", { params: { query: { ...query, page } } })));
+  }
+
+  // ---- challenges ------------------------------------------------------------------------
+
+  /** Invite `player` to a duel on a fresh winnable deal, pending for 24 hours (R33 when `rated`). */
+  challenge(body: Schemas["ChallengeCreateRequest"]): Promise<Challenge> {
+    return unwrap(this.api.POST("/api/v1/challenges", { body }));
+  }
+
+  getChallenge(challengeId: string): Promise<Challenge> {
+    return unwrap(this.api.GET("/api/v1/challenges/{challenge_id}", { params: { path: { challenge_id: challengeId } } }));
+  }
+
+  /** The caller's challenges, made and received, page by page. */
+  challenges(query: PageQuery<"challenges_list"> = {}): AsyncGenerator<Schemas["ChallengePage"]> {
+    return pages((page) => unwrap(this.api.GET("/api/v1/challenges", { params: { query: { ...query, page } } })));
+  }
+
+  /** Accept a challenge made to the caller: the duel starts; `rated: false` plays it unrated. */
+  acceptChallenge(challengeId: string, body: Schemas["ChallengeAcceptRequest"] = {}): Promise<Schemas["Match"]> {
+    return unwrap(
+      this.api.POST("/api/v1/challenges/{challenge_id}/accept", { params: { path: { challenge_id: challengeId } }, body }),
+    );
+  }
+
+  declineChallenge(challengeId: string): Promise<Challenge> {
+    return unwrap(this.api.POST("/api/v1/challenges/{challenge_id}/decline", { params: { path: { challenge_id: challengeId } } }));
+  }
+
+  /** Take back a pending challenge the caller made. */
+  cancelChallenge(challengeId: string): Promise<Challenge> {
+    return unwrap(this.api.POST("/api/v1/challenges/{challenge_id}/cancel", { params: { path: { challenge_id: challengeId } } }));
   }
 
   // ---- account and keys --------------------------------------------------------------------

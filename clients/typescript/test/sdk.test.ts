@@ -208,3 +208,107 @@ test("the live board reconnects after the server restarts (1012)", async () => {
     server.close();
   }
 });
+
+/** A proxy to the server that cuts its first account-event stream after the first event line,
+ * and passes every later request through, line by line as they come. */
+function cuttingProxy(): { server: Server; requests: string[] } {
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    requests.push(request.url ?? "");
+    const first = requests.length === 1;
+    const headers = { Authorization: request.headers.authorization ?? "", Accept: request.headers.accept ?? "" };
+    const controller = new AbortController();
+    response.on("close", () => controller.abort());
+    fetch(new URL(request.url ?? "/", base), { headers, signal: controller.signal })
+      .then(async (upstream) => {
+        response.writeHead(upstream.status, { "Content-Type": upstream.headers.get("Content-Type") ?? "" });
+        const decoder = new TextDecoder();
+        const reader = upstream.body?.getReader();
+        for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+          const text = decoder.decode(read.value, { stream: true });
+          if (first && text.includes("}\n")) {
+            response.write(text.slice(0, text.indexOf("}\n") + 2), () => response.destroy());
+            return;
+          }
+          response.write(text);
+        }
+        response.end();
+      })
+      .catch(() => response.destroy());
+  });
+  return { server, requests };
+}
+
+test("challenges: made, listed, declined, accepted; account events resume after a cut", { timeout: 60_000 }, async () => {
+  const ada = new Client(base);
+  const grace = new Client(base);
+  const [adaName, graceName] = [`${name}-c`, `${name}-d`];
+  const registered = await ada.register(adaName, PASSWORD);
+  await grace.register(graceName, PASSWORD);
+  // the events from the opening on: the first, a game ada deals
+  let opened = (): void => {};
+  const open = new Promise<void>((resolve) => (opened = resolve));
+  const events = ada.accountEvents({ onOpen: () => opened() });
+  const firstEvent = events.next();
+  await open;
+  const before = await ada.createGame({ draw: 3 });
+  const started = (await firstEvent).value;
+  await events.return(undefined);
+  assert.ok(started !== undefined && started.type === "game_started");
+  assert.ok(JSON.stringify(started.data).includes(before.id));
+
+  // a challenge declined, one taken back, one accepted: the duel's games are dealt
+  const declined = await ada.declineChallenge((await grace.challenge({ player: adaName, draw: 1 })).id);
+  assert.equal(declined.status, "declined");
+  const cancelled = await grace.cancelChallenge((await grace.challenge({ player: adaName })).id);
+  assert.equal(cancelled.status, "cancelled");
+  const invited = await grace.challenge({ player: adaName, draw: 3, rated: false });
+  const listed: string[] = [];
+  for await (const challenge of items(ada.challenges({ page_size: 1 }))) listed.push(challenge.id);
+  assert.deepEqual(new Set(listed), new Set([declined.id, cancelled.id, invited.id]));
+  const match = await ada.acceptChallenge(invited.id, { rated: false });
+  assert.equal((await ada.getChallenge(invited.id)).status, "accepted");
+  assert.equal(match.size, 2);
+  const closed = await ada.acceptChallenge(invited.id).catch((e: unknown) => e);
+  assert.ok(isApiError(closed, "challenge_closed"), String(closed));
+  assert.equal(closed.error.params?.status, "accepted");
+
+  const after = await ada.createGame({ draw: 1 });
+
+  // the events after ada's first game, through a proxy that cuts the first stream after its
+  // first event: the duel's game, then the next game, each once
+  const { server, requests } = cuttingProxy();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  assert.ok(address !== null && typeof address === "object");
+  try {
+    const proxied = new Client(`http://127.0.0.1:${address.port}`, { token: registered.token });
+    const seen = await rest(first(proxied.accountEvents({ since: started.id, backoff: { initialMs: 10 } }), 2));
+    // the duel's game, then the next: nothing lost across the cut, nothing twice
+    assert.deepEqual(seen.map((event) => event.type), ["game_started", "game_started"]);
+    assert.ok(seen.every((event, i) => event.id > (i === 0 ? started.id : (seen[0]?.id ?? 0))));
+    assert.deepEqual(requests, [`/api/v1/account/events?since=${started.id}`, `/api/v1/account/events?since=${seen[0]?.id}`]);
+    assert.equal(JSON.stringify(seen[1]?.data).includes(after.id), true);
+  } finally {
+    server.close();
+  }
+
+  // a player's stats and a month of the archive, typed
+  const stats = await ada.playerStats(adaName);
+  assert.equal(typeof stats.streak.current, "number");
+  const { date } = await ada.daily();
+  const month = await ada.dailyMonth(date.slice(0, 7));
+  assert.equal(month.month, date.slice(0, 7));
+  const unknown = await ada.getChallenge(randomUUID()).catch((e: unknown) => e);
+  assert.ok(isApiError(unknown, "not_found"), String(unknown));
+});
+
+/** The first `count` items of `source`, then it is closed. */
+async function* first<T>(source: AsyncGenerator<T>, count: number): AsyncGenerator<T> {
+  for (let seen = 0; seen < count; seen += 1) {
+    const next = await source.next();
+    if (next.done) return;
+    yield next.value;
+  }
+  await source.return(undefined);
+}
