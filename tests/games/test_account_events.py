@@ -291,7 +291,7 @@ def test_the_websocket_refuses_without_a_credential_a_scope_or_a_known_since(
             f"user = get_user_model().objects.get(username='{player.name}')\n"
             "store = import_module(settings.SESSION_ENGINE).SessionStore()\n"
             "store[SESSION_KEY] = str(user.pk)\n"
-            "store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]\n"
+            "store[BACKEND_SESSION_KEY] = 'django.contrib.auth.backends.ModelBackend'\n"
             "store[HASH_SESSION_KEY] = user.get_session_auth_hash()\n"
             "store.create()\n"
             "print(store.session_key)\n"
