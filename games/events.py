@@ -12,6 +12,16 @@ Adding a kind: a line in KINDS (its name and what it tells, for docs/api.md), an
 (`events_forget`, run hourly by the scheduler: `manage.py forget_events`); a `since` older than
 that is refused (400), as an unknown one is. The day's event is written by the scheduler's
 `manage.py announce_day` (every round) once the day has begun.
+
+Why an event's id on the stream (`seq`) is not its row's id: row ids come from a sequence when
+the row is written, and two transactions may commit them out of order (id 8 committed, then 7);
+a reader that had sent 8 and resumed after it would never send 7. So an event gets its `seq`
+only once it is committed (`events_stamp`): every committed event without one gets the next
+ones, in one short transaction that holds the one EventClock row's lock, so that stamps commit
+in the order they are given, and a reader that sent `seq` N has seen every event that will ever
+have a lower one. The writer stamps right after its commit (then wakes the streams); every read
+stamps first what is left (a writer that died between its commit and its stamp, or a test's
+transaction that never commits).
 """
 
 from __future__ import annotations
@@ -22,19 +32,29 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from core.commits import after_commit
 from games import streams
-from games.models import AccountEvent
+from games.models import AccountEvent, EventClock
 
 # Every kind an event may have (its `type` on the stream), with what its `data` tells.
 KINDS = {
     "game_started": "a game of the account was dealt: game, match, daily",
     "game_ended": "a game of the account ended: game, status, score, end_reason",
+    "challenge_created": (
+        "a challenge to a duel between the account and another player was made (by either): "
+        "challenge, challenger, player, draw, rated, match (null)"
+    ),
+    "challenge_accepted": "the challenge was accepted: the same, match (the duel's)",
+    "challenge_declined": "the challenged player declined the challenge: the same",
+    "challenge_cancelled": (
+        "the challenger cancelled the challenge (or either account was closed): the same"
+    ),
+    "challenge_expired": "nobody accepted the challenge within 24 hours: the same",
     "match_seat_filled": "a player took a seat of the account's match: match, seat, seats, size",
-    "match_found": "the account's match has all its seats: match",
+    "match_found": "the account's match has all its seats (a duel: once accepted): match",
     "match_finished": "the account's match finished: match, status, place",
     "match_rated": "the account's finished match was rated: match, rating",
     "review_decided": "the fair-play review of the account's game decided: game, decision",
@@ -54,13 +74,57 @@ def event_add(*, user: Any, kind: str, data: dict[str, Any]) -> None:
 def events_add(added: list[tuple[Any, str, dict[str, Any]]]) -> None:
     """`event_add` of each (user, kind, data), in one statement."""
     assert all(kind in KINDS for _, kind, _ in added), added
+    if not added:
+        return
     now = timezone.now()
     AccountEvent.objects.bulk_create(
         [AccountEvent(user_id=user, kind=kind, data=data, at=now) for user, kind, data in added]
     )
-    for user in dict.fromkeys(user for user, _, _ in added):
-        name = streams.EVERY_ACCOUNT if user is None else streams.account_name(user)
-        after_commit(partial(streams.changed, name))
+    _stamp_later({user for user, _, _ in added})
+
+
+def _stamp_later(users: set[Any]) -> None:
+    """The current transaction's new events: stamped and their streams woken once it commits."""
+    names = [
+        streams.EVERY_ACCOUNT if user is None else streams.account_name(user) for user in users
+    ]
+    after_commit(partial(_stamp_and_wake, names))
+
+
+def _stamp_and_wake(names: list[str]) -> None:
+    events_stamp()
+    for name in names:
+        streams.changed(name)
+
+
+# How many events one stamp gives their `seq` at most (a read stamps again for the rest).
+STAMP_BATCH = 1000
+
+
+def events_stamp() -> int:
+    """Give the committed events that have no `seq` yet theirs, in the order of their ids,
+    after every `seq` given before (module docstring); returns how many. Outside a transaction
+    its own; one query when there are none."""
+    if not AccountEvent.objects.filter(seq=None).exists():
+        return 0
+    with transaction.atomic():
+        # (a write first: on SQLite it takes the database's write lock, which orders the stamps
+        # there as the clock row's lock does on PostgreSQL)
+        EventClock.objects.bulk_create([EventClock(pk=1)], ignore_conflicts=True)
+        clock = EventClock.objects.select_for_update().get(pk=1)
+        # (read after the lock: every stamp committed before is seen, and skipped)
+        pending = list(
+            AccountEvent.objects.filter(seq__isnull=True)
+            .order_by("pk")
+            .values_list("pk", flat=True)[:STAMP_BATCH]
+        )
+        if not pending:
+            return 0
+        offset = clock.last + 1 - pending[0]
+        AccountEvent.objects.filter(pk__in=pending).update(seq=F("id") + offset)
+        clock.last = pending[-1] + offset
+        clock.save(update_fields=["last"])
+    return len(pending)
 
 
 def day_event_add(*, date: dt.date) -> bool:
@@ -78,9 +142,9 @@ def day_event_add(*, date: dt.date) -> bool:
                 at=timezone.now(),
                 once=once,
             )
+            _stamp_later({None})
     except IntegrityError:
         return False
-    streams.changed(streams.EVERY_ACCOUNT)
     return True
 
 
@@ -90,25 +154,27 @@ def _of(user_id: int) -> Any:
 
 def event_known(*, user_id: int, event_id: int) -> bool:
     """Whether `event_id` is an event this account received that is still kept."""
-    return _of(user_id).filter(pk=event_id).exists()
+    return _of(user_id).filter(seq=event_id).exists()
 
 
 def events_last(*, user_id: int) -> int:
     """The id of the last event this account received (0: none kept)."""
-    last = _of(user_id).order_by("-pk").values_list("pk", flat=True).first()
+    events_stamp()
+    last = _of(user_id).exclude(seq=None).order_by("-seq").values_list("seq", flat=True).first()
     return last or 0
 
 
 def events_after(*, user_id: int, after: int) -> list[dict[str, Any]]:
     """The account's events after the event `after`, oldest first (at most READ_BATCH), as the
     stream sends them."""
-    rows = _of(user_id).filter(pk__gt=after).order_by("pk")[:READ_BATCH]
+    events_stamp()
+    rows = _of(user_id).filter(seq__gt=after).order_by("seq")[:READ_BATCH]
     return [event_payload(row) for row in rows]
 
 
 def event_payload(row: AccountEvent) -> dict[str, Any]:
     at = row.at.isoformat().replace("+00:00", "Z")
-    return {"id": row.pk, "type": row.kind, "at": at, "data": row.data}
+    return {"id": row.seq, "type": row.kind, "at": at, "data": row.data}
 
 
 def events_forget(*, now: dt.datetime) -> int:

@@ -198,9 +198,11 @@ class Analysis(models.Model):
 class AccountEvent(models.Model):
     """One line of the account event stream (games/events.py): an event of one account, or of
     every account (`user` null: a broadcast, such as a new day's challenge). Kept
-    EVENTS_KEPT_DAYS (games.events.events_forget)."""
+    EVENTS_KEPT_DAYS (games.events.events_forget). Its id on the stream is `seq`, given once it
+    is committed, in the order of commits (games.events.events_stamp), never its row's `id`."""
 
     id = models.BigAutoField(primary_key=True)
+    seq = models.BigIntegerField(null=True, blank=True, unique=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
     )
@@ -211,7 +213,22 @@ class AccountEvent(models.Model):
     once = models.CharField(max_length=60, null=True, blank=True, unique=True)
 
     class Meta:
-        indexes = [models.Index(fields=["user", "id"])]
+        indexes = [
+            models.Index(fields=["user", "seq"]),
+            models.Index(
+                fields=["id"], condition=models.Q(seq__isnull=True), name="accountevent_unstamped"
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.kind} #{self.pk}"
+        return f"{self.kind} #{self.seq or '-'}"
+
+
+class EventClock(models.Model):
+    """One row: the last `seq` given to an account event (games.events.events_stamp); its row
+    lock orders the stamps."""
+
+    last = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"last event {self.last}"

@@ -390,9 +390,9 @@ def account_last_events(user_ids: Iterable[int]) -> dict[int, int]:
     rows = (
         AccountEvent.objects.filter(Q(user_id__in=ids) | Q(user__isnull=True))
         .values_list("user_id")
-        .annotate(last=Max("id"))
+        .annotate(last=Max("seq"))
         .order_by()
     )
     last = dict(rows)
-    every = last.get(None, 0)
-    return {user_id: max(last.get(user_id, 0), every) for user_id in ids}
+    every = last.get(None) or 0
+    return {user_id: max(last.get(user_id) or 0, every) for user_id in ids}

@@ -268,7 +268,7 @@ def _events_since(
 _events_in_pool = streams.in_pool(_events_since)
 
 
-async def _account_events(
+async def account_event_lines(
     user_id: int, last: int, credential: selectors.Credential | None
 ) -> AsyncIterator[bytes]:
     """The account's events after the event `last` (0: from the first kept), as they come,
@@ -350,7 +350,7 @@ class AccountEventsApi(APIView):
             )
         credential = request_credential(request)
         _hold_places(request, credential)
-        if sockets.send_after(_account_events(user_id, last, credential)):
+        if sockets.send_after(account_event_lines(user_id, last, credential)):
             return _ndjson(_lines(), ndjson_type(request))
         # No ASGI server to hold it open (a WSGI server, the test client; production sends this
         # path to the ws processes): the events there are after `last`, then the end.

@@ -35,7 +35,9 @@ The account event streams (`GET account/events`, games/events.py) go the same wa
 named `account:{user id}` rather than by a game, what it has seen is the id of the last event
 it sent, an event for every account (a new day) is published once on the EVERY_ACCOUNT channel
 and wakes them all, and the timed check reads the last event id of every account the process
-streams in one query (not a read per stream).
+streams in one query (not a read per stream), after stamping the events a writer left without
+their id (games/events.py). The account's WebSocket (games/consumers.py) is the same stream
+sent as messages.
 
 A stream lives by the credential that opened it (an API key, an OAuth token, a session): once a
 REST request with it would answer 401 (the key or token revoked or expired, the account deleted),
@@ -242,6 +244,9 @@ def _check(
     accounts = {int(name[len(ACCOUNT) :]) for name in names - games}
     latest: dict[str, int | None] = dict(game_moves(games)) if games else {}
     if accounts:
+        from games.events import events_stamp  # (games.events wakes the streams: imports this)
+
+        events_stamp()  # a writer that died before its stamp: its events are sent now
         for user_id, last in account_last_events(accounts).items():
             latest[account_name(user_id)] = last
     return credentials_alive(credentials), latest

@@ -33,6 +33,7 @@ from core.errors import (
 )
 from games.accounts import player_lock
 from games.engine import DealCode
+from games.events import events_add
 from games.models import Player
 from games.selectors import account_standing, account_standing_require
 from games.services import game_create
@@ -45,17 +46,39 @@ EXPIRE_HOURS = 24
 DUEL = 2
 
 
+# The account event (games/events.py) of each state a challenge is written with.
+EVENT_KINDS = {
+    Challenge.Status.PENDING: "challenge_created",
+    Challenge.Status.ACCEPTED: "challenge_accepted",
+    Challenge.Status.DECLINED: "challenge_declined",
+    Challenge.Status.CANCELLED: "challenge_cancelled",
+    Challenge.Status.EXPIRED: "challenge_expired",
+}
+
+
 def _challenge_change(challenge: Challenge, *, status: str, at: dt.datetime) -> None:
     """The one place a challenge's state is written, inside the caller's transaction: made
     (`pending`, a new row), or leaving `pending` (accepted, declined, cancelled, expired; its
-    row locked). An account event would be published from here (after the commit, e.g. with
-    core.commits.after_commit) to both players."""
+    row locked); both players' account events with it (an accepted duel's `match_found` too)."""
     challenge.status = status
     if challenge._state.adding:
         challenge.save(force_insert=True)
-        return
-    challenge.decided_at = at
-    challenge.save(update_fields=["status", "decided_at", "match"])
+    else:
+        challenge.decided_at = at
+        challenge.save(update_fields=["status", "decided_at", "match"])
+    data = {
+        "challenge": str(challenge.pk),
+        "challenger": challenge.challenger.username,
+        "player": challenge.player.username,
+        "draw": challenge.draw,
+        "rated": challenge.rated,
+        "match": None if challenge.match_id is None else str(challenge.match_id),
+    }
+    players = (challenge.challenger_id, challenge.player_id)
+    added = [(user, EVENT_KINDS[status], data) for user in players]
+    if status == Challenge.Status.ACCEPTED:
+        added += [(user, "match_found", {"match": data["match"]}) for user in players]
+    events_add(added)
 
 
 def _players_lock(*users: Any) -> dict[int, Player]:
@@ -332,7 +355,8 @@ def challenges_expire(*, now: dt.datetime) -> int:
     ).values_list("pk", flat=True):
         with transaction.atomic():
             challenge = (
-                Challenge.objects.select_for_update()
+                Challenge.objects.select_for_update(of=("self",))
+                .select_related("challenger", "player")
                 .filter(pk=pk, status=Challenge.Status.PENDING)
                 .first()
             )

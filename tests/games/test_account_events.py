@@ -7,16 +7,23 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from games import events
 from games.days import day_today
 from games.models import AccountEvent
 from leaderboard.services import day_announce
+from tests.conftest import requires_postgres
 from tests.games.helpers import StreamLines
 from tests.games.test_stream_ends import CLOSED_WITHIN, Player, kinds_after
 from tests.leaderboard.test_live_contract import validate
@@ -141,16 +148,16 @@ def test_a_new_day_is_one_event_every_account_receives_and_old_events_are_forgot
     assert day_announce() == day_today()
     assert day_announce() is None  # once however often the scheduler runs
 
+    told = {
+        user: events.events_after(user_id=user.pk, after=before[user.pk]) for user in [one, two]
+    }
     (row,) = AccountEvent.objects.filter(kind="daily_published")
     assert row.user is None and row.data == {"date": day_today().isoformat()}
-    for user in (one, two):
-        assert events.events_after(user_id=user.pk, after=before[user.pk]) == [
-            events.event_payload(row)
-        ]
+    assert told == {one: [events.event_payload(row)], two: [events.event_payload(row)]}
 
     AccountEvent.objects.filter(pk=row.pk).update(at=timezone.now() - dt.timedelta(days=8))
     assert events.events_forget(now=timezone.now()) == 1
-    assert not events.event_known(user_id=one.pk, event_id=row.pk)
+    assert not events.event_known(user_id=one.pk, event_id=row.seq)
 
 
 def test_every_kind_is_documented_in_both_documents():
@@ -166,10 +173,10 @@ def test_without_an_asgi_server_the_answer_is_the_backlog_then_the_end(auth_clie
     # given: two events of the account, the first one's id known
     events.event_add(user=user.pk, kind="game_started", data={"game": "a"})
     events.event_add(user=user.pk, kind="game_ended", data={"game": "a"})
-    first = AccountEvent.objects.filter(user=user).order_by("id").first()
+    first = events.events_after(user_id=user.pk, after=0)[0]
 
     # when: asked through the WSGI test client (nothing can hold a stream open there)
-    answer = auth_client.get(f"{PATH}?since={first.pk}", headers=NDJSON)
+    answer = auth_client.get(f"{PATH}?since={first['id']}", headers=NDJSON)
 
     # then: the opening's empty line, the event after `since`, and the end
     lines = b"".join(answer.streaming_content).split(b"\n")
@@ -177,3 +184,137 @@ def test_without_an_asgi_server_the_answer_is_the_backlog_then_the_end(auth_clie
     assert lines[0] == b"" and [json.loads(line)["type"] for line in lines[1:] if line] == [
         "game_ended"
     ]
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_an_event_committed_after_a_later_one_is_still_sent_after_since(django_user_model):
+    # given: an account, and a writer whose event has the lower row id but is not committed yet
+    user = django_user_model.objects.create_user("slow")
+    written, release = threading.Event(), threading.Event()
+
+    def write(game: str, wait: bool) -> None:
+        try:
+            with transaction.atomic():
+                events.event_add(user=user.pk, kind="game_started", data={"game": game})
+                written.set()
+                if wait:
+                    assert release.wait(30)
+        finally:
+            connection.close()
+
+    slow = threading.Thread(target=write, args=("first", True))
+    slow.start()
+    assert written.wait(30)
+
+    # when: a second writer's event commits before it, and a reader is sent what is committed
+    fast = threading.Thread(target=write, args=("second", False))
+    fast.start()
+    fast.join(30)
+    sent = events.events_after(user_id=user.pk, after=0)
+    # and the first writer commits, then the reader resumes after the last id it was sent
+    release.set()
+    slow.join(30)
+    resumed = events.events_after(user_id=user.pk, after=sent[-1]["id"])
+
+    # then: the two rows were committed out of their ids' order, and the reader got both
+    rows = dict(AccountEvent.objects.values_list("data__game", "pk"))
+    assert rows["first"] < rows["second"]
+    assert [event["data"]["game"] for event in sent] == ["second"]
+    assert [event["data"]["game"] for event in resumed] == ["first"]
+
+
+def _socket(base_url: str, query: str = "", headers: dict[str, str] | None = None) -> Any:  # noqa: F811
+    url = base_url.replace("http://", "ws://") + f"/ws/account/events{query}"
+    return connect(url, additional_headers=headers or {}, open_timeout=10)
+
+
+def _close_code(ws: Any, within: float = 10.0) -> int | None:
+    """The code the server closed `ws` with, once it did (within `within` s)."""
+    deadline = time.monotonic() + within
+    try:
+        while time.monotonic() < deadline:
+            ws.recv(timeout=max(0.0, deadline - time.monotonic()))
+    except ConnectionClosed:
+        return ws.close_code
+    return None
+
+
+def test_the_websocket_sends_the_stream_s_events_and_closes_with_its_key(base_url):  # noqa: F811
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        # given: an event of the account, read from its NDJSON stream
+        player = Player(client)
+        lines = _open(base_url, player.streamer)
+        game_id = player.game()
+        (started,) = _events(lines, 1)
+
+        # when: its socket is opened with a key of account:read after that event, and the game
+        # is resigned
+        with _socket(base_url, f"?since={started['id']}", player.streamer) as ws:
+            client.post(
+                f"/api/v1/games/{game_id}/actions", json={"type": "resign"}, headers=player.actor
+            )
+            ended = json.loads(ws.recv(timeout=10))
+
+            # then: the game's end, the same event as the stream's line
+            assert (ended["type"], ended["data"]["game"]) == ("game_ended", game_id)
+            assert _events(lines, 2)[1] == ended
+            validate(ended, "AccountEvent")
+            _close(lines)
+
+            # when: the key is revoked
+            path = f"/api/v1/account/tokens/{player.streamer_id}"
+            assert client.delete(path, headers=player.actor).status_code == 204
+
+            # then: the socket is closed with 4401, within a keep-alive
+            assert _close_code(ws, CLOSED_WITHIN) == 4401
+
+
+def test_the_websocket_refuses_without_a_credential_a_scope_or_a_known_since(
+    base_url,  # noqa: F811
+    run_on_server,  # noqa: F811
+):
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        player = Player(client)
+        reader = client.post(
+            "/api/v1/account/tokens",
+            json={"name": "boards", "scopes": ["board:read"]},
+            headers=player.actor,
+        ).json()
+        no_scope = {"Authorization": f"Bearer {reader['token']}"}
+        session = run_on_server(
+            "from importlib import import_module\n"
+            "from django.conf import settings\n"
+            "from django.contrib.auth import get_user_model, SESSION_KEY, BACKEND_SESSION_KEY,"
+            " HASH_SESSION_KEY\n"
+            f"user = get_user_model().objects.get(username='{player.name}')\n"
+            "store = import_module(settings.SESSION_ENGINE).SessionStore()\n"
+            "store[SESSION_KEY] = str(user.pk)\n"
+            "store[BACKEND_SESSION_KEY] = 'django.contrib.auth.backends.ModelBackend'\n"
+            "store[HASH_SESSION_KEY] = user.get_session_auth_hash()\n"
+            "store.create()\n"
+            "print(store.session_key)\n"
+        ).split()[-1]
+
+    # then: each refusal has its close code
+    refused = {
+        "none": ("", {}),
+        "bad key": ("", {"Authorization": "Token nope"}),
+        "no scope": ("", no_scope),
+        "bad since": ("?since=abc", player.streamer),
+        "unknown since": ("?since=999999999999", player.streamer),
+    }
+    codes = {}
+    for name, (query, headers) in refused.items():
+        with _socket(base_url, query, headers) as ws:
+            codes[name] = _close_code(ws)
+    assert codes == {
+        "none": 4401, "bad key": 4401, "no scope": 4403, "bad since": 4400, "unknown since": 4400
+    }  # fmt: skip
+
+    # and a browser's session opens it (no message: nothing happened since)
+    with (
+        _socket(base_url, "", {"Cookie": f"sessionid={session}"}) as ws,
+        pytest.raises(TimeoutError),
+    ):
+        ws.recv(timeout=0.5)

@@ -7,10 +7,12 @@ import datetime as dt
 import pytest
 import time_machine
 from django.core.management import call_command
+from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
 from fairplay.models import Review
 from fairplay.services import reviews_run
+from games import events
 from games.accounts import account_bot_declare, account_delete
 from matches.challenges import challenges_expire
 from matches.models import Challenge, Match, RatingChange
@@ -370,3 +372,51 @@ def test_staff_see_challenges_in_the_admin(pool, players, admin_client):
     assert listed.status_code == page.status_code == 200
     assert made["id"] in listed.content.decode()
     assert admin_client.get("/admin/matches/challenge/add/").status_code == 403
+
+
+def _told(user, after=0):
+    """The account's events after `after`, as (type, data) pairs."""
+    return [(e["type"], e["data"]) for e in events.events_after(user_id=user.pk, after=after)]
+
+
+def test_each_state_of_a_challenge_is_an_event_of_both_players(pool, players):
+    # given
+    pool(2)
+    (anna, anna_client), (bob, bob_client), (carl, carl_client) = players(3)
+
+    # when: anna challenges bob, who declines; carl challenges bob and cancels; anna again,
+    # accepted this time; carl again, left to expire
+    first = challenge(anna_client, {"player": "p1", "draw": 3, "rated": False}).json()
+    bob_client.post(f"{CHALLENGES}/{first['id']}/decline")
+    second = challenge(carl_client, {"player": "p1", "draw": 3, "rated": False}).json()
+    carl_client.post(f"{CHALLENGES}/{second['id']}/cancel")
+    third = challenge(anna_client, {"player": "p1", "draw": 3, "rated": True}).json()
+    match = accept(bob_client, third["id"]).json()
+    fourth = challenge(carl_client, {"player": "p0", "draw": 3, "rated": False}).json()
+    with time_machine.travel(dt.datetime.now(dt.UTC) + dt.timedelta(hours=25)):
+        assert challenges_expire(now=timezone.now()) == 1
+
+    # then: both players of each were told each state, with the same data
+    def data(made, challenger, player, rated, match=None):
+        return {"challenge": made["id"], "challenger": challenger, "player": player, "draw": 3,
+                "rated": rated, "match": match}  # fmt: skip
+
+    told = [
+        (kind, d) for kind, d in _told(bob) if kind.startswith("challenge") or kind == "match_found"
+    ]
+    assert told == [
+        ("challenge_created", data(first, "p0", "p1", False)),
+        ("challenge_declined", data(first, "p0", "p1", False)),
+        ("challenge_created", data(second, "p2", "p1", False)),
+        ("challenge_cancelled", data(second, "p2", "p1", False)),
+        ("challenge_created", data(third, "p0", "p1", True)),
+        ("challenge_accepted", data(third, "p0", "p1", True, match["id"])),
+        ("match_found", {"match": match["id"]}),
+    ]
+    anna_told = [kind for kind, _ in _told(anna)]
+    assert anna_told.count("challenge_created") == 3 and "challenge_accepted" in anna_told
+    assert "match_found" in anna_told and "game_started" in anna_told
+    assert [kind for kind, _ in _told(carl)] == [
+        "challenge_created", "challenge_cancelled", "challenge_created", "challenge_expired"
+    ]  # fmt: skip
+    assert _told(anna)[-1] == ("challenge_expired", data(fourth, "p2", "p0", False))

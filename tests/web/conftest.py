@@ -102,16 +102,3 @@ def screenshot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
-
-
-# The suite's server fixtures live in tests/conftest.py (one server per worker). Until no test
-# imports them from here any more (branches written before the move): such an import binds None,
-# not a copy of the fixture (a copy starts a server, a database and a migrate of its own), and
-# the test gets tests/conftest.py's. Delete this once nothing imports them.
-_MOVED = {"base_url", "run_on_server", "server_database", "server_env"}
-
-
-def __getattr__(name: str) -> None:
-    if name in _MOVED:
-        return None
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

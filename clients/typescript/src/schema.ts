@@ -615,6 +615,11 @@ export interface components {
         /**
          * @description * `game_started` - game_started
          *     * `game_ended` - game_ended
+         *     * `challenge_created` - challenge_created
+         *     * `challenge_accepted` - challenge_accepted
+         *     * `challenge_declined` - challenge_declined
+         *     * `challenge_cancelled` - challenge_cancelled
+         *     * `challenge_expired` - challenge_expired
          *     * `match_seat_filled` - match_seat_filled
          *     * `match_found` - match_found
          *     * `match_finished` - match_finished
@@ -624,7 +629,7 @@ export interface components {
          *     * `daily_published` - daily_published
          * @enum {string}
          */
-        AccountEventTypeEnum: "game_started" | "game_ended" | "match_seat_filled" | "match_found" | "match_finished" | "match_rated" | "review_decided" | "analysis_ready" | "daily_published";
+        AccountEventTypeEnum: "game_started" | "game_ended" | "challenge_created" | "challenge_accepted" | "challenge_declined" | "challenge_cancelled" | "challenge_expired" | "match_seat_filled" | "match_found" | "match_finished" | "match_rated" | "review_decided" | "analysis_ready" | "daily_published";
         Acted: {
             action: components["schemas"]["ActionOut"];
             game: components["schemas"]["GameOut"];

@@ -760,9 +760,10 @@ class GameEvent:
 @dataclass(frozen=True, slots=True)
 class AccountEvent:
     """A line of the account event stream (docs/api.md, "Streams and exports"): `type` one of
-    game_started, game_ended, match_seat_filled, match_found, match_finished, match_rated,
-    review_decided, daily_published (or a newer server's), `data` its fields; `id` resumes
-    after it (`since`)."""
+    game_started, game_ended, challenge_created, challenge_accepted, challenge_declined,
+    challenge_cancelled, challenge_expired, match_seat_filled, match_found, match_finished,
+    match_rated, review_decided, analysis_ready, daily_published (or a newer server's), `data`
+    its fields; `id` resumes after it (`since`)."""
 
     id: int
     type: str
