@@ -313,7 +313,7 @@ def scouting(game: GameLog, scouts: Sequence[Scout]) -> Signal:
 # plan it came face up under, across the deviations before its use. FORESIGHT_SHARE: the share
 # of the scouted cards this game needed that were so used (score 1 at, 0 at).
 PLAN_NODES, DEAL_NODES, FORESIGHT_NODES, FORESIGHT_LEAD = 50_000, 1_000_000, 3_000_000, 3
-FORESIGHT_AGREE, FORESIGHT_SHARE = 0.95, (0.5, 0.3)
+FORESIGHT_AGREE, FORESIGHT_SHARE = 0.93, (0.5, 0.3)
 
 
 def foresight(game: GameLog, scouts: Sequence[Scout]) -> Signal:
