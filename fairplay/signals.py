@@ -308,10 +308,12 @@ def scouting(game: GameLog, scouts: Sequence[Scout]) -> Signal:
 # deal, within DEAL_NODES), the game's within FORESIGHT_NODES (node counts: the same verdict
 # anywhere, R35a); a scouted card counts when a move that agreed with a plan, at least
 # FORESIGHT_LEAD agreeing actions after it was made, used the card while it had not been face
-# up for the player when the plan was made; FORESIGHT_SHARE: the share of the scouted cards
-# this game needed that were so used (score 1 at, 0 at).
+# up for the player when the plan was made. A line that agreed with the plans on at least
+# FORESIGHT_AGREE of its actions plays the plans with noise: a card's knowledge dates from the
+# plan it came face up under, across the deviations before its use. FORESIGHT_SHARE: the share
+# of the scouted cards this game needed that were so used (score 1 at, 0 at).
 PLAN_NODES, DEAL_NODES, FORESIGHT_NODES, FORESIGHT_LEAD = 50_000, 1_000_000, 3_000_000, 3
-FORESIGHT_SHARE = (0.5, 0.3)
+FORESIGHT_AGREE, FORESIGHT_SHARE = 0.93, (0.5, 0.3)
 
 
 def foresight(game: GameLog, scouts: Sequence[Scout]) -> Signal:
@@ -329,8 +331,18 @@ def foresight(game: GameLog, scouts: Sequence[Scout]) -> Signal:
     sees only the table reacts to a card once it shows; a plan that knew it agrees with that
     reaction by chance, on the obvious uses (a card home, the only place it fits), rarely on
     most of the cards (docs/fairplay.md: the shares measured by bench/fairplay.py).
+
+    A line that agreed with the plans on at least FORESIGHT_AGREE of its actions is the plans'
+    line played with noise (a person who follows a solver and now and then takes another
+    action): each deviation starts a new plan, which would forget what the one before knew.
+    There a card counts when the player followed the plan it came face up under through its
+    coming face up (that plan was made while it was hidden) and a later move that agreed with
+    the plan of its moment used it, at least FORESIGHT_LEAD agreeing actions after the first
+    plan was made, whatever deviations came between. Table-only players agree with the plans
+    far less often (docs/fairplay.md), so for them a deviation still starts afresh.
     Evidence: `foreseen` (cards), `scouted` (the scouted cards needed), `agreed` (the line's
-    actions that agreed with a plan, of `actions`), `plans`, `nodes`."""
+    actions that agreed with a plan, of `actions`; `walked`: those the node budget reached),
+    `noisy` (whether the noisy line's rule applied), `plans`, `nodes`."""
     needed = uncovered(game)
     linked = [scout.uncovered for scout in scouts if scout.links and scout.ended_before >= 0]
     scouted = needed & frozenset[int]().union(*linked)
@@ -340,8 +352,12 @@ def foresight(game: GameLog, scouts: Sequence[Scout]) -> Signal:
     seen = visible(play)
     search = _Search()
     plan: list[tuple[Any, ...]] | None = None  # None: to be made from this position
-    known, run, agreed, plans = frozenset[int](), 0, 0, 0
-    foreseen: set[int] = set()
+    made, agreed, walked, plans = 0, 0, 0, 0  # made: `agreed` when the plan was made
+    # each scouted card that came face up on an agreeing action: (the plan it came up under,
+    # `agreed` when that plan was made)
+    since: dict[int, tuple[int, int]] = {}
+    strict: set[int] = set()  # foreseen by one plan followed from before it showed to its use
+    noisy: set[int] = set()  # foreseen across deviations (counted for a noisy line only)
     tokens = line(game)
     for token in tokens:
         if plan is None:
@@ -349,27 +365,40 @@ def foresight(game: GameLog, scouts: Sequence[Scout]) -> Signal:
                 break
             budget = DEAL_NODES if not plans else PLAN_NODES
             plan = [_token(action) for action in search.line(play, budget)]
-            known, run, plans = frozenset(seen), 0, plans + 1
-        if plan and plan[0] == token:
+            made, plans = agreed, plans + 1
+        following = bool(plan) and plan[0] == token
+        walked += 1
+        if plan and following:
             plan.pop(0)
-            run, agreed = run + 1, agreed + 1
+            agreed += 1
             card = _moved(play, token)
-            if card in scouted and card not in known and run >= FORESIGHT_LEAD:
-                foreseen.add(card)
+            if card in since:
+                under, before = since[card]
+                if agreed - before >= FORESIGHT_LEAD:
+                    noisy.add(card)
+                    if under == plans:
+                        strict.add(card)
         else:
             plan = None  # the player went another way: a new plan from where it leads
         try:
             play.apply(Action(*token))
         except EngineError:  # a line `line` could not keep whole: the walk ends there
             break
-        seen |= visible(play)
+        shown = visible(play) - seen
+        if following:
+            since.update((card, (plans, made)) for card in shown & scouted)
+        seen |= shown
+    noise = walked > 0 and agreed >= FORESIGHT_AGREE * walked
+    foreseen = noisy if noise else strict
     share = len(foreseen) / len(scouted)
     evidence = {
         "foreseen": len(foreseen),
         "scouted": len(scouted),
         "share": round(share, 3),
         "agreed": agreed,
+        "walked": walked,
         "actions": len(tokens),
+        "noisy": noise,
         "plans": plans,
         "nodes": search.nodes,
     }

@@ -348,6 +348,53 @@ def test_a_solver_line_with_a_linked_scout_is_held_on_scouting_and_foresight():
     assert not verdict(signals[:2])[1]
 
 
+KEPT_OUT = ("undo", "finish", "resign")  # not a deviation from a line
+
+
+def noisy_line(seed: int) -> GameLog:
+    """The true deal's solver line with noise, as bench/fairplay.py's noisy cheat: before
+    about one action in 16 a slip taken straight back (undo), and as often another action
+    that still wins on the true deal, the line solved again from there."""
+    logger, rng, plan = Logger(), random.Random(seed), list(true_line())
+    while plan and not logger.game.is_over:
+        slip = [a for a in logger.game.legal_actions() if a["type"] in ("move", "draw")]
+        if slip and rng.random() < 1 / 16:
+            logger.send(Action.from_dict(rng.choice(slip)))
+            logger.send(Action("undo"))
+        if rng.random() < 1 / 16:
+            legal = [a for a in logger.game.legal_actions() if a["type"] not in KEPT_OUT]
+            for other in map(Action.from_dict, rng.sample(legal, len(legal))):
+                after = Game.from_dict(logger.game.to_dict())
+                after.apply(other)
+                rest = solve(after, max_nodes=50_000).line
+                if other != plan[0] and (rest or after.status == "won"):
+                    logger.send(other)
+                    plan = list(rest)
+                    break
+            continue
+        logger.send(plan.pop(0))
+    return logger.log("noisy")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_noisy_solver_line_with_a_linked_scout_is_held_on_scouting_and_foresight(seed):
+    """The solver line with noise (issue 29): each deviation starts a new plan, and the cards
+    that came face up before it and are used after it still count: the line followed the
+    plans on nearly every action, as a table-only player does not."""
+    # given
+    cheat = noisy_line(seed)
+    linked = [Scout("scout", uncovered(scout_log()), 600, ("address",))]
+
+    # when
+    signals = [timing(cheat), scouting(cheat, linked), foresight(cheat, linked)]
+
+    # then: deviations there were (plans made again), and the cards still count
+    seen = signals[2]
+    assert cheat.actions[-1].kind != "resign" and seen.evidence["plans"] > 2
+    assert seen.evidence["noisy"] and seen.score >= MODERATE
+    assert signals[1].score >= MODERATE and verdict(signals)[1]
+
+
 @pytest.mark.parametrize("house", [forward_scout, scout_log])
 def test_an_honest_winner_whose_household_played_the_deal_first_is_not_held(house):
     """A player who sees only the table wins; someone on the same address (playing forward,
@@ -363,6 +410,7 @@ def test_an_honest_winner_whose_household_played_the_deal_first_is_not_held(hous
     # then
     assert honest.actions[-1].kind != "resign" and signals[1].score >= MODERATE
     assert signals[2].score < MODERATE and signals[2].evidence["foreseen"] > 0
+    assert not signals[2].evidence["noisy"]  # it went its own way too often to be a noisy line
     assert not verdict(signals)[1]
 
 
