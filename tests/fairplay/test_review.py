@@ -88,9 +88,11 @@ def ranked_game(user, actions: int, *, gap: float = MACHINE_GAP, draw: int = 3) 
 
 def review_games() -> None:
     """`manage.py review_games`, and what it writes to the live boards after its commit done
-    (the test's transaction never commits)."""
+    (the test's transaction never commits). Every pending game is reviewed: the run's budget
+    is wall time, which a loaded machine can spend on one review (a verdict's own budgets are
+    node counts, so the time it takes changes no verdict)."""
     with TestCase.captureOnCommitCallbacks(execute=True):
-        call_command("review_games", "--seconds", "30", verbosity=0)
+        call_command("review_games", "--seconds", "3600", verbosity=0)
 
 
 def state(game: Game) -> str:
