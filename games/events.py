@@ -19,9 +19,9 @@ a reader that had sent 8 and resumed after it would never send 7. So an event ge
 only once it is committed (`events_stamp`): every committed event without one gets the next
 ones, in one short transaction that holds the one EventClock row's lock, so that stamps commit
 in the order they are given, and a reader that sent `seq` N has seen every event that will ever
-have a lower one. The writer stamps right after its commit (then wakes the streams); every read
-stamps first what is left (a writer that died between its commit and its stamp, or a test's
-transaction that never commits).
+have a lower one. The writer only wakes the streams after its commit; every read stamps first
+what is not stamped yet (`events_after`, `events_last`, the streams' periodic check), so the
+write path pays no second transaction and an event is stamped by whoever reads it first.
 """
 
 from __future__ import annotations
@@ -80,19 +80,20 @@ def events_add(added: list[tuple[Any, str, dict[str, Any]]]) -> None:
     AccountEvent.objects.bulk_create(
         [AccountEvent(user_id=user, kind=kind, data=data, at=now) for user, kind, data in added]
     )
-    _stamp_later({user for user, _, _ in added})
+    _wake_later({user for user, _, _ in added})
 
 
-def _stamp_later(users: set[Any]) -> None:
-    """The current transaction's new events: stamped and their streams woken once it commits."""
+def _wake_later(users: set[Any]) -> None:
+    """The current transaction's new events: their streams are woken once it commits, and the
+    reads they make stamp them (the writer does not: a stamp is a transaction of its own, and
+    a write path such as Play now or `POST games` would wait for a second flush to disk)."""
     names = [
         streams.EVERY_ACCOUNT if user is None else streams.account_name(user) for user in users
     ]
-    after_commit(partial(_stamp_and_wake, names))
+    after_commit(partial(_wake, names))
 
 
-def _stamp_and_wake(names: list[str]) -> None:
-    events_stamp()
+def _wake(names: list[str]) -> None:
     for name in names:
         streams.changed(name)
 
@@ -142,7 +143,7 @@ def day_event_add(*, date: dt.date) -> bool:
                 at=timezone.now(),
                 once=once,
             )
-            _stamp_later({None})
+            _wake_later({None})
     except IntegrityError:
         return False
     return True
