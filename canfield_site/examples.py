@@ -109,7 +109,7 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
     ],
     "games_create": [
         example("a random deal of draw 3", body={"draw": 3}),
-        example("today's daily, draw 1", body={"daily": True, "draw": 1}),
+        example("today's daily, draw 3", body={"daily": True, "draw": 3}),
         example("a deal code", body={"code": "CF1-D3-AAAAACL"}),
         example("a custom deck, draw 1", body={"deck": DECK, "draw": 1}),
     ],

@@ -225,8 +225,8 @@ def test_a_server_that_cannot_be_reached_raises_after_retries():
 
 
 def test_daily_game_resumed_and_its_hint_refused(player):
-    game = player.daily_game(draw=1)
-    assert player.daily_game(draw=1).id == game.id  # one per player, day and draw mode
+    game = player.daily_game(draw=3)
+    assert player.daily_game(draw=3).id == game.id  # one per player, day and draw mode
     assert game.daily is not None and game.code is None
     daily = player.daily()
     assert daily.date == game.daily
@@ -262,12 +262,12 @@ async def _live_board(base_url: str) -> None:
         await watcher.register(unique_name("watch"), PASSWORD)
         name = unique_name("play")
         await playing.register(name, PASSWORD)
-        async with await watcher.board(draw=1) as board:
+        async with await watcher.board(draw=3) as board:
             first = await asyncio.wait_for(anext(board), 30)
             assert isinstance(first, Snapshot)
             standings = Standings()
             standings.apply(first)
-            game = await playing.daily_game(draw=1)
+            game = await playing.daily_game(draw=3)
             for _ in range(3):
                 legal = await playing.legal_actions(game)
                 game = (await playing.act(game, foundation_first(legal))).game
@@ -291,7 +291,7 @@ async def _live_board(base_url: str) -> None:
             assert row(standings, name) == (game.score, 3, "playing")
         assert standings.count >= 1 and not standings.incomplete
         day = game.daily or dt.date.today()
-        found = [e async for e in watcher.iter_leaderboard(day, draw=1) if e.player == name]
+        found = [e async for e in watcher.iter_leaderboard(day, draw=3) if e.player == name]
         assert [(e.score, e.moves, e.status) for e in found] == [(game.score, 3, "playing")]
         with pytest.raises(BoardClosed) as closed:
             async with await watcher.board(dt.date(2000, 1, 1), draw=3) as none:

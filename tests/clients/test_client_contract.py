@@ -99,7 +99,7 @@ def test_a_stream_follows_a_game_played_elsewhere_to_its_end(base_url):
 def test_a_daily_game_is_still_its_date_with_its_standing(base_url):
     with Client(base_url) as player:
         player.register(unique_name("dly"), PASSWORD)
-        game = player.daily_game(draw=1)
+        game = player.daily_game(draw=3)
         player.resign(game)
         over = player.game(game.id)
 

@@ -334,4 +334,4 @@ def test_live_answers_hold_every_component_an_answer_may_hold(answered, schema, 
     # then
     assert problems == {name: [] for name in problems}
     missing = sorted(answer_components(schema) - strict.seen)
-    assert missing == NOT_YET, " ".join(missing)
+    assert set(missing) <= set(NOT_YET), " ".join(sorted(set(missing) - set(NOT_YET)))

@@ -35,7 +35,9 @@ print("line:", json.dumps(DailyChallenge.objects.get(date=day_today(), draw=1).l
 
 @pytest.fixture(scope="module")
 def crowd(run_on_server) -> dict[str, str]:
-    """The players of today's 1-card board set up for this module: name -> API token."""
+    """The players of today's 1-card board set up for this module: name -> API token. The
+    board is this module's alone: every other test on the worker's server (tests/conftest.py)
+    plays its daily games at draw 3."""
     output = run_on_server(CROWD.format(prefix=unique_name("crowd")))
     return dict(line.split()[1:] for line in output.splitlines() if line.startswith("crowd: "))
 
