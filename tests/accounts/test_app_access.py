@@ -14,6 +14,14 @@ from tests.accounts.test_oauth_doors import bearer, code_for, exchange, make_key
 PASSWORD = "correct-horse-battery"
 
 
+def refreshed(app, refresh_token: str):
+    """The answer to a refresh of `refresh_token` by the public `app`."""
+    return Client().post(
+        "/oauth/token",
+        {"grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": app.client_id},
+    )
+
+
 def test_the_keys_page_lists_an_allowed_app_and_takes_its_access_back(public_app, user):
     # given: the player allowed an app, which got tokens and made a key with them
     code, verifier = code_for(public_app, user, "account:write game:play board:read")
@@ -47,15 +55,7 @@ def test_the_keys_page_lists_an_allowed_app_and_takes_its_access_back(public_app
     assert taken.status_code == 302
     assert app.get("/api/v1/daily").status_code == 401
     assert its_key.get("/api/v1/daily").status_code == 401
-    refresh = Client().post(
-        "/oauth/token",
-        {
-            "grant_type": "refresh_token",
-            "refresh_token": tokens["refresh_token"],
-            "client_id": public_app.client_id,
-        },
-    )
-    assert refresh.status_code == 400
+    assert refreshed(public_app, tokens["refresh_token"]).status_code == 400
     assert oauth_apps_for(user=user) == []
     assert "Solver Buddy" not in page.get("/account/keys/").content.decode()
 
@@ -109,15 +109,7 @@ def test_a_password_change_ends_every_apps_access_and_keeps_the_players_keys(pub
     assert changed.status_code == 204
     assert app.get("/api/v1/daily").status_code == 401
     assert its_key.get("/api/v1/daily").status_code == 401
-    refresh = Client().post(
-        "/oauth/token",
-        {
-            "grant_type": "refresh_token",
-            "refresh_token": tokens["refresh_token"],
-            "client_id": public_app.client_id,
-        },
-    )
-    assert refresh.status_code == 400
+    assert refreshed(public_app, tokens["refresh_token"]).status_code == 400
     assert bearer(own).get("/api/v1/account").status_code == 200
     assert oauth_apps_for(user=user) == []
 
