@@ -335,7 +335,9 @@ def test_live_answers_hold_every_component_an_answer_may_hold(
         player = Client(base_url, headers={"X-Forwarded-For": address})
         name = unique_name("duel")
         duel.append((name, player.register(name, ex.PASSWORD), player))
-    seats = [player.join_match(size=2, draw=1) for _, _, player in duel]
+    (first, _, anna), (second, _, bela) = duel
+    accepted = bela.challenge_accept(anna.challenge(second, draw=1, rated=True))
+    seats = [anna.match(accepted.id), accepted]
     for (_, _, player), seat in zip(duel, seats, strict=True):
         for _ in range(10):  # a seat played: 10 actions or more (R33a)
             player.draw(seat.game)
@@ -356,7 +358,7 @@ def test_live_answers_hold_every_component_an_answer_may_hold(
     won_game = live.answer("games_get", token, {"game_id": won})
     (name, key, _), _ = duel
     rated = {"size": 2, "draw": 1}
-    live.answer("matches_get", key, {"match_id": seats[0].id})
+    duel_match = live.answer("matches_get", key, {"match_id": accepted.id})
     live.answer("players_get", key, {"username": name})
     live.answer("players_ratings_history", key, {"username": name}, rated)
     live.answer("ratings_list", key, query=rated)
@@ -367,6 +369,7 @@ def test_live_answers_hold_every_component_an_answer_may_hold(
     assert resigned["status"] == "done" and resigned["line"] is not None, resigned
     assert won_daily["status"] == "done" and won_daily["par"] is not None, won_daily
     assert stats["par"] and won_game["daily"]["review"] == "cleared", won_game
+    assert duel_match["duel"] and duel_match["rated"], duel_match
     assert live.problems == {name: [] for name in live.problems}
     missing = sorted(answer_components(schema) - strict.seen)
     assert missing == NEVER_ANSWERED, " ".join(missing)
