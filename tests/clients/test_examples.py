@@ -273,32 +273,34 @@ class Live:
 
 
 def every_kind_of_legal_action(live: Live, token: str) -> None:
-    """A game of ex.DECK (draw 1) watched on its stream while it is played: the stock drawn out
-    (draws, undo, then recycle listed), then played up (finish listed near the end), each list
-    of legal actions validated; the stream's game line and an action line too."""
+    """A game of ex.DECK (draw 1) played while its stream is watched (its game line, then its
+    first action's line), then on: the stock drawn out (draws, undo, then recycle listed), then
+    played up (finish listed near the end), each list of legal actions validated."""
     _, _, stream_operation = live.by_id["games_stream"]
     item = stream_operation["responses"]["200"]["x-ndjson"]["itemSchema"]
     game = live.answer("games_create", token, body={"deck": ex.DECK, "draw": 1}, status=201)
-    url = f"{live.url}/api/v1/games/{game['id']}"
+    path = {"game_id": game["id"]}
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/x-ndjson"}
     kinds: set[str] = set()
-    with httpx.stream("GET", f"{url}/stream", headers=headers, timeout=30) as stream:
+
+    def play() -> dict[str, Any]:
+        legal = live.answer("games_legal_actions", token, path)
+        kinds.update(action["type"] for action in legal)
+        up = [a for a in legal if a["type"] == "move" and a["to"].startswith("foundation")]
+        turn = [a for a in legal if a["type"] in ("draw", "recycle")]
+        chosen = (turn if "recycle" not in kinds else up or turn or legal)[0]
+        return live.answer("games_actions_create", token, path, body=chosen)["game"]
+
+    url = f"{live.url}/api/v1/games/{game['id']}/stream"
+    with httpx.stream("GET", url, headers=headers, timeout=30) as stream:
         lines = (json.loads(line) for line in stream.iter_lines() if line.strip())
         live.noted("games_stream", live.strict.errors(item, next(lines)))
-        played = 0
-        while game["status"] == "playing" and played < 300:
-            legal = live.answer("games_legal_actions", token, {"game_id": game["id"]})
-            kinds |= {action["type"] for action in legal}
-            up = [a for a in legal if a["type"] == "move" and a["to"].startswith("foundation")]
-            turn = [a for a in legal if a["type"] in ("draw", "recycle")]
-            drawing_out = "recycle" not in kinds
-            chosen = (turn if drawing_out else up or turn or legal)[0]
-            game = live.answer("games_actions_create", token, {"game_id": game["id"]}, body=chosen)[
-                "game"
-            ]
-            played += 1
-            if played == 1:  # the stream's line of the first action
-                live.noted("games_stream", live.strict.errors(item, next(lines)))
+        game = play()
+        live.noted("games_stream", live.strict.errors(item, next(lines)))
+    for _ in range(300):
+        if game["status"] != "playing":
+            break
+        game = play()
     assert game["status"] == "won" and {"draw", "recycle", "undo", "finish"} <= kinds, kinds
 
 
