@@ -3,20 +3,22 @@
 under its media type's `examples`, a parameter's under the parameter's `examples`, each named.
 
 The examples stay true because tests/clients/test_examples.py sends every one of them to a live
-server and validates each answer against the schema (strict OpenAPI 3.0). The ids and names
-below are those of the test's fixtures: it sends each example with the fixture's real id in place
-of the example's (a game of the example player `ada`, a challenge from `grace`...).
+server and validates each answer against the schema (strict OpenAPI 3.0), and the generated
+clients' tests (tests/games/test_generated_client.py, test_typescript_client.py) call every
+operation with them. The ids and names below are those of the tests' fixtures: each example is
+sent with the fixture's real id in place of the example's (a game of the example player `ada`,
+a challenge from `grace`...).
 
 To document a new operation: add `"operation_id": [example(...)]` to EXAMPLES (a summary, and
-the `path`, `query` and `body` a caller sends); the test then fails until the example is
-answered with a 2xx that validates. A new kind of id gets a constant here and its fixture in the
-test's `FIXTURES`."""
+the `path`, `query` and `body` a caller sends); the tests then fail until the example is
+answered with a 2xx that validates, through plain HTTP and both generated clients. A new kind
+of id gets a constant here and its fixture in the `World` (tests/clients/world.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-# The example world (tests/clients/test_examples.py builds it for real before each example).
+# The example world (tests/clients/world.py builds it for real before each example).
 PLAYER = "ada"  # the caller: an account with the key the example is sent with
 OTHER = "grace"  # another player: the one challenged, or the challenger
 PASSWORD = "green-felt-canfield-42"

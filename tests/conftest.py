@@ -160,6 +160,18 @@ def run_on_server(server_env, base_url):
 
 
 @pytest.fixture(scope="session")
+def played_day(run_on_server) -> None:
+    """The dailies of the request examples' day exist (canfield_site/examples.py: only today's
+    are made on demand)."""
+    from canfield_site.examples import DATE
+
+    run_on_server(
+        "import datetime as dt; from leaderboard.services import challenge_get_or_create as made; "
+        f"[made(date=dt.date.fromisoformat({DATE!r}), draw=d) for d in (3, 1)]"
+    )
+
+
+@pytest.fixture(scope="session")
 def base_url(server_env, tmp_path_factory) -> Iterator[str]:
     from tests.web.conftest import daphne_server
 
