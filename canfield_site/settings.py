@@ -413,6 +413,9 @@ REST_FRAMEWORK = {
 OAUTH_REDIRECT_SCHEMES = env_list("OAUTH_REDIRECT_SCHEMES", "http,https" if DEBUG else "https")
 # Apps registered through POST /oauth/register (RFC 7591) per client address and hour.
 OAUTH_REGISTER_LIMIT = int(os.environ.get("OAUTH_REGISTER_LIMIT", "10"))
+# A self-registered app with no token or grant left is removed this many days after its
+# registration (`manage.py forget_oauth`, run by the scheduler).
+OAUTH_APP_DAYS = int(os.environ.get("OAUTH_APP_DAYS", "30"))
 # The toolkit warns of http redirect URIs (W008): ours are loopback ones only (above).
 SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 
