@@ -19,7 +19,7 @@ from core.errors import Forbidden, InvalidRequest, NotFound
 from core.throttling import FixedWindowScopedThrottle
 
 
-class KeySerializer(serializers.Serializer):
+class KeySerializer(serializers.Serializer[object]):
     id = serializers.CharField(help_text="the key's first characters: enough to tell it apart")
     name = serializers.CharField()
     scopes = serializers.ListField(child=serializers.ChoiceField(choices=services.SCOPES))
@@ -34,7 +34,7 @@ class NewKeySerializer(KeySerializer):
     token = serializers.CharField(help_text="the key: shown this once, the server keeps a hash")
 
 
-class KeyInSerializer(serializers.Serializer):
+class KeyInSerializer(serializers.Serializer[object]):
     name = serializers.CharField(max_length=100)
     scopes = serializers.ListField(
         child=serializers.ChoiceField(choices=services.SCOPES), min_length=1

@@ -31,7 +31,7 @@ from games.models import Action, Game
 from games.stream_api import NDJSON, NDJSONBytesRenderer, NDJSONRenderer, ndjson_type
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(serializers.Serializer[object]):
     ranked = serializers.BooleanField(
         help_text="may play ranked dailies and rated matches (R36); else its daily is provisional"
     )
@@ -44,7 +44,7 @@ class StandingSerializer(serializers.Serializer):
     )
 
 
-class AccountSerializer(serializers.Serializer):
+class AccountSerializer(serializers.Serializer[object]):
     username = serializers.CharField()
     bot = serializers.BooleanField(help_text="declared a bot (R34): ranks among bots only")
     created = serializers.DateTimeField()
@@ -65,12 +65,12 @@ def account_payload(user: Any, *, bot: bool, scopes: Any = accounts.SCOPES) -> d
     }
 
 
-class PasswordChangeSerializer(serializers.Serializer):
+class PasswordChangeSerializer(serializers.Serializer[object]):
     password = serializers.CharField(help_text="the current password")
     new_password = serializers.CharField()
 
 
-class PasswordSerializer(serializers.Serializer):
+class PasswordSerializer(serializers.Serializer[object]):
     password = serializers.CharField(help_text="the current password")
 
 

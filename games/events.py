@@ -32,7 +32,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from core.commits import after_commit
@@ -149,7 +149,7 @@ def day_event_add(*, date: dt.date) -> bool:
     return True
 
 
-def _of(user_id: int) -> Any:
+def _of(user_id: int) -> QuerySet[AccountEvent]:
     return AccountEvent.objects.filter(Q(user_id=user_id) | Q(user__isnull=True))
 
 

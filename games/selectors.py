@@ -7,7 +7,7 @@ import functools
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -19,7 +19,7 @@ from django.db import (
     connections,
 )
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Max, Model, Q, QuerySet
+from django.db.models import Field, Max, Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -70,6 +70,23 @@ def game_find(game_id: Any) -> Game | None:
     return None if pk is None else Game.objects.filter(pk=pk).first()
 
 
+_M = TypeVar("_M", bound=Model)
+
+
+def _column(field: Field[Any, Any]) -> str:
+    """A concrete field's column (django-stubs allow None: a field without a column)."""
+    if field.column is None:
+        raise TypeError(f"{field} has no column")
+    return field.column
+
+
+class _HealthChecked(Protocol):
+    """The connection check Django keeps on every wrapper (missing from django-stubs)."""
+
+    health_check_enabled: bool
+    health_check_done: bool
+
+
 @functools.cache
 def _row_reader(model: type[Model]) -> tuple[str, list[str], list[tuple[int, Any, list[Any]]]]:
     """The select list of all of `model`'s columns, their attribute names, and the converters
@@ -83,11 +100,11 @@ def _row_reader(model: type[Model]) -> tuple[str, list[str], list[tuple[int, Any
         functions = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
         if functions:
             converters.append((index, col, functions))
-    columns = ", ".join(f"{quote(table)}.{quote(field.column)}" for field in fields)
+    columns = ", ".join(f"{quote(table)}.{quote(_column(field))}" for field in fields)
     return columns, [field.attname for field in fields], converters
 
 
-def _instance(db: BaseDatabaseWrapper, model: type[Model], values: Sequence[Any]) -> Any:
+def _instance(db: BaseDatabaseWrapper, model: type[_M], values: Sequence[Any]) -> _M:
     _, attnames, converters = _row_reader(model)
     converted = list(values)
     for index, col, functions in converters:
@@ -103,20 +120,22 @@ def _fetch_one(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> tuple[An
     its own (CONN_HEALTH_CHECKS). This read is that check instead: if the connection has died
     since (the database restarted, say), it reconnects and reads once more.
     """
+    health = cast(_HealthChecked, db)
     unchecked = (
         db.connection is not None
-        and db.health_check_enabled
-        and not db.health_check_done
+        and health.health_check_enabled
+        and not health.health_check_done
         and not db.in_atomic_block
     )
 
     def read() -> tuple[Any, ...] | None:
         with db.cursor() as cursor:
             cursor.execute(sql, params)
-            return cursor.fetchone()
+            row: tuple[Any, ...] | None = cursor.fetchone()  # a database row: any column types
+            return row
 
     if unchecked:
-        db.health_check_done = True
+        health.health_check_done = True
         try:
             return read()
         except (OperationalError, InterfaceError):
@@ -133,7 +152,7 @@ def _token_user_and_game_sql() -> str:
     key, game = quote(ApiKey._meta.db_table), quote(Game._meta.db_table)
     refresh = quote(get_refresh_token_model()._meta.db_table)
     family = f"{key}.{quote('oauth_family')}"
-    user, user_pk = quote(user_model._meta.db_table), quote(user_model._meta.pk.column)
+    user, user_pk = quote(user_model._meta.db_table), quote(_column(user_model._meta.pk))
     key_columns = ", ".join(
         f"{key}.{quote(column)}" for column in ("id", "scopes", "expires", "last_used")
     )

@@ -66,7 +66,7 @@ class Command(BaseCommand):
         hourly_every = _seconds("SCHEDULE_SECONDS", 3600)
         hourly_due = 0.0
         while True:
-            jobs = EVERY_ROUND
+            jobs: tuple[tuple[str, tuple[str, ...]], ...] = EVERY_ROUND
             if time.monotonic() >= hourly_due:
                 hourly_due = time.monotonic() + hourly_every
                 jobs = HOURLY + EVERY_ROUND
