@@ -16,6 +16,7 @@ from canfield_client import (
     Client,
     Forbidden,
     InvalidRequest,
+    LiveAccountEvents,
     NotAuthenticated,
 )
 
@@ -49,8 +50,8 @@ def test_async_live_events_resume_after_a_killed_connection(base_url, player):
 
 
 async def _async_live(base_url: str, token: str, other: Client) -> None:
-    async def next_events(live: object, count: int) -> list[AccountEvent]:
-        return [await asyncio.wait_for(anext(live), DEADLINE) for _ in range(count)]  # type: ignore[call-overload]
+    async def next_events(live: LiveAccountEvents, count: int) -> list[AccountEvent]:
+        return [await asyncio.wait_for(anext(live), DEADLINE) for _ in range(count)]
 
     async with AsyncClient(base_url, token=token) as client:
         # given: the socket open (`async with` connects), another client plays a game
@@ -82,9 +83,7 @@ async def _async_live(base_url: str, token: str, other: Client) -> None:
         assert ids == sorted(set(ids))
 
 
-def test_blocking_live_events_resume_across_a_killed_connection_and_a_new_socket(
-    base_url, player
-):
+def test_blocking_live_events_resume_across_a_killed_connection_and_a_new_socket(base_url, player):
     with other_client(base_url, player) as other:
         # given: the socket open, another client plays
         with player.live_account_events(backoff=0.05) as live:
@@ -114,21 +113,19 @@ def test_blocking_live_events_resume_across_a_killed_connection_and_a_new_socket
 
 def test_refusals_are_typed_errors(base_url, player):
     # an unknown `since` (4400), no credential (4401), a key without account:read (4403)
-    with pytest.raises(InvalidRequest) as unknown:
-        with player.live_account_events(since=10**12) as live:
-            live.receive(DEADLINE)
-    assert unknown.value.status == 4400
-    with Client(base_url) as anonymous, pytest.raises(NotAuthenticated) as anonymous_refused:
-        with anonymous.live_account_events() as live:
-            live.receive(DEADLINE)
-    assert anonymous_refused.value.status == 4401
+    unknown = player.live_account_events(since=10**12)
+    with pytest.raises(InvalidRequest) as refused, unknown:
+        unknown.receive(DEADLINE)
+    assert refused.value.status == 4400
+    with Client(base_url) as anonymous, pytest.raises(NotAuthenticated) as no_key:
+        anonymous.live_account_events().receive(DEADLINE)
+    assert no_key.value.status == 4401
     key = player.create_token("board only", ["board:read"]).token
-    with Client(base_url, token=key) as narrow, pytest.raises(Forbidden) as narrow_refused:
-        asyncio.run(_first_event(narrow.server, key))
-    assert narrow_refused.value.status == 4403
+    with pytest.raises(Forbidden) as narrow:
+        asyncio.run(_first_event(base_url, key))
+    assert narrow.value.status == 4403
 
 
 async def _first_event(base_url: str, token: str | None) -> AccountEvent:
-    async with AsyncClient(base_url, token=token) as client:
-        async with client.live_account_events() as live:
-            return await asyncio.wait_for(anext(live), DEADLINE)
+    async with AsyncClient(base_url, token=token) as client, client.live_account_events() as live:
+        return await asyncio.wait_for(anext(live), DEADLINE)
