@@ -339,11 +339,15 @@ def guest_slot_take(request: HttpRequest) -> tuple[float, str] | None:
 
 def guest_create() -> User:
     """A new guest: an account without a password (no door that checks one lets it in: only
-    its browser session does), marked a guest on its Player row."""
+    its browser session does; an unusable password is never hashed), marked a guest on its
+    Player row, logged in as it is made (`last_login` written with the row: the site's Play
+    now logs it in at once, without `login`'s separate update)."""
     user_model = get_user_model()
     with transaction.atomic(savepoint=False):  # in Play now's transaction: no savepoint
         user: User = user_model.objects.create_user(
-            username=f"{GUEST_PREFIX}{secrets.token_hex(8)}", password=None
+            username=f"{GUEST_PREFIX}{secrets.token_hex(8)}",
+            password=None,
+            last_login=timezone.now(),
         )
         Player.objects.create(user=user, guest=True)
     return user

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
@@ -335,4 +336,55 @@ def test_play_now_makes_the_guest_its_session_and_its_game_in_one_commit(transac
     assert Game.objects.filter(owner=guest).count() == 1
     assert events.events_last(user_id=guest.pk) > 0  # its game_started event too
     assert sql.count("COMMIT") == 2, sql
-    assert len(sql) <= 16, sql
+    # and no work a new account has no use for: the session is inserted once (not inserted
+    # empty, then updated), `last_login` comes with the account's row, no failed-login
+    # clean-up for a name no one ever tried
+    assert len(sql) <= 10, sql
+    assert sum(q.startswith('INSERT INTO "django_session"') for q in sql) == 1, sql
+    assert not any(q.startswith(('UPDATE "django_session"', 'UPDATE "auth_user"')) for q in sql)
+    assert not any("axes_accessattempt" in q for q in sql), sql
+    assert guest.last_login is not None
+    assert not guest.has_usable_password()  # never hashed: no password to check at any door
+
+
+def test_a_guest_made_by_play_now_stays_signed_in(client, db):
+    # given a guest made by Play now
+    play_now(client)
+    guest = the_guest(client)
+
+    # when its browser comes back to its table and the API
+    table = client.get(f"/play/{Game.objects.get(owner=guest).pk}")
+    account = client.get("/api/v1/account")
+
+    # then its session holds: the page opens and the API knows the guest
+    assert table.status_code == 200
+    assert account.status_code == 200 and account.json()["username"] == guest.username
+
+
+def test_play_now_gives_a_session_the_visitor_brought_a_new_key(client, db):
+    # given a visitor with a session made before (anonymous: e.g. planted by someone else)
+    planted = SessionStore()
+    planted["seen"] = True
+    planted.create()
+    client.cookies["sessionid"] = planted.session_key
+
+    # when it presses Play now
+    play_now(client)
+
+    # then the guest's session has a key of its own, and the old one is gone (as login does)
+    assert client.cookies["sessionid"].value != planted.session_key
+    assert not SessionStore().exists(planted.session_key)
+    assert the_guest(client).username.startswith("guest~")
+
+
+def test_play_now_with_a_session_cookie_that_names_no_session_makes_a_new_one(client, db):
+    # given a browser sending a session cookie the store does not know (expired, or forged)
+    client.cookies["sessionid"] = "nosuchsession0000000000000000000"
+
+    # when it presses Play now
+    response = play_now(client)
+
+    # then the guest gets a new session, never the key the browser made up
+    assert response.status_code == 302
+    assert client.cookies["sessionid"].value != "nosuchsession0000000000000000000"
+    assert the_guest(client).username.startswith("guest~")
