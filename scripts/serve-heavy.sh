@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The heavy pool: the doors whose work is expensive (hints run the solver, password doors hash
-# a password; nginx routes them here, deploy/nginx.conf.template), off the web pool's workers.
+# a password, a new visitor's Play now makes a guest: two commits to wait for; nginx routes
+# them here, deploy/nginx.conf.template), off the web pool's workers.
 # One gunicorn process of threads under `nice`: a request waiting for a slot (the host-wide
 # caps SOLVER_CONCURRENCY and AUTH_CONCURRENCY, core/slots.py) holds only a thread,
 # the solver and the hasher run without the GIL, and the web pool's workers get the CPU first.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The production topology of docker-compose.yml without Docker, on this machine's PostgreSQL
 # and Redis: a one-shot migrate (+ collectstatic), then under supervisord (which restarts any of
-# them that dies) the HTTP server (gunicorn, scripts/serve-http.sh), the heavy pool for hints
-# and password doors (scripts/serve-heavy.sh), the ASGI process(es) for WebSockets (uvicorn,
+# them that dies) the HTTP server (gunicorn, scripts/serve-http.sh), the heavy pool for hints,
+# password doors and guest creation (scripts/serve-heavy.sh), the ASGI process(es) for WebSockets (uvicorn,
 # scripts/serve-ws.sh), the scheduler (scripts/scheduler.sh), the Prometheus metrics
 # (`manage.py serve_metrics`, on a loopback port of its own that nginx never proxies) and nginx
 # in front, all on loopback.

@@ -2,8 +2,8 @@
 overwrites X-Forwarded-For and the app trusts exactly that one proxy, so a client that forges a
 fresh address on every request still meets the sign-up limit and the token door's lock-out
 (and on every WebSocket the sockets per address), and the request log names the address nginx
-saw. Last, the expensive doors (hints, password checks) go to the heavy pool, and reads and
-actions never wait for it.
+saw. Last, the expensive doors (hints, password checks, a new visitor's Play now) go to the
+heavy pool, and reads, actions and a member's Play now never wait for it.
 
 Runs in CI's PostgreSQL + Redis pass only (DATABASE_URL set), where the tools exist.
 """
@@ -146,7 +146,14 @@ def test_a_fresh_forged_address_per_socket_meets_the_sockets_per_address(topolog
     assert sockets[-1].close_code == 4429
 
 
-def test_the_heavy_pool_takes_hints_and_password_doors_and_nothing_else(topology):
+def play_now(http: httpx.Client) -> httpx.Response:
+    """The home page's Play now, as a browser presses it (its CSRF cookie from the page)."""
+    if "csrftoken" not in http.cookies:
+        http.get("/")
+    return http.post("/play/now", data={"csrfmiddlewaretoken": http.cookies["csrftoken"]})
+
+
+def test_the_heavy_pool_takes_hints_password_doors_and_new_guests_and_nothing_else(topology):
     # given: the key of an account made by the first test (this address's password doors are
     # locked out by the second)
     made = topology.manage("create_api_key", "player0")
@@ -156,6 +163,14 @@ def test_the_heavy_pool_takes_hints_and_password_doors_and_nothing_else(topology
         http.headers["Authorization"] = f"Token {token}"
         game = http.post("/api/v1/games", json={"draw": 3}).json()
         assert http.get(f"/api/v1/games/{game['id']}/hint").status_code == 200
+        # a guest made by Play now (a new visitor: the heavy pool), its browser kept
+        guest = ExitStack()
+        first = httpx.HTTPTransport(local_address="127.0.0.78")
+        browser = guest.enter_context(
+            httpx.Client(base_url=topology.base_url, timeout=30, transport=first)
+        )
+        assert play_now(browser).status_code == 302
+        dealt = int(time.time())  # (a second game waits for the next second: 1 a second)
 
         # when: the heavy pool is down
         assert "stopped" in topology.supervisorctl("stop", "heavy").stdout
@@ -169,14 +184,21 @@ def test_the_heavy_pool_takes_hints_and_password_doors_and_nothing_else(topology
             with httpx.Client(base_url=topology.base_url, timeout=30, transport=fresh) as other:
                 login = other.post("/accounts/login/", data={"username": "a", "password": "b"})
                 change = other.post("/api/v1/account/password", json={"password": "x"})
+                visitor = play_now(other)
+            while int(time.time()) <= dealt:  # THROTTLE_GAMES_BURST counts per clock second
+                time.sleep(0.05)
+            again = play_now(browser)  # the guest's second game: it has a session
         finally:
             topology.supervisorctl("start", "heavy")
+            guest.close()
 
-    # then: reads, actions and the login page answer; hints and the password doors are the
-    # proxy's 503 for a dead upstream
+    # then: reads, actions, the login page and a guest's next Play now answer; hints, the
+    # password doors and a new visitor's Play now (it makes a guest) are the proxy's 503 for a
+    # dead upstream
     assert read.status_code == 200
     assert action.status_code == 200
     assert page.status_code == 200
-    for response in (hint, login, change):
+    assert again.status_code == 302 and again.headers["location"].startswith("/play/")
+    for response in (hint, login, change, visitor):
         assert response.status_code == 503
         assert response.json()["error"]["code"] == "unavailable"

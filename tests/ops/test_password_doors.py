@@ -185,3 +185,42 @@ def test_replays_go_to_the_web_pool_under_a_limit_of_their_own(proxy):
     assert refused and all(a.status_code == 429 for a in refused)
     assert refused[0].headers["Retry-After"] == "1"
     assert send(proxy, "GET", path, "203.0.113.78").text == "web"
+
+
+def play_now(url: str, address: str, cookies: str | None = None) -> httpx.Response:
+    headers = {"X-Real-IP": address}
+    if cookies is not None:
+        headers["Cookie"] = cookies
+    return httpx.post(url + "/play/now", headers=headers, content=b"x=1", timeout=5)
+
+
+def test_a_new_visitors_play_now_goes_to_the_heavy_pool_under_a_limit(proxy):
+    # given: a visitor without a session (its CSRF and device cookies only): Play now makes
+    # a guest, two commits that must not hold a web worker (issue 30)
+    cookies = "csrftoken=abc; canfield_device=d1"
+
+    # when: it presses Play now 20 times at once
+    answers = [play_now(proxy, "203.0.113.90", cookies) for _ in range(20)]
+
+    # then: the first reach the heavy pool, the rest are answered by the proxy (1 a second,
+    # bursts of 5), and another visitor is not affected
+    assert answers[0].status_code == 200 and answers[0].text == "heavy"
+    assert all(a.text == "heavy" for a in answers if a.status_code == 200)
+    refused = [a for a in answers if a.status_code != 200]
+    assert refused and all(a.status_code == 429 for a in refused)
+    assert refused[0].headers["Retry-After"] == "1"
+    assert play_now(proxy, "203.0.113.91").text == "heavy"
+
+
+def test_play_now_with_a_session_goes_to_the_web_pool_without_that_limit(proxy):
+    # given: a member (or a guest back for another game): a session cookie
+    cookies = "csrftoken=abc; sessionid=s3ss10n"
+
+    # when: it presses Play now many times
+    answers = [play_now(proxy, "203.0.113.92", cookies) for _ in range(10)]
+
+    # then: all to the web pool (a deal, as `POST games`, counted by the app's own limits)
+    assert [a.text for a in answers] == ["web"] * 10
+    # and the page's GET (405) is an ordinary request too
+    get = httpx.get(proxy + "/play/now", headers={"X-Real-IP": "203.0.113.92"}, timeout=5)
+    assert get.text == "web"
