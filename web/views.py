@@ -22,7 +22,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.middleware.csrf import rotate_token
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -88,6 +88,13 @@ def play_now(request: HttpRequest) -> HttpResponse:
     GUEST_GLOBAL_LIMIT a minute in all); the game counts in `POST games`' limits."""
     if request.user.is_authenticated:
         return _deal(request)
+    if _session_cookie_names_none(request):
+        # A guest is made where nginx sends a Play now without a session cookie (the heavy
+        # pool, deploy/nginx.conf.template), never in the web pool's few workers: a cookie
+        # that names no session (expired, or made up to reach the web pool) is deleted (the
+        # session middleware deletes an empty session's cookie) and the same POST asked
+        # again, without it (307 keeps the method and the form).
+        return HttpResponseRedirect(request.get_full_path(), status=307)
     refused = guest_slot_take(request)
     if refused is not None:
         wait, reason = refused
@@ -103,6 +110,15 @@ def play_now(request: HttpRequest) -> HttpResponse:
 GUEST_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
+def _session_cookie_names_none(request: HttpRequest) -> bool:
+    """Whether the request has a session cookie that names no session in the store (an empty
+    one is none, as for nginx's `$cookie_sessionid`)."""
+    if not request.COOKIES.get(settings.SESSION_COOKIE_NAME):
+        return False
+    request.session.keys()  # loads it: a key that names no session becomes None
+    return request.session.session_key is None
+
+
 def _guest_login(request: HttpRequest, user: Any) -> None:
     """`django.contrib.auth.login` for a guest `guest_create` has just made, without the work
     a new account has no use for (issue 30: 5 of Play now's 15 queries): a new visitor's
@@ -114,8 +130,7 @@ def _guest_login(request: HttpRequest, user: Any) -> None:
     so that a session planted before cannot become the guest's; the CSRF token is rotated,
     as login does."""
     session = request.session
-    session.keys()  # loads the session the cookie names: its key is None if there is none
-    if session.session_key is not None:
+    if session.session_key is not None:  # (a cookie naming no session was sent back: 307)
         session.cycle_key()
     session[SESSION_KEY] = user._meta.pk.value_to_string(user)
     session[BACKEND_SESSION_KEY] = GUEST_BACKEND

@@ -377,14 +377,21 @@ def test_play_now_gives_a_session_the_visitor_brought_a_new_key(client, db):
     assert the_guest(client).username.startswith("guest~")
 
 
-def test_play_now_with_a_session_cookie_that_names_no_session_makes_a_new_one(client, db):
-    # given a browser sending a session cookie the store does not know (expired, or forged)
+def test_play_now_with_a_session_cookie_that_names_no_session_asks_again_without_it(client, db):
+    # given a browser sending a session cookie the store does not know (expired, or made up:
+    # nginx sends a Play now with a session cookie to the web pool, where no guest is made)
     client.cookies["sessionid"] = "nosuchsession0000000000000000000"
+    users = get_user_model().objects.count()
 
     # when it presses Play now
     response = play_now(client)
 
-    # then the guest gets a new session, never the key the browser made up
-    assert response.status_code == 302
-    assert client.cookies["sessionid"].value != "nosuchsession0000000000000000000"
+    # then no guest is made here: the cookie is deleted and the same POST asked again (307
+    # keeps the method and the form), which then goes where guests are made
+    assert response.status_code == 307 and response["Location"] == "/play/now"
+    assert client.cookies["sessionid"].value == ""
+    assert get_user_model().objects.count() == users
+    again = play_now(client)
+    assert again.status_code == 302
+    assert client.cookies["sessionid"].value not in ("", "nosuchsession0000000000000000000")
     assert the_guest(client).username.startswith("guest~")

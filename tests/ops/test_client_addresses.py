@@ -185,6 +185,17 @@ def test_the_heavy_pool_takes_hints_password_doors_and_new_guests_and_nothing_el
                 login = other.post("/accounts/login/", data={"username": "a", "password": "b"})
                 change = other.post("/api/v1/account/password", json={"password": "x"})
                 visitor = play_now(other)
+                # a visitor whose session cookie names no session (made up to reach the web
+                # pool): the app there makes no guest, it asks again without the cookie
+                token = other.cookies["csrftoken"]
+                made_up = httpx.Client(
+                    base_url=topology.base_url,
+                    timeout=30,
+                    transport=httpx.HTTPTransport(local_address="127.0.0.77"),
+                    cookies={"csrftoken": token, "sessionid": "madeup00000000000000000000000000"},
+                )
+                with made_up:
+                    forged_session = made_up.post("/play/now", data={"csrfmiddlewaretoken": token})
             while int(time.time()) <= dealt:  # THROTTLE_GAMES_BURST counts per clock second
                 time.sleep(0.05)
             again = play_now(browser)  # the guest's second game: it has a session
@@ -199,6 +210,8 @@ def test_the_heavy_pool_takes_hints_password_doors_and_new_guests_and_nothing_el
     assert action.status_code == 200
     assert page.status_code == 200
     assert again.status_code == 302 and again.headers["location"].startswith("/play/")
+    assert forged_session.status_code == 307 and forged_session.headers["location"] == "/play/now"
+    assert 'sessionid=""' in forged_session.headers["set-cookie"]  # deleted
     for response in (hint, login, change, visitor):
         assert response.status_code == 503
         assert response.json()["error"]["code"] == "unavailable"
