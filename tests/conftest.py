@@ -250,3 +250,25 @@ def pytest_collection_modifyitems(items):
         key = item.nodeid.split("::")[0]
         rank[key] = min(rank.get(key, 2), _waits_on_processes(getattr(item, "fixturenames", ())))
     items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])
+
+
+# Files that share a session fixture costly enough to be made once per run rather than once
+# per worker: each is sent to the worker of the first (whole, in its own order, as every file).
+# The TypeScript SDK's build (tests/clients/conftest.py: `compiled`, three compiler runs,
+# ~22 CPU-seconds) serves the SDK's tests and docs/first-game.md's.
+SAME_WORKER = {"tests/clients/test_first_game_doc.py": "tests/clients/test_typescript_sdk.py"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadFileScheduling
+
+    if config.getvalue("dist") != "loadfile":
+        return None
+
+    class Scheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return SAME_WORKER.get(path, path)
+
+    return Scheduling(config, log)
