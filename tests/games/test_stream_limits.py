@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -24,7 +23,6 @@ from tests.leaderboard.test_live_servers import start_server, stopped
 from tests.ops.stack import REDIS_SERVER, Redis
 from tests.web.helpers import PASSWORD, unique_name
 
-ROOT = Path(__file__).resolve().parents[2]
 PER_ADDRESS = 4
 PER_ACCOUNT = 3
 
@@ -44,26 +42,14 @@ def _env(database: Path, redis_url: str) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="module")
-def migrated(tmp_path_factory) -> Path:
-    """A migrated SQLite database, which each set of servers gets a copy of: one migrate for
-    the module (~7 CPU-seconds each)."""
-    database = tmp_path_factory.mktemp("stream-limits") / "migrated.sqlite3"
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT, env=_env(database, ""), check=True,
-    )  # fmt: skip
-    return database
-
-
 @pytest.fixture(scope="module", params=["two processes and Redis", "one process, no Redis"])
 def started_servers(
-    request, tmp_path_factory, migrated
+    request, tmp_path_factory, migrated_sqlite
 ) -> Iterator[list[tuple[subprocess.Popen, str]]]:
     """The ws processes and their addresses: two sharing a Redis, or the embedded mode's one."""
     with ExitStack() as stack:
         database = tmp_path_factory.mktemp("stream-limits") / "db.sqlite3"
-        shutil.copy(migrated, database)
+        shutil.copy(migrated_sqlite, database)  # (tests/conftest.py)
         if request.param == "two processes and Redis":
             if REDIS_SERVER is None:
                 pytest.skip("no redis-server")

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -50,10 +51,12 @@ def redis_server() -> Iterator[Redis]:
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory, redis_server) -> dict[str, str]:
-    """The servers' environment: a migrated SQLite file, the module's Redis, one proxy in front
-    (the client address is X-Forwarded-For's), an allowed third-party origin."""
+def env(tmp_path_factory, redis_server, migrated_sqlite) -> dict[str, str]:
+    """The servers' environment: a migrated SQLite file (a copy of tests/conftest.py's), the
+    module's Redis, one proxy in front (the client address is X-Forwarded-For's), an allowed
+    third-party origin."""
     database = tmp_path_factory.mktemp("sockets") / "db.sqlite3"
+    shutil.copy(migrated_sqlite, database)
     env = dict(
         os.environ,
         DJANGO_DEBUG="1",
@@ -65,10 +68,6 @@ def env(tmp_path_factory, redis_server) -> dict[str, str]:
     )
     # (tests/settings.py would move a pytest-xdist worker's servers to another Redis db)
     env["REDIS_URL_WORKER"] = os.environ.get("PYTEST_XDIST_WORKER", "")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT, env=env, check=True,
-    )  # fmt: skip
     return env
 
 
