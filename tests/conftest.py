@@ -102,12 +102,30 @@ HINT_RATE = 100
 
 
 @pytest.fixture(scope="session")
-def server_database(tmp_path_factory) -> Iterator[str]:
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """An SQLite database migrated once per worker: the servers the tests start on an SQLite file
+    of their own start on a copy of it (the suite's server in the SQLite pass, the stream and
+    socket limits' servers) rather than migrate one each (~7 CPU-seconds a migrate)."""
+    database = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
+    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT, env=env | {"DJANGO_DEBUG": "1", "DATABASE_URL": f"sqlite:///{database}"},
+        check=True,
+    )  # fmt: skip
+    return database
+
+
+@pytest.fixture(scope="session")
+def server_database(request, tmp_path_factory) -> Iterator[str]:
     """A database of the server's own: a fresh PostgreSQL database beside DATABASE_URL's when
-    that is PostgreSQL (dropped afterwards), else an SQLite file."""
+    that is PostgreSQL (dropped afterwards), else an SQLite file (migrated: base_url's migrate
+    finds nothing to do)."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
-        yield f"sqlite:///{tmp_path_factory.mktemp('web') / 'browser.sqlite3'}"
+        database = tmp_path_factory.mktemp("web") / "browser.sqlite3"
+        shutil.copy(request.getfixturevalue("migrated_sqlite"), database)
+        yield f"sqlite:///{database}"
         return
     import psycopg
 
@@ -250,3 +268,25 @@ def pytest_collection_modifyitems(items):
         key = item.nodeid.split("::")[0]
         rank[key] = min(rank.get(key, 2), _waits_on_processes(getattr(item, "fixturenames", ())))
     items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])
+
+
+# Files that share a session fixture costly enough to be made once per run rather than once
+# per worker: each is sent to the worker of the first (whole, in its own order, as every file).
+# The TypeScript SDK's build (tests/clients/conftest.py: `compiled`, three compiler runs,
+# ~22 CPU-seconds) serves the SDK's tests and docs/first-game.md's.
+SAME_WORKER = {"tests/clients/test_first_game_doc.py": "tests/clients/test_typescript_sdk.py"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadFileScheduling
+
+    if config.getvalue("dist") != "loadfile":
+        return None
+
+    class Scheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return SAME_WORKER.get(path, path)
+
+    return Scheduling(config, log)

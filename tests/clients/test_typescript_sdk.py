@@ -3,53 +3,22 @@ daphne subprocess of tests/clients/conftest.py): its generated types are what th
 generates, `tsc --strict` compiles the package and its test program with no cast of an answer,
 and the program (node:test, clients/typescript/test/sdk.test.ts) registers, wins a game while
 the NDJSON stream follows it to its end, pages through a leaderboard, gets typed errors and
-reads the live sockets. The package's npm dependencies are installed by `make test-tools`."""
+reads the live sockets. The package's npm dependencies are installed by `make test-tools`; its
+build is tests/clients/conftest.py's `compiled`."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
+from tests.clients.conftest import PACKAGE
 from tests.games.helpers import easy_deck
 from tests.web.helpers import unique_name
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = ROOT / "clients" / "typescript"
-DOC = ROOT / "docs" / "typescript.md"
-APP_TSC = ["--strict", "--noEmit", "--target", "es2022", "--module", "nodenext", "--types", "node"]
-TSC = PACKAGE / "node_modules" / ".bin" / "tsc"
-
-
-@pytest.fixture(scope="module")
-def compiled(tmp_path_factory) -> Path:
-    """A copy of the package in a directory of the test's own (CI's two passes run at once),
-    beside its node_modules: `dist/` as `npm run build` (or `npm pack`) builds it, and the
-    sources, the test program and the example compiled with the same strict settings (the
-    example imports the package by its name: dist/, through package.json's `exports`)."""
-    if not TSC.exists() or shutil.which("node") is None:
-        pytest.fail("the SDK's npm dependencies are not installed: make test-tools")
-    out = tmp_path_factory.mktemp("typescript-sdk")
-    (out / "node_modules").symlink_to(PACKAGE / "node_modules")
-    shutil.copy(PACKAGE / "package.json", out / "package.json")
-    for config, target in (("tsconfig.json", out / "dist"), ("tsconfig.test.json", out)):
-        result = subprocess.run(
-            [str(TSC), "-p", config, "--outDir", str(target)],
-            cwd=PACKAGE, capture_output=True, text=True, timeout=300,
-        )  # fmt: skip
-        assert result.returncode == 0, result.stdout + result.stderr
-    # the example against the built types, importing the package by its name as an app does
-    shutil.copy(PACKAGE / "examples" / "first-game.ts", out / "app.ts")
-    result = subprocess.run(
-        [str(TSC), *APP_TSC, "app.ts"], cwd=out, capture_output=True, text=True, timeout=300
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return out
+DOC = PACKAGE.parents[1] / "docs" / "typescript.md"
 
 
 def node(compiled: Path, base_url: str, *args: str) -> subprocess.CompletedProcess[str]:

@@ -4,7 +4,10 @@ with 1009 on both servers (uvicorn, scripts/serve-ws.sh, in production; daphne u
 browser origins of CORS_ALLOWED_ORIGINS, and live boards that recover from a Redis restart.
 
 The servers run on an SQLite database of this module's own and a Redis of its own
-(tests/ops/stack.py), which the recovery test stops and starts again.
+(tests/ops/stack.py), which the recovery test stops and starts again: neither DATABASE_URL nor
+REDIS_URL counts here, so CI runs this module in its SQLite pass only (.ci/run). The same limits
+in the test process itself, on the run's database and channel layer, are
+test_socket_limits_in_process.py's.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -24,13 +28,9 @@ from pathlib import Path
 import httpx
 import pytest
 import redis.asyncio
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from canfield_site.asgi import application
 from core.sockets import AddressPlaces
 from games.days import day_today
 from tests.leaderboard.test_live_servers import start_server, stopped
@@ -51,10 +51,12 @@ def redis_server() -> Iterator[Redis]:
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory, redis_server) -> dict[str, str]:
-    """The servers' environment: a migrated SQLite file, the module's Redis, one proxy in front
-    (the client address is X-Forwarded-For's), an allowed third-party origin."""
+def env(tmp_path_factory, redis_server, migrated_sqlite) -> dict[str, str]:
+    """The servers' environment: a migrated SQLite file (a copy of tests/conftest.py's), the
+    module's Redis, one proxy in front (the client address is X-Forwarded-For's), an allowed
+    third-party origin."""
     database = tmp_path_factory.mktemp("sockets") / "db.sqlite3"
+    shutil.copy(migrated_sqlite, database)
     env = dict(
         os.environ,
         DJANGO_DEBUG="1",
@@ -66,10 +68,6 @@ def env(tmp_path_factory, redis_server) -> dict[str, str]:
     )
     # (tests/settings.py would move a pytest-xdist worker's servers to another Redis db)
     env["REDIS_URL_WORKER"] = os.environ.get("PYTEST_XDIST_WORKER", "")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT, env=env, check=True,
-    )  # fmt: skip
     return env
 
 
@@ -275,60 +273,6 @@ def test_a_browser_origin_of_cors_allowed_origins_may_listen_a_foreign_one_may_n
     with pytest.raises(InvalidStatus) as refused:
         listen(base, origin="https://evil.example")
     assert refused.value.response.status_code == 403
-
-
-@pytest.mark.django_db(transaction=True)
-def test_in_process_the_51st_socket_of_an_address_is_closed_with_4429_until_one_closes():
-    # (the embedded mode's count without REDIS_URL; with it, this process's and Redis's)
-    path = f"/ws/daily/{day_today().isoformat()}/3/"
-
-    async def opened() -> tuple[WebsocketCommunicator, dict]:
-        listener = WebsocketCommunicator(application, path)
-        connected, _ = await listener.connect(timeout=10)
-        assert connected
-        return listener, await listener.receive_output(timeout=10)
-
-    async def scenario() -> list[str | int]:
-        sockets = [await opened() for _ in range(LIMIT + 1)]
-        seen: list[str | int] = [json.loads(first["text"])["type"] for _, first in sockets[:-1]]
-        seen.append(sockets[-1][1]["code"])
-        await sockets.pop(0)[0].disconnect()
-        again, first = await opened()
-        seen.append(json.loads(first["text"])["type"])
-        for listener in [again, *(listener for listener, _ in sockets)]:
-            await listener.disconnect()
-        return seen
-
-    assert async_to_sync(scenario)() == ["snapshot"] * LIMIT + [4429, "snapshot"]
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_board_s_first_batch_may_have_any_number_a_gap_after_it_closes_with_4408():
-    # (after a Redis restart, batch numbers go on from the milliseconds of the first batch)
-    today = day_today().isoformat()
-    first = 1_800_000_000_000
-    entries = json.dumps({"type": "entries", "count": 0, "entries": []})
-
-    async def batch(seq: int) -> None:
-        message = {"type": "board.batch", "seq": seq, "messages": [entries], "snapshot": "{}"}
-        await get_channel_layer().group_send(f"daily.{today}.3", message)
-
-    async def scenario() -> tuple[dict, dict, dict]:
-        listener = WebsocketCommunicator(application, f"/ws/daily/{today}/3/")
-        await listener.connect(timeout=10)
-        snapshot = await listener.receive_json_from(timeout=10)  # no batch before it: seq 0
-        await batch(first)
-        taken = await listener.receive_json_from(timeout=5)
-        await batch(first + 2)
-        closed = await listener.receive_output(timeout=5)
-        await listener.wait()
-        return snapshot, taken, closed
-
-    snapshot, taken, closed = async_to_sync(scenario)()
-
-    assert (snapshot["type"], snapshot["count"]) == ("snapshot", 0)
-    assert taken == json.loads(entries)
-    assert (closed["type"], closed["code"]) == ("websocket.close", 4408)
 
 
 def places(url: str, lease: float = 30.0) -> AddressPlaces:
