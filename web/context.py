@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from games.accounts import player_is_guest
+from accounts.identity import player_is_guest
 
 
 def guest(request: HttpRequest) -> dict[str, Any]:

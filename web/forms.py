@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from games.accounts import username_validate
+from accounts.identity import username_validate
 
 
 class SignupForm(UserCreationForm):
