@@ -327,7 +327,7 @@ GAME_MAX_ACTIONS = int(os.environ.get("GAME_MAX_ACTIONS", "3000"))
 # How long a game's rendered log (API reads) and replay frames stay cached, keyed by the game
 # and its action count (a log only grows: a newer action is a new key).
 GAME_LOG_CACHE_SECONDS = int(os.environ.get("GAME_LOG_CACHE_SECONDS", "600"))
-# A deleted account's name is refused to new accounts for this many days (games.accounts:
+# A deleted account's name is refused to new accounts for this many days (accounts.identity:
 # kept as a keyed hash of the name, not the name).
 DELETED_NAME_DAYS = int(os.environ.get("DELETED_NAME_DAYS", "180"))
 # A game other than a daily one (or a match's) left this many days without an action is ended

@@ -1,4 +1,4 @@
-"""Template context of every page: whether the visitor is a guest (games.accounts), read only
+"""Template context of every page: whether the visitor is a guest (accounts.identity), read only
 when a template asks (the navigation does, for signed-in visitors)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The account forms of the web pages: the same username rule as the API (games.accounts)."""
+"""The account forms of the web pages: the same username rule as the API (accounts.identity)."""
 
 from __future__ import annotations
 
