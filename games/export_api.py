@@ -21,7 +21,13 @@ from rest_framework.views import APIView
 from core.api import answers, query_read
 from core.throttling import FixedWindowScopedThrottle
 from games import selectors
-from games.api import GameFilterSerializer, GameOutSerializer
+from games.api import (
+    GameFilterSerializer,
+    GameOutSerializer,
+    action_payload,
+    game_filters,
+    game_payload,
+)
 from games.models import Action, Game
 from games.stream_api import NDJSON, NDJSONBytesRenderer, NDJSONRenderer, ndjson_type
 
@@ -68,8 +74,6 @@ EXPORT_BATCH = 200
 def _export_chunks(user: Any, query: dict[str, Any]) -> Iterator[bytes]:
     """The caller's games that `query`'s filters keep (at most its `max`), a batch of lines at a
     time (a long history never sits in memory whole)."""
-    from games.api import action_payload, game_filters, game_payload
-
     last: tuple[Any, Any] | None = None
     left = query.get("max")
     while left is None or left > 0:
