@@ -4,7 +4,7 @@ from accounts.models import ApiKey
 
 
 @admin.register(ApiKey)
-class ApiKeyAdmin(admin.ModelAdmin):
+class ApiKeyAdmin(admin.ModelAdmin[ApiKey]):
     """Keys as their owners see them: never the key (only its hash is stored), revocable."""
 
     list_display = ("id", "user", "name", "scopes", "created", "expires", "last_used")

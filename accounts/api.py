@@ -22,7 +22,7 @@ from core.errors import Forbidden, InvalidRequest, NotFound
 from core.throttling import FixedWindowScopedThrottle
 
 
-class KeySerializer(serializers.Serializer):
+class KeySerializer(serializers.Serializer[object]):
     id = serializers.CharField(help_text="the key's first characters: enough to tell it apart")
     name = serializers.CharField()
     scopes = serializers.ListField(child=serializers.ChoiceField(choices=services.SCOPES))
@@ -37,7 +37,7 @@ class NewKeySerializer(KeySerializer):
     token = serializers.CharField(help_text="the key: shown this once, the server keeps a hash")
 
 
-class KeyInSerializer(serializers.Serializer):
+class KeyInSerializer(serializers.Serializer[object]):
     name = serializers.CharField(max_length=100)
     scopes = serializers.ListField(
         child=serializers.ChoiceField(choices=services.SCOPES), min_length=1
@@ -149,7 +149,7 @@ class KeyDetailApi(APIView):
 # ---- the account (docs/api.md "Accounts", "the account") --------------------------------------
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(serializers.Serializer[object]):
     ranked = serializers.BooleanField(
         help_text="may play ranked dailies and rated matches (R36); else its daily is provisional"
     )
@@ -162,7 +162,7 @@ class StandingSerializer(serializers.Serializer):
     )
 
 
-class AccountSerializer(serializers.Serializer):
+class AccountSerializer(serializers.Serializer[object]):
     username = serializers.CharField()
     bot = serializers.BooleanField(help_text="declared a bot (R34): ranks among bots only")
     created = serializers.DateTimeField()
@@ -183,12 +183,12 @@ def account_payload(user: Any, *, bot: bool, scopes: Any = services.SCOPES) -> d
     }
 
 
-class PasswordChangeSerializer(serializers.Serializer):
+class PasswordChangeSerializer(serializers.Serializer[object]):
     password = serializers.CharField(help_text="the current password")
     new_password = serializers.CharField()
 
 
-class PasswordSerializer(serializers.Serializer):
+class PasswordSerializer(serializers.Serializer[object]):
     password = serializers.CharField(help_text="the current password")
 
 

@@ -35,7 +35,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import AccountEvent, EventClock
@@ -158,7 +158,7 @@ def day_event_add(*, date: dt.date) -> bool:
     return True
 
 
-def _of(user_id: int) -> Any:
+def _of(user_id: int) -> QuerySet[AccountEvent]:
     return AccountEvent.objects.filter(Q(user_id=user_id) | Q(user__isnull=True))
 
 

@@ -170,7 +170,7 @@ class SlotPasswordHasherMixin(BasePasswordHasher):
 
     def encode(self, password: str, salt: str, *args: Any, **kwargs: Any) -> str:
         with slot("auth", settings.AUTH_CONCURRENCY):
-            return super().encode(password, salt, *args, **kwargs)  # type: ignore[call-arg]
+            return super().encode(password, salt, *args, **kwargs)
 
 
 class SlotPBKDF2PasswordHasher(SlotPasswordHasherMixin, PBKDF2PasswordHasher):
@@ -256,9 +256,9 @@ def lockout_seconds(request: HttpRequest, credentials: dict[str, Any] | None) ->
     """Seconds until the failures that lock this address (or this account from it) out have
     expired: every failure that counts is one from this address."""
     cool_off = get_cool_off(request)
-    latest = AccessAttempt.objects.filter(ip_address=client_key(request)).aggregate(
-        latest=Max("attempt_time")
-    )["latest"]
+    latest: datetime.datetime | None = AccessAttempt.objects.filter(
+        ip_address=client_key(request)
+    ).aggregate(latest=Max("attempt_time"))["latest"]
     if cool_off is None or latest is None:
         return 60
     return max(1, math.ceil((latest + cool_off - timezone.now()).total_seconds()))
@@ -512,7 +512,7 @@ def account_delete(*, user: Any) -> str:
         # Its open streams close now, not at their process's next check (games/streams.py,
         # subscribed to accounts.services.credentials_changed).
         after_commit(credentials_changed)
-    return user.username
+    return str(user.get_username())
 
 
 def _oauth_forget(user: Any) -> None:

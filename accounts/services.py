@@ -221,6 +221,23 @@ def oauth_client_register(*, name: str, redirect_uris: list[str]) -> Any:
     return app
 
 
+def oauth_apps_unused_remove(*, before: dt.datetime) -> int:
+    """Remove the self-registered apps (oauth_client_register) registered before `before` that
+    hold no access token, refresh token, grant or ID token (`forget_oauth` clears the expired
+    ones first); staff-registered apps stay. The number removed."""
+    unused = Application.objects.filter(
+        registration_source=Application.RegistrationSource.DCR,
+        created__lt=before,
+        accesstoken__isnull=True,
+        refreshtoken__isnull=True,
+        grant__isnull=True,
+        idtoken__isnull=True,
+    )
+    ids = list(unused.values_list("pk", flat=True))
+    _, removed = Application.objects.filter(pk__in=ids).delete()
+    return removed.get(Application._meta.label, 0)
+
+
 def oauth_client_self_registered(app: Any) -> bool:
     """Whether an app registered itself (POST /oauth/register) rather than by the staff."""
     return bool(app.registration_source == Application.RegistrationSource.DCR)

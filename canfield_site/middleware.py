@@ -186,5 +186,6 @@ def rejected_action_error(request: HttpRequest, response: HttpResponse) -> dict[
         return None
     data = getattr(response, "data", None)
     if isinstance(data, dict) and isinstance(data.get("error"), dict):
-        return data["error"]
+        error: dict[str, Any] = data["error"]  # the error body core/errors.py wrote
+        return error
     return None

@@ -12,9 +12,15 @@ import os
 import re
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+
+# Django's generic classes subscriptable at run time (`admin.ModelAdmin[Game]`), as the type
+# checker reads them (django-stubs).
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -170,6 +176,8 @@ ASGI_APPLICATION = "canfield_site.asgi.application"
 # DATABASE_URL, else PostgreSQL from POSTGRES_HOST and its parts (docker-compose.yml: the password
 # is never pasted into a URL, so any character in it is safe), else SQLite in the project dir.
 conn_max_age = int(os.environ.get("CONN_MAX_AGE", "60"))
+# Django's own configuration dicts: any value its backends take (the typed edge is Django's).
+DATABASES: dict[str, dict[str, Any]]
 if not os.environ.get("DATABASE_URL") and os.environ.get("POSTGRES_HOST"):
     DATABASES = {
         "default": {
@@ -185,10 +193,12 @@ if not os.environ.get("DATABASE_URL") and os.environ.get("POSTGRES_HOST"):
     }
 else:
     DATABASES = {
-        "default": dj_database_url.parse(
-            os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-            conn_max_age=conn_max_age,
-            conn_health_checks=True,
+        "default": dict(
+            dj_database_url.parse(
+                os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+                conn_max_age=conn_max_age,
+                conn_health_checks=True,
+            )
         )
     }
 # Behind PgBouncer in transaction mode (DATABASE_POOLER=pgbouncer: compose, the topology with
@@ -413,6 +423,9 @@ REST_FRAMEWORK = {
 OAUTH_REDIRECT_SCHEMES = env_list("OAUTH_REDIRECT_SCHEMES", "http,https" if DEBUG else "https")
 # Apps registered through POST /oauth/register (RFC 7591) per client address and hour.
 OAUTH_REGISTER_LIMIT = int(os.environ.get("OAUTH_REGISTER_LIMIT", "10"))
+# A self-registered app with no token or grant left is removed this many days after its
+# registration (`manage.py forget_oauth`, run by the scheduler).
+OAUTH_APP_DAYS = int(os.environ.get("OAUTH_APP_DAYS", "30"))
 # The toolkit warns of http redirect URIs (W008): ours are loopback ones only (above).
 SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 

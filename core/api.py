@@ -31,7 +31,7 @@ def _number(help_text: str) -> serializers.IntegerField:
     return serializers.IntegerField(required=False, help_text=help_text)
 
 
-class ErrorParamsSerializer(serializers.Serializer):
+class ErrorParamsSerializer(serializers.Serializer[object]):
     """An error's `params`: each names what its `reason` speaks of (docs/api.md "Reasons";
     new reasons may be added, with their own params)."""
 
@@ -67,7 +67,7 @@ class MoveErrorParamsSerializer(ErrorParamsSerializer):
     reason = serializers.CharField(help_text="why: a stable name (docs/api.md, Reasons)")
 
 
-class ErrorDetailSerializer(serializers.Serializer):
+class ErrorDetailSerializer(serializers.Serializer[object]):
     code = serializers.ChoiceField(choices=list(CODES), help_text="stable; never translated")
     message = serializers.CharField(help_text="in the language of Accept-Language (en, hu, pl)")
     rule = serializers.RegexField(
@@ -86,7 +86,7 @@ class ErrorDetailSerializer(serializers.Serializer):
     )
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[object]):
     error = ErrorDetailSerializer()
 
 
@@ -95,7 +95,7 @@ class MoveErrorDetailSerializer(ErrorDetailSerializer):
     params = MoveErrorParamsSerializer(help_text="the reason and what it speaks of")
 
 
-class MoveErrorSerializer(serializers.Serializer):
+class MoveErrorSerializer(serializers.Serializer[object]):
     """A 422: the rules refused the action; `params` always says why."""
 
     error = MoveErrorDetailSerializer()
@@ -177,10 +177,10 @@ class QueryBooleanField(serializers.BooleanField):
 
     TRUE_VALUES = {"true"}
     FALSE_VALUES = {"false"}
-    NULL_VALUES: set[str] = set()
+    NULL_VALUES: set[str | None] = set()
 
 
-class PageQuerySerializer(serializers.Serializer):
+class PageQuerySerializer(serializers.Serializer[object]):
     """The query of every list (`query_read` checks it; page_params reads the page)."""
 
     page = whole_number("page", MAX_PAGE, default=1)
@@ -191,7 +191,7 @@ class PageQuerySerializer(serializers.Serializer):
 ALWAYS_TAKEN = frozenset({"format"})
 
 
-def _query_problem(field: serializers.Field, name: str, problem: Any) -> str:
+def _query_problem(field: serializers.Field[Any, Any, Any, Any], name: str, problem: Any) -> str:
     """What is wrong with a query parameter, in words that name it."""
     if getattr(problem, "code", None) == "invalid_choice":
         choices = ", ".join(str(choice) for choice in field.choices)  # type: ignore[attr-defined]
@@ -212,7 +212,7 @@ def _query_problem(field: serializers.Field, name: str, problem: Any) -> str:
     return _("%(name)s: %(problem)s") % {"name": name, "problem": problem}
 
 
-def query_unknown(request: Request, serializer: type[serializers.Serializer]) -> None:
+def query_unknown(request: Request, serializer: type[serializers.Serializer[object]]) -> None:
     """400 unknown_parameter naming every query parameter `serializer` does not list."""
     known = set(serializer().fields) | ALWAYS_TAKEN
     unknown = sorted(name for name in request.query_params if name not in known)
@@ -228,7 +228,9 @@ def query_unknown(request: Request, serializer: type[serializers.Serializer]) ->
         )
 
 
-def query_read(request: Request, serializer: type[serializers.Serializer]) -> dict[str, Any]:
+def query_read(
+    request: Request, serializer: type[serializers.Serializer[object]]
+) -> dict[str, Any]:
     """The query of a request as `serializer` reads it (the same serializer documents the
     operation's parameters in the schema): 400 unknown_parameter naming every parameter it does
     not list (`query_unknown`), 400 invalid_request for a value it refuses or a parameter given

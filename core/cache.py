@@ -28,7 +28,10 @@ def _degrade(default: Callable[..., Any]) -> Callable[[Callable[..., Any]], Call
             try:
                 return method(self, *args, **kwargs)
             except redis.RedisError as error:
-                fields = {"operation": f"cache.{method.__name__}", "error": str(error)}
+                fields: dict[str, object] = {
+                    "operation": f"cache.{method.__name__}",
+                    "error": str(error),
+                }
                 metrics.redis_error(f"cache.{method.__name__}")
                 _warn("redis_unavailable", fields)
                 return default(*args, **kwargs)

@@ -337,9 +337,11 @@ class Throttled(exceptions.Throttled):
 
 def _throttled(exc: exceptions.Throttled) -> Response:
     reason = getattr(exc, "reason", None) or _("Too many requests.")
-    if exc.wait is None:
+    # Throttled.__init__ sets `wait` (rounded up), which djangorestframework-stubs omit.
+    wait: float | None = getattr(exc, "wait", None)
+    if wait is None:
         return Response(error_body("throttled", reason), 429)
-    seconds = max(1, math.ceil(exc.wait))
+    seconds = max(1, math.ceil(wait))
     return Response(
         error_body("throttled", f"{reason} {retry_in_words(seconds)}"),
         429,

@@ -159,7 +159,8 @@ class FilesCollector:
 
     def collect(self) -> Iterable[Metric]:
         files = glob.glob(str(self.root / "*" / "*.db")) + glob.glob(str(self.root / "*.db"))
-        return MultiProcessCollector.merge(files, accumulate=True)
+        merged: Iterable[Metric] = MultiProcessCollector.merge(files, accumulate=True)
+        return merged
 
 
 class StatusCollector:
@@ -222,5 +223,5 @@ def scrape_registry(root: Path | None) -> CollectorRegistry:
     registry = CollectorRegistry()
     collected: Any = FilesCollector(root) if root is not None else OwnCollector()
     registry.register(collected)
-    registry.register(StatusCollector())  # type: ignore[arg-type]
+    registry.register(StatusCollector())
     return registry

@@ -7,11 +7,20 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Model
+from django.db.models import Field, Model
+
+_M = TypeVar("_M", bound=Model)
+
+
+def field_column(field: Field[Any, Any]) -> str:
+    """A concrete field's column (django-stubs allow None: a field without a column)."""
+    if field.column is None:
+        raise TypeError(f"{field} has no column")
+    return field.column
 
 
 @functools.cache
@@ -27,11 +36,11 @@ def row_reader(model: type[Model]) -> tuple[str, list[str], list[tuple[int, Any,
         functions = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
         if functions:
             converters.append((index, col, functions))
-    columns = ", ".join(f"{quote(table)}.{quote(field.column)}" for field in fields)
+    columns = ", ".join(f"{quote(table)}.{quote(field_column(field))}" for field in fields)
     return columns, [field.attname for field in fields], converters
 
 
-def row_instance(db: BaseDatabaseWrapper, model: type[Model], values: Sequence[Any]) -> Any:
+def row_instance(db: BaseDatabaseWrapper, model: type[_M], values: Sequence[Any]) -> _M:
     """The instance of `model` whose columns (in `row_reader`'s order) are `values`."""
     _, attnames, converters = row_reader(model)
     converted = list(values)

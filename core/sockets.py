@@ -102,7 +102,13 @@ class AddressPlaces:
         mine.add(place)  # before the wait on Redis: this process's count holds meanwhile
         if self.take_script is not None:
             now = time.time()
-            args = [_ms(now), self.limit, _ms(now + self.lease), place, _ms(self.lease)]
+            args: list[str | int] = [
+                _ms(now),
+                self.limit,
+                _ms(now + self.lease),
+                place,
+                _ms(self.lease),
+            ]
             try:
                 taken = await self.take_script(keys=[self._key(address)], args=args)
             except redis.RedisError as error:

@@ -78,12 +78,13 @@ class FixedWindowScopedThrottle(ScopedRateThrottle):
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
         key = self.get_cache_key(request, view)
-        if key is None or self.num_requests is None:
+        duration = self.duration
+        if key is None or self.num_requests is None or duration is None:
             return True
         now = self.timer()
-        window = int(now // self.duration)
-        count = _count_hit(f"{key}:{window}", self.duration + 1)
-        self.wait_seconds = (window + 1) * self.duration - now
+        window = int(now // duration)
+        count = _count_hit(f"{key}:{window}", duration + 1)
+        self.wait_seconds = (window + 1) * duration - now
         _note_limit(request, self.num_requests, self.num_requests - count, self.wait_seconds)
         return count <= self.num_requests
 

@@ -49,7 +49,7 @@ class QueueFilter(admin.SimpleListFilter):
                 "display": title,
             }
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Review]) -> QuerySet[Review]:
         value = self.value() or Review.State.HELD
         # An entry staff disqualified elsewhere (the board entries' own action) is decided too.
         elsewhere = Q(state=Review.State.HELD, game__entry__disqualified=True)
@@ -61,7 +61,7 @@ class QueueFilter(admin.SimpleListFilter):
 
 
 @admin.register(Review)
-class ReviewAdmin(admin.ModelAdmin):
+class ReviewAdmin(admin.ModelAdmin[Review]):
     list_display = (
         "player", "game_shown", "day", "state", "score_shown", "timing", "identical",
         "clairvoyance", "scouting", "foresight", "surprise", "reviewed_at",
@@ -89,7 +89,7 @@ class ReviewAdmin(admin.ModelAdmin):
         return False
 
     @admin.action(description="Clear the selected held games (back on the boards, audited)")
-    def clear(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def clear(self, request: HttpRequest, queryset: QuerySet[Review]) -> None:
         cleared = services.reviews_clear(reviews=queryset, by=request.user)
         for review in cleared:
             self.log_change(request, review, CLEARED)
@@ -97,7 +97,7 @@ class ReviewAdmin(admin.ModelAdmin):
         self.message_user(request, f"{len(cleared)} game(s) cleared.", messages.SUCCESS)
 
     @admin.action(description="Disqualify the selected held games (audited)")
-    def disqualify(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def disqualify(self, request: HttpRequest, queryset: QuerySet[Review]) -> None:
         decided = services.reviews_disqualify(reviews=queryset, by=request.user)
         for review in decided:
             self.log_change(request, review, DISQUALIFIED)

@@ -244,7 +244,7 @@ def scout_candidates(game: Game) -> list[tuple[Game, tuple[str, ...], float]]:
             links.append(f"history: {history[other.owner_id]} days")
         if other.owner_id in apps:
             links.append("oauth app")
-        ended = other.finished_at or other.last_at or other.created_at  # type: ignore[attr-defined]
+        ended = other.finished_at or other.last_at or other.created_at
         found.append((other, tuple(links), (end - ended).total_seconds()))
     return found
 

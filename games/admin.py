@@ -8,6 +8,7 @@ from the same stock), as they are everywhere else. They show once the day has en
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -20,8 +21,9 @@ def secret_now(game: Game) -> bool:
     """True while the game is on a daily challenge whose day has not ended, or in a match still
     open (R32: its deal is the other players' too)."""
     if game.match_id is not None:
-        return game.match.status == "open"  # type: ignore[union-attr]
-    return game.challenge_id is not None and game.challenge.ends_at > timezone.now()
+        return game.match is not None and game.match.status == "open"
+    challenge = game.challenge  # None, with no query, when challenge_id is
+    return challenge is not None and challenge.ends_at > timezone.now()
 
 
 class ReadOnlyMixin:
@@ -49,7 +51,7 @@ class ActionCardsMixin(ReadOnlyMixin):
         return HIDDEN if secret_now(action.game) else action.auto_finish
 
 
-class ActionInline(ActionCardsMixin, admin.TabularInline):
+class ActionInline(ActionCardsMixin, admin.TabularInline[Action, Game]):
     model = Action
     fields = (
         "n", "type", "from_pile", "to_pile", "count", "cards_shown", "score_delta", "undoes", "at",
@@ -60,7 +62,7 @@ class ActionInline(ActionCardsMixin, admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(admin.ModelAdmin[Game]):
     list_display = ("id", "owner", "ruleset", "draw", "status", "score", "moves", "created_at")
     list_filter = ("status", "ruleset", "draw")
     search_fields = ("=id", "owner__username")
@@ -77,7 +79,7 @@ class GameAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def get_queryset(self, request: HttpRequest) -> Any:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).select_related("challenge")
 
     @admin.display(description="deal code")
@@ -94,7 +96,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Action)
-class ActionAdmin(ActionCardsMixin, admin.ModelAdmin):
+class ActionAdmin(ActionCardsMixin, admin.ModelAdmin[Action]):
     list_display = ("game", "n", "type", "from_pile", "to_pile", "count", "score_delta", "at")
     list_filter = ("type",)
     search_fields = ("=game__id", "game__owner__username")

@@ -169,7 +169,7 @@ GAME_ID = OpenApiParameter(
 )
 
 
-class ActionOutSerializer(serializers.Serializer):
+class ActionOutSerializer(serializers.Serializer[object]):
     n = serializers.IntegerField(min_value=1)
     type = serializers.ChoiceField(choices=list(ACTION_TYPES))
     # `from` is a Python keyword: the field is renamed in __init__.
@@ -188,7 +188,7 @@ class ActionOutSerializer(serializers.Serializer):
         self.fields["from"] = self.fields.pop("from_")
 
 
-class DailySerializer(serializers.Serializer):
+class DailySerializer(serializers.Serializer[object]):
     date = serializers.DateField()
     rank = serializers.IntegerField(required=False, help_text="once the game is over")
     players = serializers.IntegerField(required=False, help_text="once the game is over")
@@ -205,27 +205,27 @@ class DailySerializer(serializers.Serializer):
     )
 
 
-class CountSerializer(serializers.Serializer):
+class CountSerializer(serializers.Serializer[object]):
     count = serializers.IntegerField()
 
 
-class WasteSerializer(serializers.Serializer):
+class WasteSerializer(serializers.Serializer[object]):
     count = serializers.IntegerField()
     fan = serializers.ListField(child=serializers.CharField())
 
 
-class ReserveSerializer(serializers.Serializer):
+class ReserveSerializer(serializers.Serializer[object]):
     count = serializers.IntegerField()
     top = serializers.CharField(allow_null=True)
 
 
-class FoundationSerializer(serializers.Serializer):
+class FoundationSerializer(serializers.Serializer[object]):
     suit = serializers.ChoiceField(choices=["H", "S", "D", "C"])
     count = serializers.IntegerField()
     top = serializers.CharField(allow_null=True)
 
 
-class GameOutSerializer(serializers.Serializer):
+class GameOutSerializer(serializers.Serializer[object]):
     id = serializers.UUIDField()
     ruleset = serializers.ChoiceField(choices=list(RULESETS))
     draw = serializers.ChoiceField(choices=DRAW_CHOICES)
@@ -273,14 +273,14 @@ class GameOutSerializer(serializers.Serializer):
     actions = ActionOutSerializer(many=True, required=False)
 
 
-class GamePageSerializer(serializers.Serializer):
+class GamePageSerializer(serializers.Serializer[object]):
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = GameOutSerializer(many=True)
 
 
-class ActedSerializer(serializers.Serializer):
+class ActedSerializer(serializers.Serializer[object]):
     action = ActionOutSerializer()
     game = GameOutSerializer()
 
@@ -288,14 +288,14 @@ class ActedSerializer(serializers.Serializer):
 # ---- NDJSON lines: a game stream's (`GET games/{id}/stream`), one schema per `type` ----------
 
 
-class StreamGameLineSerializer(serializers.Serializer):
+class StreamGameLineSerializer(serializers.Serializer[object]):
     """The first line: the game as `GET games/{id}` answers it."""
 
     type = serializers.ChoiceField(choices=["game"])
     game = GameOutSerializer()
 
 
-class StreamActionLineSerializer(serializers.Serializer):
+class StreamActionLineSerializer(serializers.Serializer[object]):
     """An applied action, and the game as it is when the line is written."""
 
     type = serializers.ChoiceField(choices=["action"])
@@ -303,7 +303,7 @@ class StreamActionLineSerializer(serializers.Serializer):
     game = GameOutSerializer()
 
 
-class StreamEndLineSerializer(serializers.Serializer):
+class StreamEndLineSerializer(serializers.Serializer[object]):
     """The last line: the game, ended."""
 
     type = serializers.ChoiceField(choices=["end"])
@@ -321,7 +321,7 @@ STREAM_LINE = PolymorphicProxySerializer(
 )
 
 
-class TextSerializer(serializers.Serializer):
+class TextSerializer(serializers.Serializer[object]):
     lang = serializers.ChoiceField(choices=LANGUAGES)
     text = serializers.CharField()
 
@@ -329,28 +329,28 @@ class TextSerializer(serializers.Serializer):
 # ---- input shapes (documentation; parsing below is strict about types) -------------------------
 
 
-class CredentialsSerializer(serializers.Serializer):
+class CredentialsSerializer(serializers.Serializer[object]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=4096)
 
 
-class RegisteredSerializer(serializers.Serializer):
+class RegisteredSerializer(serializers.Serializer[object]):
     username = serializers.CharField()
     token = serializers.CharField()
 
 
-class TokenOutSerializer(serializers.Serializer):
+class TokenOutSerializer(serializers.Serializer[object]):
     token = serializers.CharField()
 
 
-class RandomGameSerializer(serializers.Serializer):
+class RandomGameSerializer(serializers.Serializer[object]):
     """A random deal."""
 
     draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
     ruleset = serializers.ChoiceField(choices=list(RULESETS), required=False, default="app")
 
 
-class CodeGameSerializer(serializers.Serializer):
+class CodeGameSerializer(serializers.Serializer[object]):
     """The deal of a deal code (a practice game)."""
 
     code = serializers.CharField(
@@ -362,7 +362,7 @@ class CodeGameSerializer(serializers.Serializer):
     ruleset = serializers.ChoiceField(choices=list(RULESETS), required=False, default="app")
 
 
-class DeckGameSerializer(serializers.Serializer):
+class DeckGameSerializer(serializers.Serializer[object]):
     """A custom deck d[0]..d[51] dealt by R5 (a practice game)."""
 
     deck = serializers.ListField(child=serializers.CharField(), min_length=52, max_length=52)
@@ -370,7 +370,7 @@ class DeckGameSerializer(serializers.Serializer):
     ruleset = serializers.ChoiceField(choices=list(RULESETS), required=False, default="app")
 
 
-class DailyGameSerializer(serializers.Serializer):
+class DailyGameSerializer(serializers.Serializer[object]):
     """The caller's ranked game on today's daily challenge (200 if it exists already)."""
 
     daily = serializers.ChoiceField(choices=[True])
@@ -402,7 +402,7 @@ EXPECT_HELP = (
 )
 
 
-class _ExpectSerializer(serializers.Serializer):
+class _ExpectSerializer(serializers.Serializer[object]):
     expect = serializers.IntegerField(min_value=0, required=False, help_text=EXPECT_HELP)
 
 
@@ -436,7 +436,7 @@ class TapActionSerializer(_ExpectSerializer):
         self.fields["from"] = self.fields.pop("from_")
 
 
-def _plain_action(kind: str, doc: str) -> type[serializers.Serializer]:
+def _plain_action(kind: str, doc: str) -> type[serializers.Serializer[object]]:
     fields = {"type": serializers.ChoiceField(choices=[kind]), "__doc__": doc}
     return type(f"{kind.capitalize()}ActionSerializer", (_ExpectSerializer,), fields)
 
@@ -468,7 +468,7 @@ ACTION_LIST = PolymorphicProxySerializer(
 )
 
 
-class HintSerializer(serializers.Serializer):
+class HintSerializer(serializers.Serializer[object]):
     action = PolymorphicProxySerializer(
         component_name="Action",
         serializers=ACTION.serializers,
@@ -481,7 +481,7 @@ class HintSerializer(serializers.Serializer):
     )
 
 
-class AnalysisLineSerializer(serializers.Serializer):
+class AnalysisLineSerializer(serializers.Serializer[object]):
     after = serializers.IntegerField(
         min_value=0, help_text="the `n` of the action the line starts after (0: the deal)"
     )
@@ -494,19 +494,19 @@ class AnalysisLineSerializer(serializers.Serializer):
     )
 
 
-class AnalysisParSerializer(serializers.Serializer):
+class AnalysisParSerializer(serializers.Serializer[object]):
     moves = serializers.IntegerField(help_text="the fewest moves of a winning line found (R31)")
     exact = serializers.BooleanField(help_text='proved the fewest possible; else "<= moves"')
 
 
-class AnalysisPendingSerializer(serializers.Serializer):
+class AnalysisPendingSerializer(serializers.Serializer[object]):
     status = serializers.ChoiceField(choices=["pending", "running"])
     progress = serializers.FloatField(
         min_value=0, max_value=1, help_text="the share of positions decided so far"
     )
 
 
-class AnalysisSerializer(serializers.Serializer):
+class AnalysisSerializer(serializers.Serializer[object]):
     """R37: where the win was lost (docs/api.md, "Games": the analysis)."""
 
     status = serializers.ChoiceField(choices=["done"])
@@ -696,7 +696,7 @@ def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
     return {"ruleset": ruleset, "draw": draw or 3, "deck": data.get("deck")}
 
 
-class GameFilterSerializer(serializers.Serializer):
+class GameFilterSerializer(serializers.Serializer[object]):
     """The filters of every list of games (docs/api.md, "Games": lists and their filters)."""
 
     since = serializers.DateTimeField(

@@ -97,8 +97,12 @@ def _export_chunks(user: Any, query: dict[str, Any]) -> Iterator[bytes]:
         last = (batch[-1].created_at, batch[-1].id)
 
 
+def _next_chunk(chunks: Iterator[bytes]) -> bytes | None:
+    return next(chunks, None)
+
+
 async def _async_chunks(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
     """`chunks` read in the database's thread, one batch at a time."""
-    read = sync_to_async(next, thread_sensitive=True)
-    while (chunk := await read(chunks, None)) is not None:
+    read = sync_to_async(_next_chunk, thread_sensitive=True)
+    while (chunk := await read(chunks)) is not None:
         yield chunk

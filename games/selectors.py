@@ -7,7 +7,7 @@ import functools
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -26,7 +26,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import AccountEvent, ApiKey
 from core.errors import NotFound, NotInStanding
-from core.rows import row_instance, row_reader
+from core.rows import field_column, row_instance, row_reader
 from games.models import Action, Game
 
 
@@ -71,6 +71,13 @@ def game_find(game_id: Any) -> Game | None:
     return None if pk is None else Game.objects.filter(pk=pk).first()
 
 
+class _HealthChecked(Protocol):
+    """The connection check Django keeps on every wrapper (missing from django-stubs)."""
+
+    health_check_enabled: bool
+    health_check_done: bool
+
+
 def _fetch_one(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
     """The first row of a read that may be a request's first query.
 
@@ -78,20 +85,22 @@ def _fetch_one(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> tuple[An
     its own (CONN_HEALTH_CHECKS). This read is that check instead: if the connection has died
     since (the database restarted, say), it reconnects and reads once more.
     """
+    health = cast(_HealthChecked, db)
     unchecked = (
         db.connection is not None
-        and db.health_check_enabled
-        and not db.health_check_done
+        and health.health_check_enabled
+        and not health.health_check_done
         and not db.in_atomic_block
     )
 
     def read() -> tuple[Any, ...] | None:
         with db.cursor() as cursor:
             cursor.execute(sql, params)
-            return cursor.fetchone()
+            row: tuple[Any, ...] | None = cursor.fetchone()  # a database row: any column types
+            return row
 
     if unchecked:
-        db.health_check_done = True
+        health.health_check_done = True
         try:
             return read()
         except (OperationalError, InterfaceError):
@@ -108,7 +117,7 @@ def _token_user_and_game_sql() -> str:
     key, game = quote(ApiKey._meta.db_table), quote(Game._meta.db_table)
     refresh = quote(get_refresh_token_model()._meta.db_table)
     family = f"{key}.{quote('oauth_family')}"
-    user, user_pk = quote(user_model._meta.db_table), quote(user_model._meta.pk.column)
+    user, user_pk = quote(user_model._meta.db_table), quote(field_column(user_model._meta.pk))
     key_columns = ", ".join(
         f"{key}.{quote(column)}" for column in ("id", "scopes", "expires", "last_used")
     )

@@ -298,14 +298,14 @@ async def account_event_lines(
             del found
 
 
-class AccountEventSerializer(serializers.Serializer):
+class AccountEventSerializer(serializers.Serializer[object]):
     id = serializers.IntegerField(help_text="the event's id: `since` resumes after it")
     type = serializers.ChoiceField(choices=list(events.KINDS))
     at = serializers.DateTimeField()
     data = serializers.JSONField(help_text='by type: docs/api.md "Streams and exports"')
 
 
-class AccountEventsQuerySerializer(serializers.Serializer):
+class AccountEventsQuerySerializer(serializers.Serializer[object]):
     since = serializers.IntegerField(
         required=False, help_text="the id of the last event received: the stream starts after it"
     )

@@ -228,7 +228,7 @@ class _Sweeper:
                 await asyncio.wait_for(self.due.wait(), IDLE_SECONDS)
             self.due.clear()
             watches = list(self.watches)
-            credentials = {watch.credential for watch in watches} - {None}
+            credentials = {watch.credential for watch in watches if watch.credential is not None}
             try:
                 alive, latest = await check(credentials, {watch.name for watch in watches})
             except asyncio.CancelledError:

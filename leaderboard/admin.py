@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import AbstractUser
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
@@ -24,7 +25,9 @@ from leaderboard.models import DailyChallenge, Entry
 AUDIT_MESSAGE = "Disqualified: removed from the leaderboards"
 
 
-def disqualify(modeladmin: admin.ModelAdmin, request: HttpRequest, entries: QuerySet) -> None:
+def disqualify(
+    modeladmin: admin.ModelAdmin[Entry], request: HttpRequest, entries: QuerySet[Entry]
+) -> None:
     changed = services.entries_disqualify(entries=entries, by=request.user)
     for entry in changed:
         modeladmin.log_change(request, entry, AUDIT_MESSAGE)
@@ -35,7 +38,7 @@ def disqualify(modeladmin: admin.ModelAdmin, request: HttpRequest, entries: Quer
 
 
 @admin.register(DailyChallenge)
-class DailyChallengeAdmin(admin.ModelAdmin):
+class DailyChallengeAdmin(admin.ModelAdmin[DailyChallenge]):
     """Read-only: challenges are made by `create_daily_challenges` (R29). A challenge's code
     and winning line (which spells out the deal) are hidden until its day ends, from staff too;
     challenges are created days ahead."""
@@ -80,14 +83,14 @@ class SharedAddressFilter(admin.SimpleListFilter):
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [("yes", "Shares an address with other accounts that day")]
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Entry]) -> QuerySet[Entry]:
         if self.value() == "yes":
             return queryset.filter(sharing_accounts__gt=0)
         return queryset
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(admin.ModelAdmin[Entry]):
     list_display = (
         "challenge", "player", "status", "score", "moves", "disqualified", "sharing",
         "shared_with",
@@ -110,10 +113,10 @@ class EntryAdmin(admin.ModelAdmin):
         return False
 
     @admin.action(description="Disqualify the selected entries (audited)")
-    def disqualify_entries(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def disqualify_entries(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         disqualify(self, request, queryset)
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
         # Annotated before ModelAdmin's ordering, which may sort by the annotation.
         entries = selectors.entries_with_sharing(entries=Entry.objects.all())
         ordering = self.get_ordering(request)
@@ -141,10 +144,10 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class PlayerAdmin(UserAdmin):
+class PlayerAdmin(UserAdmin[AbstractUser]):
     actions = ("disqualify_players",)
 
     @admin.action(description="Disqualify the selected players from every leaderboard (audited)")
-    def disqualify_players(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def disqualify_players(self, request: HttpRequest, queryset: QuerySet[AbstractUser]) -> None:
         entries = Entry.objects.filter(player__in=queryset)
         disqualify(EntryAdmin(Entry, self.admin_site), request, entries)

@@ -27,12 +27,12 @@ from leaderboard.models import DailyChallenge
 from matches.selectors import player_ratings
 
 
-class ParSerializer(serializers.Serializer):
+class ParSerializer(serializers.Serializer[object]):
     moves = serializers.IntegerField(help_text="the fewest moves of a winning line found (R31)")
     exact = serializers.BooleanField(help_text='proved the fewest possible; else "<= moves"')
 
 
-class BoardSerializer(serializers.Serializer):
+class BoardSerializer(serializers.Serializer[object]):
     draw = serializers.ChoiceField(choices=DRAW_CHOICES)
     players = serializers.IntegerField(help_text="people on the board")
     bots = serializers.IntegerField(help_text="bots on the bots' board (R34)")
@@ -40,13 +40,13 @@ class BoardSerializer(serializers.Serializer):
     par = ParSerializer(allow_null=True, help_text="R31, once the day is over")
 
 
-class DailyOutSerializer(serializers.Serializer):
+class DailyOutSerializer(serializers.Serializer[object]):
     date = serializers.DateField()
     ends_at = serializers.DateTimeField()
     boards = BoardSerializer(many=True)
 
 
-class DailyMonthOutSerializer(serializers.Serializer):
+class DailyMonthOutSerializer(serializers.Serializer[object]):
     month = serializers.CharField(help_text="YYYY-MM")
     previous = serializers.CharField(
         allow_null=True, help_text="the nearest earlier month with a daily (YYYY-MM), or null"
@@ -66,7 +66,7 @@ DAILY_ANSWER = PolymorphicProxySerializer(
 )
 
 
-class EntrySerializer(serializers.Serializer):
+class EntrySerializer(serializers.Serializer[object]):
     rank = serializers.IntegerField(
         allow_null=True, help_text="null in the provisional section (R36): never ranked"
     )
@@ -85,7 +85,7 @@ class EntrySerializer(serializers.Serializer):
     )
 
 
-class LeaderboardOutSerializer(serializers.Serializer):
+class LeaderboardOutSerializer(serializers.Serializer[object]):
     date = serializers.DateField()
     draw = serializers.ChoiceField(choices=DRAW_CHOICES)
     par = ParSerializer(allow_null=True, help_text="R31, once the day is over")
@@ -95,7 +95,7 @@ class LeaderboardOutSerializer(serializers.Serializer):
     results = EntrySerializer(many=True)
 
 
-class RatingSerializer(serializers.Serializer):
+class RatingSerializer(serializers.Serializer[object]):
     rating = serializers.IntegerField(help_text="1500 + 20 (mu - 3 sigma) (R33)")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
@@ -103,7 +103,7 @@ class RatingSerializer(serializers.Serializer):
     provisional = serializers.BooleanField(help_text="fewer than 10 matches")
 
 
-class PlayerOutSerializer(serializers.Serializer):
+class PlayerOutSerializer(serializers.Serializer[object]):
     username = serializers.CharField()
     bot = serializers.BooleanField(help_text="a bot (R34)")
     games = serializers.IntegerField()
@@ -118,27 +118,27 @@ class PlayerOutSerializer(serializers.Serializer):
     )
 
 
-class StreakSerializer(serializers.Serializer):
+class StreakSerializer(serializers.Serializer[object]):
     current = serializers.IntegerField(
         help_text="consecutive days with a finished ranked daily, up to today or yesterday"
     )
     best = serializers.IntegerField(help_text="the longest such run ever")
 
 
-class HeatDaySerializer(serializers.Serializer):
+class HeatDaySerializer(serializers.Serializer[object]):
     date = serializers.DateField()
     played = serializers.IntegerField(help_text="finished ranked dailies that day (1 or 2)")
     won = serializers.IntegerField()
 
 
-class StatsWeekSerializer(serializers.Serializer):
+class StatsWeekSerializer(serializers.Serializer[object]):
     week = serializers.DateField(help_text="its Monday (daily time zone)")
     games = serializers.IntegerField(help_text="games that count, ended that week")
     wins = serializers.IntegerField()
     win_rate = serializers.IntegerField(allow_null=True, help_text="whole percent; null: no game")
 
 
-class ParPointSerializer(serializers.Serializer):
+class ParPointSerializer(serializers.Serializer[object]):
     date = serializers.DateField()
     draw = serializers.ChoiceField(choices=DRAW_CHOICES)
     moves = serializers.IntegerField()
@@ -146,7 +146,7 @@ class ParPointSerializer(serializers.Serializer):
     over = serializers.IntegerField(help_text="moves - par (0 or more when par is exact)")
 
 
-class PlayerStatsOutSerializer(serializers.Serializer):
+class PlayerStatsOutSerializer(serializers.Serializer[object]):
     username = serializers.CharField()
     streak = StreakSerializer()
     days = HeatDaySerializer(

@@ -47,7 +47,8 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
+from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
@@ -77,6 +78,14 @@ _warn = WarnEvery(logger, seconds=30.0)
 _late = WarnEvery(logger, seconds=30.0)
 
 
+def _layer() -> BaseChannelLayer:
+    """The default channel layer (settings.CHANNEL_LAYERS), which every deployment has."""
+    layer = get_channel_layer()
+    if layer is None:
+        raise ImproperlyConfigured("CHANNEL_LAYERS has no default layer")
+    return layer
+
+
 class BoardHub:
     """One board's live feed in this process (see the module's docstring): a challenge's
     people's, or its bots' (R34)."""
@@ -88,7 +97,7 @@ class BoardHub:
         self.listeners: set[BoardConsumer] = set()
         self.latest: tuple[int, str] | None = None
         self.latest_at = 0.0
-        self.layer = get_channel_layer()
+        self.layer = _layer()
         self.channel = ""
         self.tasks: list[asyncio.Task[None]] = []
         self.snapshot_lock = asyncio.Lock()

@@ -36,6 +36,7 @@ from django.db.models import (
     Subquery,
     Value,
 )
+from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce, TruncWeek
 from django.utils.translation import gettext as _
 
@@ -76,7 +77,7 @@ def challenge_is_over(challenge: DailyChallenge, now: dt.datetime) -> bool:
     return now >= challenge.ends_at
 
 
-def _span(challenge: DailyChallenge, now: dt.datetime) -> ExpressionWrapper:
+def _span(challenge: DailyChallenge, now: dt.datetime) -> ExpressionWrapper[CombinedExpression]:
     """The ranked time: to the end of the game, else now, but never past the end of the day."""
     cap = min(now, challenge.ends_at)
     return ExpressionWrapper(
@@ -588,7 +589,7 @@ def player_history_stats(*, player: Any, now: dt.datetime) -> dict[str, Any]:
 # ---- fair-play review (leaderboard/admin.py) -------------------------------------------------
 
 
-def _games_sharing(*, address_hash: Any, player: Any, date: Any, deal_code: Any) -> QuerySet:
+def _games_sharing(*, address_hash: Any, player: Any, date: Any, deal_code: Any) -> QuerySet[Game]:
     """Other accounts' games dealt from the same address hash that played that day's deals
     (their ranked games of the day) or explored the entry's deal (practice games of it)."""
     return (
@@ -599,7 +600,7 @@ def _games_sharing(*, address_hash: Any, player: Any, date: Any, deal_code: Any)
     )
 
 
-def entries_with_sharing(*, entries: QuerySet) -> QuerySet:
+def entries_with_sharing(*, entries: QuerySet[Entry]) -> QuerySet[Entry]:
     """`entries` annotated with `sharing_accounts`: how many other accounts have games from
     the entry's address hash on that day's deals (0 when the hash is gone or unshared)."""
     sharing = (

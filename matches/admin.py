@@ -7,7 +7,7 @@ from matches import services
 from matches.models import Challenge, Match, MatchDeal, MatchPlayer, Rating, RatingChange
 
 
-class MatchPlayerInline(admin.TabularInline):
+class MatchPlayerInline(admin.TabularInline[MatchPlayer, Match]):
     model = MatchPlayer
     extra = 0
     can_delete = False
@@ -22,7 +22,7 @@ class MatchPlayerInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(admin.ModelAdmin[Match]):
     list_display = [
         "id", "size", "draw", "bot", "status", "seats", "created_at", "rated_at", "hold",
     ]  # fmt: skip
@@ -47,7 +47,7 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
+class RatingAdmin(admin.ModelAdmin[Rating]):
     list_display = ["player", "size", "draw", "rating", "matches", "bot"]
     list_filter = ["size", "draw", "bot"]
     search_fields = ["player__username"]
@@ -55,7 +55,7 @@ class RatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
+class RatingChangeAdmin(admin.ModelAdmin[RatingChange]):
     list_display = ["player", "match", "size", "draw", "place", "rating_before", "rating_after"]
     list_filter = ["size", "draw"]
     search_fields = ["player__username"]
@@ -63,14 +63,14 @@ class RatingChangeAdmin(admin.ModelAdmin):
 
 
 @admin.register(MatchDeal)
-class MatchDealAdmin(admin.ModelAdmin):
+class MatchDealAdmin(admin.ModelAdmin[MatchDeal]):
     list_display = ["draw", "index", "created_at", "used_at"]
     list_filter = ["draw"]
     exclude = ["deal_code", "line"]  # secret until its match is finished
 
 
 @admin.register(Challenge)
-class ChallengeAdmin(admin.ModelAdmin):
+class ChallengeAdmin(admin.ModelAdmin[Challenge]):
     """Players' challenges, to look at (they change through the API only)."""
 
     list_display = ["id", "challenger", "player", "draw", "rated", "status", "created_at"]

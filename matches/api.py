@@ -54,7 +54,7 @@ class Unavailable(ApiError):
 # ---- shapes ------------------------------------------------------------------------------------
 
 
-class MatchPlayerSerializer(serializers.Serializer):
+class MatchPlayerSerializer(serializers.Serializer[object]):
     player = serializers.CharField()
     bot = serializers.BooleanField()
     score = serializers.IntegerField()
@@ -74,7 +74,7 @@ class MatchPlayerSerializer(serializers.Serializer):
     )
 
 
-class MatchSerializer(serializers.Serializer):
+class MatchSerializer(serializers.Serializer[object]):
     id = serializers.UUIDField()
     size = serializers.ChoiceField(choices=SIZE_CHOICES)
     draw = serializers.ChoiceField(choices=DRAW_CHOICES)
@@ -98,19 +98,19 @@ class MatchSerializer(serializers.Serializer):
     )
 
 
-class MatchCreateSerializer(serializers.Serializer):
+class MatchCreateSerializer(serializers.Serializer[object]):
     size = serializers.ChoiceField(choices=SIZE_CHOICES)
     draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
 
 
-class MatchPageSerializer(serializers.Serializer):
+class MatchPageSerializer(serializers.Serializer[object]):
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = MatchSerializer(many=True)
 
 
-class RatingEntrySerializer(serializers.Serializer):
+class RatingEntrySerializer(serializers.Serializer[object]):
     rank = serializers.IntegerField()
     player = serializers.CharField()
     rating = serializers.IntegerField()
@@ -118,7 +118,7 @@ class RatingEntrySerializer(serializers.Serializer):
     provisional = serializers.BooleanField(help_text="fewer than 10 matches (R33)")
 
 
-class RatingPageSerializer(serializers.Serializer):
+class RatingPageSerializer(serializers.Serializer[object]):
     size = serializers.ChoiceField(choices=SIZE_CHOICES)
     draw = serializers.ChoiceField(choices=DRAW_CHOICES)
     count = serializers.IntegerField()
@@ -127,14 +127,14 @@ class RatingPageSerializer(serializers.Serializer):
     results = RatingEntrySerializer(many=True)
 
 
-class WeeklyEntrySerializer(serializers.Serializer):
+class WeeklyEntrySerializer(serializers.Serializer[object]):
     rank = serializers.IntegerField()
     player = serializers.CharField()
     gain = serializers.IntegerField(help_text="the sum of the week's rating changes")
     matches = serializers.IntegerField(help_text="rated matches this week")
 
 
-class WeeklyPageSerializer(serializers.Serializer):
+class WeeklyPageSerializer(serializers.Serializer[object]):
     size = serializers.ChoiceField(choices=SIZE_CHOICES)
     draw = serializers.ChoiceField(choices=DRAW_CHOICES)
     week = serializers.DateField(help_text="the Monday the week began")
@@ -311,7 +311,7 @@ class MatchDetailApi(APIView):
 CHALLENGES_PAGE_SIZE = 20
 
 
-class ChallengeSerializer(serializers.Serializer):
+class ChallengeSerializer(serializers.Serializer[object]):
     id = serializers.UUIDField()
     challenger = serializers.CharField()
     player = serializers.CharField(help_text="the challenged player")
@@ -332,7 +332,7 @@ class ChallengeSerializer(serializers.Serializer):
     match = serializers.UUIDField(allow_null=True, help_text="the duel, once accepted")
 
 
-class ChallengeCreateSerializer(serializers.Serializer):
+class ChallengeCreateSerializer(serializers.Serializer[object]):
     player = serializers.CharField(help_text="the username of the player to challenge")
     draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
     rated = serializers.BooleanField(
@@ -340,14 +340,14 @@ class ChallengeCreateSerializer(serializers.Serializer):
     )
 
 
-class ChallengeAcceptSerializer(serializers.Serializer):
+class ChallengeAcceptSerializer(serializers.Serializer[object]):
     rated = serializers.BooleanField(
         required=False,
         help_text="false: play a rated challenge unrated (default: as the challenge asks)",
     )
 
 
-class ChallengePageSerializer(serializers.Serializer):
+class ChallengePageSerializer(serializers.Serializer[object]):
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
@@ -568,7 +568,7 @@ class WeeklyRatingsApi(APIView):
         return Response(body)
 
 
-class RatingChangeSerializer(serializers.Serializer):
+class RatingChangeSerializer(serializers.Serializer[object]):
     match = serializers.UUIDField()
     at = serializers.DateTimeField()
     place = serializers.IntegerField()
@@ -576,14 +576,14 @@ class RatingChangeSerializer(serializers.Serializer):
     rating_after = serializers.IntegerField()
 
 
-class RatingHistorySerializer(serializers.Serializer):
+class RatingHistorySerializer(serializers.Serializer[object]):
     player = serializers.CharField()
     size = serializers.ChoiceField(choices=SIZE_CHOICES)
     draw = serializers.ChoiceField(choices=DRAW_CHOICES)
     results = RatingChangeSerializer(many=True)
 
 
-class ModeOnlyQuerySerializer(serializers.Serializer):
+class ModeOnlyQuerySerializer(serializers.Serializer[object]):
     size = serializers.ChoiceField(choices=SIZE_CHOICES, required=False, default=2)
     draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
 

@@ -22,7 +22,8 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
+from django.core.exceptions import ImproperlyConfigured
 
 from core.logs import WarnEvery
 from matches import selectors
@@ -39,6 +40,14 @@ REJOIN_SECONDS = 5.0
 _warn = WarnEvery(logger, seconds=30.0)
 
 
+def _layer() -> BaseChannelLayer:
+    """The default channel layer (settings.CHANNEL_LAYERS), which every deployment has."""
+    layer = get_channel_layer()
+    if layer is None:
+        raise ImproperlyConfigured("CHANNEL_LAYERS has no default layer")
+    return layer
+
+
 class MatchHub:
     """One match's live feed in this process."""
 
@@ -46,7 +55,7 @@ class MatchHub:
         self.match_id = match_id
         self.group = match_group(match_id)
         self.listeners: set[MatchConsumer] = set()
-        self.layer = get_channel_layer()
+        self.layer = _layer()
         self.channel = ""
         self.tasks: list[asyncio.Task[None]] = []
         self.ready: asyncio.Future[None] | None = None

@@ -59,7 +59,7 @@ def match_seats(match: Match) -> list[MatchPlayer]:
     `match.players.select_related("game", "player")` reads, in plain SQL (its compilation was a
     fifth of a join's CPU, bench/matches.py)."""
     db = connections[DEFAULT_DB_ALIAS]
-    pk = Match._meta.pk.get_db_prep_value(match.pk, db)  # type: ignore[union-attr]
+    pk = Match._meta.pk.get_db_prep_value(match.pk, db)
     seat_width = len(MatchPlayer._meta.concrete_fields)
     game_end = seat_width + len(Game._meta.concrete_fields)
     seats = []

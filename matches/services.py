@@ -101,7 +101,7 @@ def _read(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
 
 def _uuid(value: Any) -> Any:
     """A UUID as the database takes it (SQLite: 32 hex digits)."""
-    return Match._meta.pk.get_db_prep_value(value, connection)  # type: ignore[union-attr]
+    return Match._meta.pk.get_db_prep_value(value, connection)
 
 
 def _moment(value: dt.datetime) -> Any:
@@ -189,7 +189,7 @@ def _seat_find(
     )
     banned, met = set(), set()
     for match_id, _player_id, shared, last in rows:
-        pk = Match._meta.pk.to_python(match_id)  # type: ignore[union-attr]
+        pk = Match._meta.pk.to_python(match_id)
         if shared:
             banned.add(pk)
         if last:

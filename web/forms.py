@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
+from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
 from accounts.identity import username_validate
 
 
-class SignupForm(UserCreationForm):
+class SignupForm(UserCreationForm[User]):
     def clean_username(self) -> str:
-        username = self.cleaned_data["username"]
+        username: str = self.cleaned_data["username"]
         username_validate(username)
         return username
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import inspect
-import io
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints
@@ -242,6 +243,56 @@ def test_a_generated_client_reads_a_stream_and_filtered_lists_typed(generated, b
     assert [game.id for game in public.results] == [ended.id]
 
 
+@contextmanager
+def account_events(api: Any, since: int | None = None) -> Iterator[Iterator[Any]]:
+    """The account event stream read as docs/api-guide.md shows a generated client reading it:
+    opened on the generated client's own httpx client (`get_httpx_client()`), streamed (open
+    once its headers came: what happens from then on is told), each non-empty line into the
+    generated `AccountEvent` (the generated `account_events` call reads the whole body, and the
+    body never ends)."""
+    from canfield_club_api_client.models import AccountEvent
+
+    params = {} if since is None else {"since": since}
+    with api.get_httpx_client().stream(
+        "GET", "/api/v1/account/events", params=params,
+        headers={"Accept": "application/x-ndjson"}, timeout=httpx.Timeout(10.0, read=30.0),
+    ) as answer:  # fmt: skip
+        answer.raise_for_status()
+        lines = answer.iter_lines()
+        yield (AccountEvent.from_dict(json.loads(line)) for line in lines if line.strip())
+
+
+def test_a_generated_client_reads_the_endless_account_events_as_documented(generated, base_url):
+    """The generated call cannot return the endless stream (it waits for the body's end: here,
+    past its read timeout, it raises); the documented way reads its events, typed, and resumes
+    after `since`."""
+    from canfield_club_api_client import AuthenticatedClient
+    from canfield_club_api_client.api.v1 import account_events as generated_call
+    from canfield_club_api_client.api.v1 import games_actions_create, games_create
+    from canfield_club_api_client.models import RandomGameRequest, ResignAction, ResignTypeEnum
+
+    _, token = register(base_url, "events")
+    with AuthenticatedClient(base_url=base_url, token=token, prefix="Bearer") as api:
+        # the generated call: no answer while the stream is open (a keep-alive every 10 s)
+        impatient = api.with_timeout(httpx.Timeout(10.0, read=1.0))
+        with pytest.raises(httpx.ReadTimeout):
+            generated_call.sync_detailed(client=impatient)
+
+        # the documented way: a game dealt and resigned once the stream is open
+        with account_events(api) as events:
+            game = games_create.sync(client=api, body=RandomGameRequest())
+            games_actions_create.sync(
+                game.id, client=api, body=ResignAction(type_=ResignTypeEnum.RESIGN)
+            )
+            started, ended = next(events), next(events)
+        with account_events(api, since=started.id) as events:
+            resumed = next(events)
+
+    assert (started.type_.value, started.data["game"]) == ("game_started", str(game.id))
+    assert (ended.type_.value, ended.data["game"]) == ("game_ended", str(game.id))
+    assert resumed.to_dict() == ended.to_dict()
+
+
 def typed(annotation: Any, value: Any) -> Any:
     """An example's JSON `value` as the generated signature's `annotation` takes it: the body
     model whose `to_dict()` gives the example back, an enum member, a date, a UUID..."""
@@ -275,12 +326,11 @@ def test_a_generated_client_calls_every_operation_with_its_examples(
     """Every example of the schema (canfield_site/examples.py), sent through the generated
     client's own call for its operation with typed arguments (models, enums, dates built by the
     signature), is answered with a 2xx the client parses into its documented model; the
-    operations called are the schema's. The account event stream never ends: it is opened with
-    the generated call's request on the client's httpx client and read to its first event."""
+    operations called are the schema's. The account event stream never ends: it is read as
+    docs/api-guide.md shows (`account_events` here) to its first event."""
     # given
     from canfield_club_api_client import AuthenticatedClient
     from canfield_club_api_client.models import Error, MoveError
-    from canfield_club_api_client.types import File
 
     schema = httpx.get(f"{base_url}/api/v1/schema/?format=json", timeout=30).json()
     wrong, called = {}, set()
@@ -303,11 +353,9 @@ def test_a_generated_client_calls_every_operation_with_its_examples(
             }
             assert len(arguments) == len(given), (operation_id, given, arguments)
             with AuthenticatedClient(base_url=base_url, token=world.token, prefix="Bearer") as api:
-                if operation_id == "account_events":
-                    request = module._get_kwargs(**arguments)
-                    with api.get_httpx_client().stream(**request) as events:
-                        first = next(line for line in events.iter_lines() if line.strip())
-                    status, parsed = events.status_code, File(payload=io.BytesIO(first.encode()))
+                if operation_id == "account_events":  # endless: read as documented
+                    with account_events(api, **arguments) as events:
+                        status, parsed = 200, next(events)
                 else:
                     answer = module.sync_detailed(client=api, **arguments)
                     status, parsed = answer.status_code, answer.parsed

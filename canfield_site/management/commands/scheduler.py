@@ -4,7 +4,8 @@ scripts/scheduler.sh, the production topology's and compose's `scheduler`).
 At start and then every SCHEDULE_SECONDS (default 3600): today's and tomorrow's daily
 challenges when missing (create_daily_challenges --days 2), address hashes older than
 ADDRESS_HASH_DAYS emptied (forget_addresses), practice games idle for IDLE_GAME_DAYS ended
-(end_idle_games), guests unused for GUEST_DAYS removed (remove_guests). Every END_SECONDS
+(end_idle_games), guests unused for GUEST_DAYS removed (remove_guests), expired OAuth tokens and
+self-registered apps left unused for OAUTH_APP_DAYS removed (forget_oauth). Every END_SECONDS
 (default 60): daily games whose day is over ended (end_daily_games, R26a), matches whose 24 hours
 are up closed (close_matches, R32), pending challenges whose 24 hours are up expired
 (expire_challenges), the pool of solver-proved match deals topped up
@@ -33,6 +34,7 @@ HOURLY = (
     ("forget_events", ()),
     ("end_idle_games", ()),
     ("remove_guests", ()),
+    ("forget_oauth", ()),
 )
 EVERY_ROUND = (
     ("end_daily_games", ()),
@@ -64,7 +66,7 @@ class Command(BaseCommand):
         hourly_every = _seconds("SCHEDULE_SECONDS", 3600)
         hourly_due = 0.0
         while True:
-            jobs = EVERY_ROUND
+            jobs: tuple[tuple[str, tuple[str, ...]], ...] = EVERY_ROUND
             if time.monotonic() >= hourly_due:
                 hourly_due = time.monotonic() + hourly_every
                 jobs = HOURLY + EVERY_ROUND

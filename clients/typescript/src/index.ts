@@ -257,6 +257,24 @@ export class Client {
     }
   }
 
+  /**
+   * The account's events over the WebSocket (`/ws/account/events`, scope `account:read`): the
+   * events of `accountEvents`, one message each, after `since` (an event's `id`) when given,
+   * else from the opening on (`onOpen`: what happens from then on is told); endless. A dropped
+   * connection (or 4429, 1011, 1012) is opened again with jittered back-off after the last
+   * event received, so none is lost or repeated. 4400 (an unknown `since`), 4401 (no
+   * credential, or it ended) and 4403 (no `account:read`) throw a `LiveClosed`.
+   */
+  async *liveAccountEvents(options: LiveOptions & { since?: number } = {}): AsyncGenerator<AccountEvent> {
+    let since = options.since;
+    const url = (): string => socketUrl(this.baseUrl, since === undefined ? "/ws/account/events" : `/ws/account/events?since=${since}`);
+    const headers: Record<string, string> = this.token === undefined ? {} : { Authorization: `Bearer ${this.token}` };
+    for await (const event of live<AccountEvent>(url, options, headers)) {
+      since = event.id;
+      yield event;
+    }
+  }
+
   // ---- daily, boards, players --------------------------------------------------------------
 
   /** Today's daily (or that of `date`, YYYY-MM-DD). */

@@ -22,9 +22,12 @@ export type MatchMessage =
 export interface LiveOptions {
   signal?: AbortSignal;
   backoff?: Backoff;
+  /** Called each time the socket is open: what happens from then on is told. */
+  onOpen?: () => void;
 }
 
-/** The server closed the socket for a reason reconnecting cannot mend (4400, 4404, 1009). */
+/** The server closed the socket for a reason reconnecting cannot mend (4400, 4404, 1009; on
+ * the account events also 4401, no credential or it ended, and 4403, no `account:read`). */
 export class LiveClosed extends Error {
   constructor(
     readonly code: number,
@@ -35,18 +38,25 @@ export class LiveClosed extends Error {
   }
 }
 
-const FINAL = new Set([4400, 4404, 1009]);
+const FINAL = new Set([4400, 4401, 4403, 4404, 1009]);
 
 function parse<M>(text: string): M {
   return JSON.parse(text);
 }
 
-/** Messages of the socket at `url`, opened again after a drop, 4408, 4429, 1011 or 1012 (each
- * reconnection starts with a fresh snapshot); ends when the server closes with 1000. */
-export async function* live<M>(url: string, options: LiveOptions = {}): AsyncGenerator<M> {
+/** Messages of the socket at `url` (a function: asked again for each connection, so that a
+ * resuming socket says where it stopped), opened again after a drop, 4408, 4429, 1011 or 1012
+ * (a board or match starts each reconnection with a fresh snapshot); ends when the server
+ * closes with 1000. `headers` go with each opening request (a credential). */
+export async function* live<M>(
+  url: string | (() => string),
+  options: LiveOptions = {},
+  headers: Record<string, string> = {},
+): AsyncGenerator<M> {
   const backoff = options.backoff ?? {};
   for (let failures = 0; ; ) {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(typeof url === "string" ? url : url(), { headers });
+    if (options.onOpen) socket.on("open", options.onOpen);
     const messages: string[] = [];
     const state: { closed: { code: number; reason: string } | null } = { closed: null };
     let wake = (): void => {};

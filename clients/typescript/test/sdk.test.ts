@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { type Server, createServer } from "node:http";
 import { test } from "node:test";
 import WebSocket, { WebSocketServer } from "ws";
-import { type Action, ApiError, Client, type Game, LiveClosed, type StreamEvent, isApiError, items } from "../src/index.js";
+import { type AccountEvent, type Action, ApiError, Client, type Game, LiveClosed, type StreamEvent, isApiError, items } from "../src/index.js";
 
 const base = process.env["CANFIELD_URL"] ?? "";
 const name = process.env["CANFIELD_NAME"] ?? "";
@@ -315,4 +315,92 @@ test("challenges: made, listed, declined, accepted; account events resume after 
   assert.equal(month.month, date.slice(0, 7));
   const unknown = await ada.getChallenge(randomUUID()).catch((e: unknown) => e);
   assert.ok(isApiError(unknown, "not_found"), String(unknown));
+});
+
+/** The game an event's `data` names ("" if none). */
+function gameOf(event: AccountEvent): string {
+  const data = event.data;
+  return typeof data === "object" && data !== null && "game" in data && typeof data.game === "string" ? data.game : "";
+}
+
+/** A socket proxy to the server that passes the opening request's Authorization on, and kills
+ * its first connection (no close frame) once it has passed one message on. */
+function killingSocketProxy(): { server: WebSocketServer; paths: string[] } {
+  const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+  const paths: string[] = [];
+  server.on("connection", (socket, request) => {
+    paths.push(request.url ?? "");
+    const first = paths.length === 1;
+    const headers = { Authorization: request.headers.authorization ?? "" };
+    const upstream = new WebSocket(new URL(request.url ?? "/", base.replace(/^http/, "ws")), { headers });
+    let cut = false;
+    upstream.on("message", (data) => {
+      if (cut) return;
+      cut = first;
+      socket.send(data.toString(), () => {
+        if (cut) {
+          socket.terminate();
+          upstream.terminate();
+        }
+      });
+    });
+    upstream.on("close", (code) => (socket.readyState === WebSocket.OPEN ? socket.close(code) : undefined));
+    socket.on("close", () => upstream.terminate());
+  });
+  return { server, paths };
+}
+
+test("account events over the WebSocket: typed, and resumed after a killed connection", { timeout: 60_000 }, async () => {
+  const ada = new Client(base);
+  const adaName = `${name}-w`;
+  const { token } = await ada.register(adaName, PASSWORD);
+  const other = new Client(base); // another client of the account: a key of its own
+  await other.login(adaName, PASSWORD);
+  const play = async (): Promise<string> => {
+    const game = await other.createGame({ draw: 3 });
+    await other.act(game.id, { type: "resign", expect: game.moves });
+    return game.id;
+  };
+
+  // the socket open, another client plays: the game's start and end, typed by `type`
+  let opened = (): void => {};
+  const open = new Promise<void>((resolve) => (opened = resolve));
+  const direct = ada.liveAccountEvents({ onOpen: () => opened() });
+  const firstEvent = direct.next();
+  await open;
+  const a = await play();
+  const started = (await firstEvent).value;
+  const ended = (await direct.next()).value;
+  await direct.return(undefined);
+  assert.ok(started?.type === "game_started" && ended?.type === "game_ended");
+  assert.deepEqual([gameOf(started), gameOf(ended)], [a, a]);
+
+  // two more games, then the events after the first through a proxy that kills the first
+  // connection after one message: reopened after the last event received, each once
+  const [b, c] = [await play(), await play()];
+  const { server, paths } = killingSocketProxy();
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  const address = server.address();
+  assert.ok(address !== null && typeof address === "object");
+  const seen: [string, string][] = [];
+  const ids: number[] = [];
+  try {
+    const proxied = new Client(`http://127.0.0.1:${address.port}`, { token });
+    for await (const event of proxied.liveAccountEvents({ since: started.id, backoff: { initialMs: 10 } })) {
+      seen.push([event.type, gameOf(event)]);
+      ids.push(event.id);
+      if (seen.length >= 5) break;
+    }
+  } finally {
+    server.close();
+  }
+  assert.deepEqual(seen, [["game_ended", a], ["game_started", b], ["game_ended", b], ["game_started", c], ["game_ended", c]]);
+  assert.ok(ids.every((id, i) => id > (i === 0 ? started.id : (ids[i - 1] ?? 0))));
+  assert.deepEqual(paths.slice(0, 2), [`/ws/account/events?since=${started.id}`, `/ws/account/events?since=${ids[0]}`]);
+
+  // refusals reconnecting cannot mend: no credential (4401), an unknown since (4400)
+  const anonymous = await rest(new Client(base).liveAccountEvents()).catch((e: unknown) => e);
+  assert.ok(anonymous instanceof LiveClosed && anonymous.code === 4401, String(anonymous));
+  const unknown = await rest(ada.liveAccountEvents({ since: 10 ** 12 })).catch((e: unknown) => e);
+  assert.ok(unknown instanceof LiveClosed && unknown.code === 4400, String(unknown));
 });

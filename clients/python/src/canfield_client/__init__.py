@@ -31,6 +31,7 @@ from canfield_client.errors import (
     UnknownParameter,
     UnsupportedMediaType,
 )
+from canfield_client.events import AccountEventSocket, LiveAccountEvents
 from canfield_client.match import LiveMatch, MatchView
 from canfield_client.models import (
     Account,
@@ -117,6 +118,8 @@ __all__ = [
     "InvalidRequest",
     "UnknownParameter",
     "Leaderboard",
+    "AccountEventSocket",
+    "LiveAccountEvents",
     "LiveBoard",
     "LiveMatch",
     "Match",

@@ -15,7 +15,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from canfield_client._core import USER_AGENT, backoff_delay, ws_base
-from canfield_client.errors import BoardClosed
+from canfield_client.errors import BoardClosed, CanfieldError
 from canfield_client.models import (
     BoardEvent,
     Draw,
@@ -57,6 +57,18 @@ class LiveSocket(Generic[E]):
     def _event(self, data: Json) -> E | None:
         raise NotImplementedError
 
+    def _url(self) -> str:
+        """The address of the next connection (a resuming socket puts where it stopped in it)."""
+        return self.url
+
+    def _headers(self) -> dict[str, str]:
+        """Headers of each connection's opening request (a credential)."""
+        return {}
+
+    def _closed_error(self, code: int, reason: str) -> CanfieldError:
+        """What a `final` close code raises."""
+        return BoardClosed(reason or self.final[code], status=code)
+
     async def __aenter__(self) -> Self:
         return self
 
@@ -78,7 +90,12 @@ class LiveSocket(Generic[E]):
         failures = 0
         while True:
             try:
-                ws = await connect(self.url, user_agent_header=USER_AGENT, open_timeout=10)
+                ws = await connect(
+                    self._url(),
+                    additional_headers=self._headers() or None,
+                    user_agent_header=USER_AGENT,
+                    open_timeout=10,
+                )
             except (OSError, InvalidHandshake, TimeoutError) as exc:
                 failures += 1
                 refused = isinstance(exc, InvalidStatus) and exc.response.status_code < 500
@@ -100,9 +117,9 @@ class LiveSocket(Generic[E]):
             except ConnectionClosed as exc:
                 self._ws = None
                 code = exc.rcvd.code if exc.rcvd is not None else None
-                if code in self.final:
-                    reason = (exc.rcvd.reason if exc.rcvd else "") or self.final[code]
-                    raise BoardClosed(reason, status=code) from None
+                if code is not None and code in self.final:
+                    reason = exc.rcvd.reason if exc.rcvd else ""
+                    raise self._closed_error(code, reason) from None
                 if self._closed or not self.reconnect:
                     raise StopAsyncIteration from None
                 # Jittered and growing while drops follow each other (a server restart: its

@@ -24,6 +24,7 @@ from canfield_client._core import (
     headers_for,
 )
 from canfield_client.board import LiveBoard
+from canfield_client.events import AccountEventSocket, LiveAccountEvents
 from canfield_client.match import LiveMatch
 from canfield_client.models import (
     Account,
@@ -382,6 +383,18 @@ class Client(_Options):
             event = AccountEvent.from_json(json.loads(line))
             last[0] = event.id
             yield event
+
+    def live_account_events(
+        self, since: int | None = None, *, backoff: float = 0.5
+    ) -> AccountEventSocket:
+        """The account's events over the WebSocket (`/ws/account/events`, scope
+        `account:read`): the events of `account_events`, to iterate with `for` (`with`
+        connects at once: what happens from then on is told). A dropped connection is reopened
+        (jittered back-off from `backoff`) after the last event given (`since`): none is lost
+        or repeated. See `AccountEventSocket`."""
+        return AccountEventSocket(
+            self.server, self.token, since=since, headers=self.headers, backoff=backoff
+        )
 
     def _follow(self, args: Callable[[], dict[str, Any]], reconnect: bool) -> Iterator[str]:
         """A stream's lines but its empty ones, opened again (`args()`) when dropped."""
@@ -819,6 +832,15 @@ class AsyncClient(_Options):
         at the end and `MatchRated` once its ratings change, after which the iteration stops
         (see `LiveMatch`)."""
         return LiveMatch(self.server, match if isinstance(match, str) else match.id)
+
+    def live_account_events(
+        self, since: int | None = None, *, backoff: float = 0.5
+    ) -> LiveAccountEvents:
+        """`Client.live_account_events`, to iterate with `async for` (`async with` connects
+        at once). See `LiveAccountEvents`."""
+        return LiveAccountEvents(
+            self.server, self.token, since=since, headers=self.headers, backoff=backoff
+        )
 
     async def board(self, date: dt.date | None = None, *, draw: Draw = 3) -> LiveBoard:
         """The live board of that day (default: the server's today) and draw mode, to iterate

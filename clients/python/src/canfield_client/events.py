@@ -1,0 +1,235 @@
+"""The account's events over a WebSocket (`WS /ws/account/events`, docs/asyncapi.yaml
+`accountEventsSocket`): the events of `Client.account_events` (NDJSON), one message each, as
+an iterator that reopens a dropped connection by itself and resumes after the last event it
+gave (`?since=`), so that a reconnection loses no event and repeats none. `LiveAccountEvents`
+for asyncio (`async for`), `AccountEventSocket` blocking (`for`)."""
+
+from __future__ import annotations
+
+import json
+import time
+from types import TracebackType
+from typing import Self
+from urllib.parse import quote
+
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.sync.client import ClientConnection as SyncConnection
+from websockets.sync.client import connect as sync_connect
+
+from canfield_client import errors
+from canfield_client._core import USER_AGENT, backoff_delay, ws_base
+from canfield_client.board import LiveSocket
+from canfield_client.models import AccountEvent, Json
+
+PATH = "/ws/account/events"
+# Close codes reconnecting cannot mend (4429, the account's streams all held, and the
+# server's own closes are retried with back-off).
+FINAL_CLOSE_CODES = {
+    4400: "since is no kept event of the account",
+    4401: "authentication required",
+    4403: "the key or token lacks account:read",
+}
+_ERRORS: dict[int, type[errors.CanfieldError]] = {
+    4400: errors.InvalidRequest,
+    4401: errors.NotAuthenticated,
+    4403: errors.Forbidden,
+}
+
+
+def closed_error(code: int, reason: str) -> errors.CanfieldError:
+    """The error of a final close code (`status` is the close code): 4400 `InvalidRequest`
+    (an unknown or forgotten `since`), 4401 `NotAuthenticated` (no credential, or it ended),
+    4403 `Forbidden` (no `account:read`)."""
+    return _ERRORS[code](reason or FINAL_CLOSE_CODES[code], status=code)
+
+
+def socket_headers(token: str | None, headers: dict[str, str] | None = None) -> dict[str, str]:
+    """The opening request's headers: the key or OAuth token as `Authorization: Token`."""
+    found = dict(headers or {})
+    if token:
+        found["Authorization"] = f"Token {token}"
+    return found
+
+
+def event_of(raw: str | bytes) -> AccountEvent | None:
+    """A message as an event; None for what is no event (not JSON, not an object)."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    return AccountEvent.from_json(data) if isinstance(data, dict) else None
+
+
+class _Resume:
+    """Where a socket of the account's events stands: `since`, the id of the last event given
+    (None: from the first connection's opening on)."""
+
+    def __init__(self, server: str, since: int | None) -> None:
+        self.base = f"{ws_base(server)}{PATH}"
+        self.since = since
+
+    def url(self) -> str:
+        return self.base if self.since is None else f"{self.base}?since={quote(str(self.since))}"
+
+
+class LiveAccountEvents(LiveSocket[AccountEvent]):
+    """`async for event in live`: the account's `AccountEvent`s as they happen, endlessly,
+    after `since` (an `AccountEvent.id`) if given, else from the connection's opening on
+    (`async with` opens it: what happens from then on is told). A dropped connection (or a
+    server restart, or 4429 while the server has not yet let the dropped one go) is reopened
+    after `backoff` (doubling, jittered) with `since` the last event given: no event is lost or
+    given twice. After `max_failures` failed openings in a row the iteration raises the
+    failure; 4400, 4401 and 4403 raise `InvalidRequest`, `NotAuthenticated`, `Forbidden`.
+    `since` is the id to keep to resume later (a new socket, another process)."""
+
+    final = FINAL_CLOSE_CODES
+
+    def __init__(
+        self,
+        server: str,
+        token: str | None,
+        *,
+        since: int | None = None,
+        headers: dict[str, str] | None = None,
+        reconnect: bool = True,
+        backoff: float = 0.5,
+        max_failures: int = 6,
+    ) -> None:
+        self._resume = _Resume(server, since)
+        super().__init__(
+            self._resume.base, reconnect=reconnect, backoff=backoff, max_failures=max_failures
+        )
+        self._socket_headers = socket_headers(token, headers)
+
+    @property
+    def since(self) -> int | None:
+        """The id of the last event given (or the `since` it was made with)."""
+        return self._resume.since
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def open(self) -> None:
+        """Connect now (else the first `anext` does): events from then on are told."""
+        if self._ws is None and not self._closed:
+            self._ws = await self._connect()
+
+    def _url(self) -> str:
+        return self._resume.url()
+
+    def _headers(self) -> dict[str, str]:
+        return self._socket_headers
+
+    def _closed_error(self, code: int, reason: str) -> errors.CanfieldError:
+        return closed_error(code, reason)
+
+    def _event(self, data: Json) -> AccountEvent | None:
+        event = AccountEvent.from_json(data)
+        self._resume.since = event.id
+        return event
+
+
+class AccountEventSocket:
+    """`LiveAccountEvents`, blocking: `for event in live` (or `next(live)`). `with` (or
+    `open()`) connects at once; the first `next` otherwise."""
+
+    def __init__(
+        self,
+        server: str,
+        token: str | None,
+        *,
+        since: int | None = None,
+        headers: dict[str, str] | None = None,
+        reconnect: bool = True,
+        backoff: float = 0.5,
+        max_failures: int = 6,
+    ) -> None:
+        self._resume = _Resume(server, since)
+        self._headers = socket_headers(token, headers)
+        self.reconnect = reconnect
+        self.backoff = backoff
+        self.max_failures = max_failures
+        self.connections = 0  # how many times it connected (1 + reconnections)
+        self._drops = 0  # connections dropped in a row (no message since)
+        self._ws: SyncConnection | None = None
+        self._closed = False
+
+    @property
+    def since(self) -> int | None:
+        """The id of the last event given (or the `since` it was made with)."""
+        return self._resume.since
+
+    def __enter__(self) -> Self:
+        self.open()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __iter__(self) -> Self:
+        return self
+
+    def open(self) -> None:
+        """Connect now (else the first `next` does): events from then on are told."""
+        if self._ws is None and not self._closed:
+            self._ws = self._connect()
+
+    def close(self) -> None:
+        self._closed = True
+        if self._ws is not None:
+            self._ws.close()
+            self._ws = None
+
+    def _connect(self) -> SyncConnection:
+        failures = 0
+        while True:
+            try:
+                ws = sync_connect(
+                    self._resume.url(),
+                    additional_headers=self._headers or None,
+                    user_agent_header=USER_AGENT,
+                    open_timeout=10,
+                ).__enter__()  # (as `with connect(...)`: its end is `close()`)
+            except (OSError, InvalidHandshake, TimeoutError) as exc:
+                failures += 1
+                refused = isinstance(exc, InvalidStatus) and exc.response.status_code < 500
+                if refused or isinstance(exc, InvalidURI) or failures >= self.max_failures:
+                    raise
+                time.sleep(backoff_delay(self.backoff, failures - 1))
+                continue
+            self.connections += 1
+            return ws
+
+    def __next__(self) -> AccountEvent:
+        return self.receive()
+
+    def receive(self, timeout: float | None = None) -> AccountEvent:
+        """The next event (`next(live)`), waiting for it at most `timeout` seconds if given
+        (then `TimeoutError`; the socket stays as it was: ask again)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            if self._closed:
+                raise StopIteration
+            self.open()
+            assert self._ws is not None
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                raw = self._ws.recv(timeout=left)
+            except ConnectionClosed as exc:
+                self._ws = None
+                code = exc.rcvd.code if exc.rcvd is not None else None
+                if code is not None and code in FINAL_CLOSE_CODES:
+                    raise closed_error(code, exc.rcvd.reason if exc.rcvd else "") from None
+                if self._closed or not self.reconnect:
+                    raise StopIteration from None
+                time.sleep(backoff_delay(self.backoff, self._drops))
+                self._drops += 1
+                continue
+            self._drops = 0
+            event = event_of(raw)
+            if event is not None:
+                self._resume.since = event.id
+                return event
