@@ -1,9 +1,12 @@
-"""REST API of the caller's API keys (docs/api.md "Accounts"): list, make (shown once), revoke."""
+"""REST API of the caller's account (docs/api.md "Accounts", "the account"): what it is, its
+password, its deletion, its declaration as a bot (R34), and its API keys: list, make (shown
+once), revoke. The export of its games is games' (games/export_api.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -12,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import services
+from accounts import identity, services
 from accounts.authentication import TokenAuth, request_scopes
 from core.api import answers, query_unknown
 from core.errors import Forbidden, InvalidRequest, NotFound
@@ -141,3 +144,129 @@ class KeyDetailApi(APIView):
         if not services.key_revoke(user=request.user, key_id=key_id[:16]):
             raise NotFound(_("No such key."))
         return Response(status=204)
+
+
+# ---- the account (docs/api.md "Accounts", "the account") --------------------------------------
+
+
+class StandingSerializer(serializers.Serializer[object]):
+    ranked = serializers.BooleanField(
+        help_text="may play ranked dailies and rated matches (R36); else its daily is provisional"
+    )
+    until = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the account is old enough (RANKED_MIN_AGE_HOURS); null once it is",
+    )
+    games_needed = serializers.IntegerField(
+        help_text="finished games of any kind still needed (RANKED_MIN_GAMES); 0 once played"
+    )
+
+
+class AccountSerializer(serializers.Serializer[object]):
+    username = serializers.CharField()
+    bot = serializers.BooleanField(help_text="declared a bot (R34): ranks among bots only")
+    created = serializers.DateTimeField()
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=services.SCOPES),
+        help_text="the calling key's scopes",
+    )
+    standing = StandingSerializer(help_text="R36: whether it plays ranked, and what it lacks")
+
+
+def account_payload(user: Any, *, bot: bool, scopes: Any = services.SCOPES) -> dict[str, Any]:
+    return {
+        "username": user.username,
+        "bot": bot,
+        "created": user.date_joined.isoformat().replace("+00:00", "Z"),
+        "scopes": services.scopes_ordered(scopes),
+        "standing": identity.account_games().standing(user=user, now=timezone.now()),
+    }
+
+
+class PasswordChangeSerializer(serializers.Serializer[object]):
+    password = serializers.CharField(help_text="the current password")
+    new_password = serializers.CharField()
+
+
+class PasswordSerializer(serializers.Serializer[object]):
+    password = serializers.CharField(help_text="the current password")
+
+
+def _fields(request: Request, names: tuple[str, ...]) -> dict[str, Any]:
+    data = request.data
+    if not isinstance(data, dict):
+        raise InvalidRequest(_("The body must be a JSON object."))
+    unknown = sorted(str(key) for key in data if key not in names)
+    if unknown:
+        raise InvalidRequest(
+            _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(unknown)[:200]}
+        )
+    return data
+
+
+class AccountApi(APIView):
+    @extend_schema(
+        responses=answers({200: AccountSerializer}, 401),
+        summary="The caller's account",
+        operation_id="account_get",
+    )
+    def get(self, request: Request) -> Response:
+        bot = identity.player_is_bot(user=request.user)
+        return Response(account_payload(request.user, bot=bot, scopes=request_scopes(request)))
+
+    @extend_schema(
+        request=PasswordSerializer,
+        responses=answers({204: None}, 400, 401, 403, 429, body=True),
+        summary="Delete the account: it can no longer log in, its keys die, its name on boards "
+        "becomes deleted-<n>; its ranked figures stay",
+        operation_id="account_delete",
+    )
+    def delete(self, request: Request) -> Response:
+        data = _fields(request, ("password",))
+        identity.account_password_check(
+            request=request._request, user=request.user, password=data.get("password")
+        )
+        identity.account_delete(user=request.user)
+        return Response(status=204)
+
+    def get_throttles(self) -> list[Any]:
+        return [FixedWindowScopedThrottle()] if self.request.method == "DELETE" else []
+
+    throttle_scope = "account"
+
+
+class AccountPasswordApi(APIView):
+    throttle_classes = [FixedWindowScopedThrottle]
+    throttle_scope = "account"
+
+    @extend_schema(
+        request=PasswordChangeSerializer,
+        responses=answers({204: None}, 400, 401, 403, 429, body=True),
+        summary="Change the password: the account's other keys stay valid, its sessions end",
+        operation_id="account_password",
+    )
+    def post(self, request: Request) -> Response:
+        data = _fields(request, ("password", "new_password"))
+        identity.account_password_check(
+            request=request._request, user=request.user, password=data.get("password")
+        )
+        new_password = data.get("new_password")
+        if not isinstance(new_password, str) or not new_password or len(new_password) > 4096:
+            raise InvalidRequest(_("new_password must be a non-empty string"))
+        identity.account_password_change(user=request.user, new_password=new_password)
+        return Response(status=204)
+
+
+class AccountBotApi(APIView):
+    throttle_classes = [FixedWindowScopedThrottle]
+    throttle_scope = "account"
+
+    @extend_schema(
+        request=None,
+        responses=answers({200: AccountSerializer}, 401, 403, 429),
+        summary="Declare the account a bot (R34): before its first ranked game; irreversible",
+        operation_id="account_bot",
+    )
+    def post(self, request: Request) -> Response:
+        player = identity.account_bot_declare(user=request.user)
+        return Response(account_payload(request.user, bot=player.bot))

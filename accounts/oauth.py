@@ -10,7 +10,7 @@ RFC 8252 7.3: the toolkit matches their ports; `redirect_uri_allowed` keeps http
 
 The token and revoke endpoints check a confidential client's secret with a password hash (the
 toolkit stores secrets hashed): nginx sends them to the heavy pool under a limit, the hash runs
-in a password slot (games.accounts.SlotPBKDF2PasswordHasher), and a public client, which has no
+in a password slot (accounts.identity.SlotPBKDF2PasswordHasher), and a public client, which has no
 secret, is refused without any hash (`Validator`)."""
 
 from __future__ import annotations

@@ -91,7 +91,7 @@ PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 ADDRESS_HASH_SECRET = os.environ.get("ADDRESS_HASH_SECRET", "")
 # ... kept this many days (`manage.py forget_addresses` empties older ones).
 ADDRESS_HASH_DAYS = int(os.environ.get("ADDRESS_HASH_DAYS", "30"))
-# Account events (games/events.py) are kept this many days (`manage.py forget_events`).
+# Account events (accounts/events.py) are kept this many days (`manage.py forget_events`).
 EVENTS_KEPT_DAYS = int(os.environ.get("EVENTS_KEPT_DAYS", "7"))
 
 INSTALLED_APPS = [
@@ -206,7 +206,7 @@ else:
 # and then another client: no session state may outlive a transaction. So no server-side
 # cursors (a named cursor lives across transactions), no prepared statements (psycopg prepares
 # a query it sees often, on one server connection), advisory locks only at transaction level
-# (games/accounts.py), and the server connections start in UTC (scripts/pgbouncer-conf.py).
+# (accounts/identity.py), and the server connections start in UTC (scripts/pgbouncer-conf.py).
 # Django's own connections to the pooler are cheap: CONN_MAX_AGE keeps them as before.
 DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "")
 if DATABASE_POOLER not in ("", "pgbouncer"):
@@ -283,9 +283,9 @@ STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "20"))
 
 # Django's default list, spelled out so that tests/settings.py can put a fast hasher first. The
 # first is Django's PBKDF2 (same algorithm, same hashes) hashing in one of the host's
-# AUTH_CONCURRENCY slots (games.accounts.SlotPBKDF2PasswordHasher, docs/fairplay.md, "Floods").
+# AUTH_CONCURRENCY slots (accounts.identity.SlotPBKDF2PasswordHasher, docs/fairplay.md, "Floods").
 PASSWORD_HASHERS = [
-    "games.accounts.SlotPBKDF2PasswordHasher",
+    "accounts.identity.SlotPBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
@@ -311,14 +311,14 @@ AXES_RESET_ON_SUCCESS = False
 # No log of successful logins (it would keep raw addresses for ever).
 AXES_DISABLE_ACCESS_LOG = True
 AXES_CLIENT_IP_CALLABLE = "core.clients.client_key"
-AXES_USERNAME_CALLABLE = "games.accounts.attempted_username"
-AXES_LOCKOUT_CALLABLE = "games.accounts.lockout_response"
+AXES_USERNAME_CALLABLE = "accounts.identity.attempted_username"
+AXES_LOCKOUT_CALLABLE = "accounts.identity.lockout_response"
 AXES_VERBOSE = False
 # Each account's budget of wrong passwords an hour from all addresses together (ASVS V2.2.1):
 # once spent, its password doors answer 429 to the clients it does not know, never hashing;
 # its owner keeps the browsers and addresses its games were dealt from, and its sessions and
-# keys (games.accounts.BudgetedAxesHandler, docs/fairplay.md).
-AXES_HANDLER = "games.accounts.BudgetedAxesHandler"
+# keys (accounts.identity.BudgetedAxesHandler, docs/fairplay.md).
+AXES_HANDLER = "accounts.identity.BudgetedAxesHandler"
 ACCOUNT_FAILURE_BUDGET = int(os.environ.get("ACCOUNT_FAILURE_BUDGET", "100"))
 # Accounts created per client address and hour, on the web and through the API.
 SIGNUP_LIMIT = int(os.environ.get("SIGNUP_LIMIT", "5"))
@@ -337,7 +337,7 @@ GAME_MAX_ACTIONS = int(os.environ.get("GAME_MAX_ACTIONS", "3000"))
 # How long a game's rendered log (API reads) and replay frames stay cached, keyed by the game
 # and its action count (a log only grows: a newer action is a new key).
 GAME_LOG_CACHE_SECONDS = int(os.environ.get("GAME_LOG_CACHE_SECONDS", "600"))
-# A deleted account's name is refused to new accounts for this many days (games.accounts:
+# A deleted account's name is refused to new accounts for this many days (accounts.identity:
 # kept as a keyed hash of the name, not the name).
 DELETED_NAME_DAYS = int(os.environ.get("DELETED_NAME_DAYS", "180"))
 # A game other than a daily one (or a match's) left this many days without an action is ended

@@ -23,11 +23,11 @@ from django.db.models import Case, F, Max, Q, QuerySet, Value, When
 from django.db.models.functions import Abs
 from django.utils import timezone
 
+from accounts.events import event_add
 from fairplay import signals
 from fairplay.models import Review
 from games.engine import DealCode
 from games.engine.deal import shuffled_deck
-from games.events import event_add
 from games.models import Action, Game
 from leaderboard import services as board_services
 from leaderboard.models import Entry

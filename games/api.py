@@ -33,6 +33,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import identity
 from accounts import services as key_services
 from accounts.scopes import ScopeRequired
 from core.api import (
@@ -52,7 +53,7 @@ from core.throttling import (
     BurstScopedThrottle,
     FixedWindowScopedThrottle,
 )
-from games import accounts, selectors, services
+from games import selectors, services
 from games.access import game_read_for
 from games.engine import RULESETS, DealCode, describe
 from games.engine import Game as EngineGame
@@ -599,16 +600,16 @@ class RegisterApi(APIView):
         username, password = _credentials(request)
         user_model = get_user_model()
         try:
-            accounts.username_validate(username)
+            identity.username_validate(username)
             validate_password(password, user=user_model(username=username))
         except DjangoValidationError as error:
             raise InvalidRequest(" ".join(error.messages)) from None
-        wait = accounts.signup_slot_take(request._request)
+        wait = identity.signup_slot_take(request._request)
         if wait is not None:
             raise Throttled(wait, _("Too many accounts were created from this address."))
         try:
             with transaction.atomic():
-                user = accounts.account_create(username, password)
+                user = identity.account_create(username, password)
                 key = key_services.key_create_for_login(user=user, name="auth/register")
         except (DjangoValidationError, IntegrityError):
             raise InvalidRequest(_("That username is taken.")) from None
@@ -631,7 +632,7 @@ class TokenApi(APIView):
     def post(self, request: Request) -> Response:
         username, password = _credentials(request)
         # A locked-out account or address is refused here before any hashing (django-axes);
-        # its 429 comes from games.accounts.lockout_response.
+        # its 429 comes from accounts.identity.lockout_response.
         user = authenticate(request._request, username=username, password=password)
         if user is None:
             raise InvalidRequest(_("Wrong username or password."))

@@ -6,14 +6,30 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        # The layer below (accounts) reads games and closes streams through what games lends
-        # it here: it never imports games (docs/contributing.md, "Layers").
+        # The layer below (accounts) reads games, forgets a deleted account's client hashes in
+        # them, closes and wakes streams through what games lends it here: it never imports
+        # games (docs/contributing.md, "Layers").
         from accounts.authentication import GameReaders, game_readers_provide
+        from accounts.events import events_wake_subscribe
+        from accounts.identity import AccountGames, account_games_provide
         from accounts.services import credentials_changed_subscribe
-        from games.selectors import game_find, token_user_and_game
-        from games.streams import credentials_changed
+        from games import selectors
+        from games.services import address_hashes_forget_for
+        from games.streams import accounts_changed, credentials_changed
 
         game_readers_provide(
-            GameReaders(token_user_and_game=token_user_and_game, game_find=game_find)
+            GameReaders(
+                token_user_and_game=selectors.token_user_and_game, game_find=selectors.game_find
+            )
+        )
+        account_games_provide(
+            AccountGames(
+                dealt_from=selectors.games_dealt_from,
+                ranked_played=selectors.ranked_game_played,
+                active_since=selectors.accounts_active_since,
+                standing=selectors.account_standing_shown,
+                client_hashes_forget=address_hashes_forget_for,
+            )
         )
         credentials_changed_subscribe(credentials_changed)
+        events_wake_subscribe(accounts_changed)

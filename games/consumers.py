@@ -32,10 +32,11 @@ from django.contrib.auth import get_user
 from django.core.handlers.asgi import ASGIRequest
 from rest_framework.exceptions import AuthenticationFailed
 
+from accounts import events
 from accounts.authentication import TokenAuthentication
 from accounts.scopes import ACCOUNT_READ
 from core import sockets
-from games import events, selectors, streams
+from games import selectors, streams
 from games.stream_api import account_event_lines
 
 CLOSE_BAD_REQUEST = 4400

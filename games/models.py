@@ -124,39 +124,6 @@ class Action(models.Model):
         return f"{self.game_id} #{self.n} {self.type}"
 
 
-class Player(models.Model):
-    """What an account is beyond its login: for now, whether it declared itself a bot (R34).
-
-    Made when first needed; an account without a row is a person."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="player"
-    )
-    # R34: declared before the first ranked game (POST account/bot), irreversible.
-    bot = models.BooleanField(default=False)
-    bot_since = models.DateTimeField(null=True, blank=True)
-    # A visitor's account behind a browser session ("Play now"), without a name of its own or a
-    # password until it signs up (games.accounts.guest_convert); never on boards or player
-    # pages, no daily games; removed after GUEST_DAYS unused (`manage.py remove_guests`).
-    guest = models.BooleanField(default=False)
-
-    def __str__(self) -> str:
-        return f"{self.user_id}{' (bot)' if self.bot else ''}{' (guest)' if self.guest else ''}"
-
-
-class ReservedName(models.Model):
-    """The name of a deleted account, refused to new ones for DELETED_NAME_DAYS after its
-    deletion (games.accounts.username_validate), so that nobody takes over a name others knew.
-    Kept as a keyed hash of the case-folded name (games.accounts.reserved_name_hash), not the
-    name: a deleted account keeps nothing personal."""
-
-    name_hash = models.CharField(max_length=64, unique=True)
-    deleted_at = models.DateTimeField()
-
-    def __str__(self) -> str:
-        return f"{self.name_hash[:12]}… (deleted {self.deleted_at:%Y-%m-%d})"
-
-
 class Analysis(models.Model):
     """R37: where a finished game's win was lost (games.analysis), computed once per game off
     the request path: queued (`pending`) by the first read that asks for it, computed by
@@ -193,42 +160,3 @@ class Analysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of {self.game_id} ({self.status})"
-
-
-class AccountEvent(models.Model):
-    """One line of the account event stream (games/events.py): an event of one account, or of
-    every account (`user` null: a broadcast, such as a new day's challenge). Kept
-    EVENTS_KEPT_DAYS (games.events.events_forget). Its id on the stream is `seq`, given once it
-    is committed, in the order of commits (games.events.events_stamp), never its row's `id`."""
-
-    id = models.BigAutoField(primary_key=True)
-    seq = models.BigIntegerField(null=True, blank=True, unique=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
-    )
-    kind = models.CharField(max_length=40)
-    data = models.JSONField(default=dict)
-    at = models.DateTimeField(db_index=True)
-    # Set on a broadcast written at most once (the day's, by whichever scheduler comes first).
-    once = models.CharField(max_length=60, null=True, blank=True, unique=True)
-
-    class Meta:
-        indexes = [
-            models.Index(fields=["user", "seq"]),
-            models.Index(
-                fields=["id"], condition=models.Q(seq__isnull=True), name="accountevent_unstamped"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.kind} #{self.seq or '-'}"
-
-
-class EventClock(models.Model):
-    """One row: the last `seq` given to an account event (games.events.events_stamp); its row
-    lock orders the stamps."""
-
-    last = models.BigIntegerField(default=0)
-
-    def __str__(self) -> str:
-        return f"last event {self.last}"

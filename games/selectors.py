@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime
 import functools
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Protocol, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -19,14 +19,15 @@ from django.db import (
     connections,
 )
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Field, Max, Model, Q, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.models import ApiKey
+from accounts.models import AccountEvent, ApiKey
 from core.errors import NotFound, NotInStanding
-from games.models import AccountEvent, Action, Game
+from core.rows import field_column, row_instance, row_reader
+from games.models import Action, Game
 
 
 def game_is_private(game: Game) -> bool:
@@ -70,47 +71,11 @@ def game_find(game_id: Any) -> Game | None:
     return None if pk is None else Game.objects.filter(pk=pk).first()
 
 
-_M = TypeVar("_M", bound=Model)
-
-
-def _column(field: Field[Any, Any]) -> str:
-    """A concrete field's column (django-stubs allow None: a field without a column)."""
-    if field.column is None:
-        raise TypeError(f"{field} has no column")
-    return field.column
-
-
 class _HealthChecked(Protocol):
     """The connection check Django keeps on every wrapper (missing from django-stubs)."""
 
     health_check_enabled: bool
     health_check_done: bool
-
-
-@functools.cache
-def _row_reader(model: type[Model]) -> tuple[str, list[str], list[tuple[int, Any, list[Any]]]]:
-    """The select list of all of `model`'s columns, their attribute names, and the converters
-    the ORM would apply to their values (JSON text to objects, SQLite's text to UUIDs, ...)."""
-    table = model._meta.db_table
-    quote = connection.ops.quote_name
-    fields = model._meta.concrete_fields
-    converters = []
-    for index, field in enumerate(fields):
-        col = field.get_col(table)
-        functions = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
-        if functions:
-            converters.append((index, col, functions))
-    columns = ", ".join(f"{quote(table)}.{quote(_column(field))}" for field in fields)
-    return columns, [field.attname for field in fields], converters
-
-
-def _instance(db: BaseDatabaseWrapper, model: type[_M], values: Sequence[Any]) -> _M:
-    _, attnames, converters = _row_reader(model)
-    converted = list(values)
-    for index, col, functions in converters:
-        for function in functions:
-            converted[index] = function(converted[index], col, db)
-    return model.from_db(db.alias, attnames, converted)
 
 
 def _fetch_one(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
@@ -152,12 +117,12 @@ def _token_user_and_game_sql() -> str:
     key, game = quote(ApiKey._meta.db_table), quote(Game._meta.db_table)
     refresh = quote(get_refresh_token_model()._meta.db_table)
     family = f"{key}.{quote('oauth_family')}"
-    user, user_pk = quote(user_model._meta.db_table), quote(_column(user_model._meta.pk))
+    user, user_pk = quote(user_model._meta.db_table), quote(field_column(user_model._meta.pk))
     key_columns = ", ".join(
         f"{key}.{quote(column)}" for column in ("id", "scopes", "expires", "last_used")
     )
     return (
-        f"SELECT {key_columns}, {_row_reader(user_model)[0]}, {_row_reader(Game)[0]} FROM {key} "
+        f"SELECT {key_columns}, {row_reader(user_model)[0]}, {row_reader(Game)[0]} FROM {key} "
         f"JOIN {user} ON {user}.{user_pk} = {key}.{quote('user_id')} "
         f"LEFT JOIN {game} ON {game}.{quote('id')} = %s "
         f"WHERE {key}.{quote('key_hash')} = %s "
@@ -245,13 +210,13 @@ def token_user_and_game(*, key_hash: str, game_id: Any) -> KeyFound | None:
         return None
     user_model = get_user_model()
     split = 4 + len(user_model._meta.concrete_fields)
-    game = None if row[split] is None else _instance(db, Game, row[split:])
+    game = None if row[split] is None else row_instance(db, Game, row[split:])
     return KeyFound(
         id=row[0],
         scopes=frozenset(row[1].split()),
         expires=_moment(row[2]),
         last_used=_moment(row[3]),
-        user=_instance(db, user_model, row[4:split]),
+        user=row_instance(db, user_model, row[4:split]),
         game=game,
     )
 
@@ -380,6 +345,35 @@ def account_standing(*, user: Any, now: datetime.datetime) -> Standing:
     return Standing(ranked=until is None and needed == 0, until=until, games_needed=needed)
 
 
+def account_standing_shown(*, user: Any, now: datetime.datetime) -> dict[str, Any]:
+    """`account_standing` as docs/api.md's ACCOUNT shows it (lent to accounts.identity)."""
+    return account_standing(user=user, now=now).as_dict()
+
+
+def games_dealt_from(*, username: str, address_hash: str, device_hash: str) -> bool:
+    """Whether one of the account `username`'s games (its name's case aside) was dealt from the
+    client address hash `address_hash` or the device hash `device_hash` ("": none), as the
+    fair-play review keeps them (lent to accounts.identity: a spent budget of failed logins)."""
+    known = Q(address_hash=address_hash)
+    if device_hash:
+        known |= Q(device_hash=device_hash)
+    return Game.objects.filter(known, owner__username__iexact=username).exists()
+
+
+def ranked_game_played(*, user: Any) -> bool:
+    """Whether the account has a ranked game: a daily's or a match's (R34)."""
+    ranked = Q(challenge__isnull=False) | Q(match__isnull=False)
+    return Game.objects.filter(ranked, owner=user).exists()
+
+
+def accounts_active_since(since: datetime.datetime) -> Q:
+    """A condition on the user model: the account dealt a game or played an action since
+    `since` (lent to accounts.identity: the guests unused are removed)."""
+    recent_game = Game.objects.filter(owner=OuterRef("pk"), created_at__gte=since)
+    recent_action = Action.objects.filter(game__owner=OuterRef("pk"), at__gte=since)
+    return Q(Exists(recent_game)) | Q(Exists(recent_action))
+
+
 def account_standing_require(*, user: Any, now: datetime.datetime) -> Standing:
     """The account's standing if it may play ranked (R36); else NotInStanding (403 `standing`)
     with its figures in `params` and a message saying what is missing."""
@@ -403,7 +397,7 @@ def account_standing_require(*, user: Any, now: datetime.datetime) -> Standing:
 
 
 def account_last_events(user_ids: Iterable[int]) -> dict[int, int]:
-    """The id of the last event (games/events.py) each account among `user_ids` receives, its
+    """The id of the last event (accounts/events.py) each account among `user_ids` receives, its
     own or one for every account (0: none kept); one query."""
     ids = list(user_ids)
     rows = (

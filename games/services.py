@@ -32,6 +32,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.events import event_add
 from core.commits import after_commit
 from core.errors import DealHidden, Forbidden, GameFinished, GameTooLong, NotFound, Stale
 from games import analysis
@@ -40,7 +41,6 @@ from games.engine import DealCode
 from games.engine import Game as EngineGame
 from games.engine.deal import DEAL_NUMBERS
 from games.engine.game import without_counts
-from games.events import event_add
 from games.hints import hint
 from games.models import Action, Game
 from games.models import Analysis as GameAnalysis
@@ -590,7 +590,7 @@ def address_hashes_forget(*, now: datetime.datetime) -> int:
 
 def address_hashes_forget_for(*, user: Any) -> int:
     """Empty every client hash kept of `user`'s requests: on each model that holds some, the
-    rows whose foreign key to the user model is `user` (a deleted account: games.accounts)."""
+    rows whose foreign key to the user model is `user` (a deleted account: accounts.identity)."""
     user_model = get_user_model()
     emptied = 0
     for model, fields in hashed_models():

@@ -27,12 +27,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import events
 from accounts.scopes import ScopeRequired
 from core import sockets
 from core.api import PageQuerySerializer, answers, query_read, query_unknown
 from core.clients import client_key
 from core.errors import InvalidRequest, TooManyStreams
-from games import events, selectors, services, streams
+from games import selectors, services, streams
 from games.access import game_read_for, request_credential
 from games.api import (
     GAME_ID,
@@ -252,7 +253,7 @@ def _hold_places(request: Request, credential: selectors.Credential | None) -> N
         )
 
 
-# ---- the account's events (games/events.py) ------------------------------------------------
+# ---- the account's events (accounts/events.py) ------------------------------------------------
 
 
 def _events_since(

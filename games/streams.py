@@ -31,12 +31,12 @@ subscriber was cut off from Redis are made good when it subscribes again: every 
 process reads then; one lost otherwise (a publish that failed) by the process's timed check
 below, which also reads each streamed game's move count and wakes the streams behind it.
 
-The account event streams (`GET account/events`, games/events.py) go the same way: a watch is
+The account event streams (`GET account/events`, accounts/events.py) go the same way: a watch is
 named `account:{user id}` rather than by a game, what it has seen is the id of the last event
 it sent, an event for every account (a new day) is published once on the EVERY_ACCOUNT channel
 and wakes them all, and the timed check reads the last event id of every account the process
 streams in one query (not a read per stream), after stamping the events a writer left without
-their id (games/events.py). The account's WebSocket (games/consumers.py) is the same stream
+their id (accounts/events.py). The account's WebSocket (games/consumers.py) is the same stream
 sent as messages.
 
 A stream lives by the credential that opened it (an API key, an OAuth token, a session): once a
@@ -59,7 +59,7 @@ import functools
 import logging
 import threading
 import weakref
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar
@@ -70,6 +70,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
+from accounts.events import events_stamp
 from core.logs import WarnEvery
 from core.redis_clients import redis_async_client, redis_client
 from games.selectors import Credential, account_last_events, credentials_alive, game_moves
@@ -184,6 +185,13 @@ def changed(name: str) -> None:
         _wake_local(name)
 
 
+def accounts_changed(users: Iterable[Any]) -> None:
+    """After the commit of account events (accounts/events.py): wake the event streams of the
+    accounts `users` (a user id, or None: every account's). Never raises."""
+    for user in users:
+        changed(EVERY_ACCOUNT if user is None else account_name(user))
+
+
 def credentials_changed() -> None:
     """After the commit of a key's revocation or an account's deletion: every process checks
     its streams' credentials now rather than at its next timed check. Never raises."""
@@ -244,8 +252,6 @@ def _check(
     accounts = {int(name[len(ACCOUNT) :]) for name in names - games}
     latest: dict[str, int | None] = dict(game_moves(games)) if games else {}
     if accounts:
-        from games.events import events_stamp  # (games.events wakes the streams: imports this)
-
         events_stamp()  # a writer that died before its stamp: its events are sent now
         for user_id, last in account_last_events(accounts).items():
             latest[account_name(user_id)] = last

@@ -1,7 +1,7 @@
 from django.urls import path
 
-from accounts import api as keys_api
-from games import account_api, api, stream_api
+from accounts import api as account_api
+from games import api, export_api, stream_api
 
 urlpatterns = [
     path("auth/register", api.RegisterApi.as_view(), name="auth-register"),
@@ -23,7 +23,7 @@ urlpatterns = [
     path("account/bot", account_api.AccountBotApi.as_view(), name="account-bot"),
     path("account/password", account_api.AccountPasswordApi.as_view(), name="account-password"),
     path("account/events", stream_api.account_events, name="account-events"),
-    path("account/export", account_api.AccountExportApi.as_view(), name="account-export"),
-    path("account/tokens", keys_api.KeyListCreateApi.as_view(), name="account-tokens"),
-    path("account/tokens/<str:key_id>", keys_api.KeyDetailApi.as_view(), name="account-token"),
+    path("account/export", export_api.AccountExportApi.as_view(), name="account-export"),
+    path("account/tokens", account_api.KeyListCreateApi.as_view(), name="account-tokens"),
+    path("account/tokens/<str:key_id>", account_api.KeyDetailApi.as_view(), name="account-token"),
 ]

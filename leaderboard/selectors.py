@@ -40,8 +40,8 @@ from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce, TruncWeek
 from django.utils.translation import gettext as _
 
+from accounts.identity import player_is_bot
 from core.errors import NotFound
-from games.accounts import player_is_bot
 from games.days import day_today, day_zone, month_next
 from games.models import Game
 from games.selectors import games_counted

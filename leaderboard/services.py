@@ -20,14 +20,14 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.events import day_event_add
+from accounts.identity import player_is_guest, player_lock
 from core.commits import after_commit
 from core.errors import Forbidden, NotInStanding
 from games import services as game_services
-from games.accounts import player_is_guest, player_lock
 from games.days import DRAWS, day_deal, day_ends_at, day_today
 from games.engine import DealCode
 from games.engine import Game as EngineGame
-from games.events import day_event_add
 from games.models import Game
 from games.selectors import account_standing, account_standing_require
 from games.solver import Solution, solve
@@ -104,7 +104,7 @@ def challenges_create(*, start: dt.date, days: int, draws: tuple[int, ...]) -> i
 
 def day_announce() -> dt.date | None:
     """The day that has begun, made playable (its challenges created if the scheduler has not
-    yet) and told to every account's event stream (games.events), once; None when it was told
+    yet) and told to every account's event stream (accounts.events), once; None when it was told
     already."""
     today = day_today()
     challenges_create(start=today, days=1, draws=DRAWS)

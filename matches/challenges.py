@@ -23,6 +23,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.events import events_add
+from accounts.identity import player_lock
+from accounts.models import Player
 from core.errors import (
     ChallengeClosed,
     ChallengePending,
@@ -31,10 +34,7 @@ from core.errors import (
     NotFound,
     NotInStanding,
 )
-from games.accounts import player_lock
 from games.engine import DealCode
-from games.events import events_add
-from games.models import Player
 from games.selectors import account_standing, account_standing_require
 from games.services import game_create
 from matches import ratings
@@ -46,7 +46,7 @@ EXPIRE_HOURS = 24
 DUEL = 2
 
 
-# The account event (games/events.py) of each state a challenge is written with.
+# The account event (accounts/events.py) of each state a challenge is written with.
 EVENT_KINDS = {
     Challenge.Status.PENDING: "challenge_created",
     Challenge.Status.ACCEPTED: "challenge_accepted",

@@ -11,9 +11,10 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
+from core.rows import row_instance, row_reader
 from games.days import day_today, day_zone
 from games.models import Game
-from games.selectors import _instance, _row_reader, rows_filtered
+from games.selectors import rows_filtered
 from matches.models import Challenge, Match, MatchPlayer, Rating, RatingChange
 from matches.ratings import PROVISIONAL_MATCHES
 
@@ -45,8 +46,8 @@ def player_row(seat: MatchPlayer) -> dict[str, Any]:
 def _seats_sql() -> str:
     user = get_user_model()._meta.db_table
     return (
-        f"SELECT {_row_reader(MatchPlayer)[0]}, {_row_reader(Game)[0]}, "
-        f"{_row_reader(get_user_model())[0]} FROM matches_matchplayer "
+        f"SELECT {row_reader(MatchPlayer)[0]}, {row_reader(Game)[0]}, "
+        f"{row_reader(get_user_model())[0]} FROM matches_matchplayer "
         "JOIN games_game ON games_game.id = matches_matchplayer.game_id "
         f"JOIN {user} ON {user}.id = matches_matchplayer.player_id "
         "WHERE matches_matchplayer.match_id = %s ORDER BY matches_matchplayer.seat"
@@ -65,9 +66,9 @@ def match_seats(match: Match) -> list[MatchPlayer]:
     with db.cursor() as cursor:
         cursor.execute(_seats_sql(), [pk])
         for row in cursor.fetchall():
-            seat = _instance(db, MatchPlayer, row[:seat_width])
-            seat.game = _instance(db, Game, row[seat_width:game_end])
-            seat.player = _instance(db, get_user_model(), row[game_end:])
+            seat = row_instance(db, MatchPlayer, row[:seat_width])
+            seat.game = row_instance(db, Game, row[seat_width:game_end])
+            seat.player = row_instance(db, get_user_model(), row[game_end:])
             seats.append(seat)
     return seats
 

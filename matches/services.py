@@ -36,14 +36,15 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.events import events_add
+from accounts.identity import player_lock
 from core.commits import after_commit
 from core.errors import Forbidden
-from games.accounts import player_lock
+from core.rows import row_instance, row_reader
 from games.days import day_today, day_zone
 from games.engine import DealCode
-from games.events import events_add
 from games.models import Game
-from games.selectors import _instance, _row_reader, account_standing_require
+from games.selectors import account_standing_require
 from games.services import game_create, game_end_day_over
 from matches import ratings, selectors
 from matches.deals import match_deal_solve
@@ -166,14 +167,14 @@ def _seat_find(
     locks = db.features.has_select_for_update_skip_locked
     rows = _read(
         CANDIDATES_READ.format(
-            columns=_row_reader(Match)[0], lock=" FOR UPDATE OF matches_match SKIP LOCKED" * locks
+            columns=row_reader(Match)[0], lock=" FOR UPDATE OF matches_match SKIP LOCKED" * locks
         ),
         [rating, size, draw, bot, _moment(now - JOIN_WITHIN), rating, CANDIDATES],
     )
     width = len(Match._meta.concrete_fields)
     fits = {}
     for row in rows:
-        match = _instance(db, Match, row[:width])
+        match = row_instance(db, Match, row[:width])
         distance, deal_code = row[width:]
         age = (now - match.created_at).total_seconds() / 60
         if distance <= RATING_WINDOW + RATING_WIDEN_PER_MINUTE * age:

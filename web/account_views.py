@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from accounts import identity
 from accounts import services as key_services
 from accounts.scopes import SCOPE_WORDS
 from core.errors import InvalidRequest
-from games import accounts
 from web.forms import PasswordForm
 
 
@@ -104,7 +104,7 @@ def account_app_revoke(request: HttpRequest, application_id: int) -> HttpRespons
 def account_password(request: HttpRequest) -> HttpResponse:
     form = PasswordForm(request.user, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        accounts.account_password_change(
+        identity.account_password_change(
             user=request.user, new_password=form.cleaned_data["new_password1"]
         )
         # This session stays; the account's other sessions end (their hash no longer matches).
@@ -118,13 +118,13 @@ def account_delete(request: HttpRequest) -> HttpResponse:
     form = DeleteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            accounts.account_password_check(
+            identity.account_password_check(
                 request=request, user=request.user, password=form.cleaned_data["password"]
             )
         except InvalidRequest as wrong:
             form.add_error("password", wrong.message)
         else:
-            accounts.account_delete(user=request.user)
+            identity.account_delete(user=request.user)
             logout(request)
             return render(request, "web/account_delete.html", {"done": True})
     return render(request, "web/account_delete.html", {"form": form})

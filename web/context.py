@@ -1,4 +1,4 @@
-"""Template context of every page: whether the visitor is a guest (games.accounts), read only
+"""Template context of every page: whether the visitor is a guest (accounts.identity), read only
 when a template asks (the navigation does, for signed-in visitors)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from games.accounts import player_is_guest
+from accounts.identity import player_is_guest
 
 
 def guest(request: HttpRequest) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The account forms of the web pages: the same username rule as the API (games.accounts)."""
+"""The account forms of the web pages: the same username rule as the API (accounts.identity)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, Us
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
-from games.accounts import username_validate
+from accounts.identity import username_validate
 
 
 class SignupForm(UserCreationForm[User]):

@@ -36,12 +36,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import JavaScriptCatalog
 
-from core.clients import client_address_hash, client_device_hash
-from core.errors import Forbidden, NotFound
-from core.throttling import throttles_wait
-from games import selectors as game_selectors
-from games import services as game_services
-from games.accounts import (
+from accounts.identity import (
     account_create,
     guest_convert,
     guest_create,
@@ -50,6 +45,11 @@ from games.accounts import (
     player_is_guest,
     signup_slot_take,
 )
+from core.clients import client_address_hash, client_device_hash
+from core.errors import Forbidden, NotFound
+from core.throttling import throttles_wait
+from games import selectors as game_selectors
+from games import services as game_services
 from games.api import GAME_CREATE_THROTTLES, GameListCreateApi
 from games.days import day_today, month_parse
 from games.engine import RULESETS

@@ -146,9 +146,9 @@ def test_a_deletion_never_takes_a_name_an_older_account_has(make_user, client_fo
 @pytest.mark.django_db(transaction=True)
 def test_the_export_streams_under_asgi_too(user, monkeypatch):
     # given: three games, read in batches of two
-    from games import account_api
+    from games import export_api
 
-    monkeypatch.setattr(account_api, "EXPORT_BATCH", 2)
+    monkeypatch.setattr(export_api, "EXPORT_BATCH", 2)
     for _ in range(3):
         services.game_create(owner=user)
     _row, key = key_create(user=user, name="export")

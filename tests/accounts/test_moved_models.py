@@ -1,6 +1,7 @@
 """The keys' models moved from the `keys` app to `accounts` in Django's state only
-(accounts/migrations/0001_from_keys.py): a database the keys app made keeps its rows, its tables
-and its content types (so permissions and admin history) through the migration."""
+(accounts/migrations/0001_from_keys.py), and so did the identity models of `games`
+(accounts/migrations/0002_identity_from_games.py): a database the old app made keeps its rows,
+its tables and its content types (so permissions and admin history) through the migration."""
 
 import pytest
 from django.contrib.contenttypes.models import ContentType
@@ -8,7 +9,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from accounts.models import ApiKey
+from accounts import events
+from accounts.models import AccountEvent, ApiKey, EventClock, Player, ReservedName
 from accounts.services import key_create, key_hash
 
 BEFORE = [("keys", "0003_oauth_family_and_redeemed_codes"), ("accounts", None)]
@@ -59,3 +61,50 @@ def test_the_admin_lists_the_keys_under_accounts(admin_client, user):
 
     # then
     assert page.status_code == 200 and "my bot" in page.content.decode()
+
+
+IDENTITY_BEFORE = [("games", "0013_account_event_seq"), ("accounts", "0001_from_keys")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_identity_rows_made_by_the_games_app_work_after_the_move(make_user, api_client):
+    # given: the database as the games app left its identity models (accounts/migrations/
+    # 0002_identity_from_games.py), with a bot's row, a stamped event, a reserved name and the
+    # content types
+    user = make_user("botty")
+    then = migrate(IDENTITY_BEFORE)
+    try:
+        old_types = {
+            model: ContentType.objects.get_or_create(app_label="games", model=model)[0]
+            for model in ("player", "reservedname", "accountevent", "eventclock")
+        }
+        now = timezone.now()
+        then.get_model("games", "Player").objects.create(user_id=user.pk, bot=True, bot_since=now)
+        then.get_model("games", "ReservedName").objects.create(name_hash="f" * 64, deleted_at=now)
+        then.get_model("games", "AccountEvent").objects.create(
+            user_id=user.pk, seq=1, kind="game_started", data={"game": "g"}, at=now
+        )
+        then.get_model("games", "EventClock").objects.create(pk=1, last=1)
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+    # then: the rows are the accounts app's, their tables unchanged, the content types followed
+    assert [model._meta.db_table for model in (Player, ReservedName, AccountEvent, EventClock)] == [
+        "games_player",
+        "games_reservedname",
+        "games_accountevent",
+        "games_eventclock",
+    ]
+    assert ReservedName.objects.get().name_hash == "f" * 64
+    for model, old_type in old_types.items():
+        moved = ContentType.objects.get(pk=old_type.pk)
+        assert (moved.app_label, moved.model) == ("accounts", model)
+    # ... and the API reads them: the account is a bot, its stream resumes after event 1
+    api_client.force_authenticate(user)
+    assert api_client.get("/api/v1/account").json()["bot"] is True
+    events.event_add(user=user.pk, kind="game_ended", data={"game": "g"})
+    assert [(e["id"], e["type"]) for e in events.events_after(user_id=user.pk, after=0)] == [
+        (1, "game_started"),
+        (2, "game_ended"),
+    ]

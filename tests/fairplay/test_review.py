@@ -20,10 +20,10 @@ from django.utils import timezone
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
+from accounts import events
 from core import metrics
 from fairplay import services
 from fairplay.models import Review
-from games import events
 from games import services as game_services
 from games.days import day_today
 from games.engine import Game as EngineGame
@@ -228,7 +228,7 @@ def test_staff_clear_a_held_game_back_onto_the_board_or_disqualify_it(
     ]
     # a decided review is not decided again
     assert services.reviews_clear(reviews=Review.objects.all(), by=admin_user) == []
-    # and each player's account events (games/events.py) told each decision, once
+    # and each player's account events (accounts/events.py) told each decision, once
     decided = {
         user.username: [
             (e["data"]["game"], e["data"]["decision"])

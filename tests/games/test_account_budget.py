@@ -1,5 +1,5 @@
 """Each account's budget of failures across addresses (ACCOUNT_FAILURE_BUDGET, 100 an hour:
-games.accounts.BudgetedAxesHandler): guessing spread over many addresses is refused once the
+accounts.identity.BudgetedAxesHandler): guessing spread over many addresses is refused once the
 budget is spent, without hashing, while the owner keeps its known browsers and addresses and
 its sessions and keys."""
 

@@ -1,6 +1,6 @@
-"""The account event stream (docs/api.md "Streams and exports", games/events.py) against a real ASGI
-server (daphne in a subprocess, tests/web/conftest.py; with REDIS_URL its wake-ups go through
-Redis): an account's games as they start and end, seen from another client of the account;
+"""The account event stream (docs/api.md "Streams and exports", accounts/events.py) against a
+real ASGI server (daphne in a subprocess, tests/web/conftest.py; with REDIS_URL its wake-ups go
+through Redis): an account's games as they start and end, seen from another client of the account;
 resumed with `since`; closed with its key; and the events no stream is open for."""
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from django.utils import timezone
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from games import events
+from accounts import events
+from accounts.models import AccountEvent
 from games.days import day_today
-from games.models import AccountEvent
 from leaderboard.services import day_announce
 from tests.conftest import requires_postgres
 from tests.games.helpers import StreamLines

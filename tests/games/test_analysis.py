@@ -10,12 +10,13 @@ from django.core.management import call_command
 from django.test import override_settings
 from django.utils import timezone
 
+from accounts.models import AccountEvent
 from games import services
 from games.days import day_deal
 from games.engine import Action as EngineAction
 from games.engine import DealCode
 from games.engine import Game as EngineGame
-from games.models import AccountEvent, Analysis, Game
+from games.models import Analysis, Game
 from games.solver import solve
 from leaderboard.models import DailyChallenge
 from matches.models import Match, MatchDeal

@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 from rest_framework.throttling import ScopedRateThrottle
 
-from games.models import Player
+from accounts.models import Player
 
 ACCOUNT = "/api/v1/account"
 BOT = "/api/v1/account/bot"

@@ -13,11 +13,11 @@ from django.core.cache import cache
 from django.test import RequestFactory
 from rest_framework.throttling import ScopedRateThrottle
 
+from accounts.identity import SlotPasswordHasherMixin, SlotPBKDF2PasswordHasher
 from canfield_site.settings import PASSWORD_HASHERS as PRODUCTION_HASHERS
 from core.clients import client_address_hash, client_key
 from core.slots import Busy, slot
 from games import solver
-from games.accounts import SlotPasswordHasherMixin, SlotPBKDF2PasswordHasher
 from games.models import Game
 from tests.games.helpers import easy_deck
 from tests.games.test_api_games import act, create
@@ -171,7 +171,7 @@ def test_production_hashes_with_djangos_pbkdf2_in_a_slot(slots):
     hasher = SlotPBKDF2PasswordHasher()
     encoded = hasher.encode("secret", "salt", iterations=2)
 
-    assert PRODUCTION_HASHERS[0] == "games.accounts.SlotPBKDF2PasswordHasher"
+    assert PRODUCTION_HASHERS[0] == "accounts.identity.SlotPBKDF2PasswordHasher"
     assert encoded == PBKDF2PasswordHasher().encode("secret", "salt", iterations=2)
     assert hasher.verify("secret", encoded)
     with slot("auth", 1), pytest.raises(Busy):

@@ -6,9 +6,10 @@ from django.db import close_old_connections, connection, connections
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from accounts.models import AccountEvent
 from accounts.services import key_create, key_hash
 from games import selectors, services
-from games.models import AccountEvent, Game
+from games.models import Game
 from leaderboard import services as leaderboard_services
 from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck

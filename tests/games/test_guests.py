@@ -13,8 +13,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import events
-from games.models import Action, Game, Player
+from accounts import events
+from accounts.models import Player
+from games.models import Action, Game
 from games.services import game_create, game_verify
 
 GAMES = "/api/v1/games"
@@ -252,7 +253,7 @@ def test_end_idle_games_ends_games_left_a_week_and_they_never_count(db, user, au
     assert auth_client.get(f"/api/v1/players/{user.username}").json()["games"] == 0
     # and its log still replays to what is stored (`manage.py verify_games`)
     assert game_verify(Game.objects.get(pk=left)) == []
-    # and the account's event stream tells its end (games/events.py)
+    # and the account's event stream tells its end (accounts/events.py)
     (told,) = [
         e for e in events.events_after(user_id=user.pk, after=0) if e["type"] == "game_ended"
     ]

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import ReservedName
+from accounts.models import ReservedName
 
 PASSWORD = "correct-horse-battery"
 NEW_PASSWORD = "another-horse-battery-7"

@@ -13,10 +13,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 
+from accounts.identity import account_bot_declare, player_is_bot
 from canfield_site.asgi import application
 from core.errors import Forbidden
 from games import services as game_services
-from games.accounts import account_bot_declare, player_is_bot
 from games.days import day_today
 from leaderboard import services
 from leaderboard.models import Entry

@@ -1,7 +1,7 @@
 """A deleted account stays on the boards under `deleted-<n>` (docs/api.md "Accounts"): its
 figures and everyone's ranks do not drift."""
 
-from games.accounts import account_delete
+from accounts.identity import account_delete
 
 BOARD = "/api/v1/daily/2026-11-29/leaderboard"
 

@@ -4,9 +4,9 @@ while the match is open, hints refused, errors."""
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from accounts import events
 from fairplay.models import Review
 from fairplay.services import reviews_run
-from games import events
 from games.models import Game
 from matches.models import Match
 
@@ -95,7 +95,7 @@ def test_a_duel_from_join_to_finish(pool, players, api_client):
     listed = anna_client.get("/api/v1/matches?status=finished").json()
     assert [each["id"] for each in listed["results"]] == [match["id"]]
 
-    # and each player's account events (games/events.py) told the match as it went
+    # and each player's account events (accounts/events.py) told the match as it went
     kinds = {
         player.username: [e["type"] for e in events.events_after(user_id=player.pk, after=0)]
         for player in (anna, bob)
@@ -162,7 +162,7 @@ def test_a_join_answers_from_what_it_wrote_in_few_statements(pool, players):
     # and a join is one short transaction: the key, the player's row made and locked in one
     # upsert, the open match and rating, the candidates, the deal (a new match) or the seated
     # players' checks and the match's update (a seat in one), the inserts; the answer reads the
-    # seats only when there were others; and the account events (games/events.py): the game's
+    # seats only when there were others; and the account events (accounts/events.py): the game's
     # start, and for a seat taken the seated players read and their events in one insert
     assert len(opened) <= 12, [sql[:80] for sql in opened]
     assert len(seated) <= 15, [sql[:80] for sql in seated]

@@ -10,10 +10,10 @@ from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
+from accounts import events
+from accounts.identity import account_bot_declare, account_delete
 from fairplay.models import Review
 from fairplay.services import reviews_run
-from games import events
-from games.accounts import account_bot_declare, account_delete
 from matches.challenges import challenges_expire
 from matches.models import Challenge, Match, RatingChange
 

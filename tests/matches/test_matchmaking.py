@@ -8,8 +8,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from accounts.identity import account_bot_declare
 from core.errors import Forbidden
-from games.accounts import account_bot_declare
 from games.models import Game
 from games.services import game_act, game_create
 from matches import services

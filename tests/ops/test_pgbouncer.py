@@ -2,7 +2,7 @@
 PostgreSQL: three app processes (the app's settings with DATABASE_POOLER=pgbouncer) hold more
 connections at once than the server's `max_connections`, all of them work, and the server
 never sees more than the pool. The transaction-level advisory lock the sign-up takes
-(games/accounts.py) still orders them.
+(accounts/identity.py) still orders them.
 
 The PgBouncer is the test's own, on a free port; the machine's PostgreSQL is not reconfigured.
 Runs in CI's PostgreSQL pass (DATABASE_URL set).

@@ -251,7 +251,7 @@ def test_production_settings_hash_passwords_with_pbkdf2_and_tests_with_md5():
     )
 
     # (Django's PBKDF2, hashing in one of the host's password slots: docs/fairplay.md, "Floods")
-    assert production.stdout.split()[-1] == "games.accounts.SlotPBKDF2PasswordHasher"
+    assert production.stdout.split()[-1] == "accounts.identity.SlotPBKDF2PasswordHasher"
     assert suite.stdout.split()[-1] == "django.contrib.auth.hashers.MD5PasswordHasher"
 
 

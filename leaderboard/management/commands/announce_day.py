@@ -1,6 +1,6 @@
 """Tell every account's event stream that a new day's challenges are playable:
 `manage.py announce_day`, run every round by the scheduler. Idempotent: the day's event is
-written once (games.events.day_announce)."""
+written once (accounts.events.day_event_add)."""
 
 from __future__ import annotations
 

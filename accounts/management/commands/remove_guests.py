@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from games.accounts import guests_remove
+from accounts.identity import guests_remove
 
 
 class Command(BaseCommand):

@@ -4,7 +4,9 @@ with `since` (an event id) across reconnections and process restarts.
 
 Each kind is written in one place, by `event_add` in the writer's transaction (the event is
 committed with what it tells, or not at all), and its streams are woken after the commit
-(games/streams.py: the account's channel, or EVERY_ACCOUNT for a broadcast). A broadcast (a new
+(games/streams.py: the account's channel, or EVERY_ACCOUNT for a broadcast; `games` subscribes
+its wake-up from its AppConfig's `ready`, `events_wake_subscribe`, as this layer imports no app
+above it: docs/contributing.md, "Layers"). A broadcast (a new
 day) is one row every account's stream reads (`user` null), never a row per account.
 
 Adding a kind: a line in KINDS (its name and what it tells, for docs/api.md), and a call of
@@ -27,6 +29,7 @@ write path pays no second transaction and an event is stamped by whoever reads i
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
@@ -35,9 +38,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
+from accounts.models import AccountEvent, EventClock
 from core.commits import after_commit
-from games import streams
-from games.models import AccountEvent, EventClock
 
 # Every kind an event may have (its `type` on the stream), with what its `data` tells.
 KINDS = {
@@ -64,6 +66,16 @@ KINDS = {
 # How many events a stream reads at once (a resumed stream reads the rest right after).
 READ_BATCH = 200
 
+# Told after the commit of new events, with their accounts (a user id, or None: every account):
+# the streams that read them (games.streams.accounts_changed).
+_wake_listeners: list[Callable[[Iterable[Any]], None]] = []
+
+
+def events_wake_subscribe(listener: Callable[[Iterable[Any]], None]) -> None:
+    """Call `listener` with the accounts of the new events after each commit that wrote some."""
+    if listener not in _wake_listeners:
+        _wake_listeners.append(listener)
+
 
 def event_add(*, user: Any, kind: str, data: dict[str, Any]) -> None:
     """Record the event `kind` of the account `user` (a user id or None: every account) in the
@@ -87,15 +99,12 @@ def _wake_later(users: set[Any]) -> None:
     """The current transaction's new events: their streams are woken once it commits, and the
     reads they make stamp them (the writer does not: a stamp is a transaction of its own, and
     a write path such as Play now or `POST games` would wait for a second flush to disk)."""
-    names = [
-        streams.EVERY_ACCOUNT if user is None else streams.account_name(user) for user in users
-    ]
-    after_commit(partial(_wake, names))
+    after_commit(partial(_wake, list(users)))
 
 
-def _wake(names: list[str]) -> None:
-    for name in names:
-        streams.changed(name)
+def _wake(users: list[Any]) -> None:
+    for listener in _wake_listeners:
+        listener(users)
 
 
 # How many events one stamp gives their `seq` at most (a read stamps again for the rest).

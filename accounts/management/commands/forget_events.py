@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from games.events import events_forget
+from accounts.events import events_forget
 
 
 class Command(BaseCommand):

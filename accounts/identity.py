@@ -23,6 +23,8 @@ import math
 import re
 import secrets
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from axes.handlers.database import AxesDatabaseHandler
@@ -36,21 +38,21 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.cache import caches
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Exists, Max, OuterRef, ProtectedError, Q
+from django.db.models import Max, ProtectedError, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
+from accounts.models import ApiKey, Player, ReservedName
+from accounts.services import credentials_changed
 from core.clients import client_address_hash, client_device_hash, client_key
 from core.commits import after_commit
 from core.errors import Forbidden, InvalidRequest, error_body
+from core.rows import row_instance, row_reader
 from core.slots import slot
 from core.throttling import _count_hit, address_slot_take
-from games.models import Action, Game, Player, ReservedName
-from games.selectors import _instance, _row_reader
-from games.streams import credentials_changed
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,30}", re.ASCII)
 # The names deleted accounts take (account_delete): never given to a new account.
@@ -58,6 +60,43 @@ DELETED_NAME = re.compile(r"deleted-\d+(-\d+)?", re.ASCII | re.IGNORECASE)
 SIGNUP_WINDOW = 3600
 # An account's failures are counted per hour (`account_failures`).
 BUDGET_WINDOW = 3600
+
+
+@dataclass(frozen=True)
+class AccountGames:
+    """What `games` lends identity, registered from its AppConfig's `ready`
+    (`account_games_provide`), as this layer imports no app above it (docs/contributing.md,
+    "Layers"): what an account's games tell of it, and the one thing its deletion asks of them.
+
+    - `dealt_from(username=, address_hash=, device_hash=)`: whether one of the account's games
+      was dealt from that client address or browser (`device_hash` "" for none);
+    - `ranked_played(user=)`: whether the account has a ranked game (a daily's or a match's);
+    - `active_since(since)`: a condition on the user model: a game dealt or an action played
+      since `since`;
+    - `standing(user=, now=)`: R36, the account's standing as docs/api.md's ACCOUNT shows it;
+    - `client_hashes_forget(user=)`: empty the client hashes kept of the account's requests (its
+      games', its match seats', ...), in the caller's transaction."""
+
+    dealt_from: Callable[..., bool]
+    ranked_played: Callable[..., bool]
+    active_since: Callable[[datetime.datetime], Q]
+    standing: Callable[..., dict[str, Any]]
+    client_hashes_forget: Callable[..., Any]
+
+
+_account_games: list[AccountGames] = []
+
+
+def account_games_provide(games: AccountGames) -> None:
+    """Install what games lends identity (called once, from an AppConfig's `ready`)."""
+    _account_games[:] = [games]
+
+
+def account_games() -> AccountGames:
+    """What games lent (the `games` app is always installed with `accounts`)."""
+    if not _account_games:
+        raise RuntimeError("no account games installed: add `games` to INSTALLED_APPS")
+    return _account_games[0]
 
 
 def username_validate(username: str) -> None:
@@ -174,11 +213,11 @@ def account_knows(request: HttpRequest, name: str) -> bool:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated and user.get_username().lower() == name:
         return True
-    known = Q(address_hash=client_address_hash(request))
-    device = client_device_hash(request)
-    if device:
-        known |= Q(device_hash=device)
-    return Game.objects.filter(known, owner__username__iexact=name).exists()
+    return account_games().dealt_from(
+        username=name,
+        address_hash=client_address_hash(request),
+        device_hash=client_device_hash(request) or "",
+    )
 
 
 def account_budget_locks(request: HttpRequest, credentials: dict[str, Any] | None) -> bool:
@@ -252,10 +291,6 @@ def lockout_response(
 
 # ---- what an account is beyond its login (R34) -------------------------------------------------
 
-# A key made by auth/register or auth/token (every key, for now) has every scope (docs/api.md).
-SCOPES = ["account:read", "account:write", "game:play", "board:read"]
-
-
 # The account's Player row, made if it has none, and locked either way: an upsert whose
 # conflict branch is an UPDATE takes the row's lock as SELECT ... FOR UPDATE would.
 PLAYER_LOCK = """
@@ -270,11 +305,11 @@ def player_lock(*, user: Any) -> Player:
     ends: a bot declaration and a ranked game's creation (leaderboard, matches) lock it, so that
     neither can slip in between the other's check and write. One statement for a new account as
     for one with its row (a match join's player: bench/matches.py)."""
-    columns = _row_reader(Player)[0].replace('"games_player".', "")
+    columns = row_reader(Player)[0].replace('"games_player".', "")
     with connection.cursor() as cursor:
         cursor.execute(PLAYER_LOCK.format(columns=columns), [user.pk, False, False])
         row = cursor.fetchone()
-    return _instance(connection, Player, row)
+    return row_instance(connection, Player, row)
 
 
 def account_bot_declare(*, user: Any) -> Player:
@@ -286,9 +321,7 @@ def account_bot_declare(*, user: Any) -> Player:
             return player
         if player.guest:
             raise Forbidden(_("Sign up first: a guest cannot declare itself a bot."))
-        if Game.objects.filter(
-            Q(challenge__isnull=False) | Q(match__isnull=False), owner=user
-        ).exists():
+        if account_games().ranked_played(user=user):
             raise Forbidden(
                 _("An account can declare itself a bot only before its first ranked game."), "R34"
             )
@@ -392,13 +425,9 @@ def guests_remove(*, now: datetime.datetime) -> int:
     action played since (their games go with them: a guest has no ranked game, so nothing on a
     board refers to them). Returns how many were removed."""
     since = now - datetime.timedelta(days=settings.GUEST_DAYS)
-    recent_game = Game.objects.filter(owner=OuterRef("pk"), created_at__gte=since)
-    recent_action = Action.objects.filter(game__owner=OuterRef("pk"), at__gte=since)
+    active = account_games().active_since(since)
     stale = (
-        get_user_model()
-        .objects.filter(player__guest=True, date_joined__lt=since)
-        .exclude(Exists(recent_game))
-        .exclude(Exists(recent_action))
+        get_user_model().objects.filter(player__guest=True, date_joined__lt=since).exclude(active)
     )
     removed = 0
     for pk in stale.values_list("pk", flat=True).iterator():
@@ -408,8 +437,7 @@ def guests_remove(*, now: datetime.datetime) -> int:
                 get_user_model()
                 .objects.select_for_update()
                 .filter(pk=pk, player__guest=True)
-                .exclude(Exists(recent_game))
-                .exclude(Exists(recent_action))
+                .exclude(active)
                 .first()
             )
             if user is not None:
@@ -457,9 +485,6 @@ def account_delete(*, user: Any) -> str:
     else personal stays: no e-mail, no client-address hashes, no login records. Its games stay,
     so that ranked figures, and the ranks of everyone else, do not drift. Its old name is
     refused to new accounts for DELETED_NAME_DAYS (`ReservedName`). Returns the new name."""
-    from accounts.models import ApiKey
-    from games.services import address_hashes_forget_for
-
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().get(pk=user.pk)
         old_name = user.get_username()
@@ -477,7 +502,7 @@ def account_delete(*, user: Any) -> str:
         user.save()
         ApiKey.objects.filter(user=user).delete()
         _oauth_forget(user)
-        address_hashes_forget_for(user=user)  # its games', its match seats', ...
+        account_games().client_hashes_forget(user=user)  # its games', its match seats', ...
         AccessAttempt.objects.filter(username__iexact=old_name).delete()
         now = timezone.now()
         if not player_is_guest(user=user):  # a guest's name is never anyone else's anyway
@@ -488,7 +513,8 @@ def account_delete(*, user: Any) -> str:
         # deleted in the last DELETED_NAME_DAYS.
         expired = now - datetime.timedelta(days=settings.DELETED_NAME_DAYS)
         ReservedName.objects.filter(deleted_at__lte=expired).delete()
-        # Its open streams close now, not at their process's next check (games/streams.py).
+        # Its open streams close now, not at their process's next check (games/streams.py,
+        # subscribed to accounts.services.credentials_changed).
         after_commit(credentials_changed)
     return str(user.get_username())
 
