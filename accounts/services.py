@@ -206,7 +206,7 @@ def _iso(moment: dt.datetime | None) -> str | None:
 
 def oauth_client_register(*, name: str, redirect_uris: list[str]) -> Any:
     """A public OAuth client (PKCE, no secret) an app registered itself (RFC 7591, docs/api.md
-    "OAuth"): marked as such, so that the consent page says nobody checked it. No secret is
+    "Accounts"): marked as such, so that the consent page says nobody checked it. No secret is
     made, so none is hashed: its registration costs one insert."""
     app = Application(
         name=name,

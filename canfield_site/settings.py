@@ -566,7 +566,7 @@ SLOT_DIR = os.environ.get("SLOT_DIR") or os.path.join(
 # Hint answers, per position (games/hints.py), are kept this long in the cache.
 HINT_CACHE_SECONDS = int(os.environ.get("HINT_CACHE_SECONDS", str(7 * 24 * 3600)))
 
-# Metrics (core/metrics.py, docs/deploy.md, "Metrics"): the directory where every
+# Metrics (core/metrics.py, docs/deploy.md, "Metrics and alerts"): the directory where every
 # process group of this host (or container set) counts in files of its own
 # (scripts/metrics-dir.sh), which `manage.py serve_metrics` adds up on an internal port; empty:
 # each process keeps its metrics to itself (development).

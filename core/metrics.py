@@ -1,4 +1,5 @@
-"""Prometheus metrics (prometheus-client): what an operator watches (docs/deploy.md, "Metrics").
+"""Prometheus metrics (prometheus-client): what an operator watches (docs/deploy.md, "Metrics and
+alerts").
 
 Every app process counts into the metrics below. In production each process group writes them
 to files of its own (prometheus-client's multi-process mode: PROMETHEUS_MULTIPROC_DIR, set by

@@ -1,5 +1,5 @@
-"""REST API of matches and ratings (docs/api.md "Matches and ratings"): thin views over
-matches.services and matches.selectors."""
+"""REST API of matches and ratings (docs/api.md "Matches and ratings (R32, R33)"): thin views
+over matches.services and matches.selectors."""
 
 from __future__ import annotations
 

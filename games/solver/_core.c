@@ -14,7 +14,7 @@
  * action = (kind, src, dst, count): kind 0 move, 1 draw, 2 recycle; piles are the engine's
  * numbers (1 waste, 2 reserve, 3..6 tableau:1..4, 7..10 foundation by suit index).
  *
- * Reductions (reduce=1), each argued in docs/solver.md:
+ * Reductions (reduce=1), each argued in docs/solver.md "Reductions, and why each loses no win":
  *   R1 column order is ignored in the transposition key (R14 refills whichever column empties);
  *   R2 of several empty columns only the first is tried as a target;
  *   R3 a whole column never moves into an empty one (same position up to column order);
@@ -22,7 +22,7 @@
  *      draws/recycles can bring to the waste's top, and the key ignores the waste count inside
  *      the draw cycle;
  *   R5 a take-back (R10) of card c must be followed at once by a move that puts a card on c,
- *      or by another take-back (any winning line can be rewritten so, see README);
+ *      or by another take-back (any winning line can be rewritten so);
  *   R6 without take-backs (classic): a reserve top or column end that a foundation takes, and
  *      on which no card can ever be placed again, goes up as the only move searched.
  * Statuses: 0 won, 1 unwinnable (search exhausted), 2 time, 3 nodes, 4 memory.

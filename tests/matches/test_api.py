@@ -1,5 +1,5 @@
-"""The matches API (docs/api.md "Matches and ratings"): joining, reading, the game's visibility
-while the match is open, hints refused, errors."""
+"""The matches API (docs/api.md "Matches and ratings (R32, R33)"): joining, reading, the game's
+visibility while the match is open, hints refused, errors."""
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext

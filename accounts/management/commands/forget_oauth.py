@@ -1,4 +1,4 @@
-"""Forget what OAuth no longer needs (docs/api.md "OAuth"): expired and revoked tokens and
+"""Forget what OAuth no longer needs (docs/api.md "Accounts"): expired and revoked tokens and
 grants (django-oauth-toolkit's `clear_expired`: a revoked refresh token is kept until it would
 have expired, so that a re-used one is still caught), then the apps that registered themselves
 (POST /oauth/register) more than OAUTH_APP_DAYS (default 30) ago and hold no token or grant any
