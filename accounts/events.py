@@ -11,9 +11,15 @@ day) is one row every account's stream reads (`user` null), never a row per acco
 
 Adding a kind: a line in KINDS (its name and what it tells, for docs/api.md), and a call of
 `event_add(user=..., kind=..., data=...)` where it happens. Events are kept EVENTS_KEPT_DAYS
-(`events_forget`, run hourly by the scheduler: `manage.py forget_events`); a `since` older than
-that is refused (400), as an unknown one is. The day's event is written by the scheduler's
-`manage.py announce_day` (every round) once the day has begun.
+(`events_forget`, run hourly by the scheduler: `manage.py forget_events`).
+
+Where a stream starts: it opens with a line of type OPENED whose id is the position it starts
+after (`since` if given, else the clock's last stamp, `events_position`), so that a client
+that loses the connection before any event resumes from there. A `since` is a position, not
+necessarily an event of the account: it is accepted iff no event after it was forgotten and it
+is no later than the last stamp (`since_accepted`; the clock keeps the highest forgotten
+`seq`). The day's event is written by the scheduler's `manage.py announce_day` (every round)
+once the day has begun.
 
 Why an event's id on the stream (`seq`) is not its row's id: row ids come from a sequence when
 the row is written, and two transactions may commit them out of order (id 8 committed, then 7);
@@ -35,7 +41,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import AccountEvent, EventClock
@@ -63,6 +69,9 @@ KINDS = {
     "analysis_ready": "the analysis of the account's finished game is stored (R37): game",
     "daily_published": "a new day's challenges are playable (every account): date",
 }
+# The type of a stream's first line (not stored, not in KINDS): its id is where the stream
+# starts (after which events it sends), `data` empty.
+OPENED = "stream_opened"
 # How many events a stream reads at once (a resumed stream reads the rest right after).
 READ_BATCH = 200
 
@@ -167,6 +176,34 @@ def event_known(*, user_id: int, event_id: int) -> bool:
     return _of(user_id).filter(seq=event_id).exists()
 
 
+def _clock() -> EventClock:
+    return EventClock.objects.filter(pk=1).first() or EventClock(pk=1)
+
+
+def events_position() -> int:
+    """Where a stream opened now without `since` starts: after the last stamp (every event
+    stamped so far is before the opening; the next ones, of any account, after it)."""
+    events_stamp()
+    return _clock().last
+
+
+def since_accepted(since: int) -> bool:
+    """Whether a stream may start after the position `since`: no event after it was forgotten
+    (EVENTS_KEPT_DAYS) and it is no later than the last stamp (not from the future). Any
+    account's event id or opening id that satisfies this is accepted."""
+    clock = _clock()
+    if since > clock.last:  # (perhaps stamped since the clock was read)
+        events_stamp()
+        clock = _clock()
+    return clock.forgotten <= since <= clock.last
+
+
+def opened_payload(after: int) -> dict[str, Any]:
+    """A stream's first line: it starts after `after` (module docstring)."""
+    at = timezone.now().isoformat().replace("+00:00", "Z")
+    return {"id": after, "type": OPENED, "at": at, "data": {}}
+
+
 def events_last(*, user_id: int) -> int:
     """The id of the last event this account received (0: none kept)."""
     events_stamp()
@@ -188,7 +225,20 @@ def event_payload(row: AccountEvent) -> dict[str, Any]:
 
 
 def events_forget(*, now: dt.datetime) -> int:
-    """Delete the events older than EVENTS_KEPT_DAYS; returns how many."""
-    since = now - dt.timedelta(days=settings.EVENTS_KEPT_DAYS)
-    deleted, _ = AccountEvent.objects.filter(at__lt=since).delete()
+    """Delete the events older than EVENTS_KEPT_DAYS; returns how many. The clock keeps the
+    highest `seq` deleted (a `since` under it is refused: `since_accepted`). Only stamped events
+    are deleted (an unstamped one is stamped by the next read, and deleted by a later run)."""
+    events_stamp()
+    before = now - dt.timedelta(days=settings.EVENTS_KEPT_DAYS)
+    with transaction.atomic():
+        EventClock.objects.bulk_create([EventClock(pk=1)], ignore_conflicts=True)
+        clock = EventClock.objects.select_for_update().get(pk=1)
+        old = AccountEvent.objects.filter(at__lt=before).exclude(seq=None)
+        highest = old.aggregate(highest=Max("seq"))["highest"]
+        if highest is None:
+            return 0
+        deleted, _ = old.delete()
+        if highest > clock.forgotten:
+            clock.forgotten = highest
+            clock.save(update_fields=["forgotten"])
     return deleted

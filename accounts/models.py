@@ -123,9 +123,11 @@ class AccountEvent(models.Model):
 
 class EventClock(models.Model):
     """One row: the last `seq` given to an account event (accounts.events.events_stamp); its row
-    lock orders the stamps."""
+    lock orders the stamps. `forgotten`: the highest `seq` deleted so far (events_forget), under
+    which a `since` is refused (accounts.events.since_accepted)."""
 
     last = models.BigIntegerField(default=0)
+    forgotten = models.BigIntegerField(default=0)
 
     class Meta:
         db_table = "games_eventclock"  # made by the games app (accounts/apps.py)

@@ -13,8 +13,12 @@ Who: the key or OAuth access token after `Authorization: Token` or `Bearer` (sco
 canfield_site/asgi.py). The socket takes one of the account's stream places (STREAMS_PER_ACCOUNT)
 beside its address's socket place (WS_PER_ADDRESS).
 
-Close codes: 4400 a `since` that is no kept event of the account, 4401 no credential (or it
-ended), 4403 a key or token without `account:read`, 4429 the account holds all its streams.
+The first message is `stream_opened` (its id: the position the socket starts after, where a
+reconnection resumes with `?since=`), as the NDJSON stream's first line.
+
+Close codes: 4400 a `since` from the future or after which events were forgotten, 4401 no
+credential (or it ended), 4403 a key or token without `account:read`, 4429 the account holds
+all its streams.
 """
 
 from __future__ import annotations
@@ -81,8 +85,8 @@ def _open(scope: dict[str, Any]) -> tuple[int, selectors.Credential, int] | int:
     user, credential = found
     since = parse_qs(scope.get("query_string", b"").decode("latin1")).get("since")
     if since is None:
-        return user.pk, credential, events.events_last(user_id=user.pk)
-    if not (since[-1].isdigit() and events.event_known(user_id=user.pk, event_id=int(since[-1]))):
+        return user.pk, credential, events.events_position()
+    if not (since[-1].isdigit() and events.since_accepted(int(since[-1]))):
         return CLOSE_BAD_REQUEST
     return user.pk, credential, int(since[-1])
 
@@ -101,7 +105,7 @@ class AccountEventsConsumer(AsyncWebsocketConsumer):
         opened = await _open_in_pool(self.scope)
         if isinstance(opened, int):
             reason = {
-                CLOSE_BAD_REQUEST: "since is no kept event of the account",
+                CLOSE_BAD_REQUEST: "since is in the future or events after it were forgotten",
                 CLOSE_UNAUTHENTICATED: "authentication required",
                 CLOSE_FORBIDDEN: "the key or token lacks account:read",
             }[opened]

@@ -272,10 +272,11 @@ _events_in_pool = streams.in_pool(_events_since)
 async def account_event_lines(
     user_id: int, last: int, credential: selectors.Credential | None
 ) -> AsyncIterator[bytes]:
-    """The account's events after the event `last` (0: from the first kept), as they come,
-    after an empty line at once (the stream is open: a server may send the headers only with
-    the first line)."""
+    """The account's events after the position `last`, as they come, after an empty line at
+    once (the stream is open: a server may send the headers only with the first line) and the
+    opening line (`events.OPENED`: its id is `last`, where a reconnection resumes)."""
     yield b"\n"
+    yield _line(events.opened_payload(last))
     with streams.stream_watch(streams.account_name(user_id), credential, last) as watch:
         watch.changed.set()  # what came before the watch (or after `since`) is read now
         while True:
@@ -299,15 +300,30 @@ async def account_event_lines(
 
 
 class AccountEventSerializer(serializers.Serializer[object]):
-    id = serializers.IntegerField(help_text="the event's id: `since` resumes after it")
-    type = serializers.ChoiceField(choices=list(events.KINDS))
+    id = serializers.IntegerField(
+        help_text=(
+            f"the event's id: `since` resumes after it (on the first line, `{events.OPENED}`: "
+            "the position the stream starts after)"
+        )
+    )
+    type = serializers.ChoiceField(
+        choices=[events.OPENED, *events.KINDS],
+        help_text=(
+            f"`{events.OPENED}` on the first line only; a client ignores types it does not know"
+        ),
+    )
     at = serializers.DateTimeField()
     data = serializers.JSONField(help_text='by type: docs/api.md "Streams and exports"')
 
 
 class AccountEventsQuerySerializer(serializers.Serializer[object]):
     since = serializers.IntegerField(
-        required=False, help_text="the id of the last event received: the stream starts after it"
+        required=False,
+        help_text=(
+            "the id of the last event (or `stream_opened` line) received: the stream starts "
+            "after it; refused if later than the last event or if an event after it was "
+            "forgotten (older than the kept days)"
+        ),
     )
 
 
@@ -321,10 +337,12 @@ class AccountEventsApi(APIView):
                 (200, NDJSON): OpenApiResponse(
                     AccountEventSerializer,
                     description=(
-                        "NDJSON, open until closed: an empty line at once, then an event a line "
-                        "(within a second of its commit), after `since` if given, else from the "
-                        "opening on; an empty line every 10 s while idle; closed within 10 s of "
-                        "its key's, token's or account's end"
+                        "NDJSON, open until closed: an empty line at once, then the "
+                        "`stream_opened` line (its id: where the stream starts, `since` if "
+                        "given, to resume from), then an event a line (within a second of its "
+                        "commit), after `since` if given, else from the opening on; an empty "
+                        "line every 10 s while idle; closed within 10 s of its key's, token's "
+                        "or account's end"
                     ),
                 ),
             },
@@ -341,8 +359,8 @@ class AccountEventsApi(APIView):
         user_id = request.user.pk
         since = request.query_params.get("since")
         if since is None:
-            last = events.events_last(user_id=user_id)
-        elif since.isdigit() and events.event_known(user_id=user_id, event_id=int(since)):
+            last = events.events_position()
+        elif since.isdigit() and events.since_accepted(int(since)):
             last = int(since)
         else:
             raise InvalidRequest(
@@ -356,7 +374,8 @@ class AccountEventsApi(APIView):
         # No ASGI server to hold it open (a WSGI server, the test client; production sends this
         # path to the ws processes): the events there are after `last`, then the end.
         backlog = [_line(event) for event in events.events_after(user_id=user_id, after=last)]
-        return _ndjson(iter([b"\n", *backlog]), ndjson_type(request))
+        opened = _line(events.opened_payload(last))
+        return _ndjson(iter([b"\n", opened, *backlog]), ndjson_type(request))
 
 
 # `GET account/events`

@@ -22,6 +22,8 @@ from canfield_client import (
 
 from tests.web.helpers import PASSWORD
 
+# A played game's events, in order.
+TWO = ("game_started", "game_ended")
 # The longest wait for an event (the promise is a second: this is a deadline, not a measure).
 DEADLINE = 15.0
 
@@ -129,3 +131,42 @@ def test_refusals_are_typed_errors(base_url, player):
 async def _first_event(base_url: str, token: str | None) -> AccountEvent:
     async with AsyncClient(base_url, token=token) as client, client.live_account_events() as live:
         return await asyncio.wait_for(anext(live), DEADLINE)
+
+
+def test_a_socket_opened_without_since_loses_nothing_to_a_cut_before_any_event(base_url, player):
+    # given: the socket opened without `since` (`with` returns once it knows where it starts)
+    with other_client(base_url, player) as other, player.live_account_events(backoff=0.05) as live:
+        opened = live.since
+        assert opened is not None and live.connections == 1
+
+        # when: the connection is cut before any event, and two games are played meanwhile
+        assert live._ws is not None
+        live._ws.socket.shutdown(socket.SHUT_RDWR)
+        games = [play(other), play(other)]
+
+        # then: reconnected from the opening's position: the four events, once each
+        after = [live.receive(DEADLINE) for _ in range(4)]
+        assert told(after) == [(kind, game) for game in games for kind in TWO]
+        assert live.connections == 2 and after[0].id > opened
+        # and nothing more was waiting (no repeat): the next event is a new game's
+        later = other.new_game(draw=3).id
+        assert told([live.receive(DEADLINE)]) == [("game_started", later)]
+
+
+def test_an_async_socket_opened_without_since_loses_nothing_to_a_cut(base_url, player):
+    with other_client(base_url, player) as other:
+        asyncio.run(_async_cut_before_any_event(base_url, player.token, other))
+
+
+async def _async_cut_before_any_event(base_url: str, token: str, other: Client) -> None:
+    async with (
+        AsyncClient(base_url, token=token) as client,
+        client.live_account_events(backoff=0.05) as live,
+    ):
+        assert live.since is not None  # the opening's position, before any event
+        assert live._ws is not None
+        live._ws.transport.abort()
+        games = [await asyncio.to_thread(play, other), await asyncio.to_thread(play, other)]
+        after = [await asyncio.wait_for(anext(live), DEADLINE) for _ in range(4)]
+        assert told(after) == [(kind, game) for game in games for kind in TWO]
+        assert live.connections == 2

@@ -56,7 +56,7 @@ def test_the_sdk_plays_streams_pages_and_types_errors_against_the_server(compile
     ran = node(compiled, base_url, "--test", "--test-reporter=tap", "test/sdk.test.js")
 
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert "# pass 8" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
+    assert "# pass 9" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
     # the game's stream: its 85 actions, then the end line; the two players' board: 2 pages or more
     assert "stream: 86 lines after the first, 85 actions" in ran.stdout, ran.stdout
     pages = re.search(r"leaderboard: (\d+) pages", ran.stdout)

@@ -35,7 +35,7 @@ NDJSON = {"Accept": "application/x-ndjson"}
 def _events(lines: StreamLines, count: int) -> list[dict[str, object]]:
     """The first `count` events of the stream (keep-alive lines left out), once they arrived."""
     found: list[dict[str, object]] = []
-    seen = 1  # (the opening's empty line)
+    seen = 2  # (the opening's empty line and its `stream_opened` line)
     while len(found) < count:
         seen += 1
         line = lines.wait(seen)[-1][1]
@@ -52,6 +52,12 @@ def _open(base_url: str, headers: dict[str, str], since: object = None) -> Strea
     lines = StreamLines(client, path, {**headers, **NDJSON})
     assert lines.wait_open() == 200
     assert lines.wait(1)[0][1] == b""  # open: what happens from now on is sent
+    opened = json.loads(lines.wait(2)[1][1])  # where it starts: the id to resume from
+    validate(opened, "AccountEvent")
+    assert (opened["type"], opened["data"]) == (events.OPENED, {})
+    if since is not None:
+        assert opened["id"] == int(since)  # type: ignore[call-overload]
+    lines.opened = opened  # type: ignore[attr-defined]
     lines.client = client  # type: ignore[attr-defined]
     return lines
 
@@ -104,9 +110,14 @@ def test_a_stream_tells_the_account_s_games_and_resumes_after_since(base_url):
         ]
         _close(again)
 
-        # and another account's stream heard none of it
+        # and another account's stream from before them hears none of them: its first event is
+        # its own game
         other = Player(client)
-        assert client.get(f"{PATH}?since={ended['id']}", headers=other.streamer).status_code == 400
+        theirs = _open(base_url, other.streamer, since=lines.opened["id"])  # type: ignore[attr-defined]
+        their_game = other.game()
+        (first,) = _events(theirs, 1)
+        assert (first["type"], first["data"]["game"]) == ("game_started", their_game)  # type: ignore[index]
+        _close(theirs)
 
 
 def test_a_revoked_key_s_event_stream_closes(base_url):
@@ -121,7 +132,7 @@ def test_a_revoked_key_s_event_stream_closes(base_url):
         player.game()
 
         # the stream closes, without the game dealt after the revocation
-        assert kinds_after(lines, 2, CLOSED_WITHIN) <= {"keep-alive"}
+        assert kinds_after(lines, 3, CLOSED_WITHIN) <= {"keep-alive"}  # (after the opening, event)
         assert client.get(PATH, headers=player.streamer).status_code == 401
 
 
@@ -164,9 +175,9 @@ def test_every_kind_is_documented_in_both_documents():
     from tests.leaderboard.test_live_contract import ASYNCAPI
 
     documented = ASYNCAPI["components"]["schemas"]["AccountEvent"]["properties"]["type"]["enum"]
-    assert set(documented) == set(events.KINDS)
+    assert set(documented) == {events.OPENED, *events.KINDS}
     api_md = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
-    assert all(f"| `{kind}` |" in api_md for kind in events.KINDS)
+    assert all(f"| `{kind}` |" in api_md for kind in [events.OPENED, *events.KINDS])
 
 
 def test_without_an_asgi_server_the_answer_is_the_backlog_then_the_end(auth_client, user):
@@ -178,12 +189,13 @@ def test_without_an_asgi_server_the_answer_is_the_backlog_then_the_end(auth_clie
     # when: asked through the WSGI test client (nothing can hold a stream open there)
     answer = auth_client.get(f"{PATH}?since={first['id']}", headers=NDJSON)
 
-    # then: the opening's empty line, the event after `since`, and the end
+    # then: the opening's empty line, its `stream_opened` line, the event after `since`, and
+    # the end
     lines = b"".join(answer.streaming_content).split(b"\n")
     assert answer.status_code == 200
-    assert lines[0] == b"" and [json.loads(line)["type"] for line in lines[1:] if line] == [
-        "game_ended"
-    ]
+    assert lines[0] == b"" and [
+        (json.loads(line)["type"], json.loads(line)["id"]) for line in lines[1:] if line
+    ] == [(events.OPENED, first["id"]), ("game_ended", first["id"] + 1)]
 
 
 @requires_postgres
@@ -254,6 +266,8 @@ def test_the_websocket_sends_the_stream_s_events_and_closes_with_its_key(base_ur
             client.post(
                 f"/api/v1/games/{game_id}/actions", json={"type": "resign"}, headers=player.actor
             )
+            opened = json.loads(ws.recv(timeout=10))
+            assert (opened["type"], opened["id"]) == (events.OPENED, started["id"])
             ended = json.loads(ws.recv(timeout=10))
 
             # then: the game's end, the same event as the stream's line
@@ -312,9 +326,59 @@ def test_the_websocket_refuses_without_a_credential_a_scope_or_a_known_since(
         "none": 4401, "bad key": 4401, "no scope": 4403, "bad since": 4400, "unknown since": 4400
     }  # fmt: skip
 
-    # and a browser's session opens it (no message: nothing happened since)
-    with (
-        _socket(base_url, "", {"Cookie": f"sessionid={session}"}) as ws,
-        pytest.raises(TimeoutError),
-    ):
-        ws.recv(timeout=0.5)
+    # and a browser's session opens it (its opening message, then nothing: nothing happened)
+    with _socket(base_url, "", {"Cookie": f"sessionid={session}"}) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == events.OPENED
+        with pytest.raises(TimeoutError):
+            ws.recv(timeout=0.5)
+
+
+def test_a_stream_opened_without_since_resumes_from_its_opening_line(base_url):
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        # given: a stream opened without `since`, closed before any event
+        player = Player(client)
+        lines = _open(base_url, player.streamer)
+        opened = lines.opened  # type: ignore[attr-defined]
+        _close(lines)
+
+        # when: a game is played while no stream is open
+        game_id = player.game()
+        client.post(
+            f"/api/v1/games/{game_id}/actions", json={"type": "resign"}, headers=player.actor
+        )
+
+        # then: resumed from the opening's id (no event of the account), both events come
+        again = _open(base_url, player.streamer, since=opened["id"])
+        told = _events(again, 2)
+        assert [(e["type"], e["data"]["game"]) for e in told] == [  # type: ignore[index]
+            ("game_started", game_id), ("game_ended", game_id)
+        ]  # fmt: skip
+        assert all(int(e["id"]) > opened["id"] for e in told)  # type: ignore[call-overload]
+        _close(again)
+
+
+@pytest.mark.django_db
+def test_since_is_a_position_refused_when_from_the_future_or_after_forgotten_events(
+    auth_client, user
+):
+    # given: three events, the first one forgotten (older than EVENTS_KEPT_DAYS)
+    for game in "abc":
+        events.event_add(user=user.pk, kind="game_started", data={"game": game})
+    first, second, third = (e["id"] for e in events.events_after(user_id=user.pk, after=0))
+    AccountEvent.objects.filter(seq=first).update(at=timezone.now() - dt.timedelta(days=8))
+    assert events.events_forget(now=timezone.now()) == 1
+
+    # then: a position after which nothing was forgotten, up to the last stamp, is accepted
+    # (the opening's id, no event of this account, is one); before it or after the last, not
+    assert events.events_position() == third
+    assert [events.since_accepted(since) for since in (first - 1, first, second, third)] == [
+        False, True, True, True
+    ]  # fmt: skip
+    assert not events.since_accepted(third + 1)
+    for since, status in ((first - 1, 400), (third + 1, 400), (first, 200), ("x", 400)):
+        answer = auth_client.get(f"{PATH}?since={since}", headers=NDJSON)
+        assert answer.status_code == status, since
+    answer = auth_client.get(PATH, headers=NDJSON)
+    opened = json.loads(b"".join(answer.streaming_content).split(b"\n")[1])
+    assert (opened["type"], opened["id"]) == (events.OPENED, third)
+    assert auth_client.get(f"{PATH}?since={opened['id']}", headers=NDJSON).status_code == 200

@@ -24,6 +24,9 @@ type PageQuery<O extends keyof operations> = Omit<Query<O>, "page">;
 export type StreamEvent = Schemas["StreamLine"];
 /** A line of `GET account/events` (docs/api.md "Streams and exports"): `data` by `type`. */
 export type AccountEvent = Schemas["AccountEvent"];
+/** The type of an account event stream's first line: its `id` is where the stream starts. The
+ * client keeps it as its resume point and never yields it. */
+export const OPENED = "stream_opened";
 export type Challenge = Schemas["Challenge"];
 
 export interface ClientOptions {
@@ -238,9 +241,11 @@ export class Client {
   /**
    * The account's events as they happen (`GET account/events`, NDJSON, scope `account:read`):
    * games started and ended, matches found, filled, finished and rated, reviews, analyses, a
-   * new day. After `since` (an event's `id`) when given; endless. A dropped stream (or a
-   * 502/503/504) is opened again after the last event received, with jittered back-off, so
-   * none is lost.
+   * new day. After `since` (an event's `id`) when given, else from the opening on; endless. A
+   * dropped stream (or a 502/503/504) is opened again after the last event received, with
+   * jittered back-off, so none is lost. The stream's first line (`stream_opened`: where it
+   * starts) is never yielded: its `id` is the resume point until an event comes, so a
+   * reconnection before the first event loses nothing either; `onOpen` is called on it.
    */
   async *accountEvents(options: StreamOptions & { since?: number } = {}): AsyncGenerator<AccountEvent> {
     let since = options.since;
@@ -251,27 +256,33 @@ export class Client {
         parseAs: "stream",
         ...(signal ? { signal } : {}),
       });
-    for await (const event of follow<AccountEvent>(open, options)) {
+    const { onOpen, ...rest } = options;
+    for await (const event of follow<AccountEvent>(open, rest)) {
       since = event.id;
-      yield event;
+      if (event.type === OPENED) onOpen?.();
+      else yield event;
     }
   }
 
   /**
    * The account's events over the WebSocket (`/ws/account/events`, scope `account:read`): the
    * events of `accountEvents`, one message each, after `since` (an event's `id`) when given,
-   * else from the opening on (`onOpen`: what happens from then on is told); endless. A dropped
-   * connection (or 4429, 1011, 1012) is opened again with jittered back-off after the last
-   * event received, so none is lost or repeated. 4400 (an unknown `since`), 4401 (no
-   * credential, or it ended) and 4403 (no `account:read`) throw a `LiveClosed`.
+   * else from the opening on (`onOpen`, called on the socket's `stream_opened` message, which is
+   * never yielded: what happens from then on is told); endless. A dropped connection (or 4429,
+   * 1011, 1012) is opened again with jittered back-off after the last event received, or the
+   * `stream_opened` message's `id` before any event, so none is lost or repeated. 4400 (a
+   * `since` from the future or after which events were forgotten), 4401 (no credential, or it
+   * ended) and 4403 (no `account:read`) throw a `LiveClosed`.
    */
   async *liveAccountEvents(options: LiveOptions & { since?: number } = {}): AsyncGenerator<AccountEvent> {
     let since = options.since;
     const url = (): string => socketUrl(this.baseUrl, since === undefined ? "/ws/account/events" : `/ws/account/events?since=${since}`);
     const headers: Record<string, string> = this.token === undefined ? {} : { Authorization: `Bearer ${this.token}` };
-    for await (const event of live<AccountEvent>(url, options, headers)) {
+    const { onOpen, ...rest } = options;
+    for await (const event of live<AccountEvent>(url, rest, headers)) {
       since = event.id;
-      yield event;
+      if (event.type === OPENED) onOpen?.();
+      else yield event;
     }
   }
 

@@ -604,8 +604,27 @@ export interface components {
             standing: components["schemas"]["Standing"];
         };
         AccountEvent: {
-            /** @description the event's id: `since` resumes after it */
+            /** @description the event's id: `since` resumes after it (on the first line, `stream_opened`: the position the stream starts after) */
             id: number;
+            /**
+             * @description `stream_opened` on the first line only; a client ignores types it does not know
+             *
+             *     * `stream_opened` - stream_opened
+             *     * `game_started` - game_started
+             *     * `game_ended` - game_ended
+             *     * `challenge_created` - challenge_created
+             *     * `challenge_accepted` - challenge_accepted
+             *     * `challenge_declined` - challenge_declined
+             *     * `challenge_cancelled` - challenge_cancelled
+             *     * `challenge_expired` - challenge_expired
+             *     * `match_seat_filled` - match_seat_filled
+             *     * `match_found` - match_found
+             *     * `match_finished` - match_finished
+             *     * `match_rated` - match_rated
+             *     * `review_decided` - review_decided
+             *     * `analysis_ready` - analysis_ready
+             *     * `daily_published` - daily_published
+             */
             type: components["schemas"]["AccountEventTypeEnum"];
             /** Format: date-time */
             at: string;
@@ -613,7 +632,8 @@ export interface components {
             data: unknown;
         };
         /**
-         * @description * `game_started` - game_started
+         * @description * `stream_opened` - stream_opened
+         *     * `game_started` - game_started
          *     * `game_ended` - game_ended
          *     * `challenge_created` - challenge_created
          *     * `challenge_accepted` - challenge_accepted
@@ -629,7 +649,7 @@ export interface components {
          *     * `daily_published` - daily_published
          * @enum {string}
          */
-        AccountEventTypeEnum: "game_started" | "game_ended" | "challenge_created" | "challenge_accepted" | "challenge_declined" | "challenge_cancelled" | "challenge_expired" | "match_seat_filled" | "match_found" | "match_finished" | "match_rated" | "review_decided" | "analysis_ready" | "daily_published";
+        AccountEventTypeEnum: "stream_opened" | "game_started" | "game_ended" | "challenge_created" | "challenge_accepted" | "challenge_declined" | "challenge_cancelled" | "challenge_expired" | "match_seat_filled" | "match_found" | "match_finished" | "match_rated" | "review_decided" | "analysis_ready" | "daily_published";
         Acted: {
             action: components["schemas"]["ActionOut"];
             game: components["schemas"]["GameOut"];
@@ -2043,7 +2063,7 @@ export interface operations {
     account_events: {
         parameters: {
             query?: {
-                /** @description the id of the last event received: the stream starts after it */
+                /** @description the id of the last event (or `stream_opened` line) received: the stream starts after it; refused if later than the last event or if an event after it was forgotten (older than the kept days) */
                 since?: number;
             };
             header?: never;
@@ -2052,7 +2072,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description NDJSON, open until closed: an empty line at once, then an event a line (within a second of its commit), after `since` if given, else from the opening on; an empty line every 10 s while idle; closed within 10 s of its key's, token's or account's end */
+            /** @description NDJSON, open until closed: an empty line at once, then the `stream_opened` line (its id: where the stream starts, `since` if given, to resume from), then an event a line (within a second of its commit), after `since` if given, else from the opening on; an empty line every 10 s while idle; closed within 10 s of its key's, token's or account's end */
             200: {
                 headers: {
                     [name: string]: unknown;

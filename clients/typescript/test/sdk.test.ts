@@ -211,7 +211,9 @@ test("the live board reconnects after the server restarts (1012)", async () => {
 
 /** A proxy to the server that cuts its first account-event stream after the first event line,
  * and passes every later request through, line by line as they come. */
-function cuttingProxy(): { server: Server; requests: string[] } {
+/** A proxy to the server that cuts its first stream after `lines` JSON lines (the first is the
+ * `stream_opened` line) and forwards the later ones once `hold` resolved. */
+function cuttingProxy(lines = 2, hold: Promise<void> = Promise.resolve()): { server: Server; requests: string[] } {
   const requests: string[] = [];
   const server = createServer((request, response) => {
     requests.push(request.url ?? "");
@@ -219,15 +221,21 @@ function cuttingProxy(): { server: Server; requests: string[] } {
     const headers = { Authorization: request.headers.authorization ?? "", Accept: request.headers.accept ?? "" };
     const controller = new AbortController();
     response.on("close", () => controller.abort());
-    fetch(new URL(request.url ?? "/", base), { headers, signal: controller.signal })
+    (first ? Promise.resolve() : hold)
+      .then(() => fetch(new URL(request.url ?? "/", base), { headers, signal: controller.signal }))
       .then(async (upstream) => {
         response.writeHead(upstream.status, { "Content-Type": upstream.headers.get("Content-Type") ?? "" });
         const decoder = new TextDecoder();
         const reader = upstream.body?.getReader();
+        let sent = "";
         for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
           const text = decoder.decode(read.value, { stream: true });
-          if (first && text.includes("}\n")) {
-            response.write(text.slice(0, text.indexOf("}\n") + 2), () => response.destroy());
+          sent += text;
+          const ends = sent.split("}\n").length - 1;
+          if (first && ends >= lines) {
+            let cut = -1;
+            for (let n = 0; n < lines; n += 1) cut = sent.indexOf("}\n", cut + 1);
+            response.write(text.slice(0, text.length - (sent.length - cut - 2)), () => response.destroy());
             return;
           }
           response.write(text);
@@ -325,18 +333,23 @@ function gameOf(event: AccountEvent): string {
 
 /** A socket proxy to the server that passes the opening request's Authorization on, and kills
  * its first connection (no close frame) once it has passed one message on. */
-function killingSocketProxy(): { server: WebSocketServer; paths: string[] } {
+/** A proxy to the server's sockets that kills its first connection after `messages` messages
+ * (the first is `stream_opened`) and opens the later ones once `hold` resolved. */
+function killingSocketProxy(messages = 2, hold: Promise<void> = Promise.resolve()): { server: WebSocketServer; paths: string[] } {
   const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
   const paths: string[] = [];
-  server.on("connection", (socket, request) => {
+  server.on("connection", async (socket, request) => {
     paths.push(request.url ?? "");
     const first = paths.length === 1;
+    if (!first) await hold;
     const headers = { Authorization: request.headers.authorization ?? "" };
     const upstream = new WebSocket(new URL(request.url ?? "/", base.replace(/^http/, "ws")), { headers });
     let cut = false;
+    let count = 0;
     upstream.on("message", (data) => {
       if (cut) return;
-      cut = first;
+      count += 1;
+      cut = first && count >= messages;
       socket.send(data.toString(), () => {
         if (cut) {
           socket.terminate();
@@ -403,4 +416,85 @@ test("account events over the WebSocket: typed, and resumed after a killed conne
   assert.ok(anonymous instanceof LiveClosed && anonymous.code === 4401, String(anonymous));
   const unknown = await rest(ada.liveAccountEvents({ since: 10 ** 12 })).catch((e: unknown) => e);
   assert.ok(unknown instanceof LiveClosed && unknown.code === 4400, String(unknown));
+});
+
+test("account events opened without since lose nothing to a cut before the first event", { timeout: 60_000 }, async () => {
+  const ada = new Client(base);
+  const adaName = `${name}-o`;
+  const { token } = await ada.register(adaName, PASSWORD);
+  const other = new Client(base); // another client of the account: a key of its own
+  await other.login(adaName, PASSWORD);
+  const play = async (): Promise<string> => {
+    const game = await other.createGame({ draw: 3 });
+    await other.act(game.id, { type: "resign", expect: game.moves });
+    return game.id;
+  };
+  const expected = (games: string[]): [string, string][] => games.flatMap((g): [string, string][] => [["game_started", g], ["game_ended", g]]);
+
+  // NDJSON: opened without since, cut right after its `stream_opened` line; two games are played
+  // before the SDK may reconnect; then it resumes from the opening's position
+  let release = (): void => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const { server, requests } = cuttingProxy(1, held);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  assert.ok(address !== null && typeof address === "object");
+  const seen: [string, string][] = [];
+  try {
+    let opened = (): void => {};
+    const open = new Promise<void>((resolve) => (opened = resolve));
+    const proxied = new Client(`http://127.0.0.1:${address.port}`, { token });
+    const events = proxied.accountEvents({ onOpen: () => opened(), backoff: { initialMs: 10 } });
+    const firstEvent = events.next();
+    await open;
+    const games = [await play(), await play()];
+    release();
+    const first = (await firstEvent).value;
+    assert.ok(first !== undefined);
+    seen.push([first.type, gameOf(first)]);
+    while (seen.length < 4) {
+      const next = (await events.next()).value;
+      assert.ok(next !== undefined);
+      seen.push([next.type, gameOf(next)]);
+    }
+    await events.return(undefined);
+    assert.deepEqual(seen, expected(games));
+    assert.equal(requests.length, 2);
+    assert.match(requests[1] ?? "", /^\/api\/v1\/account\/events\?since=\d+$/);
+  } finally {
+    server.close();
+  }
+
+  // the WebSocket: the same, killed right after its `stream_opened` message
+  let releaseSocket = (): void => {};
+  const heldSocket = new Promise<void>((resolve) => (releaseSocket = resolve));
+  const proxy = killingSocketProxy(1, heldSocket);
+  await new Promise<void>((resolve) => proxy.server.once("listening", resolve));
+  const socketAddress = proxy.server.address();
+  assert.ok(socketAddress !== null && typeof socketAddress === "object");
+  const told: [string, string][] = [];
+  try {
+    let opened = (): void => {};
+    const open = new Promise<void>((resolve) => (opened = resolve));
+    const proxied = new Client(`http://127.0.0.1:${socketAddress.port}`, { token });
+    const live = proxied.liveAccountEvents({ onOpen: () => opened(), backoff: { initialMs: 10 } });
+    const firstEvent = live.next();
+    await open;
+    const games = [await play(), await play()];
+    releaseSocket();
+    const first = (await firstEvent).value;
+    assert.ok(first !== undefined);
+    told.push([first.type, gameOf(first)]);
+    while (told.length < 4) {
+      const next = (await live.next()).value;
+      assert.ok(next !== undefined);
+      told.push([next.type, gameOf(next)]);
+    }
+    await live.return(undefined);
+    assert.deepEqual(told, expected(games));
+    assert.equal(proxy.paths[0], "/ws/account/events");
+    assert.match(proxy.paths[1] ?? "", /^\/ws\/account\/events\?since=\d+$/);
+  } finally {
+    proxy.server.close();
+  }
 });

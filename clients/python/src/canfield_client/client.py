@@ -27,6 +27,7 @@ from canfield_client.board import LiveBoard
 from canfield_client.events import AccountEventSocket, LiveAccountEvents
 from canfield_client.match import LiveMatch
 from canfield_client.models import (
+    OPENED,
     Account,
     AccountEvent,
     Acted,
@@ -377,12 +378,15 @@ class Client(_Options):
         """The account's events as they happen (`GET account/events`), after the event `since`
         (an `AccountEvent.id`) if given, endlessly: a dropped stream is opened again after the
         last event received (jittered exponential back-off, up to `retries` failures in a
-        row), so none is lost."""
+        row), so none is lost. Without `since` it starts where the stream opens: its first line
+        (`stream_opened`, never given) tells that position, which a reconnection resumes from
+        even when no event came yet."""
         last = [since]
         for line in self._follow(lambda: self._events_args(last[0]), True):
             event = AccountEvent.from_json(json.loads(line))
-            last[0] = event.id
-            yield event
+            last[0] = event.id  # (the `stream_opened` line's too: where the stream starts)
+            if event.type != OPENED:
+                yield event
 
     def live_account_events(
         self, since: int | None = None, *, backoff: float = 0.5
@@ -729,8 +733,9 @@ class AsyncClient(_Options):
         last = [since]
         async for line in self._follow(lambda: self._events_args(last[0]), True):
             event = AccountEvent.from_json(json.loads(line))
-            last[0] = event.id
-            yield event
+            last[0] = event.id  # (the `stream_opened` line's too: where the stream starts)
+            if event.type != OPENED:
+                yield event
 
     async def _follow(
         self, args: Callable[[], dict[str, Any]], reconnect: bool

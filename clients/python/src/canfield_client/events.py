@@ -1,11 +1,14 @@
 """The account's events over a WebSocket (`WS /ws/account/events`, docs/asyncapi.yaml
 `accountEventsSocket`): the events of `Client.account_events` (NDJSON), one message each, as
 an iterator that reopens a dropped connection by itself and resumes after the last event it
-gave (`?since=`), so that a reconnection loses no event and repeats none. `LiveAccountEvents`
+gave (`?since=`), so that a reconnection loses no event and repeats none. Opened without
+`since`, the socket's first message (`stream_opened`, read as it opens and never given) tells
+where it starts: a reconnection before any event resumes from there. `LiveAccountEvents`
 for asyncio (`async for`), `AccountEventSocket` blocking (`for`)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from types import TracebackType
@@ -19,13 +22,15 @@ from websockets.sync.client import connect as sync_connect
 from canfield_client import errors
 from canfield_client._core import USER_AGENT, backoff_delay, ws_base
 from canfield_client.board import LiveSocket
-from canfield_client.models import AccountEvent, Json
+from canfield_client.models import OPENED, AccountEvent, Json
 
 PATH = "/ws/account/events"
+# The longest wait for a new socket's `stream_opened` message (sent as it opens).
+OPENING_WAIT = 10.0
 # Close codes reconnecting cannot mend (4429, the account's streams all held, and the
 # server's own closes are retried with back-off).
 FINAL_CLOSE_CODES = {
-    4400: "since is no kept event of the account",
+    4400: "since is in the future or events after it were forgotten",
     4401: "authentication required",
     4403: "the key or token lacks account:read",
 }
@@ -38,8 +43,8 @@ _ERRORS: dict[int, type[errors.CanfieldError]] = {
 
 def closed_error(code: int, reason: str) -> errors.CanfieldError:
     """The error of a final close code (`status` is the close code): 4400 `InvalidRequest`
-    (an unknown or forgotten `since`), 4401 `NotAuthenticated` (no credential, or it ended),
-    4403 `Forbidden` (no `account:read`)."""
+    (a `since` from the future or after which events were forgotten), 4401 `NotAuthenticated`
+    (no credential, or it ended), 4403 `Forbidden` (no `account:read`)."""
     return _ERRORS[code](reason or FINAL_CLOSE_CODES[code], status=code)
 
 
@@ -61,8 +66,8 @@ def event_of(raw: str | bytes) -> AccountEvent | None:
 
 
 class _Resume:
-    """Where a socket of the account's events stands: `since`, the id of the last event given
-    (None: from the first connection's opening on)."""
+    """Where a socket of the account's events stands: `since`, the id of the last event given,
+    or of the first connection's `stream_opened` message (None: not opened yet)."""
 
     def __init__(self, server: str, since: int | None) -> None:
         self.base = f"{ws_base(server)}{PATH}"
@@ -70,6 +75,14 @@ class _Resume:
 
     def url(self) -> str:
         return self.base if self.since is None else f"{self.base}?since={quote(str(self.since))}"
+
+    def event(self, raw: str | bytes) -> AccountEvent | None:
+        """The event a message gives (None: none); `since` follows it, the opening's too."""
+        event = event_of(raw)
+        if event is None:
+            return None
+        self.since = event.id
+        return None if event.type == OPENED else event
 
 
 class LiveAccountEvents(LiveSocket[AccountEvent]):
@@ -80,7 +93,8 @@ class LiveAccountEvents(LiveSocket[AccountEvent]):
     after `backoff` (doubling, jittered) with `since` the last event given: no event is lost or
     given twice. After `max_failures` failed openings in a row the iteration raises the
     failure; 4400, 4401 and 4403 raise `InvalidRequest`, `NotAuthenticated`, `Forbidden`.
-    `since` is the id to keep to resume later (a new socket, another process)."""
+    `since` is the id to keep to resume later (a new socket, another process); opened without
+    it, `open()` waits for the socket's `stream_opened` message, whose id it takes."""
 
     final = FINAL_CLOSE_CODES
 
@@ -100,6 +114,7 @@ class LiveAccountEvents(LiveSocket[AccountEvent]):
             self._resume.base, reconnect=reconnect, backoff=backoff, max_failures=max_failures
         )
         self._socket_headers = socket_headers(token, headers)
+        self._pending: list[AccountEvent] = []
 
     @property
     def since(self) -> int | None:
@@ -111,9 +126,38 @@ class LiveAccountEvents(LiveSocket[AccountEvent]):
         return self
 
     async def open(self) -> None:
-        """Connect now (else the first `anext` does): events from then on are told."""
-        if self._ws is None and not self._closed:
+        """Connect now (else the first `anext` does): events from then on are told. Without
+        `since`, returns once the `stream_opened` message told where the socket starts (a
+        connection dropped before it is opened again; a final close code raises)."""
+        drops = 0
+        while self._ws is None and not self._closed:
             self._ws = await self._connect()
+            if self._resume.since is not None:
+                return
+            try:
+                raw = await asyncio.wait_for(self._ws.recv(), OPENING_WAIT)
+            except (ConnectionClosed, TimeoutError) as exc:
+                self._ws = None
+                rcvd = exc.rcvd if isinstance(exc, ConnectionClosed) else None
+                if rcvd is not None and rcvd.code in FINAL_CLOSE_CODES:
+                    raise closed_error(rcvd.code, rcvd.reason) from None
+                drops += 1
+                if drops >= self.max_failures:
+                    raise
+                await asyncio.sleep(backoff_delay(self.backoff, drops - 1))
+                continue
+            event = self._resume.event(raw)
+            if event is not None:  # (a server that sends no opening message: the first event)
+                self._pending.append(event)
+
+    async def __anext__(self) -> AccountEvent:
+        if self._pending:
+            return self._pending.pop(0)
+        if self._ws is None and self._resume.since is None:
+            await self.open()
+            if self._pending:
+                return self._pending.pop(0)
+        return await super().__anext__()
 
     def _url(self) -> str:
         return self._resume.url()
@@ -126,13 +170,14 @@ class LiveAccountEvents(LiveSocket[AccountEvent]):
 
     def _event(self, data: Json) -> AccountEvent | None:
         event = AccountEvent.from_json(data)
-        self._resume.since = event.id
-        return event
+        self._resume.since = event.id  # (the opening's too: where the connection starts)
+        return None if event.type == OPENED else event
 
 
 class AccountEventSocket:
     """`LiveAccountEvents`, blocking: `for event in live` (or `next(live)`). `with` (or
-    `open()`) connects at once; the first `next` otherwise."""
+    `open()`) connects at once (without `since`: once the `stream_opened` message told where
+    the socket starts); the first `next` otherwise."""
 
     def __init__(
         self,
@@ -154,6 +199,7 @@ class AccountEventSocket:
         self._drops = 0  # connections dropped in a row (no message since)
         self._ws: SyncConnection | None = None
         self._closed = False
+        self._pending: list[AccountEvent] = []
 
     @property
     def since(self) -> int | None:
@@ -173,9 +219,29 @@ class AccountEventSocket:
         return self
 
     def open(self) -> None:
-        """Connect now (else the first `next` does): events from then on are told."""
-        if self._ws is None and not self._closed:
+        """Connect now (else the first `next` does): events from then on are told. Without
+        `since`, returns once the `stream_opened` message told where the socket starts (a
+        connection dropped before it is opened again; a final close code raises)."""
+        drops = 0
+        while self._ws is None and not self._closed:
             self._ws = self._connect()
+            if self._resume.since is not None:
+                return
+            try:
+                raw = self._ws.recv(timeout=OPENING_WAIT)
+            except (ConnectionClosed, TimeoutError) as exc:
+                self._ws = None
+                rcvd = exc.rcvd if isinstance(exc, ConnectionClosed) else None
+                if rcvd is not None and rcvd.code in FINAL_CLOSE_CODES:
+                    raise closed_error(rcvd.code, rcvd.reason) from None
+                drops += 1
+                if drops >= self.max_failures:
+                    raise
+                time.sleep(backoff_delay(self.backoff, drops - 1))
+                continue
+            event = self._resume.event(raw)
+            if event is not None:  # (a server that sends no opening message: the first event)
+                self._pending.append(event)
 
     def close(self) -> None:
         self._closed = True
@@ -214,6 +280,8 @@ class AccountEventSocket:
             if self._closed:
                 raise StopIteration
             self.open()
+            if self._pending:
+                return self._pending.pop(0)
             assert self._ws is not None
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
@@ -229,7 +297,6 @@ class AccountEventSocket:
                 self._drops += 1
                 continue
             self._drops = 0
-            event = event_of(raw)
+            event = self._resume.event(raw)
             if event is not None:
-                self._resume.since = event.id
                 return event

@@ -757,13 +757,19 @@ class GameEvent:
         return cls(kind, Game.from_json(data["game"]), action and Action.from_json(action))
 
 
+# The type of an account event stream's first line: its id is where the stream starts (the
+# position to resume from when no event came yet); the clients keep it, never give it.
+OPENED = "stream_opened"
+
+
 @dataclass(frozen=True, slots=True)
 class AccountEvent:
     """A line of the account event stream (docs/api.md, "Streams and exports"): `type` one of
     game_started, game_ended, challenge_created, challenge_accepted, challenge_declined,
     challenge_cancelled, challenge_expired, match_seat_filled, match_found, match_finished,
     match_rated, review_decided, analysis_ready, daily_published (or a newer server's), `data`
-    its fields; `id` resumes after it (`since`)."""
+    its fields; `id` resumes after it (`since`). The stream's first line, `stream_opened`
+    (OPENED: where it starts), is never given: the client keeps its id as `since`."""
 
     id: int
     type: str
