@@ -84,11 +84,13 @@ class Account:
 
 
 class Seen:
-    """The events one stream sends (keep-alives left out), read in a thread of its own; each
-    checked against docs/asyncapi.yaml."""
+    """The events one stream sends (keep-alives left out; its opening event, which says where
+    it starts, apart in `opened`), read in a thread of its own; each checked against
+    docs/asyncapi.yaml."""
 
     def __init__(self, messages: Iterator[str]) -> None:
         self.events: list[dict[str, Any]] = []
+        self.opened: list[dict[str, Any]] = []
         self.closed = False
         self.arrived = threading.Condition()
         self.thread = threading.Thread(target=self._read, args=(messages,), daemon=True)
@@ -101,7 +103,8 @@ class Seen:
                     event = json.loads(text)
                     validate(event, "AccountEvent")
                     with self.arrived:
-                        self.events.append(event)
+                        opening = event["type"] == "stream_opened"
+                        (self.opened if opening else self.events).append(event)
                         self.arrived.notify_all()
         except (httpx.TransportError, ConnectionClosed):
             pass  # the server went away
@@ -212,6 +215,7 @@ def test_both_streams_see_a_game_and_a_duel_live_and_resume_across_a_restart(env
         for stream in (lines, messages):
             stream.wait("match_finished", match=duel["id"], status="finished")
         assert messages.events == lines.events[1:]
+        assert [event["id"] for event in messages.opened] == [opened["id"]]
         last = lines.events[-1]["id"]
 
         # when: the ws process is killed, an event is written while it is down, and another
@@ -239,6 +243,7 @@ def test_both_streams_see_a_game_and_a_duel_live_and_resume_across_a_restart(env
         resumed = [(event["type"], event["data"]["game"]) for event in lines.events]
         assert resumed == [("game_started", down), ("game_ended", down)]
         assert messages.events == lines.events
+        assert [event["id"] for event in lines.opened + messages.opened] == [last, last]
         later = bob.call("POST", "/games", {"draw": 1})["id"]
         for stream in (lines, messages):
             stream.wait("game_started", game=later)
