@@ -8,6 +8,7 @@ import uuid
 from typing import Any, TypedDict
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Max, Min, Q, QuerySet
 from django.utils import timezone
@@ -60,7 +61,7 @@ class CalendarDay(TypedDict):
     won: int
 
 
-def player_history(*, player: Any, viewer: Any) -> QuerySet[Game]:
+def player_history(*, player: User, viewer: User | AnonymousUser) -> QuerySet[Game]:
     """The player's games for the history on their page, newest first: all of them for the
     player themselves (in progress too), else those anyone may see (docs/api.md: finished, and not
     a daily game whose day is still running)."""
@@ -78,7 +79,7 @@ def cards_home(game: Game) -> int:
     return sum(int(foundation["count"]) for foundation in view["foundations"])
 
 
-def player_figures(*, player: Any) -> list[dict[str, Any]]:
+def player_figures(*, player: User) -> list[dict[str, Any]]:
     """The player's figures over the games that count (games.selectors.games_counted, as the
     API's `players/{username}`): all games first, then each draw mode (3, then 1), each with
     `games`, `wins`, `win_rate` (whole percent, None without a game), `best_score`,
@@ -114,7 +115,9 @@ def _entry_seconds(entry: Entry, now: dt.datetime) -> float:
     return max(0.0, (end - entry.started_at).total_seconds())
 
 
-def player_dailies(*, player: Any, viewer: Any, now: dt.datetime) -> list[DailyRow]:
+def player_dailies(
+    *, player: User, viewer: User | AnonymousUser, now: dt.datetime
+) -> list[DailyRow]:
     """The player's daily games of the last CALENDAR_DAYS days (older ones are in the history),
     newest day first, as the boards show them: today's too, with
     their live figures (the boards list games in progress); to others, without the entries
