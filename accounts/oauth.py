@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
-from oauth2_provider import views as oauth_views
+from django_stubs_ext import StrPromise
 from oauth2_provider.models import (
     AbstractApplication,
     get_application_model,
@@ -41,6 +41,7 @@ from oauth2_provider.models import (
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauth2_provider.scopes import BaseScopes
 from oauth2_provider.settings import oauth2_settings
+from oauth2_provider.views.base import AuthorizationView
 from oauthlib.common import generate_token
 from oauthlib.oauth2.rfc6749 import errors as oauth_errors
 
@@ -115,7 +116,7 @@ class ApiScopes(BaseScopes):
 # What the consent page says of the errors it shows instead of sending them back to the app
 # (RFC 6749 4.1.2.1: no app to trust with them), in the player's language: oauthlib words them
 # in English for developers.
-PAGE_ERRORS = {
+PAGE_ERRORS: dict[type[oauth_errors.FatalClientError], StrPromise] = {
     oauth_errors.InvalidClientIdError: gettext_lazy(
         "No app is registered here with this client_id: the link that brought you here is wrong."
     ),
@@ -134,13 +135,16 @@ PAGE_ERRORS = {
 }
 
 
-class ConsentView(oauth_views.AuthorizationView):
+class ConsentView(AuthorizationView):
     """The consent page: which app asks for what, allow or deny, in the site's look and the
     player's language (its errors too: PAGE_ERRORS)."""
 
     template_name = "web/oauth_authorize.html"
 
-    def error_response(self, error: Any, application: Any, **kwargs: Any) -> HttpResponse:
+    # (the toolkit's own AuthorizationView adds `application` to its mixin's signature)
+    def error_response(  # type: ignore[override]
+        self, error: Any, application: Any, **kwargs: Any
+    ) -> HttpResponse:
         shown = error.oauthlib_error
         if isinstance(shown, oauth_errors.FatalClientError):  # shown here, never redirected
             shown.description = str(
@@ -171,7 +175,8 @@ class ConsentView(oauth_views.AuthorizationView):
                 "description": _("The code_challenge_method must be S256."),
             }
             return render(request, self.template_name, {"error": error}, status=400)
-        return super().get(request, *args, **kwargs)
+        response: HttpResponse = super().get(request, *args, **kwargs)
+        return response
 
 
 class Validator(OAuth2Validator):

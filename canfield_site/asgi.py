@@ -1,9 +1,12 @@
 """ASGI entry point: HTTP goes to Django, WebSockets to the leaderboard consumers (within the
 limits of core/sockets.py, which also holds game streams' places)."""
 
+from __future__ import annotations
+
 import atexit
 import os
-from urllib.parse import urlparse
+from typing import TYPE_CHECKING
+from urllib.parse import ParseResult, urlparse
 
 from django.core.asgi import get_asgi_application
 
@@ -20,6 +23,11 @@ from core.metrics import process_exit  # noqa: E402
 from core.sockets import PlacesHeld, SocketsPerAddress  # noqa: E402
 from leaderboard.routing import websocket_urlpatterns  # noqa: E402
 
+if TYPE_CHECKING:
+    from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
+    from channels.consumer import _ChannelScope
+    from channels.utils import _MiddlewareProtocol
+
 refuse_unsafe_secrets()
 # A ws process's listeners leave the metrics' sums when it stops (core/metrics.py).
 atexit.register(process_exit)
@@ -31,25 +39,31 @@ class BrowserOriginValidator(OriginValidator):
     visitors' cookies; a client that sends no `Origin` (a bot, a command-line client) may
     listen: the live boards are public data."""
 
-    def __init__(self, application: object) -> None:
+    def __init__(self, application: _MiddlewareProtocol) -> None:
         super().__init__(application, [])
+        # channels types `application` as any ASGI application (version 2's take the scope
+        # alone); this one is middleware called with all three.
+        self.inner = application
 
-    def valid_origin(self, parsed_origin: object) -> bool:
+    def valid_origin(self, parsed_origin: ParseResult | None) -> bool:
         return parsed_origin is None or bool(super().valid_origin(parsed_origin))
 
-    def validate_origin(self, parsed_origin: object) -> bool:
+    def validate_origin(self, parsed_origin: ParseResult | None) -> bool:
         patterns = [*settings.ALLOWED_HOSTS, *settings.CORS_ALLOWED_ORIGINS]
         return any(
             pattern == "*" or self.match_allowed_origin(parsed_origin, pattern)
             for pattern in patterns
         )
 
-    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+    async def __call__(
+        self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
         origin = dict(scope.get("headers", [])).get(b"origin")
         parsed = None if origin is None else urlparse(origin.decode("latin1"))
         if self.valid_origin(parsed):
-            return await self.application(scope, receive, send)
-        return await Denier()(scope, receive, send)
+            await self.inner(scope, receive, send)
+        else:
+            await Denier()(scope, receive, send)
 
 
 class Denier(WebsocketDenier):

@@ -4,7 +4,8 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
-from oauth2_provider import views as oauth_views
+from oauth2_provider.views.base import RevokeTokenView, TokenView
+from oauth2_provider.views.metadata import OAuthServerMetadataView
 
 from accounts.oauth import ConsentView, RegisterView
 from canfield_site.ping import PingApi
@@ -15,7 +16,10 @@ class SwaggerPage(SpectacularSwaggerSplitView):
     """The API docs page. OPTIONS answers what it allows: DRF's would describe the view through
     the page's HTML renderer, which has no template for that (a 500)."""
 
-    def options(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    # A plain HttpResponse, as any Django view may answer (DRF's stubs want its Response).
+    def options(  # type: ignore[override]
+        self, request: HttpRequest, *args: Any, **kwargs: Any
+    ) -> HttpResponse:
         return HttpResponse(status=204, headers={"Allow": "GET, HEAD, OPTIONS"})
 
 
@@ -37,8 +41,8 @@ urlpatterns = [
             (
                 [
                     path("authorize", ConsentView.as_view(), name="authorize"),
-                    path("token", oauth_views.TokenView.as_view(), name="token"),
-                    path("revoke", oauth_views.RevokeTokenView.as_view(), name="revoke-token"),
+                    path("token", TokenView.as_view(), name="token"),
+                    path("revoke", RevokeTokenView.as_view(), name="revoke-token"),
                     # RFC 7591; the name the toolkit's metadata looks for.
                     path("register", RegisterView.as_view(), name="dcr-register"),
                 ],
@@ -48,7 +52,7 @@ urlpatterns = [
     ),
     path(
         ".well-known/oauth-authorization-server",
-        oauth_views.OAuthServerMetadataView.as_view(),
+        OAuthServerMetadataView.as_view(),
         name="oauth-server-metadata",
     ),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -11,7 +11,7 @@ the choices' boards show the cards the player saw, which another player's game w
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypedDict
 
 from django.contrib import admin, messages
 from django.db.models import Q, QuerySet
@@ -25,6 +25,7 @@ from fairplay.models import Review
 from games.admin import HIDDEN, secret_now
 from games.engine.cards import SUITS
 from games.models import Game
+from leaderboard.models import Entry
 
 CLEARED = "Cleared by the fair-play review: back on the leaderboards"
 DISQUALIFIED = "Disqualified by the fair-play review: removed from the leaderboards"
@@ -60,6 +61,13 @@ class QueueFilter(admin.SimpleListFilter):
         return queryset if value == "all" else queryset.filter(state=value)
 
 
+class _TimelineRow(TypedDict):
+    n: int
+    type: str
+    seconds: float
+    gap: float
+
+
 @admin.register(Review)
 class ReviewAdmin(admin.ModelAdmin[Review]):
     list_display = (
@@ -88,12 +96,17 @@ class ReviewAdmin(admin.ModelAdmin[Review]):
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
+    def _entry_log_change(self, request: HttpRequest, entry: Entry, message: str) -> None:
+        """The board entry's change in the admin's history (a LogEntry of the Entry, as any
+        ModelAdmin of it logs one)."""
+        admin.ModelAdmin(Entry, self.admin_site).log_change(request, entry, message)
+
     @admin.action(description="Clear the selected held games (back on the boards, audited)")
     def clear(self, request: HttpRequest, queryset: QuerySet[Review]) -> None:
         cleared = services.reviews_clear(reviews=queryset, by=request.user)
         for review in cleared:
             self.log_change(request, review, CLEARED)
-            self.log_change(request, review.game.entry, CLEARED)
+            self._entry_log_change(request, review.game.entry, CLEARED)
         self.message_user(request, f"{len(cleared)} game(s) cleared.", messages.SUCCESS)
 
     @admin.action(description="Disqualify the selected held games (audited)")
@@ -101,7 +114,7 @@ class ReviewAdmin(admin.ModelAdmin[Review]):
         decided = services.reviews_disqualify(reviews=queryset, by=request.user)
         for review in decided:
             self.log_change(request, review, DISQUALIFIED)
-            self.log_change(request, review.game.entry, DISQUALIFIED)
+            self._entry_log_change(request, review.game.entry, DISQUALIFIED)
         self.message_user(request, f"{len(decided)} game(s) disqualified.", messages.SUCCESS)
 
     # ---- the list's columns
@@ -156,7 +169,8 @@ class ReviewAdmin(admin.ModelAdmin[Review]):
     @admin.display(description="timeline of actions")
     def timeline(self, review: Review) -> SafeString:
         game = review.game
-        rows, previous = [], 0.0
+        rows: list[_TimelineRow] = []
+        previous = 0.0
         for n, kind, at in game.actions.order_by("n").values_list("n", "type", "at"):
             seconds = (at - game.created_at).total_seconds()
             rows.append({"n": n, "type": kind, "seconds": seconds, "gap": seconds - previous})

@@ -220,7 +220,7 @@ def scout_candidates(game: Game) -> list[tuple[Game, tuple[str, ...], float]]:
     if game.device_hash:
         same |= Q(device_hash=game.device_hash)
     end = game.finished_at or timezone.now()
-    found = []
+    found: list[tuple[Game, tuple[str, ...], float]] = []
     for other in (
         _others(game)
         .filter(linked | same)
@@ -255,7 +255,9 @@ def surprise_inputs(game: Game) -> tuple[signals.DailyStats, list[signals.DailyS
     compared with nothing. One query (two without the game's challenge loaded)."""
     if game.challenge_id is None:
         return signals.DailyStats(game.status == Game.Status.WON, game.moves), []
-    stats = signals.DailyStats(game.status == Game.Status.WON, game.moves, game.challenge.par)
+    challenge = game.challenge
+    assert challenge is not None  # (its challenge_id is set)
+    stats = signals.DailyStats(game.status == Game.Status.WON, game.moves, challenge.par)
     record = (
         Game.objects.filter(
             owner_id=game.owner_id, challenge__isnull=False, finished_at__lt=game.created_at

@@ -4,8 +4,9 @@ input, call one service or selector, and shape the output. Errors go through cor
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
@@ -60,6 +61,9 @@ from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
 from games.models import Action, Game
 from games.models import Analysis as AnalysisRow
+
+if TYPE_CHECKING:
+    from rest_framework.permissions import _SupportsHasPermission
 
 LANGUAGES = ("hu", "en", "pl")
 CONCRETE_PILES = [pile for pile in PILE_NAMES if pile != "foundation"]
@@ -791,8 +795,8 @@ class GameListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         query = query_read(request, GameListQuerySerializer)
         if "ids" in query:
-            games = services.game_list_read(ids=query["ids"], user=request.user)
-            return Response(game_page(request, games, query=query, default_size=IDS_MAX))
+            listed = services.game_list_read(ids=query["ids"], user=request.user)
+            return Response(game_page(request, listed, query=query, default_size=IDS_MAX))
         # R26a: none of the caller's games is listed in progress after its day.
         services.games_end_day_over(now=timezone.now(), owner=request.user)
         games = selectors.game_list_for(user=request.user, **game_filters(query))
@@ -852,7 +856,7 @@ class GameDetailApi(APIView):
 class GameActionsApi(APIView):
     throttle_scope = "actions"
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Sequence[_SupportsHasPermission]:
         # Anyone may read a visible game's log; only an account may act.
         return (
             [AllowAny(), ScopeRequired()]

@@ -8,6 +8,8 @@ above the list), the entries whose game was dealt from the address (hash) of oth
 games on that day's deals, most other accounts first.
 """
 
+from __future__ import annotations
+
 from typing import Any
 
 from django.contrib import admin, messages
@@ -15,8 +17,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import AbstractUser
 from django.db.models import QuerySet
+from django.db.models.expressions import Combinable
 from django.http import HttpRequest
 from django.utils import timezone
+from django_stubs_ext import WithAnnotations
 
 from games.admin import HIDDEN
 from leaderboard import selectors, services
@@ -83,7 +87,10 @@ class SharedAddressFilter(admin.SimpleListFilter):
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [("yes", "Shares an address with other accounts that day")]
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Entry]) -> QuerySet[Entry]:
+    def queryset(
+        self, request: HttpRequest, queryset: QuerySet[WithAnnotations[Entry, selectors.Sharing]]
+    ) -> QuerySet[WithAnnotations[Entry, selectors.Sharing]]:
+        # EntryAdmin.get_queryset's: annotated with `sharing_accounts`.
         if self.value() == "yes":
             return queryset.filter(sharing_accounts__gt=0)
         return queryset
@@ -116,25 +123,27 @@ class EntryAdmin(admin.ModelAdmin[Entry]):
     def disqualify_entries(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         disqualify(self, request, queryset)
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
+    def get_queryset(
+        self, request: HttpRequest
+    ) -> QuerySet[WithAnnotations[Entry, selectors.Sharing]]:
         # Annotated before ModelAdmin's ordering, which may sort by the annotation.
         entries = selectors.entries_with_sharing(entries=Entry.objects.all())
         ordering = self.get_ordering(request)
         return entries.order_by(*ordering) if ordering else entries
 
-    def get_ordering(self, request: HttpRequest) -> list[str]:
+    def get_ordering(self, request: HttpRequest) -> list[str | Combinable]:
         # The review lists the most suspicious first: most other accounts, then best figures.
         if request.GET.get(SharedAddressFilter.parameter_name) == "yes":
             return ["-sharing_accounts", "-score", "moves"]
         return list(super().get_ordering(request) or [])
 
     @admin.display(description="other accounts, same address", ordering="sharing_accounts")
-    def sharing(self, entry: Entry) -> int:
-        return entry.sharing_accounts  # type: ignore[attr-defined]
+    def sharing(self, entry: WithAnnotations[Entry, selectors.Sharing]) -> int:
+        return entry.sharing_accounts
 
     @admin.display(description="shared with")
-    def shared_with(self, entry: Entry) -> str:
-        if not entry.sharing_accounts:  # type: ignore[attr-defined]
+    def shared_with(self, entry: WithAnnotations[Entry, selectors.Sharing]) -> str:
+        if not entry.sharing_accounts:
             return ""
         return ", ".join(selectors.entry_sharing_players(entry=entry))
 

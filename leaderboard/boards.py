@@ -256,9 +256,8 @@ class RedisBoards:
             missed, self.missed = self.missed, set()
         for board in missed:
             seq = self.client.get(self._key(board, "seq")) or b"0"
-            self.client.delete(
-                self._key(board, "ready"), self._key(board, f"snapshot:{seq.decode()}")
-            )
+            number = seq.decode() if isinstance(seq, bytes) else seq
+            self.client.delete(self._key(board, "ready"), self._key(board, f"snapshot:{number}"))
             # What changed meanwhile is unknown: the next tick makes a batch anyway, so that
             # listeners see its number's gap and read a fresh snapshot (4408).
             changed = self._key(board, "changed")
@@ -321,10 +320,13 @@ class RedisBoards:
         return found
 
     def ranked_before(self, board: int, keys: list[int]) -> list[int] | None:
-        return self._ranking_read(board, "before", list(keys)) if keys else []
+        # A script's answer (the Redis edge: untyped): what _BEFORE returns.
+        ranked: list[int] | None = self._ranking_read(board, "before", list(keys)) if keys else []
+        return ranked
 
     def ranked_count(self, board: int) -> int | None:
-        return self._ranking_read(board, "count", [])
+        count: int | None = self._ranking_read(board, "count", [])
+        return count
 
     def ranked_at(self, board: int, offset: int) -> tuple[int, int] | tuple[()] | None:
         """(rank_key of the entry `offset` rows down, entries ranked ahead of that key); `()`
@@ -380,7 +382,10 @@ class RedisBoards:
         # listener of an earlier batch sees a gap (4408: a fresh snapshot), never old numbers.
         args = [snapshot, SNAPSHOT_SECONDS, _expire_in(ends_at), int(time.time() * 1000)]
         parts = ("seq", "snapshot:")
-        return self._write(board, "batch_save", lambda: self._run("batch", board, parts, args))
+        seq: int | None = self._write(
+            board, "batch_save", lambda: self._run("batch", board, parts, args)
+        )
+        return seq
 
     def snapshot_get(self, board: int) -> tuple[int, str | None] | None:
         parts = ("seq", "snapshot:")
@@ -663,7 +668,7 @@ def _rebuild_slices(challenge: DailyChallenge, bots: bool) -> BuildSlices:
     def slices(ranking: str, versions: str) -> Iterable[tuple[str, int]]:
         connection = connections["default"]
         if connection.vendor == "postgresql":
-            params = {
+            params: dict[str, int | bool | str] = {
                 "removed": REMOVED, "held": HELD, "cleared": CLEARED, "slice": BUILD_SLICE,
                 "challenge": challenge.pk, "bots": bots,
                 "ranking": _bulk(ranking), "versions": _bulk(versions),

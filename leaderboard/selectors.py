@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import groupby
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db.models import (
@@ -39,6 +39,7 @@ from django.db.models import (
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce, TruncWeek
 from django.utils.translation import gettext as _
+from django_stubs_ext import WithAnnotations
 
 from accounts.identity import player_is_bot
 from core.errors import NotFound
@@ -93,7 +94,13 @@ def ranked_entries(challenge: DailyChallenge, *, bots: bool = False) -> QuerySet
     return Entry.objects.filter(ON_BOARD, challenge=challenge, bot=bots)
 
 
-def _board(challenge: DailyChallenge, now: dt.datetime, bots: bool) -> QuerySet[Entry]:
+class _Span(TypedDict):
+    span: dt.timedelta  # how long the entry took (`_span`)
+
+
+def _board(
+    challenge: DailyChallenge, now: dt.datetime, bots: bool
+) -> QuerySet[WithAnnotations[Entry, _Span]]:
     return ranked_entries(challenge, bots=bots).annotate(span=_span(challenge, now))
 
 
@@ -600,7 +607,11 @@ def _games_sharing(*, address_hash: Any, player: Any, date: Any, deal_code: Any)
     )
 
 
-def entries_with_sharing(*, entries: QuerySet[Entry]) -> QuerySet[Entry]:
+class Sharing(TypedDict):
+    sharing_accounts: int  # (`entries_with_sharing`)
+
+
+def entries_with_sharing(*, entries: QuerySet[Entry]) -> QuerySet[WithAnnotations[Entry, Sharing]]:
     """`entries` annotated with `sharing_accounts`: how many other accounts have games from
     the entry's address hash on that day's deals (0 when the hash is gone or unshared)."""
     sharing = (

@@ -203,7 +203,9 @@ def _challenge_of(game: Game) -> DailyChallenge:
     assert game.challenge_id is not None
     known = _challenges.get(game.challenge_id)
     if known is None:
-        known = _challenges[game.challenge_id] = game.challenge  # type: ignore[assignment]
+        challenge = game.challenge
+        assert challenge is not None  # (its challenge_id is set)
+        known = _challenges[game.challenge_id] = challenge
     else:
         game.challenge = known
     return known

@@ -524,7 +524,7 @@ class RatingsApi(APIView):
             raise InvalidRequest(_("players must be one of: %s.") % "people, bots")
         page, page_size = page_params(request, default_size=RATINGS_PAGE_SIZE)
         rows = selectors.ratings_board(size=size, draw=draw, bots=players == "bots")
-        body = {"size": size, "draw": draw}
+        body: dict[str, Any] = {"size": size, "draw": draw}
         body.update(page_links(request, page=page, size=page_size, count=rows.count()))
         start = (page - 1) * page_size
         body["results"] = [

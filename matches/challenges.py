@@ -46,8 +46,9 @@ EXPIRE_HOURS = 24
 DUEL = 2
 
 
-# The account event (accounts/events.py) of each state a challenge is written with.
-EVENT_KINDS = {
+# The account event (accounts/events.py) of each state a challenge is written with (keyed by
+# the status's value: a Challenge.Status is that str).
+EVENT_KINDS: dict[str, str] = {
     Challenge.Status.PENDING: "challenge_created",
     Challenge.Status.ACCEPTED: "challenge_accepted",
     Challenge.Status.DECLINED: "challenge_declined",
@@ -206,12 +207,13 @@ def _pending_lock(*, pk: Any, now: dt.datetime) -> Challenge | str:
 
 
 def _closed_message(status: str) -> str:
-    return {
+    messages: dict[str, str] = {
         Challenge.Status.ACCEPTED: _("The challenge was accepted already."),
         Challenge.Status.DECLINED: _("The challenge was declined."),
         Challenge.Status.CANCELLED: _("The challenge was cancelled."),
         Challenge.Status.EXPIRED: _("The challenge expired: nobody accepted it within 24 hours."),
-    }[status]
+    }
+    return messages[status]
 
 
 def _refuse(status: str) -> ChallengeClosed:

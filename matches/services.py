@@ -96,7 +96,8 @@ def _read(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
     of them cost more CPU than the rest of a join, bench/matches.py)."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchall()
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+        return rows
 
 
 def _uuid(value: Any) -> Any:
@@ -315,6 +316,7 @@ def match_game_changed(game: Game, at: dt.datetime) -> None:
     was its last game to end and every seat is taken, or its time is up (R32)."""
     if game.status == Game.Status.PLAYING:
         return
+    assert game.match_id is not None  # (games.services calls this for match games only)
     match = Match.objects.select_for_update().get(pk=game.match_id)
     if match.status != Match.Status.OPEN:
         return
@@ -510,10 +512,11 @@ def match_rate(
         )
         rows = {row[0]: row[1:] for row in cursor.fetchall()}
     before = [rows[seat.player_id] for seat in players]
-    assert all(seat.place is not None for seat in players)
+    places = [seat.place for seat in players if seat.place is not None]
+    assert len(places) == len(players)
     after = ratings.rate(
         [(mu, sigma) for mu, sigma, _rating, _matches in before],
-        [seat.place for seat in players],  # type: ignore[misc]
+        places,
         [ratings.provisional(matches) for _mu, _sigma, _rating, matches in before],
     )
     new = []

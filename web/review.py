@@ -116,7 +116,7 @@ def review_for(game: Game) -> dict[str, Any]:
             if line is None
             else ghost_frames(game=game, after=line["after"], actions=line["actions"]),
         }
-        html = render_to_string(
+        html: str = render_to_string(
             "web/_review_analysis.html",
             {
                 "game": game,

@@ -4,9 +4,11 @@ dailies and history; the frames of a replay)."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+import uuid
+from typing import Any, TypedDict
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Max, Min, Q, QuerySet
 from django.utils import timezone
@@ -27,7 +29,39 @@ WEEK_DAYS = 7
 HISTORY_PAGE_SIZE = 20
 
 
-def player_history(*, player: Any, viewer: Any) -> QuerySet[Game]:
+class DailyRow(TypedDict):
+    """One of the player's daily games on their page (`player_dailies`)."""
+
+    date: dt.date
+    draw: int
+    status: str
+    end_reason: str | None
+    score: int
+    moves: int
+    seconds: float
+    game: uuid.UUID
+    home: int
+    playing: bool
+    open: bool
+    today: bool
+
+
+class DailyCell(TypedDict):
+    """A day's daily of one draw mode in the calendar (`daily_calendar`): None if not played."""
+
+    draw: int
+    daily: DailyRow | None
+
+
+class CalendarDay(TypedDict):
+    date: dt.date
+    today: bool
+    cells: list[DailyCell]
+    played: int
+    won: int
+
+
+def player_history(*, player: User, viewer: User | AnonymousUser) -> QuerySet[Game]:
     """The player's games for the history on their page, newest first: all of them for the
     player themselves (in progress too), else those anyone may see (docs/api.md: finished, and not
     a daily game whose day is still running)."""
@@ -45,7 +79,7 @@ def cards_home(game: Game) -> int:
     return sum(int(foundation["count"]) for foundation in view["foundations"])
 
 
-def player_figures(*, player: Any) -> list[dict[str, Any]]:
+def player_figures(*, player: User) -> list[dict[str, Any]]:
     """The player's figures over the games that count (games.selectors.games_counted, as the
     API's `players/{username}`): all games first, then each draw mode (3, then 1), each with
     `games`, `wins`, `win_rate` (whole percent, None without a game), `best_score`,
@@ -62,10 +96,11 @@ def player_figures(*, player: Any) -> list[dict[str, Any]]:
         "best_win_moves": Min("moves", filter=won),
     }
     counted = games_counted(Game.objects.filter(owner=player))
-    rows = [{"draw": None, **counted.aggregate(**aggregates)}]
+    rows: list[dict[str, Any]] = [{"draw": None, **counted.aggregate(**aggregates)}]
     by_draw = {row["draw"]: row for row in counted.values("draw").annotate(**aggregates)}
     for draw in (3, 1):
-        rows.append(by_draw.get(draw) or {"draw": draw, "games": 0, "wins": 0})
+        found = by_draw.get(draw)
+        rows.append({"draw": draw, "games": 0, "wins": 0} if found is None else {**found})
     for row in rows:
         span = row.pop("best_win_span", None)
         row["best_win_seconds"] = None if span is None else span.total_seconds()
@@ -80,7 +115,9 @@ def _entry_seconds(entry: Entry, now: dt.datetime) -> float:
     return max(0.0, (end - entry.started_at).total_seconds())
 
 
-def player_dailies(*, player: Any, viewer: Any, now: dt.datetime) -> list[dict[str, Any]]:
+def player_dailies(
+    *, player: User, viewer: User | AnonymousUser, now: dt.datetime
+) -> list[DailyRow]:
     """The player's daily games of the last CALENDAR_DAYS days (older ones are in the history),
     newest day first, as the boards show them: today's too, with
     their live figures (the boards list games in progress); to others, without the entries
@@ -95,7 +132,7 @@ def player_dailies(*, player: Any, viewer: Any, now: dt.datetime) -> list[dict[s
     )
     if not own:
         entries = entries.filter(disqualified=False).exclude(review="held")
-    rows = []
+    rows: list[DailyRow] = []
     for entry in entries.order_by("-challenge__date", "-challenge__draw"):
         over = now >= entry.challenge.ends_at
         rows.append(
@@ -117,18 +154,18 @@ def player_dailies(*, player: Any, viewer: Any, now: dt.datetime) -> list[dict[s
     return rows
 
 
-def daily_calendar(*, dailies: list[dict[str, Any]], now: dt.datetime) -> list[dict[str, Any]]:
+def daily_calendar(*, dailies: list[DailyRow], now: dt.datetime) -> list[CalendarDay]:
     """The last CALENDAR_DAYS days up to today, oldest first, each with the player's daily of
     draw mode that day (`cells`: [{"draw": 3, "daily": row or None}, {"draw": 1, ...}], rows
     of `player_dailies`), `played` and `won`: how many."""
     today = day_today(now)
-    by_day: dict[tuple[dt.date, int], dict[str, Any]] = {
-        (row["date"], row["draw"]): row for row in dailies
-    }
-    days = []
+    by_day = {(row["date"], row["draw"]): row for row in dailies}
+    days: list[CalendarDay] = []
     for back in range(CALENDAR_DAYS - 1, -1, -1):
         date = today - dt.timedelta(days=back)
-        cells = [{"draw": draw, "daily": by_day.get((date, draw))} for draw in (3, 1)]
+        cells: list[DailyCell] = [
+            {"draw": draw, "daily": by_day.get((date, draw))} for draw in (3, 1)
+        ]
         played = [cell["daily"] for cell in cells if cell["daily"] is not None]
         days.append(
             {
@@ -200,9 +237,10 @@ def board_first_rows(*, date: Any, draw: int, bots: bool, page: int) -> dict[str
 
     def worded(entry: dict[str, Any]) -> str:
         # A game ended without a win says how far it got, never "resigned" (leaderboard.js).
-        if entry["status"] == "resigned" and entry.get("home") is not None:
+        state: str = entry["status"]
+        if state == "resigned" and entry.get("home") is not None:
             return _("%(home)s of 52 cards home") % {"home": entry["home"]}
-        return status.get(entry["status"], entry["status"])
+        return status.get(state, state)
 
     def row(entry: dict[str, Any], rank: int | None) -> dict[str, Any]:
         return {

@@ -10,7 +10,7 @@ SUIT_SYMBOL = {"H": "♥", "S": "♠", "D": "♦", "C": "♣"}
 
 
 def action_caption(
-    *, type: str, from_pile: str | None, to_pile: str | None, cards: list[str]
+    *, type: str, from_pile: str | None, to_pile: str | None, cards: list[str] | None
 ) -> str:
     """One logged action (docs/api.md ACTION) as a replay step's caption."""
     shown = " ".join(card[:-1] + SUIT_SYMBOL[card[-1]] for card in cards or [])

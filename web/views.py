@@ -8,7 +8,7 @@ import hashlib
 import math
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import (
@@ -22,7 +22,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseRedirect,
+    JsonResponse,
+)
 from django.middleware.csrf import rotate_token
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -53,6 +60,7 @@ from games import services as game_services
 from games.api import GAME_CREATE_THROTTLES, GameListCreateApi
 from games.days import day_today, month_parse
 from games.engine import RULESETS
+from games.models import Game
 from leaderboard.selectors import HEAT_DAYS, player_history_stats
 from web import charts, review, selectors
 from web.forms import SignupForm
@@ -313,6 +321,14 @@ def manifest(request: HttpRequest) -> JsonResponse:
     )
 
 
+class HistoryRow(NamedTuple):
+    """A game of a player's history as their page lists it."""
+
+    game: Game
+    counts: bool  # in the player's figures (games.selectors.game_counts)
+    home: int  # cards on its foundations
+
+
 def player(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: figures by draw mode, dailies (a 30-day calendar and the list) and the
     history, a page at a time. Guests have none."""
@@ -329,9 +345,10 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     games = Paginator(
         selectors.player_history(player=owner, viewer=request.user), selectors.HISTORY_PAGE_SIZE
     ).get_page(request.GET.get("page"))
-    for game in games:
-        game.counts = game_selectors.game_counts(game)
-        game.home = selectors.cards_home(game)
+    rows = [
+        HistoryRow(game, game_selectors.game_counts(game), selectors.cards_home(game))
+        for game in games
+    ]
     history = player_history_stats(player=owner, now=now)
     today = day_today(now)
     return render(
@@ -349,6 +366,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             "dailies": dailies,
             "calendar": selectors.daily_calendar(dailies=dailies, now=now),
             "games": games,
+            "history_rows": rows,
         },
     )
 
@@ -406,7 +424,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         except ValidationError as taken:
             form.add_error("username", taken)
         except Forbidden as refused:
-            form.add_error(None, str(refused.detail))
+            form.add_error(None, refused.message)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             request.session.set_expiry(None)  # an account's session: the site's usual length
@@ -431,7 +449,7 @@ CATALOGUE_VERSION = _catalogue_version()
 _catalogue = JavaScriptCatalog.as_view()
 
 
-def javascript_catalog(request: HttpRequest) -> HttpResponse:
+def javascript_catalog(request: HttpRequest) -> HttpResponseBase:
     """Django's JavaScript catalogue. Asked for with this release's version and a language
     (`?l=hu&v=...`, as base.html asks), it is that language's, the same for everyone, and
     cacheable for a year; otherwise the request's language, not cached."""
