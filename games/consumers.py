@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Mapping
 from http.cookies import SimpleCookie
 from importlib import import_module
 from typing import Any
@@ -49,7 +50,7 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_MANY = sockets.CLOSE_TOO_MANY
 
 
-def _credential(scope: dict[str, Any]) -> tuple[Any, selectors.Credential] | int:
+def _credential(scope: Mapping[str, Any]) -> tuple[Any, selectors.Credential] | int:
     """The socket's user and credential, or the close code that refuses it."""
     headers = dict(scope.get("headers", []))
     words = headers.get(b"authorization", b"").split()
@@ -76,7 +77,7 @@ def _credential(scope: dict[str, Any]) -> tuple[Any, selectors.Credential] | int
     return user, selectors.Credential("user", user.pk)
 
 
-def _open(scope: dict[str, Any]) -> tuple[int, selectors.Credential, int] | int:
+def _open(scope: Mapping[str, Any]) -> tuple[int, selectors.Credential, int] | int:
     """In the streams' pool: the socket's account, credential and the event it starts after,
     or the close code that refuses it."""
     found = _credential(scope)

@@ -10,7 +10,7 @@ import asyncio
 import datetime as dt
 import functools
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -217,7 +217,7 @@ async def _lines(*lines: bytes) -> AsyncIterator[bytes]:
         yield line
 
 
-def stream_view(api: type[APIView]) -> Callable[..., Awaitable[HttpResponseBase]]:
+def stream_view(api: type[APIView]) -> Callable[..., Coroutine[Any, Any, HttpResponseBase]]:
     """The async view of a stream's APIView, whose database work runs, under an ASGI server, in
     the streams' pool (games/streams.py: an opening makes no connection of its own); elsewhere
     (the test client, a WSGI server) in the request's thread, within its transaction."""
@@ -313,7 +313,11 @@ class AccountEventSerializer(serializers.Serializer[object]):
         ),
     )
     at = serializers.DateTimeField()
-    data = serializers.JSONField(help_text='by type: docs/api.md "Streams and exports"')
+    # (a field named `data`: DRF's metaclass moves it into the declared fields, so the
+    # serializer's `data` property stays as it is; the stubs see a class attribute)
+    data = serializers.JSONField(  # type: ignore[assignment]
+        help_text='by type: docs/api.md "Streams and exports"'
+    )
 
 
 class AccountEventsQuerySerializer(serializers.Serializer[object]):
@@ -357,6 +361,7 @@ class AccountEventsApi(APIView):
     def get(self, request: Request) -> StreamingHttpResponse:
         query_unknown(request, AccountEventsQuerySerializer)
         user_id = request.user.pk
+        assert user_id is not None  # (IsAuthenticated: an account's)
         since = request.query_params.get("since")
         if since is None:
             last = events.events_position()
