@@ -240,6 +240,12 @@ def challenge_for(date: dt.date, draw: int) -> DailyChallenge:
     return challenge
 
 
+class DailyQuerySerializer(serializers.Serializer[object]):
+    """The query `GET daily` takes (what else is sent is 400 unknown_parameter)."""
+
+    month = serializers.CharField(required=False)
+
+
 class DailyTodayApi(APIView):
     permission_classes = [AllowAny, ScopeRequired]
 
@@ -253,6 +259,7 @@ class DailyTodayApi(APIView):
         operation_id="daily_today",
     )
     def get(self, request: Request) -> Response:
+        query_unknown(request, DailyQuerySerializer)
         today = day_today()
         text = request.query_params.get("month")
         if text is None:

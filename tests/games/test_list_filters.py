@@ -107,6 +107,7 @@ def test_filters_of_a_players_public_games(auth_client, api_client, user, games)
         ("/api/v1/players/alice/ratings", "en", "Unknown query parameter: rated."),
         ("/api/v1/account/tokens", "en", "Unknown query parameter: rated."),
         ("/api/v1/challenges", "en", "Unknown query parameter: rated."),
+        ("/api/v1/daily", "en", "Unknown query parameter: rated."),
     ],
 )
 def test_an_unknown_parameter_is_named(auth_client, path, language, message):
