@@ -247,7 +247,8 @@ def test_a_generated_client_reads_a_stream_and_filtered_lists_typed(generated, b
 def account_events(api: Any, since: int | None = None) -> Iterator[Iterator[Any]]:
     """The account event stream read as docs/api-guide.md shows a generated client reading it:
     opened on the generated client's own httpx client (`get_httpx_client()`), streamed (open
-    once its headers came: what happens from then on is told), each non-empty line into the
+    once its headers came: what happens from then on is told), its first line the opening one
+    (`stream_opened`, checked and left out), each non-empty line into the
     generated `AccountEvent` (the generated `account_events` call reads the whole body, and the
     body never ends)."""
     from canfield_club_api_client.models import AccountEvent
@@ -259,7 +260,12 @@ def account_events(api: Any, since: int | None = None) -> Iterator[Iterator[Any]
     ) as answer:  # fmt: skip
         answer.raise_for_status()
         lines = answer.iter_lines()
-        yield (AccountEvent.from_dict(json.loads(line)) for line in lines if line.strip())
+        events = (AccountEvent.from_dict(json.loads(line)) for line in lines if line.strip())
+        # the first line says where the stream starts (its id resumes from the opening)
+        opened = next(events)
+        assert opened.type_.value == "stream_opened" and opened.data == {}
+        assert since is None or opened.id == since
+        yield events
 
 
 def test_a_generated_client_reads_the_endless_account_events_as_documented(generated, base_url):
