@@ -22,7 +22,7 @@ from canfield_client import (
 )
 
 from tests.clients.play import foundation_first
-from tests.web.helpers import PASSWORD, unique_name
+from tests.web.helpers import PASSWORD, open_duels_filled, unique_name
 
 
 def fill_match_deals(run_on_server, draw: int, size: int) -> None:
@@ -36,22 +36,6 @@ def player_from(base_url: str, address: str, client=Client):
     """A client whose requests come from `address` (the test server trusts one proxy): the
     matchmaking never seats two accounts of one address together (R32)."""
     return client(base_url, headers={"X-Forwarded-For": address})
-
-
-def open_duels_filled(base_url: str) -> None:
-    """Seat a new account in each open duel (2, draw 3) other tests left on this worker's server
-    (an example's seat, a page's player), each from an address of its own, until one opens a
-    duel itself and the next fills that one: then no duel is left waiting for a player, and
-    the test's first player opens its own (one server serves every test of a worker)."""
-    names: list[str] = []
-    for n in range(20):
-        with player_from(base_url, f"10.23.9.{n + 1}") as filler:
-            names.append(unique_name("fill"))
-            filler.register(names[-1], PASSWORD)
-            seated = [seat.player for seat in filler.join_match(size=2, draw=3).players]
-        if len(names) > 1 and seated == [names[-2], names[-1]]:
-            return  # it filled the previous filler's own duel: none is left open
-    raise AssertionError(f"open duels kept coming: {names}")
 
 
 async def next_event(stream, kind, timeout: float = 10):

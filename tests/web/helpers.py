@@ -7,6 +7,8 @@ import re
 import secrets
 from typing import Any
 
+from canfield_client import Client
+
 PASSWORD = "green-felt-canfield-42"
 
 # Foundation order with starting rank A: each suit A..K. A deck (R5) that a player wins by
@@ -109,3 +111,19 @@ def open_easy_game(new_context, lang: str = "en", draw: int = 1, who: str = "wor
     page.goto(f"/play/{game_id}")
     page.wait_for_selector('[data-pile="tableau:1"] [data-card="AS"]')
     return page, game_id
+
+
+def open_duels_filled(base_url: str) -> None:
+    """Seat a new account in each open duel (2, draw 3) other tests left on this worker's server
+    (an example's seat, a page's player), each from an address of its own, until one opens a
+    duel itself and the next fills that one: then no duel is left waiting for a player, and
+    the test's first player opens its own (one server serves every test of a worker)."""
+    names: list[str] = []
+    for n in range(20):
+        with Client(base_url, headers={"X-Forwarded-For": f"10.23.9.{n + 1}"}) as filler:
+            names.append(unique_name("fill"))
+            filler.register(names[-1], PASSWORD)
+            seated = [seat.player for seat in filler.join_match(size=2, draw=3).players]
+        if len(names) > 1 and seated == [names[-2], names[-1]]:
+            return  # it filled the previous filler's own duel: none is left open
+    raise AssertionError(f"open duels kept coming: {names}")

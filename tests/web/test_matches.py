@@ -11,7 +11,7 @@ import re
 import pytest
 
 from tests.web.conftest import screenshot
-from tests.web.helpers import api, sign_up, unique_name, wait_for_moves
+from tests.web.helpers import api, open_duels_filled, sign_up, unique_name, wait_for_moves
 from tests.web.test_accessibility import AXE, violations
 
 
@@ -42,8 +42,9 @@ def opponent_line(page, name: str):
     return page.locator(f'#match-players li[data-player="{name}"]')
 
 
-def test_two_players_play_a_duel_and_see_each_other_live(new_context, run_on_server):
+def test_two_players_play_a_duel_and_see_each_other_live(new_context, run_on_server, base_url):
     fill_match_deals(run_on_server, draw=3, size=2)
+    open_duels_filled(base_url)
     anna, bela = unique_name("anna"), unique_name("bela")
     first = player_page(new_context, "10.24.0.1", "en", anna)
     second = player_page(new_context, "10.24.0.2", "hu", bela)
@@ -192,9 +193,10 @@ def test_unknown_modes_and_matches_are_404(client, db, path):
 
 
 def test_at_a_matchs_end_only_the_match_result_shows_and_seats_ended_not_resigned(
-    new_context, run_on_server
+    new_context, run_on_server, base_url
 ):
     fill_match_deals(run_on_server, draw=3, size=2)
+    open_duels_filled(base_url)
     anna, bela = unique_name("anna"), unique_name("bela")
     first = player_page(new_context, "10.25.0.1", "en", anna)
     second = player_page(new_context, "10.25.0.2", "pl", bela)
