@@ -153,7 +153,10 @@ def test_each_password_door_goes_to_the_heavy_pool_under_a_limit(proxy, method, 
     assert all(a.text == "heavy" for a in answers if a.status_code == 200)
     refused = [a for a in answers if a.status_code != 200]
     assert refused and all(a.status_code == 429 for a in refused)
-    assert refused[0].json()["error"]["code"] == "throttled"
+    assert refused[0].json()["error"] == {
+        "code": "throttled",
+        "message": "too many password attempts from this address, retry later",
+    }
     assert refused[0].headers["Retry-After"] == "1"
 
 
@@ -235,3 +238,45 @@ def test_play_now_with_a_session_goes_to_the_web_pool_without_that_limit(proxy):
     # and the page's GET (405) is an ordinary request too
     get = httpx.get(proxy + "/play/now", headers={"X-Real-IP": "203.0.113.92"}, timeout=5)
     assert get.text == "web"
+
+
+def read(url: str, path: str, address: str, headers: dict[str, str]) -> httpx.Response:
+    return httpx.get(url + path, headers={"X-Real-IP": address, **headers}, timeout=5)
+
+
+def test_anonymous_api_reads_are_limited_per_client(proxy):
+    # given: an anonymous client (no key, no session) reading a game in a loop
+    path = "/api/v1/games/8f14e45f-ceea-467f-a0e6-0123456789ab"
+
+    # when: it asks 60 times at once
+    answers = at_once(lambda: read(proxy, path, "203.0.113.120", {}), 60)
+
+    # then: the first reach the web pool, the rest past the burst are answered by the proxy
+    # (10 a second, bursts of 40), in the API's shape; another client is not affected
+    assert answers[0].text == "web"
+    assert all(a.text == "web" for a in answers if a.status_code == 200)
+    refused = [a for a in answers if a.status_code != 200]
+    assert refused and all(a.status_code == 429 for a in refused)
+    assert refused[0].json()["error"] == {
+        "code": "throttled",
+        "message": "too many requests from this address, retry later",
+    }
+    assert refused[0].headers["Retry-After"] == "1"
+    assert read(proxy, path, "203.0.113.121", {}).text == "web"
+
+
+@pytest.mark.parametrize(
+    "credential",
+    [{"Authorization": "Bearer cfk_abc"}, {"Cookie": "csrftoken=abc; sessionid=s3ss10n"}],
+    ids=["key", "session"],
+)
+def test_api_reads_with_a_key_or_a_session_are_not_limited_by_the_proxy(proxy, credential):
+    # given: a client with a credential (the app's throttles count it)
+    path = "/api/v1/games/8f14e45f-ceea-467f-a0e6-0123456789ab"
+    address = "203.0.113.122" if "Authorization" in credential else "203.0.113.123"
+
+    # when: it reads 60 times at once
+    answers = at_once(lambda: read(proxy, path, address, credential), 60)
+
+    # then: every one reaches the web pool
+    assert [a.text for a in answers] == ["web"] * 60
