@@ -137,21 +137,28 @@ def name_reserved(username: str, *, now: datetime.datetime) -> bool:
     ).exists()
 
 
+def _name_claim(username: str) -> None:
+    """Inside a transaction about to give an account the name `username`: raises
+    ValidationError (code "taken") if an account has it in any case. Two sign-ups racing for one
+    name in different cases cannot both win: on PostgreSQL a transaction-scoped advisory lock on
+    the case-folded name makes the second wait for the first, then see its row; SQLite runs one
+    write at a time anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"username:{username.lower()}"]
+            )
+    if get_user_model().objects.filter(username__iexact=username).exists():
+        raise ValidationError(_("That username is taken."), code="taken")
+
+
 def account_create(username: str, password: str) -> User:
     """Creates an account whose name passed `username_validate`, inside the caller's
-    transaction or its own. Two sign-ups racing for one name in different cases cannot both
-    win: on PostgreSQL a transaction-scoped advisory lock on the case-folded name makes the
-    second wait for the first, then see its row; SQLite runs one write at a time anyway.
-    Raises ValidationError (code "taken") for the loser."""
+    transaction or its own; raises ValidationError (code "taken") when the name is taken, or
+    a concurrent sign-up took it first (`_name_claim`)."""
     user_model = get_user_model()
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"username:{username.lower()}"]
-                )
-        if user_model.objects.filter(username__iexact=username).exists():
-            raise ValidationError(_("That username is taken."), code="taken")
+        _name_claim(username)
         user: User = user_model.objects.create_user(username=username, password=password)
         return user
 
@@ -400,16 +407,10 @@ def guest_convert(*, user: Any, username: str, password: str) -> User:
     Forbidden when the account is not a guest (any more)."""
     user_model = get_user_model()
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"username:{username.lower()}"]
-                )
+        _name_claim(username)
         player = player_lock(user=user)
         if not player.guest:
             raise Forbidden(_("This account has signed up already."))
-        if user_model.objects.filter(username__iexact=username).exists():
-            raise ValidationError(_("That username is taken."), code="taken")
         converted: User = user_model.objects.select_for_update().get(pk=user.pk)
         converted.username = username
         converted.set_password(password)
