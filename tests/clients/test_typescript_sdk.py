@@ -14,6 +14,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.clients.conftest import PACKAGE
 from tests.games.helpers import easy_deck
 from tests.web.helpers import unique_name
@@ -21,14 +23,23 @@ from tests.web.helpers import unique_name
 DOC = PACKAGE.parents[1] / "docs" / "typescript.md"
 
 
-def node(compiled: Path, base_url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["node", *args],
-        cwd=compiled,
-        env={"PATH": os.environ["PATH"], "CANFIELD_URL": base_url,
-             "CANFIELD_NAME": unique_name("tssdk"), "CANFIELD_DECK": json.dumps(easy_deck())},
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+def node(
+    compiled: Path, base_url: str, *args: str, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """`node *args` in the build against the server; a run past `timeout` seconds fails with
+    what it printed by then (the TAP lines name the tests that ended)."""
+    try:
+        return subprocess.run(
+            ["node", *args],
+            cwd=compiled,
+            env={"PATH": os.environ["PATH"], "CANFIELD_URL": base_url,
+                 "CANFIELD_NAME": unique_name("tssdk"), "CANFIELD_DECK": json.dumps(easy_deck())},
+            capture_output=True, text=True, timeout=timeout,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired as expired:
+        printed = expired.stdout or b""
+        text = printed.decode() if isinstance(printed, bytes) else printed
+        pytest.fail(f"node {' '.join(args)} ran past {timeout} s; it printed:\n{text}")
 
 
 def test_the_generated_types_are_those_of_the_live_schema(base_url):
@@ -53,7 +64,13 @@ def test_the_hand_written_layer_casts_no_answer():
 
 
 def test_the_sdk_plays_streams_pages_and_types_errors_against_the_server(compiled, base_url):
-    ran = node(compiled, base_url, "--test", "--test-reporter=tap", "test/sdk.test.js")
+    # each test has a time limit (sdk.test.ts: LIMIT), and a failed one is named in the TAP
+    # output; the run then exits even if a failed test left a socket or a proxy open (it would
+    # keep node's event loop alive)
+    ran = node(
+        compiled, base_url, "--test", "--test-reporter=tap", "--test-force-exit",
+        "test/sdk.test.js", timeout=1000,
+    )  # fmt: skip
 
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert "# pass 9" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout

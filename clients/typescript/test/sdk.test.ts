@@ -1,6 +1,8 @@
 // The SDK against a real server (tests/clients/test_typescript_sdk.py starts it and passes
 // CANFIELD_URL, CANFIELD_NAME and CANFIELD_DECK, a deck that wins by playing to the
-// foundations). Compiled with the package's strict settings: no answer is cast.
+// foundations). Compiled with the package's strict settings: no answer is cast. Each test has
+// a time limit of its own (LIMIT), so that one that waits for what never comes fails by its name;
+// the runner exits when they are done (--test-force-exit) even if a failed one left a socket open.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { type Server, createServer } from "node:http";
@@ -12,6 +14,8 @@ const base = process.env["CANFIELD_URL"] ?? "";
 const name = process.env["CANFIELD_NAME"] ?? "";
 const deck: string[] = JSON.parse(process.env["CANFIELD_DECK"] ?? "[]");
 const PASSWORD = "green-felt-canfield-42";
+// (the first test sends ~170 requests: 40 s of them on a machine loaded 8 times over)
+const LIMIT = { timeout: 100_000 };
 
 function toFoundation(action: Action): boolean {
   return action.type === "move" && action.to.startsWith("foundation");
@@ -23,7 +27,7 @@ async function rest<T>(iterator: AsyncIterator<T>): Promise<T[]> {
   return seen;
 }
 
-test("registers, wins a game with legal actions, and the stream follows it to its end", async () => {
+test("registers, wins a game with legal actions, and the stream follows it to its end", LIMIT, async () => {
   const client = new Client(base);
   const registered = await client.register(name, PASSWORD);
   assert.equal(registered.username, name);
@@ -69,7 +73,7 @@ test("registers, wins a game with legal actions, and the stream follows it to it
   assert.deepEqual(exported.map((g) => [g.id, g.actions?.length]), [[game.id, 85]]);
 });
 
-test("iterates a leaderboard page by page", async () => {
+test("iterates a leaderboard page by page", LIMIT, async () => {
   const { date } = await new Client(base).daily();
   const names = [`${name}-a`, `${name}-b`];
   let ranked = false;
@@ -94,7 +98,7 @@ test("iterates a leaderboard page by page", async () => {
   console.log(`leaderboard: ${pages.length} pages`);
 });
 
-test("errors are typed values", async () => {
+test("errors are typed values", LIMIT, async () => {
   const client = new Client(base, { language: "hu" });
   await client.register(`${name}-e`, PASSWORD);
   const game = await client.createGame({ deck, draw: 1 });
@@ -113,7 +117,7 @@ test("errors are typed values", async () => {
   assert.equal(anonymous.status, 401);
 });
 
-test("the live board opens with a snapshot; an unknown match closes with 4404", async () => {
+test("the live board opens with a snapshot; an unknown match closes with 4404", LIMIT, async () => {
   const { date } = await new Client(base).daily();
   const board = new Client(base).liveBoard(date, 3);
   const first = await board.next();
@@ -158,7 +162,7 @@ function failingProxy(): { server: Server; requests: string[] } {
   return { server, requests };
 }
 
-test("the stream reconnects after a 502, a 503 and a dropped connection", async () => {
+test("the stream reconnects after a 502, a 503 and a dropped connection", LIMIT, async () => {
   const client = new Client(base);
   const { token } = await client.register(`${name}-s`, PASSWORD);
   const game = await client.createGame({ deck, draw: 1 });
@@ -180,7 +184,7 @@ test("the stream reconnects after a 502, a 503 and a dropped connection", async 
   }
 });
 
-test("the live board reconnects after the server restarts (1012)", async () => {
+test("the live board reconnects after the server restarts (1012)", LIMIT, async () => {
   // a socket proxy whose first connection closes as a restarting server's does
   const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
   await new Promise<void>((resolve) => server.once("listening", resolve));
@@ -209,8 +213,6 @@ test("the live board reconnects after the server restarts (1012)", async () => {
   }
 });
 
-/** A proxy to the server that cuts its first account-event stream after the first event line,
- * and passes every later request through, line by line as they come. */
 /** A proxy to the server that cuts its first stream after `lines` JSON lines (the first is the
  * `stream_opened` line) and forwards the later ones once `hold` resolved. */
 function cuttingProxy(lines = 2, hold: Promise<void> = Promise.resolve()): { server: Server; requests: string[] } {
@@ -247,7 +249,7 @@ function cuttingProxy(lines = 2, hold: Promise<void> = Promise.resolve()): { ser
   return { server, requests };
 }
 
-test("challenges: made, listed, declined, accepted; account events resume after a cut", { timeout: 60_000 }, async () => {
+test("challenges: made, listed, declined, accepted; account events resume after a cut", LIMIT, async () => {
   const ada = new Client(base);
   const grace = new Client(base);
   const [adaName, graceName] = [`${name}-c`, `${name}-d`];
@@ -331,8 +333,6 @@ function gameOf(event: AccountEvent): string {
   return typeof data === "object" && data !== null && "game" in data && typeof data.game === "string" ? data.game : "";
 }
 
-/** A socket proxy to the server that passes the opening request's Authorization on, and kills
- * its first connection (no close frame) once it has passed one message on. */
 /** A proxy to the server's sockets that kills its first connection after `messages` messages
  * (the first is `stream_opened`) and opens the later ones once `hold` resolved. */
 function killingSocketProxy(messages = 2, hold: Promise<void> = Promise.resolve()): { server: WebSocketServer; paths: string[] } {
@@ -363,7 +363,7 @@ function killingSocketProxy(messages = 2, hold: Promise<void> = Promise.resolve(
   return { server, paths };
 }
 
-test("account events over the WebSocket: typed, and resumed after a killed connection", { timeout: 60_000 }, async () => {
+test("account events over the WebSocket: typed, and resumed after a killed connection", LIMIT, async () => {
   const ada = new Client(base);
   const adaName = `${name}-w`;
   const { token } = await ada.register(adaName, PASSWORD);
@@ -418,7 +418,7 @@ test("account events over the WebSocket: typed, and resumed after a killed conne
   assert.ok(unknown instanceof LiveClosed && unknown.code === 4400, String(unknown));
 });
 
-test("account events opened without since lose nothing to a cut before the first event", { timeout: 60_000 }, async () => {
+test("account events opened without since lose nothing to a cut before the first event", LIMIT, async () => {
   const ada = new Client(base);
   const adaName = `${name}-o`;
   const { token } = await ada.register(adaName, PASSWORD);
