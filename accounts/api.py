@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from accounts import identity, services
 from accounts.authentication import TokenAuth, request_scopes
-from core.api import answers, query_unknown
+from core.api import answers, query_read
 from core.errors import Forbidden, InvalidRequest, NotFound
 from core.throttling import FixedWindowScopedThrottle
 
@@ -102,7 +102,7 @@ class KeyListCreateApi(APIView):
         operation_id="account_tokens_list",
     )
     def get(self, request: Request) -> Response:
-        query_unknown(request, serializers.Serializer)  # (it takes none)
+        query_read(request, serializers.Serializer)  # (it takes none)
         rows = services.key_list_for(user=request.user)
         return Response([services.key_payload(row) for row in rows])
 

@@ -158,12 +158,21 @@ def _whole_message(name: str, highest: int) -> str:
     }
 
 
-def whole_number(name: str, highest: int, **kwargs: Any) -> serializers.IntegerField:
-    """A query's whole number from 1 to `highest`, refused in page_params' words (in the
-    language of the request that is refused)."""
+class WholeNumberField(serializers.IntegerField):
+    """A query's whole number in plain digits (DRF's also takes " 5", "+5" and "5.0")."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str) or not data.isascii() or not data.isdigit():
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+def whole_number(name: str, highest: int, **kwargs: Any) -> WholeNumberField:
+    """A query's whole number from 1 to `highest`, refused in these words (in the language of
+    the request that is refused)."""
     message = lazy(_whole_message, str)(name, highest)
     kinds = ("invalid", "min_value", "max_value", "max_string_length")
-    return serializers.IntegerField(
+    return WholeNumberField(
         min_value=1,
         max_value=highest,
         required=False,
@@ -181,11 +190,15 @@ class QueryBooleanField(serializers.BooleanField):
 
 
 class PageQuerySerializer(serializers.Serializer[object]):
-    """The query of every list (`query_read` checks it; page_params reads the page)."""
+    """The query of every list (`query_read` reads it; `page_params` takes the page)."""
 
     page = whole_number("page", MAX_PAGE, default=1)
     page_size = whole_number("page_size", MAX_PAGE_SIZE, help_text="default: see the list")
 
+
+# The code of a refusal worded whole by its field (`query_read` and `body_read` answer it as it
+# is, not prefixed with the field's name).
+WORDED = "worded"
 
 # DRF's own override of content negotiation (`?format=ndjson`): taken by every operation.
 ALWAYS_TAKEN = frozenset({"format"})
@@ -193,11 +206,11 @@ ALWAYS_TAKEN = frozenset({"format"})
 
 def _query_problem(field: serializers.Field[Any, Any, Any, Any], name: str, problem: Any) -> str:
     """What is wrong with a query parameter, in words that name it."""
+    if getattr(problem, "code", None) == WORDED or str(problem).startswith(name):
+        return str(problem)
     if getattr(problem, "code", None) == "invalid_choice":
         choices = ", ".join(str(choice) for choice in field.choices)  # type: ignore[attr-defined]
         return _("%(name)s must be one of: %(choices)s.") % {"name": name, "choices": choices}
-    if str(problem).startswith(name):  # worded whole already
-        return str(problem)
     if isinstance(field, serializers.BooleanField):
         return _("%(name)s must be true or false.") % {"name": name}
     if isinstance(field, serializers.DateTimeField):
@@ -212,7 +225,7 @@ def _query_problem(field: serializers.Field[Any, Any, Any, Any], name: str, prob
     return _("%(name)s: %(problem)s") % {"name": name, "problem": problem}
 
 
-def query_unknown(request: Request, serializer: type[serializers.Serializer[object]]) -> None:
+def _query_unknown(request: Request, serializer: type[serializers.Serializer[object]]) -> None:
     """400 unknown_parameter naming every query parameter `serializer` does not list."""
     known = set(serializer().fields) | ALWAYS_TAKEN
     unknown = sorted(name for name in request.query_params if name not in known)
@@ -233,9 +246,9 @@ def query_read(
 ) -> dict[str, Any]:
     """The query of a request as `serializer` reads it (the same serializer documents the
     operation's parameters in the schema): 400 unknown_parameter naming every parameter it does
-    not list (`query_unknown`), 400 invalid_request for a value it refuses or a parameter given
+    not list (`_query_unknown`), 400 invalid_request for a value it refuses or a parameter given
     twice. A list field takes its values repeated (`ids=a&ids=b`), comma-separated, or both."""
-    query_unknown(request, serializer)
+    _query_unknown(request, serializer)
     fields = serializer().fields
     data: dict[str, Any] = {}
     for name, values in request.query_params.lists():
@@ -254,21 +267,10 @@ def query_read(
     return dict(reader.validated_data)
 
 
-def _whole(text: str, name: str, highest: int) -> int:
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= highest:
-        raise InvalidRequest(_whole_message(name, highest))
-    return int(text)
-
-
-def page_params(request: Request, *, default_size: int) -> tuple[int, int]:
-    """`page` and `page_size` of a list request; 400 invalid_request unless whole numbers in
-    range (a page past the last is page_links' 404)."""
-    page = request.query_params.get("page")
-    size = request.query_params.get("page_size")
-    return (
-        1 if page is None else _whole(page[:12], "page", MAX_PAGE),
-        default_size if size is None else _whole(size[:12], "page_size", MAX_PAGE_SIZE),
-    )
+def page_params(query: dict[str, Any], *, default_size: int) -> tuple[int, int]:
+    """`page` and `page_size` of a list's query as `query_read` read it (PageQuerySerializer's
+    fields); a page past the last is page_links' 404."""
+    return query["page"], query.get("page_size", default_size)
 
 
 def page_links(request: Request, *, page: int, size: int, count: int) -> dict[str, Any]:

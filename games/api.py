@@ -734,7 +734,7 @@ def game_page(
     default_size: int,
 ) -> dict[str, Any]:
     """A page of `games` (at most `max` of them in all) as docs/api.md's lists answer it."""
-    page, size = page_params(request, default_size=default_size)
+    page, size = page_params(query, default_size=default_size)
     if "max" in query:
         games = games[: query["max"]]
     count = len(games) if isinstance(games, list) else games.count()
@@ -916,24 +916,21 @@ class GameLegalActionsApi(APIView):
         return Response(EngineGame.from_dict(game.state).legal_actions())
 
 
+class TextQuerySerializer(serializers.Serializer[object]):
+    lang = serializers.ChoiceField(choices=list(LANGUAGES), required=False, default="en")
+
+
 class GameTextApi(APIView):
     permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
-        parameters=[
-            GAME_ID,
-            OpenApiParameter("lang", str, enum=list(LANGUAGES), required=False, default="en"),
-        ],
+        parameters=[GAME_ID, TextQuerySerializer],
         responses=answers({200: TextSerializer}, 400, 401, 404),
         summary="The table in words (R28)",
         operation_id="games_text",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        lang = request.query_params.get("lang", "en")
-        if lang not in LANGUAGES:
-            raise InvalidRequest(
-                _("lang must be one of: %(values)s.") % {"values": ", ".join(LANGUAGES)}
-            )
+        lang = query_read(request, TextQuerySerializer)["lang"]
         game = game_read_for(request, game_id)
         return Response({"lang": lang, "text": describe(EngineGame.from_dict(game.state), lang)})
 

@@ -30,7 +30,6 @@ from core.api import (
     page_links,
     page_params,
     query_read,
-    query_unknown,
     whole_number,
 )
 from core.clients import client_address_hash, client_device_hash
@@ -184,14 +183,6 @@ def _choice(value: Any, name: str, choices: tuple[int, ...]) -> int:
     return value
 
 
-def _query_choice(request: Request, name: str, choices: tuple[int, ...], default: int) -> int:
-    text = request.query_params.get(name)
-    if text is None:
-        return default
-    return _choice(int(text) if text.isascii() and text.isdigit() and len(text) < 3 else None,
-                   name, choices)  # fmt: skip
-
-
 def _match_for(match_id: str) -> Match:
     try:
         pk = uuid.UUID(str(match_id))
@@ -234,7 +225,7 @@ class MatchListCreateApi(_PostThrottledApi):
     )
     def get(self, request: Request) -> Response:
         query = query_read(request, MatchListQuerySerializer)
-        page, size = page_params(request, default_size=MATCHES_PAGE_SIZE)
+        page, size = page_params(query, default_size=MATCHES_PAGE_SIZE)
         matches = selectors.match_list_for(
             user=request.user,
             **{
@@ -382,9 +373,9 @@ class ChallengeListCreateApi(_PostThrottledApi):
         operation_id="challenges_list",
     )
     def get(self, request: Request) -> Response:
-        query_unknown(request, PageQuerySerializer)
+        query = query_read(request, PageQuerySerializer)
         now = timezone.now()
-        page, size = page_params(request, default_size=CHALLENGES_PAGE_SIZE)
+        page, size = page_params(query, default_size=CHALLENGES_PAGE_SIZE)
         rows = selectors.challenge_list_for(user=request.user, now=now)
         body = page_links(request, page=page, size=size, count=rows.count())
         body["results"] = [
@@ -516,14 +507,10 @@ class RatingsApi(APIView):
         operation_id="ratings_list",
     )
     def get(self, request: Request) -> Response:
-        query_unknown(request, RatingsQuerySerializer)
-        size = _query_choice(request, "size", services.SIZES, 2)
-        draw = _query_choice(request, "draw", services.DRAWS, 3)
-        players = request.query_params.get("players", "people")
-        if players not in ("people", "bots"):
-            raise InvalidRequest(_("players must be one of: %s.") % "people, bots")
-        page, page_size = page_params(request, default_size=RATINGS_PAGE_SIZE)
-        rows = selectors.ratings_board(size=size, draw=draw, bots=players == "bots")
+        query = query_read(request, RatingsQuerySerializer)
+        size, draw = query["size"], query["draw"]
+        page, page_size = page_params(query, default_size=RATINGS_PAGE_SIZE)
+        rows = selectors.ratings_board(size=size, draw=draw, bots=query["players"] == "bots")
         body: dict[str, Any] = {"size": size, "draw": draw}
         body.update(page_links(request, page=page, size=page_size, count=rows.count()))
         start = (page - 1) * page_size
@@ -544,10 +531,9 @@ class WeeklyRatingsApi(APIView):
         operation_id="ratings_weekly",
     )
     def get(self, request: Request) -> Response:
-        query_unknown(request, ModeQuerySerializer)
-        size = _query_choice(request, "size", services.SIZES, 2)
-        draw = _query_choice(request, "draw", services.DRAWS, 3)
-        page, page_size = page_params(request, default_size=RATINGS_PAGE_SIZE)
+        query = query_read(request, ModeQuerySerializer)
+        size, draw = query["size"], query["draw"]
+        page, page_size = page_params(query, default_size=RATINGS_PAGE_SIZE)
         rows = selectors.weekly_gains(size=size, draw=draw)
         body: dict[str, Any] = {
             "size": size,
@@ -598,9 +584,8 @@ class RatingHistoryApi(APIView):
         operation_id="players_ratings_history",
     )
     def get(self, request: Request, username: str) -> Response:
-        query_unknown(request, ModeOnlyQuerySerializer)
-        size = _query_choice(request, "size", services.SIZES, 2)
-        draw = _query_choice(request, "draw", services.DRAWS, 3)
+        query = query_read(request, ModeOnlyQuerySerializer)
+        size, draw = query["size"], query["draw"]
         player = None
         if "\x00" not in username:  # PostgreSQL refuses NUL in text: no such name either
             player = get_user_model().objects.filter(username__iexact=username[:150]).first()
