@@ -1,16 +1,20 @@
 """Pieces every part of the API shares: the error shape in the schema, the answers, the query
 readers and pages."""
 
+from collections.abc import Sequence
 from typing import Any
 
+from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django_stubs_ext import StrOrPromise
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
 )
 from rest_framework import serializers
+from rest_framework.exceptions import UnsupportedMediaType
 from rest_framework.request import Request
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
@@ -209,10 +213,9 @@ def _query_problem(field: serializers.Field[Any, Any, Any, Any], name: str, prob
     if getattr(problem, "code", None) == WORDED or str(problem).startswith(name):
         return str(problem)
     if getattr(problem, "code", None) == "invalid_choice":
-        choices = ", ".join(str(choice) for choice in field.choices)  # type: ignore[attr-defined]
-        return _("%(name)s must be one of: %(choices)s.") % {"name": name, "choices": choices}
+        return str(one_of(name, list(field.choices)))  # type: ignore[attr-defined]
     if isinstance(field, serializers.BooleanField):
-        return _("%(name)s must be true or false.") % {"name": name}
+        return str(true_or_false(name))
     if isinstance(field, serializers.DateTimeField):
         return _("%(name)s must be a time (ISO 8601, like 2026-12-05T10:00:00Z) or a date.") % {
             "name": name
@@ -292,3 +295,120 @@ def page_links(request: Request, *, page: int, size: int, count: int) -> dict[st
         "next": replace_query_param(url, "page", page + 1) if page < pages else None,
         "previous": previous,
     }
+
+
+# ---- bodies: a JSON object, read by the serializer that documents it -------------------------
+
+# Every code a field of a body can refuse with (`refused` words them all alike).
+REFUSALS = (
+    "required", "null", "blank", "invalid", "invalid_choice", "min_length", "max_length",
+    "min_value", "max_value", "max_string_length", "not_a_list", "empty",
+    "null_characters_not_allowed", "surrogate_characters_not_allowed",
+)  # fmt: skip
+
+
+def refused(message: StrOrPromise) -> dict[str, StrOrPromise]:
+    """A body field's error_messages: whatever is wrong with it, `message` (a lazy text that
+    names the field) says so."""
+    return dict.fromkeys(REFUSALS, message)
+
+
+def _one_of(name: str, choices: str) -> str:
+    return _("%(name)s must be one of: %(choices)s.") % {"name": name, "choices": choices}
+
+
+def one_of(name: str, choices: Sequence[Any]) -> str:
+    """The refusal of a choice `name` that is not one of `choices`, as a lazy text."""
+    return lazy(_one_of, str)(name, ", ".join(map(str, choices)))
+
+
+def _true_or_false(name: str) -> str:
+    return _("%(name)s must be true or false.") % {"name": name}
+
+
+def true_or_false(name: str) -> str:
+    """The refusal of a flag `name` that is not true or false, as a lazy text."""
+    return lazy(_true_or_false, str)(name)
+
+
+class JsonTextField(serializers.CharField):
+    """A JSON string, nothing else (DRF's also takes a number and makes it text). `allow_nul`:
+    a NUL in it is the service's to refuse (a name no player has, a wrong password)."""
+
+    def __init__(self, *, allow_nul: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if allow_nul:
+            self.validators = [
+                validator
+                for validator in self.validators
+                if not isinstance(validator, ProhibitNullCharactersValidator)
+            ]
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class JsonIntegerField(serializers.IntegerField):
+    """A JSON whole number, nothing else (DRF's also takes "3", 3.0 and true)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int:
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class JsonChoiceField(serializers.ChoiceField):
+    """One of the choices as JSON gives it (DRF's also takes "3" for 3)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if type(value) is not type(data):
+            self.fail("invalid_choice", input=data)
+        return value
+
+
+class JsonBooleanField(serializers.BooleanField):
+    """A JSON true or false, nothing else (DRF's also takes "yes", 1...)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if type(data) is not bool:
+            self.fail("invalid")
+        return data
+
+
+def body_object(request: Request, *, required: bool = True) -> dict[str, Any]:
+    """The request's body, a JSON object: the one place a view's body is taken from the
+    request. No body at all is `{}` unless `required` (then 415 unless the request says it is
+    JSON, else 400: DRF would give `{}` whatever the type)."""
+    if request.stream is None and required:
+        if request.content_type.split(";")[0].strip() != "application/json":
+            raise UnsupportedMediaType(request.content_type[:100])
+        raise InvalidRequest(_("The body must be a JSON object."))
+    data = request.data
+    if not isinstance(data, dict):
+        raise InvalidRequest(_("The body must be a JSON object."))
+    return data
+
+
+def body_read(
+    request: Request, serializer: type[serializers.Serializer[object]], *, required: bool = True
+) -> dict[str, Any]:
+    """The body of a request as `serializer` reads it (the same serializer documents it in the
+    schema): 400 invalid_request for a body that is not a JSON object (`body_object`), for the
+    fields `serializer` does not list, and for the first field it refuses, in that field's
+    words (`refused`)."""
+    data = body_object(request, required=required)
+    reader = serializer(data=data)
+    unknown = sorted(str(key) for key in data if key not in reader.fields)
+    if unknown:
+        raise InvalidRequest(
+            _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(unknown)[:200]}
+        )
+    if not reader.is_valid():
+        problems = next(iter(reader.errors.values()))
+        if isinstance(problems, dict):  # a list field's: by the index of the wrong item
+            problems = next(iter(problems.values()))
+        raise InvalidRequest(str(problems[0]))
+    return dict(reader.validated_data)

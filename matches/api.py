@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -25,15 +26,22 @@ from rest_framework.views import APIView
 from accounts.scopes import ScopeRequired
 from core.api import (
     MAX_PAGE,
+    JsonBooleanField,
+    JsonChoiceField,
+    JsonTextField,
     PageQuerySerializer,
     answers,
+    body_read,
+    one_of,
     page_links,
     page_params,
     query_read,
+    refused,
+    true_or_false,
     whole_number,
 )
 from core.clients import client_address_hash, client_device_hash
-from core.errors import ApiError, InvalidRequest, NotFound
+from core.errors import ApiError, NotFound
 from core.throttling import FixedWindowScopedThrottle
 from matches import challenges, selectors, services
 from matches.deals import NoMatchSecret
@@ -97,9 +105,16 @@ class MatchSerializer(serializers.Serializer[object]):
     )
 
 
+DRAW_REFUSED = one_of("draw", services.DRAWS)
+
+
 class MatchCreateSerializer(serializers.Serializer[object]):
-    size = serializers.ChoiceField(choices=SIZE_CHOICES)
-    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+    size = JsonChoiceField(
+        choices=SIZE_CHOICES, error_messages=refused(one_of("size", services.SIZES))
+    )
+    draw = JsonChoiceField(
+        choices=DRAW_CHOICES, required=False, default=3, error_messages=refused(DRAW_REFUSED)
+    )
 
 
 class MatchPageSerializer(serializers.Serializer[object]):
@@ -174,15 +189,6 @@ MATCH_ID = OpenApiParameter(
 # ---- parsing -----------------------------------------------------------------------------------
 
 
-def _choice(value: Any, name: str, choices: tuple[int, ...]) -> int:
-    if type(value) is not int or value not in choices:
-        raise InvalidRequest(
-            _("%(name)s must be one of: %(choices)s.")
-            % {"name": name, "choices": ", ".join(map(str, choices))}
-        )
-    return value
-
-
 def _match_for(match_id: str) -> Match:
     try:
         pk = uuid.UUID(str(match_id))
@@ -195,17 +201,6 @@ def _match_for(match_id: str) -> Match:
 
 
 # ---- views -------------------------------------------------------------------------------------
-
-
-def _body(request: Request, fields: tuple[str, ...]) -> dict[str, Any]:
-    """The request's JSON object, with no field but `fields`."""
-    data = request.data
-    if not isinstance(data, dict):
-        raise InvalidRequest(_("The body must be a JSON object."))
-    unknown = sorted(str(key) for key in data if key not in fields)
-    if unknown:
-        raise InvalidRequest(f"unknown field(s): {', '.join(unknown)[:200]}")
-    return data
 
 
 # A list (a read, not counted) and its POST, counted against `throttle_scope`.
@@ -263,11 +258,8 @@ class MatchListCreateApi(_PostThrottledApi):
         operation_id="matches_create",
     )
     def post(self, request: Request) -> Response:
-        data = _body(request, ("size", "draw"))
-        if "size" not in data:
-            raise InvalidRequest(_("size must be one of: %(choices)s.") % {"choices": "2, 4"})
-        size = _choice(data["size"], "size", services.SIZES)
-        draw = _choice(data.get("draw", 3), "draw", services.DRAWS)
+        data = body_read(request, MatchCreateSerializer, required=False)
+        size, draw = data["size"], data["draw"]
         try:
             joined = services.match_join(
                 player=request.user,
@@ -323,18 +315,33 @@ class ChallengeSerializer(serializers.Serializer[object]):
     match = serializers.UUIDField(allow_null=True, help_text="the duel, once accepted")
 
 
+RATED_REFUSED = true_or_false("rated")
+
+
 class ChallengeCreateSerializer(serializers.Serializer[object]):
-    player = serializers.CharField(help_text="the username of the player to challenge")
-    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
-    rated = serializers.BooleanField(
-        required=False, default=False, help_text="ask for a rated duel (R33, R36)"
+    player = JsonTextField(
+        trim_whitespace=False,
+        allow_nul=True,
+        help_text="the username of the player to challenge",
+        error_messages=refused(gettext_lazy("player must be a username.")),
+    )
+    draw = JsonChoiceField(
+        choices=DRAW_CHOICES, required=False, default=3, error_messages=refused(DRAW_REFUSED)
+    )
+    rated = JsonBooleanField(
+        required=False,
+        default=False,
+        help_text="ask for a rated duel (R33, R36)",
+        error_messages=refused(RATED_REFUSED),
     )
 
 
 class ChallengeAcceptSerializer(serializers.Serializer[object]):
-    rated = serializers.BooleanField(
+    rated = JsonBooleanField(
         required=False,
-        help_text="false: play a rated challenge unrated (default: as the challenge asks)",
+        allow_null=True,
+        help_text="false: play a rated challenge unrated (default, or null: as the challenge asks)",
+        error_messages=refused(RATED_REFUSED),
     )
 
 
@@ -348,12 +355,6 @@ class ChallengePageSerializer(serializers.Serializer[object]):
 CHALLENGE_ID = OpenApiParameter(
     "challenge_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="the challenge's `id`"
 )
-
-
-def _flag(value: Any, name: str) -> bool:
-    if type(value) is not bool:
-        raise InvalidRequest(_("%(name)s must be true or false.") % {"name": name})
-    return value
 
 
 def _challenge_id(challenge_id: str) -> uuid.UUID:
@@ -400,15 +401,12 @@ class ChallengeListCreateApi(_PostThrottledApi):
         operation_id="challenges_create",
     )
     def post(self, request: Request) -> Response:
-        data = _body(request, ("player", "draw", "rated"))
-        username = data.get("player")
-        if not isinstance(username, str) or not username:
-            raise InvalidRequest(_("player must be a username."))
+        data = body_read(request, ChallengeCreateSerializer, required=False)
         challenge = challenges.challenge_create(
             challenger=request.user,
-            username=username,
-            draw=_choice(data.get("draw", 3), "draw", services.DRAWS),
-            rated=_flag(data.get("rated", False), "rated"),
+            username=data["player"],
+            draw=data["draw"],
+            rated=data["rated"],
             address_hash=client_address_hash(request._request),
             device_hash=client_device_hash(request._request),
         )
@@ -446,8 +444,7 @@ class ChallengeAcceptApi(APIView):
         operation_id="challenges_accept",
     )
     def post(self, request: Request, challenge_id: str) -> Response:
-        data = _body(request, ("rated",))
-        rated = None if data.get("rated") is None else _flag(data["rated"], "rated")
+        rated = body_read(request, ChallengeAcceptSerializer, required=False).get("rated")
         try:
             accepted = challenges.challenge_accept(
                 challenge_id=_challenge_id(challenge_id),
