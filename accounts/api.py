@@ -7,7 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_stubs_ext import StrOrPromise
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -17,8 +20,16 @@ from rest_framework.views import APIView
 
 from accounts import identity, services
 from accounts.authentication import TokenAuth, request_scopes
-from core.api import answers, query_unknown
-from core.errors import Forbidden, InvalidRequest, NotFound
+from core.api import (
+    JsonChoiceField,
+    JsonIntegerField,
+    JsonTextField,
+    answers,
+    body_read,
+    query_read,
+    refused,
+)
+from core.errors import Forbidden, NotFound
 from core.throttling import FixedWindowScopedThrottle
 
 
@@ -37,57 +48,56 @@ class NewKeySerializer(KeySerializer):
     token = serializers.CharField(help_text="the key: shown this once, the server keeps a hash")
 
 
+def _scopes_refused() -> str:
+    return _("scopes must be a non-empty list of: %(scopes)s.") % {
+        "scopes": ", ".join(services.SCOPES)
+    }
+
+
+def _days_refused() -> str:
+    return _("days must be a whole number from 1 to %(max)s.") % {"max": services.MAX_DAYS}
+
+
+SCOPES_REFUSED = lazy(_scopes_refused, str)()
+
+
 class KeyInSerializer(serializers.Serializer[object]):
-    name = serializers.CharField(max_length=100)
-    scopes = serializers.ListField(
-        child=serializers.ChoiceField(choices=services.SCOPES), min_length=1
+    name = JsonTextField(
+        max_length=100,
+        error_messages=refused(
+            gettext_lazy("name must be a non-empty string of at most 100 characters.")
+        ),
     )
-    days = serializers.IntegerField(
+    scopes = serializers.ListField(
+        child=JsonChoiceField(choices=services.SCOPES, error_messages=refused(SCOPES_REFUSED)),
+        min_length=1,
+        error_messages=refused(SCOPES_REFUSED),
+    )
+    days = JsonIntegerField(
         min_value=1,
         max_value=services.MAX_DAYS,
         required=False,
-        help_text="the key expires after this many days; never if left out",
+        allow_null=True,
+        help_text="the key expires after this many days; never if left out (or null)",
+        error_messages=refused(lazy(_days_refused, str)()),
     )
 
 
 KEY_ID = OpenApiParameter("key_id", OpenApiTypes.STR, OpenApiParameter.PATH, description="`id`")
 
 
-def parse_key_create(data: Any, *, allowed: frozenset[str]) -> dict[str, Any]:
+def key_create_options(request: Request) -> dict[str, Any]:
     """The keyword arguments of key_create for a POST account/tokens body; a key may only make
     keys within its own scopes (a session may make any)."""
-    if not isinstance(data, dict):
-        raise InvalidRequest(_("The body must be a JSON object."))
-    unknown = sorted(str(key) for key in data if key not in ("name", "scopes", "days"))
-    if unknown:
-        raise InvalidRequest(
-            _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(unknown)[:200]}
-        )
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > 100 or "\x00" in name:
-        raise InvalidRequest(_("name must be a non-empty string of at most 100 characters."))
-    scopes = data.get("scopes")
-    if (
-        not isinstance(scopes, list)
-        or not scopes
-        or not all(isinstance(scope, str) and scope in services.SCOPES for scope in scopes)
-    ):
-        raise InvalidRequest(
-            _("scopes must be a non-empty list of: %(scopes)s.")
-            % {"scopes": ", ".join(services.SCOPES)}
-        )
-    beyond = [scope for scope in services.scopes_ordered(scopes) if scope not in allowed]
+    options = body_read(request, KeyInSerializer, required=False)
+    allowed = request_scopes(request)
+    beyond = [scope for scope in services.scopes_ordered(options["scopes"]) if scope not in allowed]
     if beyond:
         raise Forbidden(
             _("A key cannot make a key with scopes it lacks: %(scopes)s.")
             % {"scopes": ", ".join(beyond)}
         )
-    days = data.get("days")
-    if days is not None and (type(days) is not int or not 1 <= days <= services.MAX_DAYS):
-        raise InvalidRequest(
-            _("days must be a whole number from 1 to %(max)s.") % {"max": services.MAX_DAYS}
-        )
-    return {"name": name.strip(), "scopes": scopes, "days": days}
+    return {"days": None, **options}
 
 
 class KeyListCreateApi(APIView):
@@ -102,7 +112,7 @@ class KeyListCreateApi(APIView):
         operation_id="account_tokens_list",
     )
     def get(self, request: Request) -> Response:
-        query_unknown(request, serializers.Serializer)  # (it takes none)
+        query_read(request, serializers.Serializer)  # (it takes none)
         rows = services.key_list_for(user=request.user)
         return Response([services.key_payload(row) for row in rows])
 
@@ -114,7 +124,7 @@ class KeyListCreateApi(APIView):
         operation_id="account_tokens_create",
     )
     def post(self, request: Request) -> Response:
-        options = parse_key_create(request.data, allowed=request_scopes(request))
+        options = key_create_options(request)
         if services.key_count_for(user=request.user) >= services.MAX_KEYS:
             raise Forbidden(
                 _("An account holds at most %(max)s keys: revoke one first.")
@@ -183,25 +193,28 @@ def account_payload(user: Any, *, bot: bool, scopes: Any = services.SCOPES) -> d
     }
 
 
+def _password(message: StrOrPromise, **kwargs: Any) -> JsonTextField:
+    """A password field of a body, taken as it is (spaces too)."""
+    return JsonTextField(
+        max_length=4096,
+        trim_whitespace=False,
+        allow_nul=True,
+        error_messages=refused(message),
+        **kwargs,
+    )
+
+
+CURRENT_PASSWORD = "the current password"
+PASSWORD_REFUSED = gettext_lazy("password must be a non-empty string")
+
+
 class PasswordChangeSerializer(serializers.Serializer[object]):
-    password = serializers.CharField(help_text="the current password")
-    new_password = serializers.CharField()
+    password = _password(PASSWORD_REFUSED, help_text=CURRENT_PASSWORD)
+    new_password = _password(gettext_lazy("new_password must be a non-empty string"))
 
 
 class PasswordSerializer(serializers.Serializer[object]):
-    password = serializers.CharField(help_text="the current password")
-
-
-def _fields(request: Request, names: tuple[str, ...]) -> dict[str, Any]:
-    data = request.data
-    if not isinstance(data, dict):
-        raise InvalidRequest(_("The body must be a JSON object."))
-    unknown = sorted(str(key) for key in data if key not in names)
-    if unknown:
-        raise InvalidRequest(
-            _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(unknown)[:200]}
-        )
-    return data
+    password = _password(PASSWORD_REFUSED, help_text=CURRENT_PASSWORD)
 
 
 class AccountApi(APIView):
@@ -222,9 +235,9 @@ class AccountApi(APIView):
         operation_id="account_delete",
     )
     def delete(self, request: Request) -> Response:
-        data = _fields(request, ("password",))
+        data = body_read(request, PasswordSerializer, required=False)
         identity.account_password_check(
-            request=request._request, user=request.user, password=data.get("password")
+            request=request._request, user=request.user, password=data["password"]
         )
         identity.account_delete(user=request.user)
         return Response(status=204)
@@ -246,14 +259,11 @@ class AccountPasswordApi(APIView):
         operation_id="account_password",
     )
     def post(self, request: Request) -> Response:
-        data = _fields(request, ("password", "new_password"))
+        data = body_read(request, PasswordChangeSerializer, required=False)
         identity.account_password_check(
-            request=request._request, user=request.user, password=data.get("password")
+            request=request._request, user=request.user, password=data["password"]
         )
-        new_password = data.get("new_password")
-        if not isinstance(new_password, str) or not new_password or len(new_password) > 4096:
-            raise InvalidRequest(_("new_password must be a non-empty string"))
-        identity.account_password_change(user=request.user, new_password=new_password)
+        identity.account_password_change(user=request.user, new_password=data["new_password"])
         return Response(status=204)
 
 

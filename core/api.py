@@ -1,16 +1,20 @@
 """Pieces every part of the API shares: the error shape in the schema, the answers, the query
 readers and pages."""
 
+from collections.abc import Sequence
 from typing import Any
 
+from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django_stubs_ext import StrOrPromise
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
 )
 from rest_framework import serializers
+from rest_framework.exceptions import UnsupportedMediaType
 from rest_framework.request import Request
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
@@ -158,12 +162,21 @@ def _whole_message(name: str, highest: int) -> str:
     }
 
 
-def whole_number(name: str, highest: int, **kwargs: Any) -> serializers.IntegerField:
-    """A query's whole number from 1 to `highest`, refused in page_params' words (in the
-    language of the request that is refused)."""
+class WholeNumberField(serializers.IntegerField):
+    """A query's whole number in plain digits (DRF's also takes " 5", "+5" and "5.0")."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str) or not data.isascii() or not data.isdigit():
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+def whole_number(name: str, highest: int, **kwargs: Any) -> WholeNumberField:
+    """A query's whole number from 1 to `highest`, refused in these words (in the language of
+    the request that is refused)."""
     message = lazy(_whole_message, str)(name, highest)
     kinds = ("invalid", "min_value", "max_value", "max_string_length")
-    return serializers.IntegerField(
+    return WholeNumberField(
         min_value=1,
         max_value=highest,
         required=False,
@@ -181,11 +194,15 @@ class QueryBooleanField(serializers.BooleanField):
 
 
 class PageQuerySerializer(serializers.Serializer[object]):
-    """The query of every list (`query_read` checks it; page_params reads the page)."""
+    """The query of every list (`query_read` reads it; `page_params` takes the page)."""
 
     page = whole_number("page", MAX_PAGE, default=1)
     page_size = whole_number("page_size", MAX_PAGE_SIZE, help_text="default: see the list")
 
+
+# The code of a refusal worded whole by its field (`query_read` and `body_read` answer it as it
+# is, not prefixed with the field's name).
+WORDED = "worded"
 
 # DRF's own override of content negotiation (`?format=ndjson`): taken by every operation.
 ALWAYS_TAKEN = frozenset({"format"})
@@ -193,13 +210,12 @@ ALWAYS_TAKEN = frozenset({"format"})
 
 def _query_problem(field: serializers.Field[Any, Any, Any, Any], name: str, problem: Any) -> str:
     """What is wrong with a query parameter, in words that name it."""
-    if getattr(problem, "code", None) == "invalid_choice":
-        choices = ", ".join(str(choice) for choice in field.choices)  # type: ignore[attr-defined]
-        return _("%(name)s must be one of: %(choices)s.") % {"name": name, "choices": choices}
-    if str(problem).startswith(name):  # worded whole already
+    if getattr(problem, "code", None) == WORDED or str(problem).startswith(name):
         return str(problem)
+    if getattr(problem, "code", None) == "invalid_choice":
+        return str(one_of(name, list(field.choices)))  # type: ignore[attr-defined]
     if isinstance(field, serializers.BooleanField):
-        return _("%(name)s must be true or false.") % {"name": name}
+        return str(true_or_false(name))
     if isinstance(field, serializers.DateTimeField):
         return _("%(name)s must be a time (ISO 8601, like 2026-12-05T10:00:00Z) or a date.") % {
             "name": name
@@ -212,7 +228,7 @@ def _query_problem(field: serializers.Field[Any, Any, Any, Any], name: str, prob
     return _("%(name)s: %(problem)s") % {"name": name, "problem": problem}
 
 
-def query_unknown(request: Request, serializer: type[serializers.Serializer[object]]) -> None:
+def _query_unknown(request: Request, serializer: type[serializers.Serializer[object]]) -> None:
     """400 unknown_parameter naming every query parameter `serializer` does not list."""
     known = set(serializer().fields) | ALWAYS_TAKEN
     unknown = sorted(name for name in request.query_params if name not in known)
@@ -233,9 +249,9 @@ def query_read(
 ) -> dict[str, Any]:
     """The query of a request as `serializer` reads it (the same serializer documents the
     operation's parameters in the schema): 400 unknown_parameter naming every parameter it does
-    not list (`query_unknown`), 400 invalid_request for a value it refuses or a parameter given
+    not list (`_query_unknown`), 400 invalid_request for a value it refuses or a parameter given
     twice. A list field takes its values repeated (`ids=a&ids=b`), comma-separated, or both."""
-    query_unknown(request, serializer)
+    _query_unknown(request, serializer)
     fields = serializer().fields
     data: dict[str, Any] = {}
     for name, values in request.query_params.lists():
@@ -254,21 +270,10 @@ def query_read(
     return dict(reader.validated_data)
 
 
-def _whole(text: str, name: str, highest: int) -> int:
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= highest:
-        raise InvalidRequest(_whole_message(name, highest))
-    return int(text)
-
-
-def page_params(request: Request, *, default_size: int) -> tuple[int, int]:
-    """`page` and `page_size` of a list request; 400 invalid_request unless whole numbers in
-    range (a page past the last is page_links' 404)."""
-    page = request.query_params.get("page")
-    size = request.query_params.get("page_size")
-    return (
-        1 if page is None else _whole(page[:12], "page", MAX_PAGE),
-        default_size if size is None else _whole(size[:12], "page_size", MAX_PAGE_SIZE),
-    )
+def page_params(query: dict[str, Any], *, default_size: int) -> tuple[int, int]:
+    """`page` and `page_size` of a list's query as `query_read` read it (PageQuerySerializer's
+    fields); a page past the last is page_links' 404."""
+    return query["page"], query.get("page_size", default_size)
 
 
 def page_links(request: Request, *, page: int, size: int, count: int) -> dict[str, Any]:
@@ -290,3 +295,120 @@ def page_links(request: Request, *, page: int, size: int, count: int) -> dict[st
         "next": replace_query_param(url, "page", page + 1) if page < pages else None,
         "previous": previous,
     }
+
+
+# ---- bodies: a JSON object, read by the serializer that documents it -------------------------
+
+# Every code a field of a body can refuse with (`refused` words them all alike).
+REFUSALS = (
+    "required", "null", "blank", "invalid", "invalid_choice", "min_length", "max_length",
+    "min_value", "max_value", "max_string_length", "not_a_list", "empty",
+    "null_characters_not_allowed", "surrogate_characters_not_allowed",
+)  # fmt: skip
+
+
+def refused(message: StrOrPromise) -> dict[str, StrOrPromise]:
+    """A body field's error_messages: whatever is wrong with it, `message` (a lazy text that
+    names the field) says so."""
+    return dict.fromkeys(REFUSALS, message)
+
+
+def _one_of(name: str, choices: str) -> str:
+    return _("%(name)s must be one of: %(choices)s.") % {"name": name, "choices": choices}
+
+
+def one_of(name: str, choices: Sequence[Any]) -> str:
+    """The refusal of a choice `name` that is not one of `choices`, as a lazy text."""
+    return lazy(_one_of, str)(name, ", ".join(map(str, choices)))
+
+
+def _true_or_false(name: str) -> str:
+    return _("%(name)s must be true or false.") % {"name": name}
+
+
+def true_or_false(name: str) -> str:
+    """The refusal of a flag `name` that is not true or false, as a lazy text."""
+    return lazy(_true_or_false, str)(name)
+
+
+class JsonTextField(serializers.CharField):
+    """A JSON string, nothing else (DRF's also takes a number and makes it text). `allow_nul`:
+    a NUL in it is the service's to refuse (a name no player has, a wrong password)."""
+
+    def __init__(self, *, allow_nul: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if allow_nul:
+            self.validators = [
+                validator
+                for validator in self.validators
+                if not isinstance(validator, ProhibitNullCharactersValidator)
+            ]
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class JsonIntegerField(serializers.IntegerField):
+    """A JSON whole number, nothing else (DRF's also takes "3", 3.0 and true)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int:
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class JsonChoiceField(serializers.ChoiceField):
+    """One of the choices as JSON gives it (DRF's also takes "3" for 3)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if type(value) is not type(data):
+            self.fail("invalid_choice", input=data)
+        return value
+
+
+class JsonBooleanField(serializers.BooleanField):
+    """A JSON true or false, nothing else (DRF's also takes "yes", 1...)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if type(data) is not bool:
+            self.fail("invalid")
+        return data
+
+
+def body_object(request: Request, *, required: bool = True) -> dict[str, Any]:
+    """The request's body, a JSON object: the one place a view's body is taken from the
+    request. No body at all is `{}` unless `required` (then 415 unless the request says it is
+    JSON, else 400: DRF would give `{}` whatever the type)."""
+    if request.stream is None and required:
+        if request.content_type.split(";")[0].strip() != "application/json":
+            raise UnsupportedMediaType(request.content_type[:100])
+        raise InvalidRequest(_("The body must be a JSON object."))
+    data = request.data
+    if not isinstance(data, dict):
+        raise InvalidRequest(_("The body must be a JSON object."))
+    return data
+
+
+def body_read(
+    request: Request, serializer: type[serializers.Serializer[object]], *, required: bool = True
+) -> dict[str, Any]:
+    """The body of a request as `serializer` reads it (the same serializer documents it in the
+    schema): 400 invalid_request for a body that is not a JSON object (`body_object`), for the
+    fields `serializer` does not list, and for the first field it refuses, in that field's
+    words (`refused`)."""
+    data = body_object(request, required=required)
+    reader = serializer(data=data)
+    unknown = sorted(str(key) for key in data if key not in reader.fields)
+    if unknown:
+        raise InvalidRequest(
+            _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(unknown)[:200]}
+        )
+    if not reader.is_valid():
+        problems = next(iter(reader.errors.values()))
+        if isinstance(problems, dict):  # a list field's: by the index of the wrong item
+            problems = next(iter(problems.values()))
+        raise InvalidRequest(str(problems[0]))
+    return dict(reader.validated_data)

@@ -18,6 +18,7 @@ from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBase
 from django.utils import timezone
 from django.utils.cache import get_conditional_response
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -27,7 +28,6 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import serializers
-from rest_framework.exceptions import UnsupportedMediaType
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -39,12 +39,16 @@ from accounts import services as key_services
 from accounts.scopes import ScopeRequired
 from core.api import (
     MAX_PAGE,
+    JsonTextField,
     PageQuerySerializer,
     QueryBooleanField,
     answers,
+    body_object,
+    body_read,
     page_links,
     page_params,
     query_read,
+    refused,
     whole_number,
 )
 from core.clients import client_address_hash, client_device_hash
@@ -333,9 +337,34 @@ class TextSerializer(serializers.Serializer[object]):
 # ---- input shapes (documentation; parsing below is strict about types) -------------------------
 
 
+def _not_text(field: str) -> str:
+    return _("%(field)s must be a non-empty string.") % {"field": field}
+
+
+def _too_long(field: str, most: int) -> str:
+    return _("%(field)s must be at most %(max)s characters, without NUL.") % {
+        "field": field,
+        "max": most,
+    }
+
+
+def _credential(field: str, max_length: int) -> JsonTextField:
+    """A field of the account endpoints' bodies, taken as it is (spaces too)."""
+    too_long = lazy(_too_long, str)(field, max_length)
+    return JsonTextField(
+        max_length=max_length,
+        trim_whitespace=False,
+        error_messages={
+            **refused(lazy(_not_text, str)(field)),
+            "max_length": too_long,
+            "null_characters_not_allowed": too_long,
+        },
+    )
+
+
 class CredentialsSerializer(serializers.Serializer[object]):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=4096)
+    username = _credential("username", 150)
+    password = _credential("password", 4096)
 
 
 class RegisteredSerializer(serializers.Serializer[object]):
@@ -544,31 +573,6 @@ ACTION_COMPONENTS = ("Action", "MoveAction", "TapAction", "DrawAction", "Recycle
                      "UndoAction", "ResignAction", "FinishAction")  # fmt: skip
 
 
-def _body(request: Request) -> dict[str, Any]:
-    if request.stream is None:
-        # No body: DRF parses none, whatever the type, and would give {}; the schema asks for
-        # a JSON object (`{}` for a random game).
-        if request.content_type.split(";")[0].strip() != "application/json":
-            raise UnsupportedMediaType(request.content_type[:100])
-        raise InvalidRequest(_("The body must be a JSON object."))
-    data = request.data
-    if not isinstance(data, dict):
-        raise InvalidRequest(_("The body must be a JSON object."))
-    return data
-
-
-def _string(data: dict[str, Any], key: str, *, max_length: int) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value:
-        raise InvalidRequest(_("%(field)s must be a non-empty string.") % {"field": key})
-    if len(value) > max_length or "\x00" in value:
-        raise InvalidRequest(
-            _("%(field)s must be at most %(max)s characters, without NUL.")
-            % {"field": key, "max": max_length}
-        )
-    return value
-
-
 def _only(data: dict[str, Any], allowed: set[str]) -> None:
     unknown = sorted(str(key) for key in data if key not in allowed)
     if unknown:
@@ -582,9 +586,8 @@ def _only(data: dict[str, Any], allowed: set[str]) -> None:
 
 def _credentials(request: Request) -> tuple[str, str]:
     """The `{"username", "password"}` body of both account endpoints."""
-    data = _body(request)
-    _only(data, {"username", "password"})
-    return _string(data, "username", max_length=150), _string(data, "password", max_length=4096)
+    data = body_read(request, CredentialsSerializer)
+    return data["username"], data["password"]
 
 
 class RegisterApi(APIView):
@@ -652,7 +655,7 @@ class TokenApi(APIView):
 def _game_create_body(request: Request) -> dict[str, Any]:
     """The body of POST /games, refusing what the schema refuses and parse_game_create would
     read as left out: a null field, and `"daily": false` (only `true` is a daily game's)."""
-    data = _body(request)
+    data = body_object(request)
     nulls = sorted(str(key) for key, value in data.items() if value is None)
     if nulls:
         raise InvalidRequest(_("These fields cannot be null: %s.") % ", ".join(nulls)[:200])
@@ -734,7 +737,7 @@ def game_page(
     default_size: int,
 ) -> dict[str, Any]:
     """A page of `games` (at most `max` of them in all) as docs/api.md's lists answer it."""
-    page, size = page_params(request, default_size=default_size)
+    page, size = page_params(query, default_size=default_size)
     if "max" in query:
         games = games[: query["max"]]
     count = len(games) if isinstance(games, list) else games.count()
@@ -885,7 +888,7 @@ class GameActionsApi(APIView):
         operation_id="games_actions_create",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        action = dict(_body(request))
+        action = dict(body_object(request))
         expect = action.pop("expect", None)
         if expect is not None and (
             isinstance(expect, bool) or not isinstance(expect, int) or expect < 0
@@ -916,24 +919,21 @@ class GameLegalActionsApi(APIView):
         return Response(EngineGame.from_dict(game.state).legal_actions())
 
 
+class TextQuerySerializer(serializers.Serializer[object]):
+    lang = serializers.ChoiceField(choices=list(LANGUAGES), required=False, default="en")
+
+
 class GameTextApi(APIView):
     permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
-        parameters=[
-            GAME_ID,
-            OpenApiParameter("lang", str, enum=list(LANGUAGES), required=False, default="en"),
-        ],
+        parameters=[GAME_ID, TextQuerySerializer],
         responses=answers({200: TextSerializer}, 400, 401, 404),
         summary="The table in words (R28)",
         operation_id="games_text",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        lang = request.query_params.get("lang", "en")
-        if lang not in LANGUAGES:
-            raise InvalidRequest(
-                _("lang must be one of: %(values)s.") % {"values": ", ".join(LANGUAGES)}
-            )
+        lang = query_read(request, TextQuerySerializer)["lang"]
         game = game_read_for(request, game_id)
         return Response({"lang": lang, "text": describe(EngineGame.from_dict(game.state), lang)})
 

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
 from django.utils import timezone
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -30,7 +31,7 @@ from rest_framework.views import APIView
 from accounts import events
 from accounts.scopes import ScopeRequired
 from core import sockets
-from core.api import PageQuerySerializer, answers, query_read, query_unknown
+from core.api import PageQuerySerializer, WholeNumberField, answers, query_read
 from core.clients import client_key
 from core.errors import InvalidRequest, TooManyStreams
 from games import selectors, services, streams
@@ -320,9 +321,19 @@ class AccountEventSerializer(serializers.Serializer[object]):
     )
 
 
+def _since_message() -> str:
+    return _("since must be the id of an event of the last %(days)s days.") % {
+        "days": settings.EVENTS_KEPT_DAYS
+    }
+
+
+SINCE_REFUSED = lazy(_since_message, str)()
+
+
 class AccountEventsQuerySerializer(serializers.Serializer[object]):
-    since = serializers.IntegerField(
+    since = WholeNumberField(
         required=False,
+        error_messages=dict.fromkeys(("invalid", "max_string_length"), SINCE_REFUSED),
         help_text=(
             "the id of the last event (or `stream_opened` line) received: the stream starts "
             "after it; refused if later than the last event or if an event after it was "
@@ -359,19 +370,15 @@ class AccountEventsApi(APIView):
         operation_id="account_events",
     )
     def get(self, request: Request) -> StreamingHttpResponse:
-        query_unknown(request, AccountEventsQuerySerializer)
+        since = query_read(request, AccountEventsQuerySerializer).get("since")
         user_id = request.user.pk
         assert user_id is not None  # (IsAuthenticated: an account's)
-        since = request.query_params.get("since")
         if since is None:
             last = events.events_position()
-        elif since.isdigit() and events.since_accepted(int(since)):
-            last = int(since)
+        elif events.since_accepted(since):
+            last = since
         else:
-            raise InvalidRequest(
-                _("since must be the id of an event of the last %(days)s days.")
-                % {"days": settings.EVENTS_KEPT_DAYS}
-            )
+            raise InvalidRequest(_since_message())
         credential = request_credential(request)
         _hold_places(request, credential)
         if sockets.send_after(account_event_lines(user_id, last, credential)):

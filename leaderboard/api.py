@@ -4,12 +4,19 @@ challenges and leaderboards"): thin views over leaderboard.services and selector
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -17,7 +24,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.scopes import ScopeRequired
-from core.api import PageQuerySerializer, answers, page_links, page_params, query_unknown
+from core.api import (
+    WORDED,
+    PageQuerySerializer,
+    answers,
+    page_links,
+    page_params,
+    query_read,
+)
 from core.errors import InvalidRequest, NotFound
 from games.api import DRAW_CHOICES
 from games.days import DRAWS, day_parse, day_today, month_parse
@@ -162,28 +176,28 @@ class PlayerStatsOutSerializer(serializers.Serializer[object]):
 
 
 DATE = OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="YYYY-MM-DD")
-MONTH = OpenApiParameter(
-    "month",
-    OpenApiTypes.STR,
-    OpenApiParameter.QUERY,
-    required=False,
-    description="YYYY-MM: that month's dailies (the archive) instead of today's",
-)
 
 
 class BoardQuerySerializer(PageQuerySerializer):
-    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+    draw = serializers.ChoiceField(
+        choices=DRAW_CHOICES,
+        required=False,
+        default=3,
+        error_messages={"invalid_choice": gettext_lazy("draw must be 3 or 1.")},
+    )
     players = serializers.ChoiceField(
         choices=selectors.POPULATIONS,
         required=False,
         default="people",
         help_text="whose board: people's, or bots' (R34); each ranked among itself",
+        error_messages={"invalid_choice": gettext_lazy("players must be people or bots.")},
     )
     section = serializers.ChoiceField(
         choices=selectors.SECTIONS,
         required=False,
         default="ranked",
         help_text="the ranks, or the provisional entries (R36): listed apart, never ranked",
+        error_messages={"invalid_choice": gettext_lazy("section must be ranked or provisional.")},
     )
 
 
@@ -192,32 +206,6 @@ def parse_date(text: str) -> dt.date:
     if day is None:
         raise InvalidRequest(_("%s is not a date: expected YYYY-MM-DD.") % repr(text[:20]))
     return day
-
-
-def parse_draw(text: str | None) -> int:
-    if text is None:
-        return 3
-    if text not in {str(draw) for draw in DRAWS}:
-        raise InvalidRequest(_("draw must be 3 or 1."))
-    return int(text)
-
-
-def parse_players(text: str | None) -> bool:
-    """`players` of a board's query: whether it asks for the bots' board (R34)."""
-    if text is None:
-        return False
-    if text not in selectors.POPULATIONS:
-        raise InvalidRequest(_("players must be people or bots."))
-    return text == "bots"
-
-
-def parse_section(text: str | None) -> bool:
-    """`section` of a board's query: whether it asks for the provisional entries (R36)."""
-    if text is None:
-        return False
-    if text not in selectors.SECTIONS:
-        raise InvalidRequest(_("section must be ranked or provisional."))
-    return text == "provisional"
 
 
 def challenges_of_day(date: dt.date) -> None:
@@ -240,17 +228,31 @@ def challenge_for(date: dt.date, draw: int) -> DailyChallenge:
     return challenge
 
 
-class DailyQuerySerializer(serializers.Serializer[object]):
-    """The query `GET daily` takes (what else is sent is 400 unknown_parameter)."""
+@extend_schema_field(OpenApiTypes.STR)
+class MonthField(serializers.Field):  # type: ignore[type-arg]
+    """A `YYYY-MM` month, as its first day (any text refused in these words, "" too)."""
 
-    month = serializers.CharField(required=False)
+    def to_internal_value(self, data: Any) -> dt.date:
+        month = month_parse(str(data))
+        if month is None:
+            message = _("%s is not a month: expected YYYY-MM.") % repr(str(data)[:20])
+            raise serializers.ValidationError(message, code=WORDED)
+        return month
+
+
+class DailyQuerySerializer(serializers.Serializer[object]):
+    """The query `GET daily` takes."""
+
+    month = MonthField(
+        required=False, help_text="YYYY-MM: that month's dailies (the archive) instead of today's"
+    )
 
 
 class DailyTodayApi(APIView):
     permission_classes = [AllowAny, ScopeRequired]
 
     @extend_schema(
-        parameters=[MONTH],
+        parameters=[DailyQuerySerializer],
         responses=answers({200: DAILY_ANSWER}, 400, 401, 404),
         summary=(
             "Today's daily challenge: its boards (codes revealed after the day); with `month`, "
@@ -259,17 +261,14 @@ class DailyTodayApi(APIView):
         operation_id="daily_today",
     )
     def get(self, request: Request) -> Response:
-        query_unknown(request, DailyQuerySerializer)
+        month = query_read(request, DailyQuerySerializer).get("month")
         today = day_today()
-        text = request.query_params.get("month")
-        if text is None:
+        if month is None:
             challenges_of_day(today)
             return Response(selectors.daily_info(date=today, now=timezone.now()))
-        month = month_parse(text)
-        if month is None:
-            raise InvalidRequest(_("%s is not a month: expected YYYY-MM.") % repr(text[:20]))
         if month > today:
-            raise NotFound(_("There is no daily challenge in %(month)s yet.") % {"month": text})
+            shown = month.isoformat()[:7]
+            raise NotFound(_("There is no daily challenge in %(month)s yet.") % {"month": shown})
         if month == today.replace(day=1):
             challenges_of_day(today)
         return Response(selectors.daily_month(month=month, now=timezone.now()))
@@ -307,12 +306,11 @@ class LeaderboardApi(APIView):
         operation_id="daily_leaderboard",
     )
     def get(self, request: Request, date: str) -> Response:
-        query_unknown(request, BoardQuerySerializer)
+        query = query_read(request, BoardQuerySerializer)
         day = parse_date(date)
-        draw = parse_draw(request.query_params.get("draw"))
-        bots = parse_players(request.query_params.get("players"))
-        provisional = parse_section(request.query_params.get("section"))
-        page, size = page_params(request, default_size=selectors.PAGE_SIZE)
+        draw, bots = query["draw"], query["players"] == "bots"
+        provisional = query["section"] == "provisional"
+        page, size = page_params(query, default_size=selectors.PAGE_SIZE)
         challenge = challenge_for(day, draw)
         # R36: the provisional entries are a list of their own, never among the ranks.
         count_of = selectors.provisional_count if provisional else selectors.board_count

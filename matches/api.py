@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -25,16 +26,22 @@ from rest_framework.views import APIView
 from accounts.scopes import ScopeRequired
 from core.api import (
     MAX_PAGE,
+    JsonBooleanField,
+    JsonChoiceField,
+    JsonTextField,
     PageQuerySerializer,
     answers,
+    body_read,
+    one_of,
     page_links,
     page_params,
     query_read,
-    query_unknown,
+    refused,
+    true_or_false,
     whole_number,
 )
 from core.clients import client_address_hash, client_device_hash
-from core.errors import ApiError, InvalidRequest, NotFound
+from core.errors import ApiError, NotFound
 from core.throttling import FixedWindowScopedThrottle
 from matches import challenges, selectors, services
 from matches.deals import NoMatchSecret
@@ -98,9 +105,16 @@ class MatchSerializer(serializers.Serializer[object]):
     )
 
 
+DRAW_REFUSED = one_of("draw", services.DRAWS)
+
+
 class MatchCreateSerializer(serializers.Serializer[object]):
-    size = serializers.ChoiceField(choices=SIZE_CHOICES)
-    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
+    size = JsonChoiceField(
+        choices=SIZE_CHOICES, error_messages=refused(one_of("size", services.SIZES))
+    )
+    draw = JsonChoiceField(
+        choices=DRAW_CHOICES, required=False, default=3, error_messages=refused(DRAW_REFUSED)
+    )
 
 
 class MatchPageSerializer(serializers.Serializer[object]):
@@ -175,23 +189,6 @@ MATCH_ID = OpenApiParameter(
 # ---- parsing -----------------------------------------------------------------------------------
 
 
-def _choice(value: Any, name: str, choices: tuple[int, ...]) -> int:
-    if type(value) is not int or value not in choices:
-        raise InvalidRequest(
-            _("%(name)s must be one of: %(choices)s.")
-            % {"name": name, "choices": ", ".join(map(str, choices))}
-        )
-    return value
-
-
-def _query_choice(request: Request, name: str, choices: tuple[int, ...], default: int) -> int:
-    text = request.query_params.get(name)
-    if text is None:
-        return default
-    return _choice(int(text) if text.isascii() and text.isdigit() and len(text) < 3 else None,
-                   name, choices)  # fmt: skip
-
-
 def _match_for(match_id: str) -> Match:
     try:
         pk = uuid.UUID(str(match_id))
@@ -204,17 +201,6 @@ def _match_for(match_id: str) -> Match:
 
 
 # ---- views -------------------------------------------------------------------------------------
-
-
-def _body(request: Request, fields: tuple[str, ...]) -> dict[str, Any]:
-    """The request's JSON object, with no field but `fields`."""
-    data = request.data
-    if not isinstance(data, dict):
-        raise InvalidRequest(_("The body must be a JSON object."))
-    unknown = sorted(str(key) for key in data if key not in fields)
-    if unknown:
-        raise InvalidRequest(f"unknown field(s): {', '.join(unknown)[:200]}")
-    return data
 
 
 # A list (a read, not counted) and its POST, counted against `throttle_scope`.
@@ -234,7 +220,7 @@ class MatchListCreateApi(_PostThrottledApi):
     )
     def get(self, request: Request) -> Response:
         query = query_read(request, MatchListQuerySerializer)
-        page, size = page_params(request, default_size=MATCHES_PAGE_SIZE)
+        page, size = page_params(query, default_size=MATCHES_PAGE_SIZE)
         matches = selectors.match_list_for(
             user=request.user,
             **{
@@ -272,11 +258,8 @@ class MatchListCreateApi(_PostThrottledApi):
         operation_id="matches_create",
     )
     def post(self, request: Request) -> Response:
-        data = _body(request, ("size", "draw"))
-        if "size" not in data:
-            raise InvalidRequest(_("size must be one of: %(choices)s.") % {"choices": "2, 4"})
-        size = _choice(data["size"], "size", services.SIZES)
-        draw = _choice(data.get("draw", 3), "draw", services.DRAWS)
+        data = body_read(request, MatchCreateSerializer, required=False)
+        size, draw = data["size"], data["draw"]
         try:
             joined = services.match_join(
                 player=request.user,
@@ -332,18 +315,33 @@ class ChallengeSerializer(serializers.Serializer[object]):
     match = serializers.UUIDField(allow_null=True, help_text="the duel, once accepted")
 
 
+RATED_REFUSED = true_or_false("rated")
+
+
 class ChallengeCreateSerializer(serializers.Serializer[object]):
-    player = serializers.CharField(help_text="the username of the player to challenge")
-    draw = serializers.ChoiceField(choices=DRAW_CHOICES, required=False, default=3)
-    rated = serializers.BooleanField(
-        required=False, default=False, help_text="ask for a rated duel (R33, R36)"
+    player = JsonTextField(
+        trim_whitespace=False,
+        allow_nul=True,
+        help_text="the username of the player to challenge",
+        error_messages=refused(gettext_lazy("player must be a username.")),
+    )
+    draw = JsonChoiceField(
+        choices=DRAW_CHOICES, required=False, default=3, error_messages=refused(DRAW_REFUSED)
+    )
+    rated = JsonBooleanField(
+        required=False,
+        default=False,
+        help_text="ask for a rated duel (R33, R36)",
+        error_messages=refused(RATED_REFUSED),
     )
 
 
 class ChallengeAcceptSerializer(serializers.Serializer[object]):
-    rated = serializers.BooleanField(
+    rated = JsonBooleanField(
         required=False,
-        help_text="false: play a rated challenge unrated (default: as the challenge asks)",
+        allow_null=True,
+        help_text="false: play a rated challenge unrated (default, or null: as the challenge asks)",
+        error_messages=refused(RATED_REFUSED),
     )
 
 
@@ -357,12 +355,6 @@ class ChallengePageSerializer(serializers.Serializer[object]):
 CHALLENGE_ID = OpenApiParameter(
     "challenge_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="the challenge's `id`"
 )
-
-
-def _flag(value: Any, name: str) -> bool:
-    if type(value) is not bool:
-        raise InvalidRequest(_("%(name)s must be true or false.") % {"name": name})
-    return value
 
 
 def _challenge_id(challenge_id: str) -> uuid.UUID:
@@ -382,9 +374,9 @@ class ChallengeListCreateApi(_PostThrottledApi):
         operation_id="challenges_list",
     )
     def get(self, request: Request) -> Response:
-        query_unknown(request, PageQuerySerializer)
+        query = query_read(request, PageQuerySerializer)
         now = timezone.now()
-        page, size = page_params(request, default_size=CHALLENGES_PAGE_SIZE)
+        page, size = page_params(query, default_size=CHALLENGES_PAGE_SIZE)
         rows = selectors.challenge_list_for(user=request.user, now=now)
         body = page_links(request, page=page, size=size, count=rows.count())
         body["results"] = [
@@ -409,15 +401,12 @@ class ChallengeListCreateApi(_PostThrottledApi):
         operation_id="challenges_create",
     )
     def post(self, request: Request) -> Response:
-        data = _body(request, ("player", "draw", "rated"))
-        username = data.get("player")
-        if not isinstance(username, str) or not username:
-            raise InvalidRequest(_("player must be a username."))
+        data = body_read(request, ChallengeCreateSerializer, required=False)
         challenge = challenges.challenge_create(
             challenger=request.user,
-            username=username,
-            draw=_choice(data.get("draw", 3), "draw", services.DRAWS),
-            rated=_flag(data.get("rated", False), "rated"),
+            username=data["player"],
+            draw=data["draw"],
+            rated=data["rated"],
             address_hash=client_address_hash(request._request),
             device_hash=client_device_hash(request._request),
         )
@@ -455,8 +444,7 @@ class ChallengeAcceptApi(APIView):
         operation_id="challenges_accept",
     )
     def post(self, request: Request, challenge_id: str) -> Response:
-        data = _body(request, ("rated",))
-        rated = None if data.get("rated") is None else _flag(data["rated"], "rated")
+        rated = body_read(request, ChallengeAcceptSerializer, required=False).get("rated")
         try:
             accepted = challenges.challenge_accept(
                 challenge_id=_challenge_id(challenge_id),
@@ -516,14 +504,10 @@ class RatingsApi(APIView):
         operation_id="ratings_list",
     )
     def get(self, request: Request) -> Response:
-        query_unknown(request, RatingsQuerySerializer)
-        size = _query_choice(request, "size", services.SIZES, 2)
-        draw = _query_choice(request, "draw", services.DRAWS, 3)
-        players = request.query_params.get("players", "people")
-        if players not in ("people", "bots"):
-            raise InvalidRequest(_("players must be one of: %s.") % "people, bots")
-        page, page_size = page_params(request, default_size=RATINGS_PAGE_SIZE)
-        rows = selectors.ratings_board(size=size, draw=draw, bots=players == "bots")
+        query = query_read(request, RatingsQuerySerializer)
+        size, draw = query["size"], query["draw"]
+        page, page_size = page_params(query, default_size=RATINGS_PAGE_SIZE)
+        rows = selectors.ratings_board(size=size, draw=draw, bots=query["players"] == "bots")
         body: dict[str, Any] = {"size": size, "draw": draw}
         body.update(page_links(request, page=page, size=page_size, count=rows.count()))
         start = (page - 1) * page_size
@@ -544,10 +528,9 @@ class WeeklyRatingsApi(APIView):
         operation_id="ratings_weekly",
     )
     def get(self, request: Request) -> Response:
-        query_unknown(request, ModeQuerySerializer)
-        size = _query_choice(request, "size", services.SIZES, 2)
-        draw = _query_choice(request, "draw", services.DRAWS, 3)
-        page, page_size = page_params(request, default_size=RATINGS_PAGE_SIZE)
+        query = query_read(request, ModeQuerySerializer)
+        size, draw = query["size"], query["draw"]
+        page, page_size = page_params(query, default_size=RATINGS_PAGE_SIZE)
         rows = selectors.weekly_gains(size=size, draw=draw)
         body: dict[str, Any] = {
             "size": size,
@@ -598,9 +581,8 @@ class RatingHistoryApi(APIView):
         operation_id="players_ratings_history",
     )
     def get(self, request: Request, username: str) -> Response:
-        query_unknown(request, ModeOnlyQuerySerializer)
-        size = _query_choice(request, "size", services.SIZES, 2)
-        draw = _query_choice(request, "draw", services.DRAWS, 3)
+        query = query_read(request, ModeOnlyQuerySerializer)
+        size, draw = query["size"], query["draw"]
         player = None
         if "\x00" not in username:  # PostgreSQL refuses NUL in text: no such name either
             player = get_user_model().objects.filter(username__iexact=username[:150]).first()
