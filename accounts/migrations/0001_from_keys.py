@@ -10,15 +10,23 @@ from django.db import migrations, models
 MODELS = ["apikey", "redeemedcode"]
 
 
-def content_types_follow(apps, schema_editor):
+def content_types_move(apps, source, target):
+    """The content types of MODELS from the app `source` to `target`. Where `target` has them
+    already, made again by a `migrate` in between (post_migrate makes the content types of the
+    models the code has, new and empty), those give way to the moved ones, which permissions and
+    admin history refer to."""
     ContentType = apps.get_model("contenttypes", "ContentType")
-    if not ContentType.objects.filter(app_label="accounts", model__in=MODELS).exists():
-        ContentType.objects.filter(app_label="keys", model__in=MODELS).update(app_label="accounts")
+    moved = ContentType.objects.filter(app_label=source, model__in=MODELS)
+    ContentType.objects.filter(app_label=target, model__in=moved.values("model")).delete()
+    moved.update(app_label=target)
+
+
+def content_types_follow(apps, schema_editor):
+    content_types_move(apps, "keys", "accounts")
 
 
 def content_types_back(apps, schema_editor):
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    ContentType.objects.filter(app_label="accounts", model__in=MODELS).update(app_label="keys")
+    content_types_move(apps, "accounts", "keys")
 
 
 class Migration(migrations.Migration):

@@ -12,20 +12,21 @@ from django.db import migrations, models
 MODELS = ["player", "reservedname", "accountevent", "eventclock"]
 
 
-def content_types_follow(apps, schema_editor):
+def content_types_move(apps, source, target):
+    """The content types of MODELS from the app `source` to `target`; copies `target` has
+    already give way to them (as in 0001_from_keys.py)."""
     ContentType = apps.get_model("contenttypes", "ContentType")
-    if not ContentType.objects.filter(app_label="accounts", model__in=MODELS).exists():
-        ContentType.objects.filter(app_label="games", model__in=MODELS).update(app_label="accounts")
+    moved = ContentType.objects.filter(app_label=source, model__in=MODELS)
+    ContentType.objects.filter(app_label=target, model__in=moved.values("model")).delete()
+    moved.update(app_label=target)
+
+
+def content_types_follow(apps, schema_editor):
+    content_types_move(apps, "games", "accounts")
 
 
 def content_types_back(apps, schema_editor):
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    moved = ContentType.objects.filter(app_label="accounts", model__in=MODELS)
-    # A `migrate games 0013` run before made the games' content types again (post_migrate):
-    # new and empty, they give way to the moved ones, which permissions and history refer to.
-    again = ContentType.objects.filter(app_label="games", model__in=moved.values("model"))
-    again.delete()
-    moved.update(app_label="games")
+    content_types_move(apps, "accounts", "games")
 
 
 class Migration(migrations.Migration):

@@ -4,6 +4,7 @@
 its tables and its content types (so permissions and admin history) through the migration."""
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -108,3 +109,30 @@ def test_identity_rows_made_by_the_games_app_work_after_the_move(make_user, api_
         (1, "game_started"),
         (2, "game_ended"),
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_key_content_type_survives_a_migrate_back_and_forth():
+    # given: the content types after the move, with a permission attached to the key's
+    kept = ContentType.objects.get_for_model(ApiKey)
+    permission = Permission.objects.get(content_type=kept, codename="view_apikey")
+    try:
+        # when: migrated back to the keys app, then a `migrate` in between makes the accounts
+        # app's content type again (post_migrate: new, empty), then forward, back and forward
+        migrate(BEFORE)
+        ContentType.objects.clear_cache()
+        fresh = ContentType.objects.create(app_label="accounts", model="apikey")
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate(BEFORE)
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+        ContentType.objects.clear_cache()
+
+    # then: the one content type (the permission's) is the accounts app's; the copy is gone
+    assert list(ContentType.objects.filter(model="apikey").values_list("pk", "app_label")) == [
+        (kept.pk, "accounts")
+    ]
+    assert not ContentType.objects.filter(pk=fresh.pk).exists()
+    assert Permission.objects.get(pk=permission.pk).content_type_id == kept.pk
