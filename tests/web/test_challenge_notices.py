@@ -154,3 +154,43 @@ def test_a_challenge_made_between_two_pages_shows_on_the_next(new_context):
     tab.goto("/matches/")
     tab.locator("#challenges-none").wait_for(state="visible")
     assert tab.locator(NOTICE).count() == 0
+
+
+def test_a_dropped_socket_resumes_after_its_last_message(new_context):
+    # given: bela's page, whose first account socket passes on its first message (where it
+    # starts, `stream_opened`) and then nothing: it went silent
+    context = new_context(extra_http_headers={"X-Forwarded-For": "10.32.4.2"})
+    urls: list[str] = []
+    silent = []
+
+    def route(socket) -> None:
+        urls.append(socket.url)
+        server = socket.connect_to_server()
+        if len(urls) > 1:
+            return
+        silent.append(socket)
+        passed: list[str | bytes] = []
+
+        def first_only(message: str | bytes) -> None:
+            if not passed:
+                passed.append(message)
+                socket.send(message)
+
+        server.on_message(first_only)
+
+    context.route_web_socket(re.compile(r"/ws/account/events"), route)
+    tab = context.new_page()
+    bela = unique_name("bela")
+    sign_up(tab, bela)
+    listening(tab)
+    page, anna = challenger(new_context, "10.32.4.1")
+
+    # when: anna challenges him (the silent socket keeps it), then his socket drops
+    challenge(page, bela, draw=1, rated=False)
+    silent[0].close(code=1011, reason="dropped")
+
+    # then: the page reconnects after the last message it had, and shows the challenge
+    notice = tab.locator(NOTICE)
+    notice.wait_for()
+    assert anna in notice.inner_text()
+    assert len(urls) == 2 and re.search(r"\?since=\d+$", urls[1]), urls
