@@ -10,8 +10,9 @@ pings keep it up through proxies (scripts/serve-ws.sh).
 
 Who: the key or OAuth access token after `Authorization: Token` or `Bearer` (scope
 `account:read`), or the site's session cookie (a browser: the origin is checked first,
-canfield_site/asgi.py). The socket takes one of the account's stream places (STREAMS_PER_ACCOUNT)
-beside its address's socket place (WS_PER_ADDRESS).
+canfield_site/asgi.py; the site's own pages listen so, for their live notices:
+web/static/web/notices.js). The socket takes one of the account's stream places
+(STREAMS_PER_ACCOUNT) beside its address's socket place (WS_PER_ADDRESS).
 
 The first message is `stream_opened` (its id: the position the socket starts after, where a
 reconnection resumes with `?since=`), as the NDJSON stream's first line.

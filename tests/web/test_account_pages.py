@@ -5,6 +5,7 @@ password change, export download and deletion with its confirmation."""
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import hashlib
 import json
 import secrets
@@ -12,8 +13,36 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
 
-from tests.web.helpers import PASSWORD, sign_up, unique_name
+from tests.web.helpers import PASSWORD, api, sign_up, unique_name
 from tests.web.test_csp import Watcher
+
+
+def test_a_key_used_through_the_api_shows_when_on_the_keys_page(new_context, base_url):
+    # given: a key made on the keys page, never used: its "Last used" is a dash
+    page = new_context().new_page()
+    sign_up(page, unique_name("used"))
+    page.goto("/account/keys/")
+    page.fill("#id_name", "reader bot")
+    page.check("input[value='game:play']")
+    with page.expect_navigation():
+        page.click("main form:not(.inline) button[type=submit]")
+    key = page.locator("#new-key").inner_text()
+    last_used = page.locator("table.keys tr", has_text="reader bot").locator("td").nth(5)
+    assert last_used.inner_text() == "—"
+
+    # when: a program uses it through the API
+    used = httpx.post(
+        f"{base_url}/api/v1/games", json={}, headers={"Authorization": f"Token {key}"}
+    )
+    assert used.status_code == 201, used.text
+
+    # then: the keys page shows when, as the API lists it (the site's time zone is UTC)
+    listed = api(page, "GET", "account/tokens")
+    assert listed["status"] == 200, listed
+    (entry,) = [each for each in listed["body"] if each["name"] == "reader bot"]
+    when = dt.datetime.fromisoformat(entry["last_used"]).astimezone(dt.UTC)
+    page.goto("/account/keys/")
+    assert last_used.inner_text() == when.strftime("%Y-%m-%d %H:%M")
 
 
 def test_keys_consent_password_export_and_deletion_pages(new_context, base_url, run_on_server):

@@ -14,6 +14,18 @@ export function modeText(size, draw) {
   return `${players} · ${cards}`;
 }
 
+// A challenge's duel (issue 32): its draw, rated or not.
+export function challengeModeText(challenge) {
+  return `${modeText(2, challenge.draw)} · ${challenge.rated ? gettext("rated") : gettext("unrated")}`;
+}
+
+// Accepts the challenge `id` (rated as asked, or `{ rated: false }`) and opens the duel's match
+// page, the player's game a click away; an ApiError when the server refuses.
+export async function acceptChallenge(id, body = {}) {
+  const match = await api("POST", `challenges/${id}/accept`, body);
+  location.href = `/matches/${match.id}`;
+}
+
 // R22 scores each card the first time it reaches a foundation (+5), the base card never: a
 // score of 110 is 22 cards placed, 23 home with the base card.
 export function cardsHome(score) {

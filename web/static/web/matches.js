@@ -2,7 +2,7 @@
 // player's open and recent matches, and their ratings with a chart per mode.
 import { api, currentUser, el, format, pageLang } from "./api.js";
 import { errorText } from "./messages.js";
-import { changeText, modeText, ratingChart, ratingHistory, ratingNumber } from "./match-view.js";
+import { acceptChallenge, challengeModeText, changeText, modeText, ratingChart, ratingHistory, ratingNumber } from "./match-view.js";
 
 const me = currentUser();
 const form = document.getElementById("match-form");
@@ -110,12 +110,9 @@ function challengeButton(label, onClick) {
 
 function challengeItem(challenge) {
   const path = `challenges/${challenge.id}`;
-  const mode = `${modeText(2, challenge.draw)} · ${challenge.rated ? gettext("rated") : gettext("unrated")}`;
+  const mode = challengeModeText(challenge);
   const until = new Date(challenge.expires_at).toLocaleString(pageLang(), { dateStyle: "short", timeStyle: "short" });
-  const accept = async (body) => {
-    const match = await api("POST", `${path}/accept`, body);
-    location.href = `/matches/${match.id}`;
-  };
+  const accept = (body) => acceptChallenge(challenge.id, body);
   const incoming = challenge.player === me;
   const words = incoming
     ? format(gettext("%(player)s challenges you"), { player: challenge.challenger })
