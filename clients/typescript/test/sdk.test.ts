@@ -418,6 +418,36 @@ test("account events over the WebSocket: typed, and resumed after a killed conne
   assert.ok(unknown instanceof LiveClosed && unknown.code === 4400, String(unknown));
 });
 
+/** The first four events of `follow` (its `onOpen` called on the `stream_opened` line), two
+ * games `play`ed once it opened and before `release` lets a reconnection through; and the games. */
+async function acrossACut(
+  follow: (onOpen: () => void) => AsyncGenerator<AccountEvent>,
+  play: () => Promise<string>,
+  release: () => void,
+): Promise<{ seen: [string, string][]; games: string[] }> {
+  let opened = (): void => {};
+  const open = new Promise<void>((resolve) => (opened = resolve));
+  const events = follow(() => opened());
+  const firstEvent = events.next();
+  await open;
+  const games = [await play(), await play()];
+  release();
+  const seen: [string, string][] = [];
+  for (let next = await firstEvent; seen.length < 4; next = await events.next()) {
+    assert.ok(next.value !== undefined);
+    seen.push([next.value.type, gameOf(next.value)]);
+  }
+  await events.return(undefined);
+  return { seen, games };
+}
+
+/** A promise and the function that resolves it. */
+function held(): { hold: Promise<void>; release: () => void } {
+  let release = (): void => {};
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  return { hold, release };
+}
+
 test("account events opened without since lose nothing to a cut before the first event", LIMIT, async () => {
   const ada = new Client(base);
   const adaName = `${name}-o`;
@@ -430,34 +460,18 @@ test("account events opened without since lose nothing to a cut before the first
     return game.id;
   };
   const expected = (games: string[]): [string, string][] => games.flatMap((g): [string, string][] => [["game_started", g], ["game_ended", g]]);
+  const backoff = { initialMs: 10 };
 
   // NDJSON: opened without since, cut right after its `stream_opened` line; two games are played
   // before the SDK may reconnect; then it resumes from the opening's position
-  let release = (): void => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const { server, requests } = cuttingProxy(1, held);
+  const lines = held();
+  const { server, requests } = cuttingProxy(1, lines.hold);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   assert.ok(address !== null && typeof address === "object");
-  const seen: [string, string][] = [];
   try {
-    let opened = (): void => {};
-    const open = new Promise<void>((resolve) => (opened = resolve));
     const proxied = new Client(`http://127.0.0.1:${address.port}`, { token });
-    const events = proxied.accountEvents({ onOpen: () => opened(), backoff: { initialMs: 10 } });
-    const firstEvent = events.next();
-    await open;
-    const games = [await play(), await play()];
-    release();
-    const first = (await firstEvent).value;
-    assert.ok(first !== undefined);
-    seen.push([first.type, gameOf(first)]);
-    while (seen.length < 4) {
-      const next = (await events.next()).value;
-      assert.ok(next !== undefined);
-      seen.push([next.type, gameOf(next)]);
-    }
-    await events.return(undefined);
+    const { seen, games } = await acrossACut((onOpen) => proxied.accountEvents({ onOpen, backoff }), play, lines.release);
     assert.deepEqual(seen, expected(games));
     assert.equal(requests.length, 2);
     assert.match(requests[1] ?? "", /^\/api\/v1\/account\/events\?since=\d+$/);
@@ -466,32 +480,15 @@ test("account events opened without since lose nothing to a cut before the first
   }
 
   // the WebSocket: the same, killed right after its `stream_opened` message
-  let releaseSocket = (): void => {};
-  const heldSocket = new Promise<void>((resolve) => (releaseSocket = resolve));
-  const proxy = killingSocketProxy(1, heldSocket);
+  const messages = held();
+  const proxy = killingSocketProxy(1, messages.hold);
   await new Promise<void>((resolve) => proxy.server.once("listening", resolve));
   const socketAddress = proxy.server.address();
   assert.ok(socketAddress !== null && typeof socketAddress === "object");
-  const told: [string, string][] = [];
   try {
-    let opened = (): void => {};
-    const open = new Promise<void>((resolve) => (opened = resolve));
     const proxied = new Client(`http://127.0.0.1:${socketAddress.port}`, { token });
-    const live = proxied.liveAccountEvents({ onOpen: () => opened(), backoff: { initialMs: 10 } });
-    const firstEvent = live.next();
-    await open;
-    const games = [await play(), await play()];
-    releaseSocket();
-    const first = (await firstEvent).value;
-    assert.ok(first !== undefined);
-    told.push([first.type, gameOf(first)]);
-    while (told.length < 4) {
-      const next = (await live.next()).value;
-      assert.ok(next !== undefined);
-      told.push([next.type, gameOf(next)]);
-    }
-    await live.return(undefined);
-    assert.deepEqual(told, expected(games));
+    const { seen, games } = await acrossACut((onOpen) => proxied.liveAccountEvents({ onOpen, backoff }), play, messages.release);
+    assert.deepEqual(seen, expected(games));
     assert.equal(proxy.paths[0], "/ws/account/events");
     assert.match(proxy.paths[1] ?? "", /^\/ws\/account\/events\?since=\d+$/);
   } finally {
