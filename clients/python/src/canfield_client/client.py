@@ -159,9 +159,13 @@ class Client(_Options):
         backoff: float = 0.25,
         transport: httpx.BaseTransport | None = None,
         headers: Mapping[str, str] | None = None,
+        renew: Callable[[str | None], str | None] | None = None,
     ) -> None:
         super().__init__(server, token, language, retries, backoff, headers)
         self._http = httpx.Client(**self._http_args(timeout, transport))
+        # Called with the token a request was refused with (401): a new token, or None
+        # (OAuthApp.client: an OAuth refresh).
+        self._renew = renew
 
     def __enter__(self) -> Self:
         return self
@@ -180,8 +184,7 @@ class Client(_Options):
             sent: httpx.Response | BaseException | None = None
             if isinstance(step, Call):
                 try:
-                    sent = self._http.request(**self._request_args(step))
-                    self._core.seen(sent)
+                    sent = self._send(step)
                 except httpx.TransportError as exc:
                     sent = exc
             else:
@@ -189,6 +192,17 @@ class Client(_Options):
             done, step = drive_step(op, sent)
         result: T = step
         return result
+
+    def _send(self, call: Call) -> httpx.Response:
+        """One request; refused 401 with a token that `renew` replaces, sent once more."""
+        response = self._http.request(**self._request_args(call))
+        if response.status_code == 401 and self._renew is not None:
+            fresh = self._renew(self.token)
+            if fresh is not None:
+                self.token = fresh
+                response = self._http.request(**self._request_args(call))
+        self._core.seen(response)
+        return response
 
     # Accounts
     def register(self, username: str, password: str) -> str:
