@@ -1,6 +1,7 @@
-"""What the filters of `GET /api/v1/matches` keep (docs/api.md "Matches and ratings": status,
-since, until, max, size, draw, as "Lists: filters" reads them): each returns exactly the
-caller's matches it names, newest first; an unknown parameter is 400 `unknown_parameter`."""
+"""What the filters of `GET /api/v1/matches` keep (docs/api.md
+"Matches and ratings (R32, R33)": status, since, until, max, size, draw, as "Lists: filters"
+reads them): each returns exactly the caller's matches it names, newest first; an unknown
+parameter is 400 `unknown_parameter`."""
 
 import datetime as dt
 
