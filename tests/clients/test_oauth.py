@@ -89,6 +89,12 @@ def test_code_tokens_a_call_then_expiry_refreshes_once_and_rotates(authorized, r
         assert client.token == renewed.access_token != tokens.access_token
         assert renewed.refresh_token not in (None, tokens.refresh_token)
 
+        # a stream opened with an expired token is refreshed the same way
+        client.resign(game)
+        access_token_expire(run_on_server, renewed.access_token)
+        assert [event.type for event in client.game_stream(game)] == ["game", "end"]
+        assert len(saved) == 2 and client.token == saved[1].access_token
+
         # the old refresh token is refused (rotation); its re-use ends the whole grant
         # (the server's re-use detection), so the client's renewal is refused too
         assert tokens.refresh_token is not None

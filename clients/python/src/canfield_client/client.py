@@ -196,13 +196,20 @@ class Client(_Options):
     def _send(self, call: Call) -> httpx.Response:
         """One request; refused 401 with a token that `renew` replaces, sent once more."""
         response = self._http.request(**self._request_args(call))
-        if response.status_code == 401 and self._renew is not None:
-            fresh = self._renew(self.token)
-            if fresh is not None:
-                self.token = fresh
-                response = self._http.request(**self._request_args(call))
+        if self._renewed(response):
+            response = self._http.request(**self._request_args(call))
         self._core.seen(response)
         return response
+
+    def _renewed(self, response: httpx.Response) -> bool:
+        """Whether a 401 got the client a new token from `renew`: the request may go again."""
+        if response.status_code != 401 or self._renew is None:
+            return False
+        fresh = self._renew(self.token)
+        if fresh is None:
+            return False
+        self.token = fresh
+        return True
 
     # Accounts
     def register(self, username: str, password: str) -> str:
@@ -380,8 +387,8 @@ class Client(_Options):
         `"action"` event for each applied action, and an `"end"` event, after which the
         iteration stops. A dropped stream is opened again (jittered exponential back-off, up to
         `retries` failures in a row): its first event is then the game as it is."""
-        args = self._stream_args(f"games/{_id(game)}/stream")
-        for line in self._follow(lambda: args, reconnect):
+        path = f"games/{_id(game)}/stream"
+        for line in self._follow(lambda: self._stream_args(path), reconnect):
             event = _event(line)
             if event is not None:
                 yield event
@@ -417,17 +424,21 @@ class Client(_Options):
     def _follow(self, args: Callable[[], dict[str, Any]], reconnect: bool) -> Iterator[str]:
         """A stream's lines but its empty ones, opened again (`args()`) when dropped."""
         failures = 0
+        renewed = False  # (once a refused opening: the new token is tried, then the error raised)
         while True:
             wait = backoff_delay(self._core.backoff, failures)
             try:
                 with self._http.stream(**args()) as response:
                     if response.status_code >= 400:
                         response.read()
+                        if not renewed and self._renewed(response):
+                            renewed = True
+                            continue
                         wait = self._restarting(response, failures, reconnect)
                     else:
                         for line in response.iter_lines():
                             if line.strip():
-                                failures = 0
+                                failures, renewed = 0, False
                                 yield line
             except httpx.TransportError:
                 if not reconnect or failures >= self._core.retries:
