@@ -59,7 +59,7 @@ def test_the_hand_written_layer_casts_no_answer():
     )
 
     assert listed.returncode == 0, listed.stderr
-    assert listed.stderr.strip() == "7 files"
+    assert listed.stderr.strip() == "9 files"
     assert listed.stdout == ""
 
 

@@ -21,6 +21,8 @@ def schema(api_client, db):
         ("/api/v1/games/{game_id}/stream", "StreamLine",
          ["application/x-ndjson", "application/octet-stream"]),
         ("/api/v1/account/export", "GameOut", ["application/x-ndjson", "application/octet-stream"]),
+        ("/api/v1/account/events", "AccountEvent",
+         ["application/x-ndjson", "application/octet-stream"]),
         ("/api/v1/players/{username}/games", "GameOut", ["application/json"]),
     ],
 )  # fmt: skip

@@ -10,6 +10,7 @@ import type { components, operations, paths } from "./schema.js";
 export { ApiError, HttpError, isApiError, type ErrorCode, type ErrorDetail } from "./errors.js";
 export { LiveClosed, type BoardMessage, type LiveOptions, type MatchMessage } from "./live.js";
 export type { Backoff } from "./backoff.js";
+export { OAuthApp, OAuthError, s256, type Authorization, type OAuthAppOptions, type Scope, type Tokens } from "./oauth.js";
 export type { components, operations, paths } from "./schema.js";
 
 export type Schemas = components["schemas"];

@@ -159,9 +159,13 @@ class Client(_Options):
         backoff: float = 0.25,
         transport: httpx.BaseTransport | None = None,
         headers: Mapping[str, str] | None = None,
+        renew: Callable[[str | None], str | None] | None = None,
     ) -> None:
         super().__init__(server, token, language, retries, backoff, headers)
         self._http = httpx.Client(**self._http_args(timeout, transport))
+        # Called with the token a request was refused with (401): a new token, or None
+        # (OAuthApp.client: an OAuth refresh).
+        self._renew = renew
 
     def __enter__(self) -> Self:
         return self
@@ -180,8 +184,7 @@ class Client(_Options):
             sent: httpx.Response | BaseException | None = None
             if isinstance(step, Call):
                 try:
-                    sent = self._http.request(**self._request_args(step))
-                    self._core.seen(sent)
+                    sent = self._send(step)
                 except httpx.TransportError as exc:
                     sent = exc
             else:
@@ -189,6 +192,24 @@ class Client(_Options):
             done, step = drive_step(op, sent)
         result: T = step
         return result
+
+    def _send(self, call: Call) -> httpx.Response:
+        """One request; refused 401 with a token that `renew` replaces, sent once more."""
+        response = self._http.request(**self._request_args(call))
+        if self._renewed(response):
+            response = self._http.request(**self._request_args(call))
+        self._core.seen(response)
+        return response
+
+    def _renewed(self, response: httpx.Response) -> bool:
+        """Whether a 401 got the client a new token from `renew`: the request may go again."""
+        if response.status_code != 401 or self._renew is None:
+            return False
+        fresh = self._renew(self.token)
+        if fresh is None:
+            return False
+        self.token = fresh
+        return True
 
     # Accounts
     def register(self, username: str, password: str) -> str:
@@ -366,8 +387,8 @@ class Client(_Options):
         `"action"` event for each applied action, and an `"end"` event, after which the
         iteration stops. A dropped stream is opened again (jittered exponential back-off, up to
         `retries` failures in a row): its first event is then the game as it is."""
-        args = self._stream_args(f"games/{_id(game)}/stream")
-        for line in self._follow(lambda: args, reconnect):
+        path = f"games/{_id(game)}/stream"
+        for line in self._follow(lambda: self._stream_args(path), reconnect):
             event = _event(line)
             if event is not None:
                 yield event
@@ -403,17 +424,21 @@ class Client(_Options):
     def _follow(self, args: Callable[[], dict[str, Any]], reconnect: bool) -> Iterator[str]:
         """A stream's lines but its empty ones, opened again (`args()`) when dropped."""
         failures = 0
+        renewed = False  # (once a refused opening: the new token is tried, then the error raised)
         while True:
             wait = backoff_delay(self._core.backoff, failures)
             try:
                 with self._http.stream(**args()) as response:
                     if response.status_code >= 400:
                         response.read()
+                        if not renewed and self._renewed(response):
+                            renewed = True
+                            continue
                         wait = self._restarting(response, failures, reconnect)
                     else:
                         for line in response.iter_lines():
                             if line.strip():
-                                failures = 0
+                                failures, renewed = 0, False
                                 yield line
             except httpx.TransportError:
                 if not reconnect or failures >= self._core.retries:
