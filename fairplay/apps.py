@@ -12,23 +12,17 @@ class FairplayConfig(AppConfig):
         from core.metrics import register_queue
         from fairplay.models import Review
         from fairplay.services import review_queue, review_queue_statement
-        from games.services import (
-            RankedGameListener,
-            match_game_subscribe,
-            ranked_game_subscribe,
-        )
+        from games.changes import GameKind, game_changed_subscribe
 
-        # A ranked game's end queues its review (in the ending write); `games` never imports us.
-        ranked_game_subscribe(
-            RankedGameListener(
-                in_transaction=review_queue,
-                after_commit=None,  # `manage.py review_games` takes the queue
-                in_statement=review_queue_statement,
-            )
+        # A ranked game's end queues its review in the ending write (`manage.py review_games`
+        # takes the queue); `games` never imports us. Match games are ranked games too (R32,
+        # R35): queued before their match hears of the end (this app comes before `matches` in
+        # INSTALLED_APPS).
+        game_changed_subscribe(
+            kinds=frozenset({GameKind.DAILY, GameKind.MATCH}),
+            in_transaction=review_queue,
+            in_statement=review_queue_statement,
         )
-        # Match games are ranked games too (R32, R35): queued before their match hears of
-        # the end (this app comes before `matches` in INSTALLED_APPS).
-        match_game_subscribe(RankedGameListener(in_transaction=review_queue, after_commit=None))
 
         # The queue's length for the metrics (canfield_queue_length, `manage.py serve_metrics`):
         # games waiting for `review_games`, and held ones waiting for staff.

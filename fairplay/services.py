@@ -26,6 +26,7 @@ from django.utils import timezone
 from accounts.events import event_add
 from fairplay import signals
 from fairplay.models import Review
+from games.changes import CHANGED, Clause, GameChanged
 from games.engine import DealCode
 from games.engine.deal import shuffled_deck
 from games.models import Action, Game
@@ -60,22 +61,22 @@ SURPRISE_RECORD = 30
 # ---- queueing: the ranked-game listener ------------------------------------------------------
 
 
-def review_queue(game: Game, at: dt.datetime) -> None:
+def review_queue(change: GameChanged) -> None:
     """Inside the write of a ranked game's change: queue the review of a game that ended."""
-    if game.status != Game.Status.PLAYING:
-        Review.objects.bulk_create([Review(game=game, queued_at=at)], ignore_conflicts=True)
+    if change.finished:
+        review = Review(game=change.game, queued_at=change.at)
+        Review.objects.bulk_create([review], ignore_conflicts=True)
 
 
-def review_queue_statement(game: Game, at: dt.datetime) -> tuple[str, list[Any]] | None:
-    """`review_queue` as a clause of the action's one statement on PostgreSQL
-    (games.services.RankedGameListener)."""
-    if game.status == Game.Status.PLAYING:
+def review_queue_statement(change: GameChanged) -> Clause | None:
+    """`review_queue` as a clause of the action's one statement on PostgreSQL (games.changes)."""
+    if not change.finished:
         return None
     sql = (
-        f"fairplay_queued AS (INSERT INTO {Review._meta.db_table} (game_id, state, queued_at) "
-        "SELECT id, %s, %s FROM updated ON CONFLICT (game_id) DO NOTHING)"
+        f"INSERT INTO {Review._meta.db_table} (game_id, state, queued_at) "
+        f"SELECT id, %s, %s FROM {CHANGED} ON CONFLICT (game_id) DO NOTHING"
     )
-    return sql, [Review.State.PENDING, at]
+    return Clause("fairplay_queued", sql, (Review.State.PENDING, change.at))
 
 
 # ---- the signals' inputs -------------------------------------------------------------------

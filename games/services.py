@@ -4,8 +4,8 @@ An action is served from the stored engine state (never by replaying the log) an
 an optimistic version check: the game row is updated only if no other action landed since it
 was read, together with its `Action` row, in one transaction.
 
-A ranked game's change is announced to whoever subscribed (`ranked_game_subscribe`: the daily
-boards, from their app's `ready`): `games` never imports what listens to it.
+A game's change is told to whoever subscribed to it (games.changes: the daily boards, matches
+and the fair-play review, from their apps' `ready`): `games` never imports what listens to it.
 
 R26a: a daily game still in progress when its day ends is ended as of that moment
 (`game_end_day_over`), by the scheduler (`manage.py end_daily_games`) and before any read of or
@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.apps import apps
 from django.conf import settings
@@ -36,8 +36,18 @@ from accounts.events import event_add
 from core.commits import after_commit
 from core.errors import DealHidden, Forbidden, GameFinished, GameTooLong, NotFound, Stale
 from games import analysis
+from games.changes import (
+    CHANGED,
+    Clause,
+    GameChanged,
+    game_changed_after_commit,
+    game_changed_clauses,
+    game_changed_heard,
+    game_changed_in_transaction,
+    game_kind,
+)
 from games.engine import Action as EngineAction
-from games.engine import DealCode
+from games.engine import ActionResult, DealCode
 from games.engine import Game as EngineGame
 from games.engine.deal import DEAL_NUMBERS
 from games.engine.game import without_counts
@@ -55,65 +65,6 @@ ACT_ATTEMPTS = 3
 DAY_OVER = "day_over"
 # R32: why a match game the server ended when its match's 24 hours were up is over.
 MATCH_OVER = "match_over"
-
-
-@dataclass(frozen=True)
-class RankedGameListener:
-    """What a listener runs when a ranked game (one on a daily challenge) changes, given the game
-    and the moment of the change: `in_transaction` inside the write's transaction (what it
-    writes commits or rolls back with the game), `after_commit` (if any) once that has
-    committed."""
-
-    in_transaction: Callable[[Game, datetime.datetime], None]
-    after_commit: Callable[[Game, datetime.datetime], None] | None
-    # On PostgreSQL, `in_transaction`'s write as a clause of the action's one statement, so that
-    # a ranked action is one round trip as a practice one is: `name AS (UPDATE ...)` and its
-    # parameters (the written game's id is `(SELECT id FROM updated)`), or None for no write.
-    in_statement: Callable[[Game, datetime.datetime], tuple[str, list[Any]] | None] | None = None
-
-
-# A plain list rather than Django signals: who listens is explicit (one call in an AppConfig),
-# the order is the registration order, and an error in `in_transaction` is the write's error
-# (one in `after_commit` is logged and counted, never the request's: core/commits.py).
-_ranked_game_listeners: list[RankedGameListener] = []
-
-
-def ranked_game_subscribe(listener: RankedGameListener) -> None:
-    """Hear of every change of a ranked game (called once, from an AppConfig's `ready`)."""
-    if listener not in _ranked_game_listeners:
-        _ranked_game_listeners.append(listener)
-
-
-def ranked_game_announce(*, game: Game, at: datetime.datetime) -> None:
-    """Inside the transaction that changed a ranked game: tell its listeners, now and after
-    the commit."""
-    for listener in _ranked_game_listeners:
-        listener.in_transaction(game, at)
-        if listener.after_commit:
-            after_commit(partial(listener.after_commit, game, at))
-
-
-# R32: what listens to match games (the matches app), as the boards listen to daily ones.
-_match_game_listeners: list[RankedGameListener] = []
-
-
-def match_game_subscribe(listener: RankedGameListener) -> None:
-    """Hear of every change of a match game (called once, from an AppConfig's `ready`); its
-    `in_statement` is not used: a match game's action is a transaction."""
-    if listener not in _match_game_listeners:
-        _match_game_listeners.append(listener)
-
-
-def _announce(*, game: Game, at: datetime.datetime) -> None:
-    """Inside the transaction that changed a ranked game (daily or match): tell its listeners,
-    now and after the commit."""
-    if game.match_id is None:
-        ranked_game_announce(game=game, at=at)
-        return
-    for listener in _match_game_listeners:
-        listener.in_transaction(game, at)
-        if listener.after_commit:
-            after_commit(partial(listener.after_commit, game, at))
 
 
 @dataclass(frozen=True)
@@ -248,8 +199,8 @@ def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Ga
     was not won), `end_reason` "day_over", `finished_at` the day's end; nothing is logged (the
     player did not act). Any other game is returned as it is, without a query.
 
-    Every such ending goes through here, and a ranked game's is announced as its other changes
-    are (`ranked_game_announce`, at the day's end). A match game is ended the same way when its
+    Every such ending goes through here, and a ranked game's is told as its other changes are
+    (games.changes, at the day's end). A match game is ended the same way when its
     match's time is up (R32), with `end_reason` "match_over". Returns the game as it now is: if
     another request ended it or acted first, as that left it."""
     for _attempt in range(ACT_ATTEMPTS):
@@ -272,7 +223,9 @@ def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Ga
                 game.state, game.status = state, Game.Status.RESIGNED
                 game.end_reason, game.finished_at = reason, ends_at
                 _game_ended(game)
-                _announce(game=game, at=ends_at)
+                kind = game_kind(game)
+                change = GameChanged(game, ends_at, kind, None, game.cards_home)
+                game_changed_in_transaction(change, game_changed_heard(kind))
                 after_commit(partial(game_changed, game.pk))
                 return game
         game = Game.objects.get(pk=game.pk)  # another request changed it first: see how
@@ -327,11 +280,17 @@ def game_get_for(*, game_id: Any, user: Any) -> Game:
     return game_read(game=game_find(game_id), user=user)
 
 
-def game_act(
-    *, game: Game, user: Any, action: dict[str, Any], expect: int | None
-) -> tuple[Action, Game, EngineGame]:
-    """Apply one action of the game's owner atomically; returns the logged action, the game and
-    its engine (already loaded: its public view needs no second load of the state).
+class Acted(NamedTuple):
+    """An applied action: its log row, the game as written and its engine (already loaded: the
+    game's public view needs no second load of the state)."""
+
+    row: Action
+    game: Game
+    engine: EngineGame
+
+
+def game_act(*, game: Game, user: Any, action: dict[str, Any], expect: int | None) -> Acted:
+    """Apply one action of the game's owner atomically.
 
     `game` is the game as the request read it (visible to `user`: games.selectors). Raises
     Forbidden (not the owner), GameFinished, GameTooLong (the log holds GAME_MAX_ACTIONS
@@ -358,73 +317,70 @@ def game_act(
                 _("This game has %(count)s actions, the most a game keeps: only resign it.")
                 % {"count": game.actions_count}
             )
-        engine = EngineGame.from_dict(game.state)
-        result = engine.apply(parsed).as_dict()
+        engine = EngineGame.from_dict(game.state)  # the action's one decoding of the state
+        result = engine.apply(parsed)
         version = game.actions_count
         game.state = engine.to_dict()
         game.status = engine.status
         game.score = engine.score
         game.moves = engine.moves
-        game.actions_count = result["n"]
+        game.actions_count = result.n
         if engine.status != Game.Status.PLAYING:
             game.finished_at = now
             game.end_reason = engine.status  # won or resigned
         row = Action(
             game=game,
-            n=result["n"],
-            type=result["type"],
-            from_pile=result["from"],
-            to_pile=result["to"],
-            count=result["count"],
-            cards=result["cards"],
-            score_delta=result["score_delta"],
-            auto_fill=result["auto_fill"],
-            undoes=result["undoes"],
-            auto_finish=result["auto_finish"] or None,
+            n=result.n,
+            type=result.type,
+            from_pile=result.src,
+            to_pile=result.dst,
+            count=result.count,
+            cards=result.cards,
+            score_delta=result.score_delta,
+            auto_fill=result.auto_fill,
+            undoes=result.undoes,
+            auto_finish=result.auto_finish or None,
             at=now,
         )
-        one_statement = connection.vendor == "postgresql"
-        write = _write_in_one_statement if one_statement else _write
-        if game.match_id is not None:
-            # A match game: its match hears of it in the action's transaction (R32, R33: the
-            # last game's end finishes and rates the match in it).
-            with transaction.atomic():
-                written = _write(game=game, version=version, row=row)
-                if written:
-                    if game.status != Game.Status.PLAYING:
-                        _game_ended(game)  # (told before the match it may finish)
-                    _announce(game=game, at=now)
-        elif game.challenge_id is None:
-            written = write(game=game, version=version, row=row)
-        elif one_statement and all(each.in_statement for each in _ranked_game_listeners):
-            # The listeners' writes in the action's statement: one round trip, no BEGIN/COMMIT.
-            clauses = [
-                each.in_statement(game, now)  # type: ignore[misc]
-                for each in _ranked_game_listeners
-            ]
-            written = _write_in_one_statement(
-                game=game, version=version, row=row, also=tuple(c for c in clauses if c)
-            )
-            if written:  # committed already, unless inside the caller's transaction
-                for listener in _ranked_game_listeners:
-                    if listener.after_commit:
-                        after_commit(partial(listener.after_commit, game, now))
-        else:
-            with transaction.atomic():
-                written = write(game=game, version=version, row=row)
-                if written:
-                    # What listens to ranked games (the boards) moves with the game in this
-                    # transaction, and hears of the commit after it.
-                    ranked_game_announce(game=game, at=now)
-        if written:
-            if game.status != Game.Status.PLAYING and game.match_id is None:
-                _game_ended(game)
+        if _act_write(game=game, version=version, row=row, result=result, engine=engine):
             # The game's streams (games/streams.py) read the new row once it is committed.
             after_commit(partial(game_changed, game.pk))
-            return row, game, engine
+            return Acted(row, game, engine)
         if expect is not None:
             raise Stale(_("The game has moved on: another action was applied first."))
     raise Stale(_("The game is busy with other actions: retry."))
+
+
+def _act_write(
+    *, game: Game, version: int, row: Action, result: ActionResult, engine: EngineGame
+) -> bool:
+    """Write an applied action (`_write`) and tell those who listen to its game's kind
+    (games.changes): in the action's one statement on PostgreSQL when each of them can, else
+    in its transaction (R32, R33: a match's last game's end finishes and rates the match in
+    it)."""
+    kind = game_kind(game)
+    heard = game_changed_heard(kind)
+    change = GameChanged(game, row.at, kind, result, sum(engine.found))
+    one_statement = connection.vendor == "postgresql"
+    clauses = game_changed_clauses(change, heard) if one_statement else None
+    if heard and clauses is None:
+        with transaction.atomic():
+            write = _write_in_one_statement if one_statement else _write
+            written = write(game=game, version=version, row=row)
+            if written:
+                if change.finished:
+                    _game_ended(game)  # (told before a match that it may finish)
+                game_changed_in_transaction(change, heard)
+        return written
+    if one_statement:
+        written = _write_in_one_statement(game=game, version=version, row=row, also=clauses)
+    else:
+        written = _write(game=game, version=version, row=row)
+    if written:  # committed already, unless inside the caller's transaction
+        game_changed_after_commit(change, heard)
+        if change.finished:
+            _game_ended(game)
+    return written
 
 
 def _write(*, game: Game, version: int, row: Action) -> bool:
@@ -452,9 +408,9 @@ _GAME = Game._meta.db_table
 _ACTION = Action._meta.db_table
 # `_write` as one statement, so one round trip and no BEGIN/COMMIT: the insert selects from
 # the update, so it inserts nothing when the version check fails, and a failure undoes both.
-# `{also}`: more data-modifying clauses (a ranked game's listeners'), run in the same statement.
+# `{also}`: more data-modifying clauses (games.changes.Clause), run in the same statement.
 _WRITE_SQL = f"""
-WITH updated AS (
+WITH {CHANGED} AS (
     UPDATE {_GAME} SET state = %s::jsonb, status = %s, score = %s, moves = %s,
         actions_count = %s, finished_at = %s, end_reason = %s
     WHERE id = %s AND actions_count = %s AND status = 'playing'
@@ -462,7 +418,7 @@ WITH updated AS (
 ){{also}}
 INSERT INTO {_ACTION} (game_id, n, type, from_pile, to_pile, count, cards, score_delta,
     auto_fill, undoes, auto_finish, at)
-SELECT id, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s::jsonb, %s FROM updated
+SELECT id, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s::jsonb, %s FROM {CHANGED}
 RETURNING id
 """
 
@@ -472,17 +428,18 @@ def _json(value: Any) -> str | None:
 
 
 def _write_in_one_statement(
-    *, game: Game, version: int, row: Action, also: tuple[tuple[str, list[Any]], ...] = ()
+    *, game: Game, version: int, row: Action, also: list[Clause] | None = None
 ) -> bool:
     """`_write` for PostgreSQL in a single autocommitted statement (measured: bench/api.py),
-    with `also`'s clauses (SQL, parameters) in it: all of it is written, or none."""
+    with `also`'s clauses in it: all of it is written, or none."""
+    also = also or []
     with connection.cursor() as cursor:
         cursor.execute(
-            _WRITE_SQL.format(also="".join(f", {sql}" for sql, _ in also)),
+            _WRITE_SQL.format(also="".join(f", {clause.as_sql()}" for clause in also)),
             [
                 json.dumps(game.state), game.status, game.score, game.moves,
                 game.actions_count, game.finished_at, game.end_reason, game.pk, version,
-                *(value for _, params in also for value in params),
+                *(value for clause in also for value in clause.params),
                 row.n, row.type, row.from_pile, row.to_pile, row.count, _json(row.cards),
                 row.score_delta, row.auto_fill, row.undoes, _json(row.auto_finish), row.at,
             ],

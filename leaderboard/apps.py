@@ -6,13 +6,9 @@ class LeaderboardConfig(AppConfig):
     name = "leaderboard"
 
     def ready(self) -> None:
-        # The boards listen to ranked games; `games` announces and never imports the boards.
-        from games.services import (
-            DailyBoards,
-            RankedGameListener,
-            daily_boards_provide,
-            ranked_game_subscribe,
-        )
+        # The boards listen to daily games; `games` tells them and never imports the boards.
+        from games.changes import GameKind, game_changed_subscribe
+        from games.services import DailyBoards, daily_boards_provide
         from leaderboard.selectors import game_standing
         from leaderboard.services import (
             daily_game_get_or_create,
@@ -21,12 +17,11 @@ class LeaderboardConfig(AppConfig):
             entry_statement,
         )
 
-        ranked_game_subscribe(
-            RankedGameListener(
-                in_transaction=entry_record,
-                after_commit=entry_committed,
-                in_statement=entry_statement,
-            )
+        game_changed_subscribe(
+            kinds=frozenset({GameKind.DAILY}),
+            in_transaction=entry_record,
+            in_statement=entry_statement,
+            after_commit=entry_committed,
         )
         daily_boards_provide(
             DailyBoards(game_get_or_create=daily_game_get_or_create, standing=game_standing)

@@ -25,6 +25,7 @@ from accounts.identity import player_is_guest, player_lock
 from core.commits import after_commit
 from core.errors import Forbidden, NotInStanding
 from games import services as game_services
+from games.changes import CHANGED_GAME_ID, Clause, GameChanged
 from games.days import DRAWS, day_deal, day_ends_at, day_today
 from games.engine import DealCode
 from games.engine import Game as EngineGame
@@ -174,8 +175,8 @@ def daily_game_get_or_create(
                 bot=bot,
                 provisional=provisional,
             )
-            _entry_board(str(game.pk))  # (read here, for entry_committed after the commit)
-            after_commit(lambda: entry_committed(game, game.created_at))
+            _entry_board(str(game.pk))  # (read here, for entry_mark after the commit)
+            after_commit(lambda: entry_mark(game, game.created_at))
     except IntegrityError:
         entry = _entry_of(challenge=challenge, player=player)
         if entry is None:
@@ -230,52 +231,57 @@ def _entry_board(game_id: str) -> EntryBoard:
     return EntryBoard(False, False) if found is None else EntryBoard(*found)
 
 
-def entry_record(game: Game, at: dt.datetime) -> None:
+def entry_record(change: GameChanged) -> None:
     """Inside a ranked game's action transaction: copy the game's new figures to its entry.
 
     After the day ends the entry keeps the figures of that moment, so nothing changes but the
     status of a game the server ended then (R26a: its figures and when it reached them stay).
     A disqualified entry stays off the boards: it is not updated.
     """
-    if at >= _challenge_of(game).ends_at:
+    game = change.game
+    if change.at >= _challenge_of(game).ends_at:
         if game.end_reason == "day_over":
             Entry.objects.filter(game=game, disqualified=False).update(
                 status=game.status, ended_at=game.finished_at
             )
         return
     _entry_board(str(game.pk))
-    finished = game.status != Game.Status.PLAYING
     Entry.objects.filter(game=game, disqualified=False).update(
         status=game.status,
         score=game.score,
         moves=game.moves,
-        home=game.cards_home,
-        ended_at=game.finished_at if finished else None,
-        reached_at=at,
+        home=change.home,
+        ended_at=game.finished_at if change.finished else None,
+        reached_at=change.at,
     )
 
 
-def entry_statement(game: Game, at: dt.datetime) -> tuple[str, list[Any]] | None:
-    """`entry_record` as a clause of the action's one statement on PostgreSQL (see
-    games.services.RankedGameListener): the same write, no round trip of its own (but the
-    entry's board, read once per game and process)."""
-    if at >= _challenge_of(game).ends_at:
+def entry_statement(change: GameChanged) -> Clause | None:
+    """`entry_record` as a clause of the action's one statement on PostgreSQL (games.changes):
+    the same write, no round trip of its own (but the entry's board, read once per game and
+    process)."""
+    game = change.game
+    if change.at >= _challenge_of(game).ends_at:
         return None
     _entry_board(str(game.pk))
-    finished = game.status != Game.Status.PLAYING
     sql = (
-        f"ranked_entry AS (UPDATE {Entry._meta.db_table} SET status = %s, score = %s, "
-        "moves = %s, home = %s, ended_at = %s, reached_at = %s "
-        "WHERE game_id IN (SELECT id FROM updated) AND NOT disqualified)"
+        f"UPDATE {Entry._meta.db_table} SET status = %s, score = %s, moves = %s, home = %s, "
+        f"ended_at = %s, reached_at = %s WHERE game_id IN {CHANGED_GAME_ID} AND NOT disqualified"
     )
-    ended = game.finished_at if finished else None
-    return sql, [game.status, game.score, game.moves, game.cards_home, ended, at]
+    ended = game.finished_at if change.finished else None
+    params = (game.status, game.score, game.moves, change.home, ended, change.at)
+    return Clause("ranked_entry", sql, params)
 
 
-def entry_committed(game: Game, at: dt.datetime) -> None:
-    """After a ranked game's change committed: move it in its board's ranking and mark it for
-    the next live batch (a disqualified entry's version keeps it off: leaderboard.boards). A
-    provisional entry (R36) is in neither: it is read from the database where it is listed."""
+def entry_committed(change: GameChanged) -> None:
+    """After a ranked game's change committed: `entry_mark`."""
+    entry_mark(change.game, change.at)
+
+
+def entry_mark(game: Game, at: dt.datetime) -> None:
+    """Move a ranked game that changed at `at` in its board's ranking and mark it for the next
+    live batch (a disqualified entry's version keeps it off: leaderboard.boards). A provisional
+    entry (R36) is in neither: it is read from the database where it is listed."""
     challenge = _challenge_of(game)
     place = _entry_board(str(game.pk))
     if at >= challenge.ends_at or place.provisional:
@@ -286,13 +292,20 @@ def entry_committed(game: Game, at: dt.datetime) -> None:
     boards.store().entries_changed(board, challenge.ends_at, [change])
 
 
-def board_tick(
-    *, challenge: DailyChallenge, tick: int, bots: bool = False
-) -> tuple[int, list[str], str, list[str]] | None:
+class Batch(NamedTuple):
+    """A board's live batch (`board_tick`): its number, its messages (each JSON text), the
+    board's snapshot after it, and the games it took."""
+
+    seq: int
+    messages: list[str]
+    snapshot: str
+    games: list[str]
+
+
+def board_tick(*, challenge: DailyChallenge, tick: int, bots: bool = False) -> Batch | None:
     """The board's live batch for this tick (a wall-clock second), made by whichever process
-    claims the tick first, exactly once: (its number, its messages, the board's snapshot after
-    it, the games it took), each message JSON text. None when another process claimed the tick
-    or nothing changed: batches stop while the board is still."""
+    claims the tick first, exactly once. None when another process claimed the tick or nothing
+    changed: batches stop while the board is still."""
     store = boards.store()
     board = boards.board_id(challenge.pk, bots=bots)
     games = store.changed_take(board, tick)
@@ -320,7 +333,7 @@ def board_tick(
     finally:
         if seq is None:  # no batch: the board is free (Redis went away: listeners reconnect)
             store.published(board)
-    return None if seq is None else (seq, messages, snapshot, games)
+    return None if seq is None else Batch(seq, messages, snapshot, games)
 
 
 def board_unsent(*, challenge: DailyChallenge, games: list[str], bots: bool = False) -> None:

@@ -7,14 +7,16 @@ class MatchesConfig(AppConfig):
     verbose_name = "Matches and ratings"
 
     def ready(self) -> None:
-        # Matches listen to their games; `games` announces and never imports matches.
+        # Matches listen to their games; `games` tells them and never imports matches.
         from core.metrics import register_queue
-        from games.services import RankedGameListener, match_game_subscribe
+        from games.changes import GameKind, game_changed_subscribe
         from matches.models import Match, MatchDeal
         from matches.services import match_game_changed, match_game_committed
 
-        match_game_subscribe(
-            RankedGameListener(in_transaction=match_game_changed, after_commit=match_game_committed)
+        game_changed_subscribe(
+            kinds=frozenset({GameKind.MATCH}),
+            in_transaction=match_game_changed,
+            after_commit=match_game_committed,
         )
 
         # For the metrics (canfield_queue_length): open matches waiting for opponents (joining

@@ -8,7 +8,7 @@ game dealt at once from the match's deal, taken from the pool the scheduler fill
 (matches.deals): nothing on the path waits for the solver.
 
 A match game's change reaches `match_game_changed` inside its own write's transaction
-(games.services announces it): the match row is locked there, so of two last games ending at
+(games.changes tells it): the match row is locked there, so of two last games ending at
 once the second sees the first's end and finishes the match, once; finishing ranks the places.
 R35: a match is rated only after the fair-play review of all its games (each game's end queues
 its review in the same write, before the match hears of it): at once if they were all reviewed
@@ -37,6 +37,7 @@ from core import hub
 from core.commits import after_commit
 from core.errors import Forbidden
 from core.rows import row_instance, row_reader
+from games.changes import GameChanged
 from games.days import day_today, day_zone
 from games.engine import DealCode
 from games.models import Game
@@ -307,24 +308,24 @@ def _seat_events(match: Match, joined: MatchPlayer, size: int) -> None:
 # ---- a match game changed ----------------------------------------------------------------
 
 
-def match_game_changed(game: Game, at: dt.datetime) -> None:
-    """Inside the write of a match game's change (games.services): finish the match if that
-    was its last game to end and every seat is taken, or its time is up (R32)."""
-    if game.status == Game.Status.PLAYING:
+def match_game_changed(change: GameChanged) -> None:
+    """Inside the write of a match game's change (games.changes): finish the match if that was
+    its last game to end and every seat is taken, or its time is up (R32)."""
+    if not change.finished:
         return
-    assert game.match_id is not None  # (games.services calls this for match games only)
-    match = Match.objects.select_for_update().get(pk=game.match_id)
+    assert change.game.match_id is not None  # (a match game's change: games.changes.GameKind)
+    match = Match.objects.select_for_update().get(pk=change.game.match_id)
     if match.status != Match.Status.OPEN:
         return
     if Game.objects.filter(match=match, status=Game.Status.PLAYING).exists():
         return
-    if match.full or at >= match.ends_at:
-        match_finish(match=match, at=at)
+    if match.full or change.at >= match.ends_at:
+        match_finish(match=match, at=change.at)
 
 
-def match_game_committed(game: Game, at: dt.datetime) -> None:
+def match_game_committed(change: GameChanged) -> None:
     """After a match game's change committed: its row to the match's live listeners."""
-    match_publish_player(match_id=game.match_id, game_id=game.pk)
+    match_publish_player(match_id=change.game.match_id, game_id=change.game.pk)
 
 
 def _place_key(seat: MatchPlayer) -> tuple[Any, ...]:

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from core.errors import GameFinished
-from games import services
+from games import changes, services
 from games.days import day_deal, day_today
 from games.engine import DealCode
 from games.models import Game
@@ -144,13 +144,12 @@ def test_end_daily_games_ends_the_running_ones_once_and_announces_each(
     act(cat, resigned["id"], {"type": "resign"})
     practice = services.game_create(owner=make_user("dan"))
     heard = []
-    listener = services.RankedGameListener(
-        in_transaction=lambda game, at: heard.append(("in", str(game.pk), game.end_reason, at)),
-        after_commit=lambda game, at: heard.append(("after", str(game.pk), at)),
+    listener = changes.GameChangedSubscription(
+        kinds=frozenset({changes.GameKind.DAILY}),
+        in_transaction=lambda c: heard.append(("in", str(c.game.pk), c.game.end_reason, c.at)),
+        after_commit=lambda c: heard.append(("after", str(c.game.pk), c.at)),
     )
-    monkeypatch.setattr(
-        services, "_ranked_game_listeners", [*services._ranked_game_listeners, listener]
-    )
+    monkeypatch.setattr(changes, "_subscriptions", [*changes._subscriptions, listener])
 
     # when the scheduler runs before midnight, then after it, twice
     with django_capture_on_commit_callbacks(execute=True):

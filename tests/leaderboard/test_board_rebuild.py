@@ -175,7 +175,7 @@ def test_writes_made_while_a_ranking_is_rebuilt_are_kept_and_reads_never_see_it_
         # a game moves to the top (its action committed, then written to the ranking)
         Game.objects.filter(pk=moved.game_id).update(score=255, moves=99, actions_count=6)
         Entry.objects.filter(pk=moved.pk).update(score=255, moves=99)
-        services.entry_committed(Game.objects.get(pk=moved.game_id), NOON)
+        services.entry_mark(Game.objects.get(pk=moved.game_id), NOON)
         # an entry is disqualified
         services.entries_disqualify(entries=Entry.objects.filter(pk=removed.pk), by=None)
         # and a writer that lagged writes an older figure than the rows' (version 4 < 5)
