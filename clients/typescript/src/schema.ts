@@ -787,8 +787,8 @@ export interface components {
             match: string | null;
         };
         ChallengeAcceptRequest: {
-            /** @description false: play a rated challenge unrated (default: as the challenge asks) */
-            rated?: boolean;
+            /** @description false: play a rated challenge unrated (default, or null: as the challenge asks) */
+            rated?: boolean | null;
         };
         ChallengeCreateRequest: {
             /** @description the username of the player to challenge */
@@ -1179,8 +1179,8 @@ export interface components {
         KeyInRequest: {
             name: string;
             scopes: components["schemas"]["ScopesEnum"][];
-            /** @description the key expires after this many days; never if left out */
-            days?: number;
+            /** @description the key expires after this many days; never if left out (or null) */
+            days?: number | null;
         };
         /**
          * @description * `hu` - hu
@@ -4940,7 +4940,12 @@ export interface operations {
     games_text: {
         parameters: {
             query?: {
-                lang?: "en" | "hu" | "pl";
+                /**
+                 * @description * `hu` - hu
+                 *     * `en` - en
+                 *     * `pl` - pl
+                 */
+                lang?: "hu" | "en" | "pl";
             };
             header?: never;
             path: {
