@@ -433,9 +433,12 @@ async function acrossACut(
   const games = [await play(), await play()];
   release();
   const seen: [string, string][] = [];
-  for (let next = await firstEvent; seen.length < 4; next = await events.next()) {
+  let next = await firstEvent;
+  for (;;) {
     assert.ok(next.value !== undefined);
     seen.push([next.value.type, gameOf(next.value)]);
+    if (seen.length === 4) break;
+    next = await events.next();
   }
   await events.return(undefined);
   return { seen, games };
