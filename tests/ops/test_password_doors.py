@@ -139,6 +139,17 @@ def at_once(call: Callable[[], httpx.Response], times: int) -> list[httpx.Respon
         return [first, *(future.result() for future in rest)]
 
 
+def assert_throttled(answers: list[httpx.Response], pool: str, message: str) -> None:
+    """The first answer came from `pool`, so did every other 200, and the rest are the
+    proxy's 429 in the API's shape, saying `message`, with `Retry-After: 1`."""
+    assert answers[0].text == pool
+    assert all(a.text == pool for a in answers if a.status_code == 200)
+    refused = [a for a in answers if a.status_code != 200]
+    assert refused and all(a.status_code == 429 for a in refused)
+    assert refused[0].json()["error"] == {"code": "throttled", "message": message}
+    assert refused[0].headers["Retry-After"] == "1"
+
+
 @pytest.mark.parametrize(("method", "path"), DOORS, ids=[f"{m} {p}" for m, p in DOORS])
 def test_each_password_door_goes_to_the_heavy_pool_under_a_limit(proxy, method, path):
     # given: a client of its own (an address per door: the limit counts per client)
@@ -149,15 +160,8 @@ def test_each_password_door_goes_to_the_heavy_pool_under_a_limit(proxy, method, 
 
     # then: the first reach the heavy pool, the rest are answered by the proxy (1 a second,
     # bursts of 5: 20 in a row cannot all pass)
-    assert answers[0].status_code == 200 and answers[0].text == "heavy"
-    assert all(a.text == "heavy" for a in answers if a.status_code == 200)
-    refused = [a for a in answers if a.status_code != 200]
-    assert refused and all(a.status_code == 429 for a in refused)
-    assert refused[0].json()["error"] == {
-        "code": "throttled",
-        "message": "too many password attempts from this address, retry later",
-    }
-    assert refused[0].headers["Retry-After"] == "1"
+    assert answers[0].status_code == 200
+    assert_throttled(answers, "heavy", "too many password attempts from this address, retry later")
 
 
 def test_app_registrations_go_to_the_web_pool_under_a_limit_of_their_own(proxy):
@@ -253,15 +257,7 @@ def test_anonymous_api_reads_are_limited_per_client(proxy):
 
     # then: the first reach the web pool, the rest past the burst are answered by the proxy
     # (10 a second, bursts of 40), in the API's shape; another client is not affected
-    assert answers[0].text == "web"
-    assert all(a.text == "web" for a in answers if a.status_code == 200)
-    refused = [a for a in answers if a.status_code != 200]
-    assert refused and all(a.status_code == 429 for a in refused)
-    assert refused[0].json()["error"] == {
-        "code": "throttled",
-        "message": "too many requests from this address, retry later",
-    }
-    assert refused[0].headers["Retry-After"] == "1"
+    assert_throttled(answers, "web", "too many requests from this address, retry later")
     assert read(proxy, path, "203.0.113.121", {}).text == "web"
 
 
