@@ -251,22 +251,30 @@ def pytest_runtest_protocol(item, nextitem):
             asyncio._set_running_loop(loop)
 
 
-def _waits_on_processes(fixturenames) -> int:
-    """0 for a test on the production topology, 1 for one on a browser or a server started for
-    the tests, 2 for the rest."""
-    if "topology" in fixturenames:
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "topology: the file starts production topologies (the longest files)"
+    )
+
+
+def _waits_on_processes(item) -> int:
+    """0 for a test on production topologies (marked), 1 for one on a browser or a server
+    started for the tests, 2 for the rest."""
+    if item.get_closest_marker("topology"):
         return 0
-    return 1 if {"browser", "base_url", "servers"} & set(fixturenames) else 2
+    fixturenames = set(getattr(item, "fixturenames", ()))
+    return 1 if {"browser", "base_url", "servers"} & fixturenames else 2
 
 
 def pytest_collection_modifyitems(items):
     """Files whose tests wait on real processes first, whole files in their own order: with
     pytest-xdist (`--dist loadfile`) the long ones start at once and the quick ones fill the
-    workers in beside them and at the end."""
+    workers in beside them and at the end. (Lighthouse's and the two nodes' files, which start
+    their topologies without the `topology` fixture, ran last and made the run's tail.)"""
     rank: dict[str, int] = {}
     for item in items:
         key = item.nodeid.split("::")[0]
-        rank[key] = min(rank.get(key, 2), _waits_on_processes(getattr(item, "fixturenames", ())))
+        rank[key] = min(rank.get(key, 2), _waits_on_processes(item))
     items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])
 
 

@@ -25,6 +25,7 @@ from tests.ops.stack import Postgres, Redis, Topology, tools_missing
 
 missing = tools_missing()
 pytestmark = [
+    pytest.mark.topology,  # started first (tests/conftest.py)
     pytest.mark.skipif(
         not os.environ.get("DATABASE_URL", "").startswith("postgres"),
         reason="topology tests run in the PostgreSQL + Redis pass",

@@ -26,6 +26,7 @@ from tests.ops.stack import Player, Postgres, Redis, Topology, tools_missing, wa
 
 missing = tools_missing()
 pytestmark = [
+    pytest.mark.topology,  # started first (tests/conftest.py)
     pytest.mark.skipif(
         not os.environ.get("DATABASE_URL", "").startswith("postgres"),
         reason="fault tests run in the PostgreSQL + Redis pass",

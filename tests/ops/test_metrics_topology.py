@@ -34,6 +34,7 @@ from tests.ops.stack import Player, Postgres, Redis, Topology, tools_missing, wa
 missing = tools_missing() or (None if shutil.which("pgbouncer", path="/usr/sbin:/usr/bin")
                               else "no pgbouncer")  # fmt: skip
 pytestmark = [
+    pytest.mark.topology,  # started first (tests/conftest.py)
     pytest.mark.skipif(
         not os.environ.get("DATABASE_URL", "").startswith("postgres"),
         reason="topology tests run in the PostgreSQL + Redis pass",

@@ -45,6 +45,7 @@ missing = tools_missing() or (
     None if shutil.which("haproxy", path="/usr/sbin:/usr/bin") else "no haproxy"
 )
 pytestmark = [
+    pytest.mark.topology,  # started first (tests/conftest.py)
     pytest.mark.skipif(
         not os.environ.get("DATABASE_URL", "").startswith("postgres"),
         reason="node tests run in the PostgreSQL + Redis pass",

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import lighthouse  # noqa: E402
 
 pytestmark = [
+    pytest.mark.topology,  # started first (tests/conftest.py)
     pytest.mark.skipif(
         not os.environ.get("DATABASE_URL", "").startswith("postgres"),
         reason="the production topology runs on PostgreSQL (the PostgreSQL pass runs this)",
