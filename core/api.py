@@ -276,7 +276,7 @@ def page_params(query: dict[str, Any], *, default_size: int) -> tuple[int, int]:
     return query["page"], query.get("page_size", default_size)
 
 
-def page_links(request: Request, *, page: int, size: int, count: int) -> dict[str, Any]:
+def page_links(request: Request, *, page: int, size: int, count: int) -> dict[str, object]:
     """`count`, `next` and `previous` of a page; 404 not_found past the last page (page 1 of
     an empty list is an empty page)."""
     pages = max(1, -(-count // size))
