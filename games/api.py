@@ -671,6 +671,8 @@ def _game_create_body(request: Request) -> dict[str, Any]:
     return data
 
 
+# A body read whole (`body_object`) is JSON whose shape the code below checks: its values, and the
+# options made of them, stay Any (the edge).
 def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments of game_create for a POST /games body (docs/api.md)."""
     _only(data, {"draw", "ruleset", "code", "deck", "daily", "ranked"})
@@ -745,7 +747,7 @@ def game_page(
     *,
     query: dict[str, Any],
     default_size: int,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """A page of `games` (at most `max` of them in all) as docs/api.md's lists answer it."""
     page, size = page_params(query, default_size=default_size)
     if "max" in query:
