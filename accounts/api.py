@@ -4,8 +4,10 @@ once), revoke. The export of its games is games' (games/export_api.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TypedDict, cast
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
@@ -16,10 +18,11 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts import identity, services
-from accounts.authentication import TokenAuth, request_scopes
+from accounts.authentication import AuthenticatedRequest, TokenAuth, request_scopes
 from core.api import (
     JsonChoiceField,
     JsonIntegerField,
@@ -86,7 +89,15 @@ class KeyInSerializer(serializers.Serializer[object]):
 KEY_ID = OpenApiParameter("key_id", OpenApiTypes.STR, OpenApiParameter.PATH, description="`id`")
 
 
-def key_create_options(request: Request) -> dict[str, Any]:
+class KeyCreateOptions(TypedDict):
+    """The keyword arguments of key_create that a POST account/tokens body gives."""
+
+    name: str
+    scopes: list[str]
+    days: int | None
+
+
+def key_create_options(request: Request) -> KeyCreateOptions:
     """The keyword arguments of key_create for a POST account/tokens body; a key may only make
     keys within its own scopes (a session may make any)."""
     options = body_read(request, KeyInSerializer, required=False)
@@ -97,13 +108,13 @@ def key_create_options(request: Request) -> dict[str, Any]:
             _("A key cannot make a key with scopes it lacks: %(scopes)s.")
             % {"scopes": ", ".join(beyond)}
         )
-    return {"days": None, **options}
+    return cast(KeyCreateOptions, {"days": None, **options})
 
 
 class KeyListCreateApi(APIView):
     throttle_scope = "account"
 
-    def get_throttles(self) -> list[Any]:
+    def get_throttles(self) -> list[BaseThrottle]:
         return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
@@ -111,7 +122,7 @@ class KeyListCreateApi(APIView):
         summary="The account's API keys, oldest first (never the keys themselves)",
         operation_id="account_tokens_list",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         query_read(request, serializers.Serializer)  # (it takes none)
         rows = services.key_list_for(user=request.user)
         return Response([services.key_payload(row) for row in rows])
@@ -123,7 +134,7 @@ class KeyListCreateApi(APIView):
         "A key made with an OAuth token expires no later than its grant and dies with it",
         operation_id="account_tokens_create",
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         options = key_create_options(request)
         if services.key_count_for(user=request.user) >= services.MAX_KEYS:
             raise Forbidden(
@@ -150,7 +161,7 @@ class KeyDetailApi(APIView):
         summary="Revoke an API key: it answers 401 from then on",
         operation_id="account_tokens_delete",
     )
-    def delete(self, request: Request, key_id: str) -> Response:
+    def delete(self, request: AuthenticatedRequest, key_id: str) -> Response:
         if not services.key_revoke(user=request.user, key_id=key_id[:16]):
             raise NotFound(_("No such key."))
         return Response(status=204)
@@ -183,7 +194,19 @@ class AccountSerializer(serializers.Serializer[object]):
     standing = StandingSerializer(help_text="R36: whether it plays ranked, and what it lacks")
 
 
-def account_payload(user: Any, *, bot: bool, scopes: Any = services.SCOPES) -> dict[str, Any]:
+class AccountPayload(TypedDict):
+    """docs/api.md's ACCOUNT (AccountSerializer documents it)."""
+
+    username: str
+    bot: bool
+    created: str
+    scopes: list[str]
+    standing: Mapping[str, object]
+
+
+def account_payload(
+    user: User, *, bot: bool, scopes: Iterable[str] = services.SCOPES
+) -> AccountPayload:
     return {
         "username": user.username,
         "bot": bot,
@@ -193,14 +216,14 @@ def account_payload(user: Any, *, bot: bool, scopes: Any = services.SCOPES) -> d
     }
 
 
-def _password(message: StrOrPromise, **kwargs: Any) -> JsonTextField:
+def _password(message: StrOrPromise, help_text: str | None = None) -> JsonTextField:
     """A password field of a body, taken as it is (spaces too)."""
     return JsonTextField(
         max_length=4096,
         trim_whitespace=False,
         allow_nul=True,
         error_messages=refused(message),
-        **kwargs,
+        help_text=help_text,
     )
 
 
@@ -223,7 +246,7 @@ class AccountApi(APIView):
         summary="The caller's account",
         operation_id="account_get",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         bot = identity.player_is_bot(user=request.user)
         return Response(account_payload(request.user, bot=bot, scopes=request_scopes(request)))
 
@@ -234,7 +257,7 @@ class AccountApi(APIView):
         "becomes deleted-<n>; its ranked figures stay",
         operation_id="account_delete",
     )
-    def delete(self, request: Request) -> Response:
+    def delete(self, request: AuthenticatedRequest) -> Response:
         data = body_read(request, PasswordSerializer, required=False)
         identity.account_password_check(
             request=request._request, user=request.user, password=data["password"]
@@ -242,7 +265,7 @@ class AccountApi(APIView):
         identity.account_delete(user=request.user)
         return Response(status=204)
 
-    def get_throttles(self) -> list[Any]:
+    def get_throttles(self) -> list[BaseThrottle]:
         return [FixedWindowScopedThrottle()] if self.request.method == "DELETE" else []
 
     throttle_scope = "account"
@@ -258,7 +281,7 @@ class AccountPasswordApi(APIView):
         summary="Change the password: the account's other keys stay valid, its sessions end",
         operation_id="account_password",
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = body_read(request, PasswordChangeSerializer, required=False)
         identity.account_password_check(
             request=request._request, user=request.user, password=data["password"]
@@ -277,6 +300,6 @@ class AccountBotApi(APIView):
         summary="Declare the account a bot (R34): before its first ranked game; irreversible",
         operation_id="account_bot",
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         player = identity.account_bot_declare(user=request.user)
         return Response(account_payload(request.user, bot=player.bot))

@@ -13,10 +13,12 @@ stores only its checksum too).
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
@@ -27,6 +29,23 @@ from accounts import services as key_services
 ALL_SCOPES = frozenset(key_services.SCOPES)
 
 
+class FoundKey(Protocol):
+    """What `token_user_and_game` tells of a key (games.selectors.KeyFound)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def scopes(self) -> frozenset[str]: ...
+    @property
+    def expires(self) -> datetime.datetime | None: ...
+    @property
+    def last_used(self) -> datetime.datetime | None: ...
+    @property
+    def user(self) -> User: ...
+    @property
+    def game(self) -> object: ...
+
+
 @dataclass(frozen=True)
 class GameReaders:
     """What `games` lends the authentication, registered from its AppConfig's `ready`
@@ -35,8 +54,8 @@ class GameReaders:
     the URL names in one query (games.selectors.token_user_and_game), `game_find(game_id)` a
     game alone."""
 
-    token_user_and_game: Callable[..., Any]
-    game_find: Callable[[Any], Any]
+    token_user_and_game: Callable[..., FoundKey | None]
+    game_find: Callable[[object], object]
 
 
 _game_readers: list[GameReaders] = []
@@ -52,6 +71,14 @@ def game_readers() -> GameReaders:
     if not _game_readers:
         raise RuntimeError("no game readers installed: add `games` to INSTALLED_APPS")
     return _game_readers[0]
+
+
+class AuthenticatedRequest(Request):
+    """The request of a view whose permissions let only an account in (IsAuthenticated, or a
+    scope's): its user is never anonymous (the annotation only, as web's
+    AuthenticatedHttpRequest; nothing changes at run time)."""
+
+    user: User
 
 
 @dataclass(frozen=True)
@@ -76,7 +103,7 @@ def request_scopes(request: Request) -> frozenset[str]:
 class TokenAuthentication(authentication.BaseAuthentication):
     keyword = "Token"
 
-    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+    def authenticate(self, request: Request) -> tuple[User, TokenAuth] | None:
         parts = authentication.get_authorization_header(request).split()
         if not parts or parts[0].lower() not in (b"token", b"bearer"):
             return None
@@ -95,7 +122,11 @@ class TokenAuthentication(authentication.BaseAuthentication):
         game_id = (request.parser_context or {}).get("kwargs", {}).get("game_id")
         return self.authenticate_credentials(key, game_id=game_id)
 
-    def authenticate_credentials(self, key: str, *, game_id: Any = None) -> tuple[Any, TokenAuth]:
+    def authenticate_credentials(
+        self, key: str, *, game_id: object = None
+    ) -> tuple[Any, TokenAuth]:
+        # Its user could be User: games/consumers.py assigns a session's user (or an anonymous
+        # one) to the same variable, so Any stays until that module annotates it.
         now = timezone.now()
         found = game_readers().token_user_and_game(
             key_hash=key_services.key_hash(key), game_id=game_id
@@ -116,7 +147,7 @@ class TokenAuthentication(authentication.BaseAuthentication):
         return self.keyword
 
 
-def _oauth_token(token: str, *, game_id: Any) -> tuple[Any, TokenAuth] | None:
+def _oauth_token(token: str, *, game_id: object) -> tuple[User, TokenAuth] | None:
     """The user and scopes of a valid OAuth access token `token`, else None."""
     from oauth2_provider.models import get_access_token_model
 

@@ -23,9 +23,8 @@ import math
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_cool_off
@@ -33,7 +32,7 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.hashers import BasePasswordHasher, PBKDF2PasswordHasher
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.password_validation import validate_password
 from django.core.cache import caches
 from django.core.exceptions import ValidationError
@@ -80,8 +79,8 @@ class AccountGames:
     dealt_from: Callable[..., bool]
     ranked_played: Callable[..., bool]
     active_since: Callable[[datetime.datetime], Q]
-    standing: Callable[..., dict[str, Any]]
-    client_hashes_forget: Callable[..., Any]
+    standing: Callable[..., Mapping[str, object]]
+    client_hashes_forget: Callable[..., object]
 
 
 _account_games: list[AccountGames] = []
@@ -175,7 +174,7 @@ class SlotPasswordHasherMixin(BasePasswordHasher):
     """A password hasher whose every hash (a check hashes too) runs in one of the host's
     AUTH_CONCURRENCY slots; raises core.slots.Busy when none came free in time."""
 
-    def encode(self, password: str, salt: str, *args: Any, **kwargs: Any) -> str:
+    def encode(self, password: str, salt: str, *args: object, **kwargs: object) -> str:
         with slot("auth", settings.AUTH_CONCURRENCY):
             return super().encode(password, salt, *args, **kwargs)
 
@@ -184,7 +183,9 @@ class SlotPBKDF2PasswordHasher(SlotPasswordHasherMixin, PBKDF2PasswordHasher):
     """Django's PBKDF2 hasher (same algorithm name and hashes), capped per host."""
 
 
-def attempted_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:
+def attempted_username(
+    request: HttpRequest, credentials: Mapping[str, object] | None
+) -> str | None:
     """The name axes counts failures under: case-folded, so that `Alice` and `alice` share
     one count (names are unique without regard to case)."""
     name = (credentials or {}).get("username") or request.POST.get("username")
@@ -227,7 +228,7 @@ def account_knows(request: HttpRequest, name: str) -> bool:
     )
 
 
-def account_budget_locks(request: HttpRequest, credentials: dict[str, Any] | None) -> bool:
+def account_budget_locks(request: HttpRequest, credentials: Mapping[str, object] | None) -> bool:
     """Whether the account's budget of failures is spent and the request comes from a client
     it does not know: then its password is not checked at all."""
     name = attempted_username(request, credentials)
@@ -243,13 +244,17 @@ class BudgetedAxesHandler(AxesDatabaseHandler):
     account's budget of failures across addresses: a failure counts in the budget too, and a
     spent budget locks the account's doors for the clients it does not know."""
 
-    def is_locked(self, request: Any, credentials: dict[str, Any] | None = None) -> bool:
+    def is_locked(self, request: HttpRequest, credentials: dict[str, object] | None = None) -> bool:
         return bool(super().is_locked(request, credentials)) or account_budget_locks(
             request, credentials
         )
 
     def user_login_failed(
-        self, sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any
+        self,
+        sender: object,
+        credentials: dict[str, object],
+        request: HttpRequest | None = None,
+        **kwargs: object,
     ) -> None:
         # A door axes kept shut checked no password: not a failure of the account's.
         if request is not None and not getattr(request, "axes_locked_out", False):
@@ -259,7 +264,7 @@ class BudgetedAxesHandler(AxesDatabaseHandler):
         super().user_login_failed(sender, credentials, request, **kwargs)
 
 
-def lockout_seconds(request: HttpRequest, credentials: dict[str, Any] | None) -> int:
+def lockout_seconds(request: HttpRequest, credentials: Mapping[str, object] | None) -> int:
     """Seconds until the failures that lock this address (or this account from it) out have
     expired: every failure that counts is one from this address."""
     cool_off = get_cool_off(request)
@@ -274,7 +279,7 @@ def lockout_seconds(request: HttpRequest, credentials: dict[str, Any] | None) ->
 def lockout_response(
     request: HttpRequest,
     original_response: HttpResponse | None,
-    credentials: dict[str, Any] | None,
+    credentials: Mapping[str, object] | None,
 ) -> HttpResponse:
     """axes' answer to a login refused for a locked account or address: 429 with
     Retry-After, in the API's error shape under /api/, else the login page's message. An
@@ -307,7 +312,7 @@ RETURNING {columns}
 """
 
 
-def player_lock(*, user: Any) -> Player:
+def player_lock(*, user: User) -> Player:
     """The account's Player row, made on first need, locked until the caller's transaction
     ends: a bot declaration and a ranked game's creation (leaderboard, matches) lock it, so that
     neither can slip in between the other's check and write. One statement for a new account as
@@ -319,7 +324,7 @@ def player_lock(*, user: Any) -> Player:
     return row_instance(connection, Player, row)
 
 
-def account_bot_declare(*, user: Any) -> Player:
+def account_bot_declare(*, user: User) -> Player:
     """R34: the account declares itself a bot, which it may only before its first ranked game;
     irreversible (declaring again changes nothing). Raises Forbidden once it has one."""
     with transaction.atomic():
@@ -338,7 +343,7 @@ def account_bot_declare(*, user: Any) -> Player:
     return player
 
 
-def player_is_bot(*, user: Any) -> bool:
+def player_is_bot(*, user: User) -> bool:
     """Whether the account declared itself a bot (an account without a Player row did not)."""
     return Player.objects.filter(user=user, bot=True).exists()
 
@@ -393,14 +398,14 @@ def guest_create() -> User:
     return user
 
 
-def player_is_guest(*, user: Any) -> bool:
+def player_is_guest(*, user: User | AnonymousUser) -> bool:
     """Whether the account is a guest that has not signed up."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return False
     return Player.objects.filter(user=user, guest=True).exists()
 
 
-def guest_convert(*, user: Any, username: str, password: str) -> User:
+def guest_convert(*, user: User, username: str, password: str) -> User:
     """Sign a guest up: the same account, so its games and figures stay, now with the name
     and password chosen (the name passed `username_validate`). Raises ValidationError (code
     "taken") when a concurrent sign-up took the name first (as `account_create`), or
@@ -453,7 +458,7 @@ def guests_remove(*, now: datetime.datetime) -> int:
 # ---- the account's own changes (docs/api.md "Accounts") ------------------------------------------
 
 
-def account_password_check(*, request: HttpRequest, user: Any, password: Any) -> None:
+def account_password_check(*, request: HttpRequest, user: User, password: object) -> None:
     """Raises InvalidRequest unless `password` is the account's, checked through axes (the
     failures count towards a lockout as a login's do)."""
     if not isinstance(password, str) or not password or len(password) > 4096:
@@ -463,7 +468,7 @@ def account_password_check(*, request: HttpRequest, user: Any, password: Any) ->
         raise InvalidRequest(_("Wrong password."))
 
 
-def account_password_change(*, user: Any, new_password: str) -> None:
+def account_password_change(*, user: User, new_password: str) -> None:
     """Sets the new password (validated first: InvalidRequest with the reasons). The account's
     sessions end with it (Django checks a session against the password's hash), and so does
     every app's access (OAuth tokens and codes, the keys apps made with them, their open
@@ -480,7 +485,7 @@ def account_password_change(*, user: Any, new_password: str) -> None:
         after_commit(credentials_changed)
 
 
-def account_delete(*, user: Any) -> str:
+def account_delete(*, user: User) -> str:
     """Closes the account for good: it can no longer log in, its keys and OAuth grants die, its
     name becomes `deleted-<n>` (n: its number) wherever it shows (boards, matches), and nothing
     else personal stays: no e-mail, no client-address hashes, no login records. Its games stay,
@@ -520,14 +525,14 @@ def account_delete(*, user: Any) -> str:
     return str(user.get_username())
 
 
-def _oauth_forget(user: Any) -> None:
+def _oauth_forget(user: User) -> None:
     from oauth2_provider.models import get_application_model
 
     _oauth_tokens_forget(user)
     get_application_model().objects.filter(user=user).delete()
 
 
-def _oauth_tokens_forget(user: Any) -> None:
+def _oauth_tokens_forget(user: User) -> None:
     from oauth2_provider.models import (
         get_access_token_model,
         get_grant_model,

@@ -85,13 +85,13 @@ def redirect_uri_allowed(uri: str) -> bool:
     return loopback or parts.scheme in settings.OAUTH_REDIRECT_SCHEMES
 
 
-def access_token_new(request: Any) -> str:
+def access_token_new(request: object) -> str:
     """An OAuth access token (settings.OAUTH2_PROVIDER's ACCESS_TOKEN_GENERATOR): oauthlib's
     40 random letters and digits after `cfo_`, for secret scanners (accounts.services)."""
     return ACCESS_TOKEN_PREFIX + generate_token(40)
 
 
-def refresh_token_new(request: Any) -> str:
+def refresh_token_new(request: object) -> str:
     """An OAuth refresh token: the same after `cfr_`."""
     return REFRESH_TOKEN_PREFIX + generate_token(40)
 
@@ -103,12 +103,12 @@ class ApiScopes(BaseScopes):
         return {scope: str(SCOPE_WORDS[scope]) for scope in SCOPES}
 
     def get_available_scopes(
-        self, application: Any = None, request: Any = None, *args: Any, **kwargs: Any
+        self, application: object = None, request: object = None, *args: object, **kwargs: object
     ) -> list[str]:
         return list(SCOPES)
 
     def get_default_scopes(
-        self, application: Any = None, request: Any = None, *args: Any, **kwargs: Any
+        self, application: object = None, request: object = None, *args: object, **kwargs: object
     ) -> list[str]:
         return ["board:read"]
 
@@ -165,7 +165,7 @@ class ConsentView(AuthorizationView):
             context["redirect_host"] = urlsplit(context.get("redirect_uri") or "").netloc
         return context
 
-    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def get(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         # S256 only: refused before any consent is asked (the toolkit would refuse a "plain"
         # challenge only when making the code, after the player said yes).
         method = request.GET.get("code_challenge_method")
@@ -179,6 +179,8 @@ class ConsentView(AuthorizationView):
         return response
 
 
+# The toolkit's views and validator and oauthlib's request are unannotated: what passes through
+# their methods stays Any here (the edge), as their errors and tokens do.
 class Validator(OAuth2Validator):
     """The toolkit's validator, with two rules of RFC 6749 it leaves out:
 
@@ -284,7 +286,7 @@ def _metadata_error(description: str) -> RegistrationError:
     return RegistrationError("invalid_client_metadata", description)
 
 
-def parse_registration(data: Any) -> tuple[str, list[str]]:
+def parse_registration(data: object) -> tuple[str, list[str]]:
     """The name and redirect URIs of a registration request's JSON (RFC 7591 2), or a
     RegistrationError. Only public clients of the authorization code grant (with refresh)
     register: `token_endpoint_auth_method` "none" (the default here, RFC 7591 lets the server

@@ -16,7 +16,11 @@ of id gets a constant here and its fixture in the `World` (tests/clients/world.p
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TypedDict
+
+if TYPE_CHECKING:
+    from canfield_site.schema import OpenApiDocument
 
 # The example world (tests/clients/world.py builds it for real before each example).
 PLAYER = "ada"  # the caller: an account with the key the example is sent with
@@ -41,13 +45,22 @@ DECK = [
 ]  # fmt: skip
 
 
+class Example(TypedDict):
+    """One request of EXAMPLES: its `summary`, path and query values, and body (None: none)."""
+
+    summary: str
+    path: Mapping[str, object]
+    query: Mapping[str, object]
+    body: object
+
+
 def example(
     summary: str,
     *,
-    path: dict[str, Any] | None = None,
-    query: dict[str, Any] | None = None,
-    body: Any = None,
-) -> dict[str, Any]:
+    path: Mapping[str, object] | None = None,
+    query: Mapping[str, object] | None = None,
+    body: object = None,
+) -> Example:
     """One request: what it shows (`summary`), its path and query parameters and its body."""
     return {"summary": summary, "path": path or {}, "query": query or {}, "body": body}
 
@@ -58,7 +71,7 @@ CHALLENGE_ID = {"challenge_id": CHALLENGE}
 SIZE_DRAW = {"size": 2, "draw": 3}
 
 # operationId -> its examples (the first is the one generators show).
-EXAMPLES: dict[str, list[dict[str, Any]]] = {
+EXAMPLES: dict[str, list[Example]] = {
     "auth_register": [
         example("a new account", body={"username": PLAYER, "password": PASSWORD}),
     ],
@@ -156,7 +169,7 @@ def _slug(summary: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in summary.lower()).strip("_")
 
 
-def examples_written(result: dict[str, Any]) -> None:
+def examples_written(result: OpenApiDocument) -> None:
     """Each operation's examples into the schema: bodies under `requestBody.content.*.examples`,
     parameter values under each parameter's `examples`, named by the example's summary."""
     for item in result["paths"].values():
@@ -165,6 +178,7 @@ def examples_written(result: dict[str, Any]) -> None:
                 continue
             for sample in EXAMPLES.get(operation.get("operationId", ""), []):
                 name = _slug(sample["summary"])
+                given = {"path": sample["path"], "query": sample["query"]}
                 if sample["body"] is not None:
                     for media in operation["requestBody"]["content"].values():
                         media.setdefault("examples", {})[name] = {
@@ -172,7 +186,7 @@ def examples_written(result: dict[str, Any]) -> None:
                             "value": sample["body"],
                         }
                 for parameter in operation.get("parameters", []):
-                    values = sample[parameter["in"]] if parameter["in"] in ("path", "query") else {}
+                    values = given.get(parameter["in"], {})
                     if parameter["name"] in values:
                         parameter.setdefault("examples", {})[name] = {
                             "summary": sample["summary"],

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
@@ -31,12 +32,17 @@ class AutoSchema(SpectacularAutoSchema):
             del self.get_request_serializer
 
 
+# The OpenAPI document drf-spectacular builds, as JSON objects the hooks edit in place (or a
+# part of it: a component, the schemas): its shape is OpenAPI's, not one Python type, so its
+# values are untyped, this module's edge.
+OpenApiDocument = dict[str, Any]
+
 NDJSON = "application/x-ndjson"
 BYTES = "application/octet-stream"
 BINARY = {"type": "string", "format": "binary"}
 
 
-def ndjson_items(result: dict[str, Any]) -> None:
+def ndjson_items(result: OpenApiDocument) -> None:
     """NDJSON answers as generators can take them (a drf-spectacular hook's step; docs/api.md,
     "Streams and exports"). OpenAPI 3.0 has no word for "a JSON value a line": what a line is
     (its component, as the view declares it) goes to the response's `x-ndjson.itemSchema`
@@ -78,7 +84,7 @@ GAME_LINKS = {
 }
 
 
-def schema_finish(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+def schema_finish(result: OpenApiDocument, **kwargs: object) -> OpenApiDocument:
     """Request bodies take no field they do not list (the views reject unknown fields), and game
     creation's answers (201, and 200 for an existing daily game) link to the operations on the
     game. (Only those: schemathesis 3 names its stateful rules by target and status, so links
@@ -120,11 +126,11 @@ RATE_LIMIT_HEADERS = {
 }
 
 
-def _header(description: str) -> dict[str, Any]:
+def _header(description: str) -> dict[str, object]:
     return {"schema": {"type": "integer"}, "description": description}
 
 
-def _throttled_operations(generator: Any) -> set[tuple[str, str]]:
+def _throttled_operations(generator: object) -> set[tuple[str, str]]:
     """(path, method) of every operation whose view counts requests (DRF throttles)."""
     found = set()
     for path, _regex, method, view in getattr(generator, "endpoints", None) or []:
@@ -138,7 +144,7 @@ def _throttled_operations(generator: Any) -> set[tuple[str, str]]:
     return found
 
 
-def _one_component(result: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+def _one_component(result: OpenApiDocument, names: tuple[str, ...]) -> OpenApiDocument:
     """Request and response sides of `names` as one component each (the request side's, which
     lists what the server takes): a legal action is an action body, one schema."""
     schemas = result["components"]["schemas"]
@@ -151,7 +157,7 @@ def _one_component(result: dict[str, Any], names: tuple[str, ...]) -> dict[str, 
     return json.loads(text)  # type: ignore[no-any-return]
 
 
-def _defaults_in_words(component: dict[str, Any]) -> None:
+def _defaults_in_words(component: OpenApiDocument) -> None:
     """A request field's default in its description instead of `default`: generators read
     `default` as "always present" (openapi-typescript makes such fields required, so `{}` would
     not type as a random game's body), which holds for answers, not for what a client sends."""
@@ -163,7 +169,7 @@ def _defaults_in_words(component: dict[str, Any]) -> None:
             prop["description"] = "\n\n".join(words)
 
 
-def _nullable_references(schemas: dict[str, Any]) -> None:
+def _nullable_references(schemas: OpenApiDocument) -> None:
     """drf-spectacular writes a nullable reference as `allOf: [$ref]` with `nullable: true` and
     no `type`: OpenAPI 3.0 applies `nullable` only beside a `type`, so strict validators refuse
     the `null` the server sends (GameOut.daily, Hint.action, the boards' par). It becomes what
@@ -182,7 +188,7 @@ def _route_names() -> dict[str, str]:
 
     names: dict[str, str] = {}
 
-    def walk(patterns: list[Any], prefix: str) -> None:
+    def walk(patterns: Sequence[URLPattern | URLResolver], prefix: str) -> None:
         for pattern in patterns:
             if isinstance(pattern, URLResolver):
                 walk(pattern.url_patterns, prefix + str(pattern.pattern))
@@ -194,7 +200,7 @@ def _route_names() -> dict[str, str]:
     return names
 
 
-def _scopes_declared(result: dict[str, Any]) -> None:
+def _scopes_declared(result: OpenApiDocument) -> None:
     """Which scope each operation needs (accounts/scopes.py), where generators and readers see it:
     `x-scopes` on every operation, and an `oauth2` scheme (authorization code with PKCE, the
     four scopes) that operations needing a scope list with it. An API key's scopes are the
@@ -226,7 +232,9 @@ def _scopes_declared(result: dict[str, Any]) -> None:
                 security.append({"oauth2": [scope]})
 
 
-def schema_contract(result: dict[str, Any], generator: Any = None, **kwargs: Any) -> dict[str, Any]:
+def schema_contract(
+    result: OpenApiDocument, generator: object = None, **kwargs: object
+) -> OpenApiDocument:
     """What generated clients need to use the API without a workaround:
     - one component per action type, the same for a body and for a legal action or a hint;
     - request fields' defaults in words (`_defaults_in_words`);

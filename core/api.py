@@ -2,7 +2,7 @@
 readers and pages."""
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.functional import lazy
@@ -165,13 +165,20 @@ def _whole_message(name: str, highest: int) -> str:
 class WholeNumberField(serializers.IntegerField):
     """A query's whole number in plain digits (DRF's also takes " 5", "+5" and "5.0")."""
 
-    def to_internal_value(self, data: Any) -> int:
+    def to_internal_value(self, data: object) -> int:
         if not isinstance(data, str) or not data.isascii() or not data.isdigit():
             self.fail("invalid")
         return super().to_internal_value(data)
 
 
-def whole_number(name: str, highest: int, **kwargs: Any) -> WholeNumberField:
+class WholeNumberOptions(TypedDict, total=False):
+    """What a query's whole number may say beyond its bounds."""
+
+    default: int
+    help_text: str
+
+
+def whole_number(name: str, highest: int, **kwargs: Unpack[WholeNumberOptions]) -> WholeNumberField:
     """A query's whole number from 1 to `highest`, refused in these words (in the language of
     the request that is refused)."""
     message = lazy(_whole_message, str)(name, highest)
@@ -208,7 +215,7 @@ WORDED = "worded"
 ALWAYS_TAKEN = frozenset({"format"})
 
 
-def _query_problem(field: serializers.Field[Any, Any, Any, Any], name: str, problem: Any) -> str:
+def _query_problem(field: serializers.Field[Any, Any, Any, Any], name: str, problem: object) -> str:
     """What is wrong with a query parameter, in words that name it."""
     if getattr(problem, "code", None) == WORDED or str(problem).startswith(name):
         return str(problem)
@@ -244,6 +251,8 @@ def _query_unknown(request: Request, serializer: type[serializers.Serializer[obj
         )
 
 
+# What the readers give (`query_read`, `body_read`: a serializer's validated_data; `body_object`:
+# a JSON object) is dict[str, Any]: the serializer or the caller checks its shape (the edge).
 def query_read(
     request: Request, serializer: type[serializers.Serializer[object]]
 ) -> dict[str, Any]:
@@ -276,7 +285,7 @@ def page_params(query: dict[str, Any], *, default_size: int) -> tuple[int, int]:
     return query["page"], query.get("page_size", default_size)
 
 
-def page_links(request: Request, *, page: int, size: int, count: int) -> dict[str, Any]:
+def page_links(request: Request, *, page: int, size: int, count: int) -> dict[str, object]:
     """`count`, `next` and `previous` of a page; 404 not_found past the last page (page 1 of
     an empty list is an empty page)."""
     pages = max(1, -(-count // size))
@@ -317,7 +326,7 @@ def _one_of(name: str, choices: str) -> str:
     return _("%(name)s must be one of: %(choices)s.") % {"name": name, "choices": choices}
 
 
-def one_of(name: str, choices: Sequence[Any]) -> str:
+def one_of(name: str, choices: Sequence[object]) -> str:
     """The refusal of a choice `name` that is not one of `choices`, as a lazy text."""
     return lazy(_one_of, str)(name, ", ".join(map(str, choices)))
 
@@ -344,7 +353,7 @@ class JsonTextField(serializers.CharField):
                 if not isinstance(validator, ProhibitNullCharactersValidator)
             ]
 
-    def to_internal_value(self, data: Any) -> str:
+    def to_internal_value(self, data: object) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -353,7 +362,7 @@ class JsonTextField(serializers.CharField):
 class JsonIntegerField(serializers.IntegerField):
     """A JSON whole number, nothing else (DRF's also takes "3", 3.0 and true)."""
 
-    def to_internal_value(self, data: Any) -> int:
+    def to_internal_value(self, data: object) -> int:
         if type(data) is not int:
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -362,6 +371,7 @@ class JsonIntegerField(serializers.IntegerField):
 class JsonChoiceField(serializers.ChoiceField):
     """One of the choices as JSON gives it (DRF's also takes "3" for 3)."""
 
+    # Any: djangorestframework-stubs type a choice as text; it is the choice's own value (3).
     def to_internal_value(self, data: Any) -> Any:
         value = super().to_internal_value(data)
         if type(value) is not type(data):
@@ -372,7 +382,7 @@ class JsonChoiceField(serializers.ChoiceField):
 class JsonBooleanField(serializers.BooleanField):
     """A JSON true or false, nothing else (DRF's also takes "yes", 1...)."""
 
-    def to_internal_value(self, data: Any) -> bool:
+    def to_internal_value(self, data: object) -> bool:
         if type(data) is not bool:
             self.fail("invalid")
         return data

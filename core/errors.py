@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
@@ -21,6 +21,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.csrf import csrf_exempt
+from django_stubs_ext import StrOrPromise
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -63,7 +64,7 @@ class ApiError(Exception):
     code = "invalid_request"
 
     def __init__(
-        self, message: str, rule: str | None = None, params: Mapping[str, Any] | None = None
+        self, message: str, rule: str | None = None, params: Mapping[str, object] | None = None
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -151,7 +152,7 @@ class ChallengeClosed(ApiError):
 
 # reason -> message; %(card)s, %(onto)s, %(next)s are cards, %(pile)s and %(foundation)s piles.
 # `column_too_short` is worded with ngettext below (its count decides the plural form).
-REASONS: dict[str, Any] = {
+REASONS: dict[str, StrOrPromise] = {
     "same_colour": gettext_lazy(
         "The %(card)s cannot go on the %(onto)s: they are the same colour."
     ),
@@ -223,7 +224,7 @@ PILE_PARAMS = ("pile", "foundation")
 def reason_message(reason: str, params: Mapping[str, str | int]) -> str | None:
     """The message for an engine `reason` in the active language; None for a reason without
     one (the engine's own message is used)."""
-    words: dict[str, Any] = dict(params)
+    words: dict[str, str | int] = dict(params)
     try:
         for key in CARD_PARAMS:
             if key in words:
@@ -248,13 +249,28 @@ def reason_message(reason: str, params: Mapping[str, str | int]) -> str | None:
 # ---- the error shape ---------------------------------------------------------------------------
 
 
+class ErrorObject(TypedDict):
+    """The `error` of the error shape."""
+
+    code: str
+    message: str
+    rule: NotRequired[str]
+    params: NotRequired[dict[str, object]]
+
+
+class ErrorBody(TypedDict):
+    """The one error shape: `{"error": {...}}`."""
+
+    error: ErrorObject
+
+
 def error_body(
     code: str,
     message: str,
     rule: str | None = None,
-    params: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    error: dict[str, Any] = {"code": code, "message": choose_articles(str(message))}
+    params: Mapping[str, object] | None = None,
+) -> ErrorBody:
+    error: ErrorObject = {"code": code, "message": choose_articles(str(message))}
     if rule:
         error["rule"] = rule
     if params is not None:
@@ -262,7 +278,7 @@ def error_body(
     return {"error": error}
 
 
-def _drf_message(detail: Any) -> str:
+def _drf_message(detail: object) -> str:
     """A one-line message from DRF's nested error details."""
     if isinstance(detail, dict):
         return "; ".join(f"{key}: {_drf_message(value)}" for key, value in detail.items())
@@ -271,7 +287,7 @@ def _drf_message(detail: Any) -> str:
     return str(detail)
 
 
-def engine_error_body(exc: EngineError) -> dict[str, Any]:
+def engine_error_body(exc: EngineError) -> ErrorBody:
     message = reason_message(exc.reason, exc.params) or exc.message
     params = exc.params if exc.code in ("illegal_move", "no_destination") else None
     if params is not None:
@@ -279,6 +295,7 @@ def engine_error_body(exc: EngineError) -> dict[str, Any]:
     return error_body(exc.code, message, exc.rule, params)
 
 
+# DRF's handler context (`get_exception_handler_context`) is untyped: Any is that edge.
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, EngineError):
         return Response(engine_error_body(exc), CODES.get(exc.code, 400))
@@ -381,6 +398,6 @@ DRF_REWORDED = (
 
 
 @csrf_exempt
-def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+def api_not_found(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
     """Any /api/ path that names nothing (a trailing slash too): the JSON 404."""
     return JsonResponse(error_body("not_found", _("There is no such API path.")), status=404)

@@ -16,6 +16,7 @@ from typing import Any
 import redis
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.http import HttpRequest, HttpResponseBase
 from rest_framework.throttling import ScopedRateThrottle
 
 from core.clients import client_key
@@ -52,7 +53,9 @@ def _count_hit(key: str, seconds: int) -> int:
         return 1
 
 
-def address_slot_take(request: Any, *, name: str, limit: int, window: int = 3600) -> float | None:
+def address_slot_take(
+    request: HttpRequest, *, name: str, limit: int, window: int = 3600
+) -> float | None:
     """Counts one `name` (an account, an app registered...) about to be made from the client's
     address, at most `limit` in each fixed window of `window` seconds; returns None if it may
     be, else the seconds until the address may again."""
@@ -63,6 +66,9 @@ def address_slot_take(request: Any, *, name: str, limit: int, window: int = 3600
     return (current + 1) * window - now
 
 
+# A throttle counts a DRF Request, and for a page that makes what an API view makes
+# (`throttles_wait`) a Django HttpRequest with the view's class: its `request` and `view` are Any,
+# that edge (client_key reads what both requests have).
 class FixedWindowScopedThrottle(ScopedRateThrottle):
     """ScopedRateThrottle (same scopes and rates) counted per fixed window: per account where
     there is one, else per client address as our proxy saw it (never the client's own
@@ -110,7 +116,9 @@ class BurstScopedThrottle(FixedWindowScopedThrottle):
     scope_attr = "burst_throttle_scope"
 
 
-def throttles_wait(request: Any, view: Any, throttles: tuple[type[Any], ...]) -> float | None:
+def throttles_wait(
+    request: Any, view: Any, throttles: tuple[type[FixedWindowScopedThrottle], ...]
+) -> float | None:
     """For a page that makes what an API view makes (the site's Play now deals a game as
     `POST games` does): count `request` in the view's `throttles` (the same counters and
     rates); None if every one allows it, else the longest wait in seconds."""
@@ -135,10 +143,10 @@ class RateLimitHeadersMiddleware:
     ends) on every answer of a throttled endpoint, as docs/api.md says (the 429's `Retry-After`
     is the exception handler's)."""
 
-    def __init__(self, get_response: Callable[[Any], Any]) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: Any) -> Any:
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         noted = getattr(request, "rate_limit", None)
         if noted is not None:

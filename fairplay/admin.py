@@ -229,12 +229,12 @@ class ReviewAdmin(admin.ModelAdmin[Review]):
         return _evidence(review, "surprise")
 
 
-def _game_link(game_id: Any) -> SafeString:
+def _game_link(game_id: object) -> SafeString:
     url = reverse("admin:games_game_change", args=[game_id])
     return render_to_string("fairplay/link.html", {"url": url, "text": str(game_id)})
 
 
-def _pretty(evidence: Any, *, leave: tuple[str, ...] = ()) -> str:
+def _pretty(evidence: object, *, leave: tuple[str, ...] = ()) -> str:
     if isinstance(evidence, dict):
         evidence = {key: value for key, value in evidence.items() if key not in leave}
     return json.dumps(evidence, indent=2, sort_keys=True) if evidence else ""
@@ -248,7 +248,14 @@ def _evidence(review: Review, name: str) -> SafeString:
     )
 
 
-def _card(name: str | None) -> dict[str, Any] | None:
+class CardShown(TypedDict):
+    """A card of the board diagram: its rank and suit sign, and whether it is red."""
+
+    text: str
+    red: bool
+
+
+def _card(name: str | None) -> CardShown | None:
     """A card's name for the board diagram: its rank and suit sign, red or black."""
     if not name:
         return None
@@ -256,7 +263,7 @@ def _card(name: str | None) -> dict[str, Any] | None:
     return {"text": name[:-1] + SUIT_SIGNS.get(suit, suit), "red": suit in "HD"}
 
 
-def _move(move: Any) -> str:
+def _move(move: object) -> str:
     """A move of the evidence (an engine action's dict, or already text) as a short line."""
     if not isinstance(move, dict):
         return "" if move is None else str(move)
@@ -268,6 +275,7 @@ def _move(move: Any) -> str:
     )
 
 
+# A choice is JSON a review stored (fairplay.signals' evidence): its values are untyped, the edge.
 def _choice(choice: dict[str, Any]) -> dict[str, Any]:
     """One clairvoyant choice for clairvoyance.html: the board the player saw (the engine's
     `public_view()`) and the chosen, seen-best and true-best moves."""

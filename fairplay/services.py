@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
+import uuid
 from collections import defaultdict
 from typing import Any
 
@@ -89,10 +90,10 @@ def _deck(game: Game) -> tuple[str, ...]:
     return tuple(shuffled_deck(code.number, code.version))
 
 
-def game_logs(games: list[Game]) -> dict[Any, signals.GameLog]:
+def game_logs(games: list[Game]) -> dict[uuid.UUID, signals.GameLog]:
     """Each game as the signals see it (its deal and its log, times from its creation), by id:
     one query for all the logs."""
-    rows: dict[Any, list[signals.LoggedAction]] = defaultdict(list)
+    rows: dict[uuid.UUID, list[signals.LoggedAction]] = defaultdict(list)
     created = {game.pk: game.created_at for game in games}
     for game_id, kind, from_pile, to_pile, count, at in (
         Action.objects.filter(game__in=list(created))
@@ -330,7 +331,7 @@ def reviews_run(*, budget: float) -> list[Review]:
     much a game gets: each review has its fixed budget, and a backlog is served by more runs."""
     start = time.monotonic()
     done: list[Review] = []
-    failed: list[Any] = []
+    failed: list[int] = []
     while True:
         review = (
             Review.objects.filter(state=Review.State.PENDING)

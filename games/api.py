@@ -4,12 +4,13 @@ input, call one service or selector, and shape the output. Errors go through cor
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.password_validation import validate_password
 from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -28,14 +29,17 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import serializers
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts import identity
 from accounts import services as key_services
+from accounts.authentication import AuthenticatedRequest
 from accounts.scopes import ScopeRequired
 from core.api import (
     MAX_PAGE,
@@ -80,6 +84,9 @@ GAMES_PAGE_SIZE = 20
 # R37: when to ask again for an analysis being computed (a game's takes seconds at most).
 ANALYSIS_RETRY_SECONDS = 2
 
+# The viewer a GAME is shaped for: the caller (None: no one in particular).
+Viewer = User | AnonymousUser | None
+
 # ---- output shapes ----------------------------------------------------------------------------
 
 
@@ -87,7 +94,7 @@ def _iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat().replace("+00:00", "Z")
 
 
-def action_payload(row: Action) -> dict[str, Any]:
+def action_payload(row: Action) -> dict[str, object]:
     return {
         "n": row.n,
         "type": row.type,
@@ -118,13 +125,13 @@ def log_json(game: Game) -> bytes:
     return log
 
 
-def log_payload(game: Game) -> list[dict[str, Any]]:
+def log_payload(game: Game) -> list[dict[str, object]]:
     """`log_json` as data."""
-    log: list[dict[str, Any]] = json.loads(log_json(game))
+    log: list[dict[str, object]] = json.loads(log_json(game))
     return log
 
 
-def game_with_log_response(game: Game, *, viewer: Any) -> HttpResponse:
+def game_with_log_response(game: Game, *, viewer: Viewer) -> HttpResponse:
     """`game_payload(with_log=True)` as the API's JSON answer, its log spliced in as the cached
     JSON it is (`log_json`), not decoded and rendered again."""
     body = JSONRenderer().render(game_payload(game, viewer=viewer))
@@ -133,12 +140,12 @@ def game_with_log_response(game: Game, *, viewer: Any) -> HttpResponse:
     return HttpResponse(body, content_type="application/json")
 
 
-def _daily(game: Game, viewer: Any) -> dict[str, Any] | None:
+def _daily(game: Game, viewer: Viewer) -> dict[str, object] | None:
     """docs/api.md's `daily`, plus the board standing (`rank`, `players`) once the game is over,
     and for its owner the fair-play `review` (R35)."""
     if game.challenge is None:
         return None
-    daily: dict[str, Any] = {"date": game.challenge.date.isoformat()}
+    daily: dict[str, object] = {"date": game.challenge.date.isoformat()}
     standing = services.daily_boards().standing(game=game, now=timezone.now()) or {}
     review = standing.pop("review", None)
     daily.update(standing)
@@ -148,13 +155,13 @@ def _daily(game: Game, viewer: Any) -> dict[str, Any] | None:
 
 
 def game_payload(
-    game: Game, *, viewer: Any, with_log: bool = False, engine: EngineGame | None = None
-) -> dict[str, Any]:
+    game: Game, *, viewer: Viewer, with_log: bool = False, engine: EngineGame | None = None
+) -> dict[str, object]:
     """docs/api.md's GAME as `viewer` (the caller) sees it. The code and the log only once they
     reveal nothing (R19). `engine`: the game's state already loaded, if the caller has it."""
     private = selectors.game_is_private(game)
     end = game.finished_at or timezone.now()
-    payload: dict[str, Any] = {
+    payload: dict[str, object] = {
         "id": str(game.id),
         "code": selectors.game_code_shown(game),
         "practice": game.practice,
@@ -573,7 +580,7 @@ ACTION_COMPONENTS = ("Action", "MoveAction", "TapAction", "DrawAction", "Recycle
                      "UndoAction", "ResignAction", "FinishAction")  # fmt: skip
 
 
-def _only(data: dict[str, Any], allowed: set[str]) -> None:
+def _only(data: Mapping[str, object], allowed: set[str]) -> None:
     unknown = sorted(str(key) for key in data if key not in allowed)
     if unknown:
         raise InvalidRequest(
@@ -591,7 +598,7 @@ def _credentials(request: Request) -> tuple[str, str]:
 
 
 class RegisterApi(APIView):
-    authentication_classes: list[Any] = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     permission_classes = [AllowAny, ScopeRequired]
     throttle_classes = [FixedWindowScopedThrottle]
     throttle_scope = "register"
@@ -624,7 +631,7 @@ class RegisterApi(APIView):
 
 
 class TokenApi(APIView):
-    authentication_classes: list[Any] = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     permission_classes = [AllowAny, ScopeRequired]
     throttle_classes = [FixedWindowScopedThrottle]
     throttle_scope = "token"
@@ -664,6 +671,8 @@ def _game_create_body(request: Request) -> dict[str, Any]:
     return data
 
 
+# A body read whole (`body_object`) is JSON whose shape the code below checks: its values, and the
+# options made of them, stay Any (the edge).
 def parse_game_create(data: dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments of game_create for a POST /games body (docs/api.md)."""
     _only(data, {"draw", "ruleset", "code", "deck", "daily", "ranked"})
@@ -724,9 +733,12 @@ class GameFilterSerializer(serializers.Serializer[object]):
 GAME_FILTERS = ("since", "until", "status", "daily", "draw", "ruleset", "match")
 
 
-def game_filters(query: dict[str, Any]) -> dict[str, Any]:
-    """The `games_filtered` filters of a query `query_read` read."""
-    return {name: value for name, value in query.items() if name in GAME_FILTERS}
+def game_filters(query: Mapping[str, object]) -> selectors.GameFilters:
+    """The `games_filtered` filters of a query `query_read` read (its serializer checked them)."""
+    return cast(
+        selectors.GameFilters,
+        {name: value for name, value in query.items() if name in GAME_FILTERS},
+    )
 
 
 def game_page(
@@ -735,7 +747,7 @@ def game_page(
     *,
     query: dict[str, Any],
     default_size: int,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """A page of `games` (at most `max` of them in all) as docs/api.md's lists answer it."""
     page, size = page_params(query, default_size=default_size)
     if "max" in query:
@@ -784,7 +796,7 @@ class GameListCreateApi(APIView):
     burst_throttle_scope = "games_burst"
     address_throttle_scope = "games_address"
 
-    def get_throttles(self) -> list[Any]:
+    def get_throttles(self) -> list[BaseThrottle]:
         if self.request.method != "POST":
             return []
         return [throttle() for throttle in GAME_CREATE_THROTTLES]
@@ -795,7 +807,7 @@ class GameListCreateApi(APIView):
         summary=f"The caller's games, newest first ({GAMES_PAGE_SIZE} a page by default)",
         operation_id="games_list",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         query = query_read(request, GameListQuerySerializer)
         if "ids" in query:
             listed = services.game_list_read(ids=query["ids"], user=request.user)
@@ -867,7 +879,7 @@ class GameActionsApi(APIView):
             else super().get_permissions()
         )
 
-    def get_throttles(self) -> list[Any]:
+    def get_throttles(self) -> list[BaseThrottle]:
         return [FixedWindowScopedThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(

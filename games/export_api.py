@@ -4,20 +4,23 @@ account's; what it reads is games (the rest of the account's API: accounts/api.p
 
 from __future__ import annotations
 
+import datetime
 import json
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.contrib.auth.models import User
 from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Q
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
-from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from accounts.authentication import AuthenticatedRequest
 from core.api import answers, query_read
 from core.throttling import FixedWindowScopedThrottle
 from games import selectors
@@ -54,9 +57,10 @@ class AccountExportApi(APIView):
         summary="Export the caller's games as NDJSON, with their actions, oldest first",
         operation_id="account_export",
     )
-    def get(self, request: Request) -> StreamingHttpResponse:
+    def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:
         query = query_read(request, ExportQuerySerializer)
-        chunks: Any = _export_chunks(request.user, query)
+        chunks: Iterator[bytes] | AsyncIterator[bytes]
+        chunks = _export_chunks(request.user, query)
         if isinstance(request._request, ASGIRequest):
             # Under uvicorn a sync iterator would be read whole before the first byte is sent.
             chunks = _async_chunks(chunks)
@@ -71,10 +75,10 @@ class AccountExportApi(APIView):
 EXPORT_BATCH = 200
 
 
-def _export_chunks(user: Any, query: dict[str, Any]) -> Iterator[bytes]:
+def _export_chunks(user: User, query: dict[str, Any]) -> Iterator[bytes]:
     """The caller's games that `query`'s filters keep (at most its `max`), a batch of lines at a
     time (a long history never sits in memory whole)."""
-    last: tuple[Any, Any] | None = None
+    last: tuple[datetime.datetime, uuid.UUID] | None = None
     left = query.get("max")
     while left is None or left > 0:
         games = selectors.game_list_for(user=user, **game_filters(query))
@@ -85,7 +89,7 @@ def _export_chunks(user: Any, query: dict[str, Any]) -> Iterator[bytes]:
         left = None if left is None else left - len(batch)
         if not batch:
             return
-        logs: dict[Any, list[dict[str, Any]]] = {game.id: [] for game in batch}
+        logs: dict[uuid.UUID, list[dict[str, object]]] = {game.id: [] for game in batch}
         for row in Action.objects.filter(game__in=batch).order_by("game_id", "n"):
             logs[row.game_id].append(action_payload(row))
         lines = []

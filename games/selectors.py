@@ -5,12 +5,13 @@ from __future__ import annotations
 import datetime
 import functools
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict, TypeVar, Unpack, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import (
     DEFAULT_DB_ALIAS,
     InterfaceError,
@@ -19,7 +20,7 @@ from django.db import (
     connections,
 )
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Exists, Max, Model, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -28,6 +29,9 @@ from accounts.models import AccountEvent, ApiKey
 from core.errors import NotFound, NotInStanding
 from core.rows import field_column, row_instance, row_reader
 from games.models import Action, Game
+
+if TYPE_CHECKING:
+    from django.db.backends.utils import _ExecuteParameters
 
 
 def game_is_private(game: Game) -> bool:
@@ -49,21 +53,21 @@ def game_code_shown(game: Game) -> str | None:
     return game.deal_code
 
 
-def game_visible_to(game: Game | None, *, user: Any) -> Game:
+def game_visible_to(game: Game | None, *, user: User | AnonymousUser | None) -> Game:
     """`game` if `user` may see it, else NotFound (never tells a hidden game exists)."""
     if game is None or (game_is_private(game) and game.owner_id != getattr(user, "pk", None)):
         raise NotFound(_("No such game."))
     return game
 
 
-def _game_pk(game_id: Any) -> uuid.UUID | None:
+def _game_pk(game_id: object) -> uuid.UUID | None:
     try:
         return uuid.UUID(str(game_id))
     except ValueError:
         return None
 
 
-def game_find(game_id: Any) -> Game | None:
+def game_find(game_id: object) -> Game | None:
     """The game `game_id`, whoever may see it (games.services.game_get_for checks that)."""
     pk = _game_pk(game_id)
     # No select_related("challenge"): on the action path the join costs more than the lazy
@@ -78,7 +82,9 @@ class _HealthChecked(Protocol):
     health_check_done: bool
 
 
-def _fetch_one(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
+def _fetch_one(
+    db: BaseDatabaseWrapper, sql: str, params: _ExecuteParameters
+) -> tuple[Any, ...] | None:
     """The first row of a read that may be a request's first query.
 
     On a connection kept from an earlier request, Django first checks it with a round trip of
@@ -141,7 +147,7 @@ class KeyFound:
     scopes: frozenset[str]
     expires: datetime.datetime | None
     last_used: datetime.datetime | None
-    user: Any
+    user: User
     game: Game | None
 
 
@@ -187,7 +193,7 @@ def game_moves(game_ids: Iterable[str]) -> dict[str, int | None]:
     return {str(pk): count if status == Game.Status.PLAYING else None for pk, count, status in rows}
 
 
-def _moment(value: Any) -> datetime.datetime | None:
+def _moment(value: datetime.datetime | str | None) -> datetime.datetime | None:
     """A timestamp column's value as the ORM would give it (SQLite gives UTC text)."""
     if value is None:
         return None
@@ -197,7 +203,7 @@ def _moment(value: Any) -> datetime.datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=datetime.UTC)
 
 
-def token_user_and_game(*, key_hash: str, game_id: Any) -> KeyFound | None:
+def token_user_and_game(*, key_hash: str, game_id: object) -> KeyFound | None:
     """The API key whose SHA-256 is `key_hash`, its user, and the game `game_id` (None if there
     is no such game), in one query: the game endpoints' requests authenticate and read their
     game in one round trip (bench/api.py). None if no key has that hash, or if the key's OAuth
@@ -221,13 +227,28 @@ def token_user_and_game(*, key_hash: str, game_id: Any) -> KeyFound | None:
     )
 
 
-def rows_filtered(rows: QuerySet[Any], lookups: dict[str, Any]) -> QuerySet[Any]:
+_Row = TypeVar("_Row", bound=Model)
+
+
+def rows_filtered(rows: QuerySet[_Row], lookups: Mapping[str, object]) -> QuerySet[_Row]:
     """`rows` filtered by each lookup whose value is not None (a list's filters left out)."""
     return rows.filter(**{lookup: value for lookup, value in lookups.items() if value is not None})
 
 
 def _isnull(wanted: bool | None) -> bool | None:
     return None if wanted is None else not wanted
+
+
+class GameFilters(TypedDict):
+    """The filters of docs/api.md's lists of games, as `games_filtered` takes them."""
+
+    since: NotRequired[datetime.datetime | None]
+    until: NotRequired[datetime.datetime | None]
+    status: NotRequired[str | None]
+    daily: NotRequired[bool | None]
+    draw: NotRequired[int | None]
+    ruleset: NotRequired[str | None]
+    match: NotRequired[bool | None]
 
 
 def games_filtered(
@@ -258,7 +279,7 @@ def games_filtered(
     )
 
 
-def game_list_for(*, user: Any, **filters: Any) -> QuerySet[Game]:
+def game_list_for(*, user: User, **filters: Unpack[GameFilters]) -> QuerySet[Game]:
     """The user's own games, newest first, those the `filters` keep (`games_filtered`)."""
     games = Game.objects.select_related("challenge").filter(owner=user)
     return games_filtered(games, **filters).order_by("-created_at")
@@ -294,7 +315,7 @@ def game_counts(game: Game) -> bool:
 FINISHED = [Game.Status.WON, Game.Status.RESIGNED]
 
 
-def game_list_public_of(*, username: str, **filters: Any) -> QuerySet[Game]:
+def game_list_public_of(*, username: str, **filters: Unpack[GameFilters]) -> QuerySet[Game]:
     """The finished games of `username` (any case) that anyone may see, newest first: not a
     daily game whose day is not over (R19), nor the game of a match still open (R32); those the
     `filters` keep (`games_filtered`). Guests have no public games (NotFound, as their player
@@ -312,6 +333,14 @@ def game_list_public_of(*, username: str, **filters: Any) -> QuerySet[Game]:
     return games_filtered(games, **filters).order_by("-created_at", "-id")
 
 
+class StandingShown(TypedDict):
+    """docs/api.md's `standing`: a `Standing` as JSON."""
+
+    ranked: bool
+    until: str | None
+    games_needed: int
+
+
 @dataclass(frozen=True)
 class Standing:
     """R36: whether an account may play ranked dailies and rated matches (`ranked`), and if not,
@@ -322,13 +351,13 @@ class Standing:
     until: datetime.datetime | None
     games_needed: int
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> StandingShown:
         """docs/api.md's `standing` (and the 403 `standing`'s params)."""
         until = None if self.until is None else self.until.isoformat().replace("+00:00", "Z")
         return {"ranked": self.ranked, "until": until, "games_needed": self.games_needed}
 
 
-def account_standing(*, user: Any, now: datetime.datetime) -> Standing:
+def account_standing(*, user: User, now: datetime.datetime) -> Standing:
     """R36: the account's standing now: RANKED_MIN_AGE_HOURS since sign-up and RANKED_MIN_GAMES
     finished games of any kind (won or resigned: practice, daily, match, ended by the server).
     At most RANKED_MIN_GAMES games are read, so an old account's history costs nothing."""
@@ -345,7 +374,7 @@ def account_standing(*, user: Any, now: datetime.datetime) -> Standing:
     return Standing(ranked=until is None and needed == 0, until=until, games_needed=needed)
 
 
-def account_standing_shown(*, user: Any, now: datetime.datetime) -> dict[str, Any]:
+def account_standing_shown(*, user: User, now: datetime.datetime) -> StandingShown:
     """`account_standing` as docs/api.md's ACCOUNT shows it (lent to accounts.identity)."""
     return account_standing(user=user, now=now).as_dict()
 
@@ -360,7 +389,7 @@ def games_dealt_from(*, username: str, address_hash: str, device_hash: str) -> b
     return Game.objects.filter(known, owner__username__iexact=username).exists()
 
 
-def ranked_game_played(*, user: Any) -> bool:
+def ranked_game_played(*, user: User) -> bool:
     """Whether the account has a ranked game: a daily's or a match's (R34)."""
     ranked = Q(challenge__isnull=False) | Q(match__isnull=False)
     return Game.objects.filter(ranked, owner=user).exists()
@@ -374,7 +403,7 @@ def accounts_active_since(since: datetime.datetime) -> Q:
     return Q(Exists(recent_game)) | Q(Exists(recent_action))
 
 
-def account_standing_require(*, user: Any, now: datetime.datetime) -> Standing:
+def account_standing_require(*, user: User, now: datetime.datetime) -> Standing:
     """The account's standing if it may play ranked (R36); else NotInStanding (403 `standing`)
     with its figures in `params` and a message saying what is missing."""
     standing = account_standing(user=user, now=now)

@@ -8,13 +8,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+# The figures come from leaderboard.selectors.player_history_stats as rows of any column types
+# (Any: that edge); the shapes go to the template only (dict[str, object]).
+
 CELL = 12  # a heat map day: 10 units and a gap of 2
 CHART_HEIGHT = 100  # the charts' plot area, above their axis labels
 BAR = 12  # a week's bar: 9 units and a gap of 3
 LEFT = 34  # room for the y axis' labels
 
 
-def heat_map(*, days: list[dict[str, Any]], today: dt.date, span: int) -> dict[str, Any]:
+def heat_map(*, days: list[dict[str, Any]], today: dt.date, span: int) -> dict[str, object]:
     """The last `span` days up to today as columns of weeks (Monday at the top): each day a
     cell at (`x`, `y`) with `level` 0 (no finished daily), 1 (played, not won), 2 (one won) or
     3 (two won) and its `date`."""
@@ -32,7 +35,7 @@ def heat_map(*, days: list[dict[str, Any]], today: dt.date, span: int) -> dict[s
     return {"cells": cells, "width": ((today - start).days // 7 + 1) * CELL, "height": 7 * CELL}
 
 
-def win_rate_chart(*, weeks: list[dict[str, Any]]) -> dict[str, Any]:
+def win_rate_chart(*, weeks: list[dict[str, Any]]) -> dict[str, object]:
     """One bar a week with a game (`x`, `y`, `height` of its win rate); `grid`: the 0, 50 and
     100 % lines at their `y`."""
     bars = [
@@ -51,7 +54,7 @@ def win_rate_chart(*, weeks: list[dict[str, Any]]) -> dict[str, Any]:
     return {"bars": bars, "grid": grid, "width": LEFT + len(weeks) * BAR, "height": CHART_HEIGHT}
 
 
-def par_chart(*, points: list[dict[str, Any]], today: dt.date, span: int) -> dict[str, Any]:
+def par_chart(*, points: list[dict[str, Any]], today: dt.date, span: int) -> dict[str, object]:
     """A dot per won daily at its day (`x`, across the last `span` days) and its moves against
     par (`y`); `grid`: the lines of 0 (par) and the largest difference either way."""
     top = max([1, *(point["over"] for point in points)])

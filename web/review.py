@@ -7,7 +7,8 @@ the page then says when its review opens, and the card is not drawn."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 import cairosvg
 from django.conf import settings
@@ -60,10 +61,18 @@ def action_marks(*, types: list[str], numbers: list[int], result: dict[str, Any]
     return marks
 
 
-def mark_runs(marks: list[str]) -> list[dict[str, Any]]:
+class MarkRun(TypedDict):
+    """A stretch of one mark: its `first` and `last` action (n, from 1)."""
+
+    first: int
+    last: int
+    mark: str
+
+
+def mark_runs(marks: list[str]) -> list[MarkRun]:
     """The marks as stretches of one kind (the strip's text alternative): `first` and `last`
     action (n, from 1) and `mark`."""
-    runs: list[dict[str, Any]] = []
+    runs: list[MarkRun] = []
     for n, mark in enumerate(marks, start=1):
         if runs and runs[-1]["mark"] == mark:
             runs[-1]["last"] = n
@@ -72,13 +81,20 @@ def mark_runs(marks: list[str]) -> list[dict[str, Any]]:
     return runs
 
 
-def ghost_frames(*, game: Game, after: int, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+class Frame(TypedDict):
+    """A replay frame: the table (the engine's public view) and what the action did, in words."""
+
+    caption: str
+    view: Mapping[str, object]
+
+
+def ghost_frames(*, game: Game, after: int, actions: list[dict[str, Any]]) -> list[Frame]:
     """The solver's winning line as replay frames: the table after the logged action `after`
     (0: the deal), then after each of the line's `actions` (docs/api.md ACTION objects)."""
     engine = services.game_engine_new(game)
     for row in game.actions.filter(n__lte=after).order_by("n"):
         engine.apply(EngineAction.from_dict(services.logged_action(row)))
-    frames = [{"caption": "", "view": engine.public_view()}]
+    frames: list[Frame] = [{"caption": "", "view": engine.public_view()}]
     for action in actions:
         done = engine.apply(EngineAction.from_dict(action))
         caption = action_caption(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from django.conf import settings
@@ -179,11 +180,26 @@ def daily_calendar(*, dailies: list[DailyRow], now: dt.datetime) -> list[Calenda
     return days
 
 
-def replay_frames(*, game: Game) -> list[dict[str, Any]]:
+# The logged action that led to a replay frame (`from` is a Python keyword: the call form).
+ReplayAction = TypedDict(
+    "ReplayAction",
+    {"n": int, "type": str, "from": str | None, "to": str | None, "cards": list[str] | None},
+)
+
+
+class ReplayFrame(TypedDict):
+    """A table of the replay (the engine's public view), the action that led to it, in words."""
+
+    action: ReplayAction | None
+    caption: str
+    view: Mapping[str, object]
+
+
+def replay_frames(*, game: Game) -> list[ReplayFrame]:
     """The table before the first action and after each one, rebuilt from the deal and the log
     by the engine, with the logged action that led to each frame and its caption in words."""
     engine = services.game_engine_new(game)
-    frames = [{"action": None, "caption": "", "view": engine.public_view()}]
+    frames: list[ReplayFrame] = [{"action": None, "caption": "", "view": engine.public_view()}]
     for row in game.actions.order_by("n"):
         engine.apply(EngineAction.from_dict(services.logged_action(row)))
         frames.append(
@@ -217,7 +233,28 @@ def replay_frames_script(*, game: Game) -> bytes:
     return script
 
 
-def board_first_rows(*, date: Any, draw: int, bots: bool, page: int) -> dict[str, Any] | None:
+class BoardRow(TypedDict):
+    """A board's row as the pages word it (leaderboard.js, home.js)."""
+
+    rank: int | None
+    player: str
+    score: int
+    moves: int
+    time: str
+    status: str
+
+
+class BoardFirstRows(TypedDict):
+    """A board's page as the board page first shows it (`board_first_rows`)."""
+
+    rows: list[BoardRow]
+    provisional: list[BoardRow]
+    page: int
+    first: bool
+    last: bool
+
+
+def board_first_rows(*, date: dt.date, draw: int, bots: bool, page: int) -> BoardFirstRows | None:
     """A board's page as the board page first shows it (the rows the API's page has, worded as
     web/static/web/leaderboard.js words them), so that the page does not shift when its script
     puts the same rows in; None for a day without that challenge (the script says so)."""
@@ -242,7 +279,7 @@ def board_first_rows(*, date: Any, draw: int, bots: bool, page: int) -> dict[str
             return _("%(home)s of 52 cards home") % {"home": entry["home"]}
         return status.get(state, state)
 
-    def row(entry: dict[str, Any], rank: int | None) -> dict[str, Any]:
+    def row(entry: dict[str, Any], rank: int | None) -> BoardRow:
         return {
             "rank": rank,
             "player": entry["player"],
@@ -308,7 +345,7 @@ def archive_month(*, month: dt.date, viewer: Any, now: dt.datetime) -> dict[str,
     listed = boards.daily_month(month=month, now=now)
     today = day_today(now)
     after = month_next(month)
-    mine: dict[tuple[str, int], Any] = {}
+    mine: dict[tuple[str, int], uuid.UUID | None] = {}
     if getattr(viewer, "pk", None) is not None:
         mine = {
             (date.isoformat(), draw): game

@@ -8,7 +8,7 @@ import hashlib
 import math
 import uuid
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple, cast
 
 from django.conf import settings
 from django.contrib.auth import (
@@ -19,6 +19,7 @@ from django.contrib.auth import (
     login,
 )
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
@@ -127,7 +128,7 @@ def _session_cookie_names_none(request: HttpRequest) -> bool:
     return request.session.session_key is None
 
 
-def _guest_login(request: HttpRequest, user: Any) -> None:
+def _guest_login(request: HttpRequest, user: User) -> None:
     """`django.contrib.auth.login` for a guest `guest_create` has just made, without the work
     a new account has no use for (issue 30: 5 of Play now's 15 queries): a new visitor's
     session is not written twice (login's `cycle_key` inserts it empty, then the middleware
@@ -418,7 +419,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         username, password = form.cleaned_data["username"], form.cleaned_data["password1"]
         try:
             if guest:
-                user = guest_convert(user=request.user, username=username, password=password)
+                # `guest`: the request's user is an account, never anonymous.
+                user = guest_convert(
+                    user=cast(User, request.user), username=username, password=password
+                )
             else:
                 user = account_create(username, password)
         except ValidationError as taken:
