@@ -96,7 +96,6 @@ EVENTS_KEPT_DAYS = int(os.environ.get("EVENTS_KEPT_DAYS", "7"))
 
 INSTALLED_APPS = [
     "canfield_site.devserver",  # its `runserver` is daphne's, closing WebSockets as uvicorn does
-    "daphne",  # first, so that `runserver` serves WebSockets too
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
-import cairosvg
 from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
@@ -251,6 +250,11 @@ def result_card(game: Game) -> tuple[bytes, int]:
                 "draw": game.draw,
             },
         )
+        # Imported here: cairosvg loads cairo through cffi (~0.3 CPU-seconds), which every
+        # process that loads the URLs (each server worker, each manage.py command) paid at its
+        # start for the few that draw a card.
+        import cairosvg
+
         png = cairosvg.svg2png(bytestring=svg.encode())
         cache.set(key, png, CARD_SECONDS_DONE)
     return png, CARD_SECONDS_DONE if row is not None else CARD_SECONDS_PENDING
