@@ -12,7 +12,9 @@ message was not sent). A topic goes one of two ways, as its publishers need (`Vi
   listeners (a message is one channel message per process, not one per listener), and it joins
   the group again every REJOIN_SECONDS: Redis keeps no group membership across a restart, so
   messages reach it again within a second or two of Redis answering, while its read waits out
-  the outage. (The live boards, whose batches carry the board's entries; the matches.)
+  the outage. A keeper that writes to its own topic on a clock (a live board's tick) joins
+  instead, with `join`, right before it takes what it writes (`Keeper.joins`). (The live boards,
+  whose batches carry the board's entries; the matches.)
 - "pubsub": wake-ups, published with one Redis PUBLISH (every process hears it) and heard by one
   Redis subscription per event loop for all its topics; without REDIS_URL (development, one
   process), handed straight to this process's listeners. A listener is also called with LOST
@@ -85,6 +87,9 @@ class Keeper:
     after the last (module docstring). `listeners`: how many there are now."""
 
     listeners = 0
+    # True: the keeper joins its "layer" topic's group itself (`join`) before each of its
+    # writes, and the topic has no timer of its own to join it.
+    joins = False
 
     def receive(self, message: Any) -> Any:
         """A message of the topic, first: what its listeners are called with."""
@@ -133,11 +138,14 @@ class _Topic:
     async def _open(self) -> None:
         layer = _layer()
         self.channel = await layer.new_channel()
-        await layer.group_add(self.name, self.channel)
-        self.tasks = [
-            asyncio.create_task(self._receive(layer)),
-            asyncio.create_task(self._rejoin(layer)),
-        ]
+        await self.join()
+        self.tasks = [asyncio.create_task(self._receive(layer))]
+        if not self.keeper.joins:
+            self.tasks.append(asyncio.create_task(self._rejoin()))
+
+    async def join(self) -> None:
+        """Puts the topic's channel in its group (again: Redis forgets it when it restarts)."""
+        await _layer().group_add(self.name, self.channel)
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):  # a failed start: nothing to close but the keeper
@@ -168,11 +176,11 @@ class _Topic:
                 continue
             self.deliver(message)
 
-    async def _rejoin(self, layer: BaseChannelLayer) -> None:
+    async def _rejoin(self) -> None:
         while True:
             await asyncio.sleep(REJOIN_SECONDS)
             try:
-                await layer.group_add(self.name, self.channel)
+                await self.join()
             except Exception as error:  # Redis down: the next try once it is back
                 _warn("hub_join_failed", {"topic": self.name, "error": repr(error)})
 
@@ -297,6 +305,21 @@ async def unsubscribe(name: str, listener: Listener) -> None:
     if hub.subscriber is not None and topic.via == "pubsub":
         hub.subscriber.changed.set()
     await topic.close()
+
+
+async def join(name: str) -> None:
+    """Put this loop's channel of the "layer" topic `name` back in its group now; raises when
+    Redis does not answer. A keeper that writes to its own topic (`Keeper.joins`: a live board's
+    tick) calls it before it takes what it writes, so that after a Redis restart the write
+    neither goes out before this process is back in the group (its listeners here would miss
+    it) nor is the first use of a connection Redis dropped (a write taken and numbered, then
+    lost: a gap for a listener whose snapshot was read meanwhile). A failed join costs nothing:
+    the write waits for the next try. A topic already closing has nothing to join."""
+    topic = _hub().topics.get(name)
+    if topic is None:
+        return
+    await asyncio.shield(topic.ready)
+    await topic.join()
 
 
 def _deliver_local(name: str, message: Any) -> None:

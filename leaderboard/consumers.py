@@ -8,9 +8,10 @@ for new listeners, and makes each batch's frames once for its listeners (below: 
 outbox). A listener whose outbox is full, or that missed a batch, has fallen behind: it is
 closed with 4408 and reconnects for a fresh snapshot.
 
-The hub joins the board's group again every second (Redis keeps no group membership across a
-restart): batches reach it again within a second or two of Redis answering, while its receive
-waits out the outage. Batches lost meanwhile (and the batch numbers, which go on from a new
+The keeper joins the board's group again on every tick, before it tries to claim the tick
+(Redis keeps no group membership across a restart; core/hub.py `join`): batches reach the
+process again within a second or two of Redis answering, while the hub's receive waits out the
+outage. Batches lost meanwhile (and the batch numbers, which go on from a new
 start: leaderboard/boards.py) show as a gap, and the listeners reconnect for a fresh snapshot
 (4408).
 
@@ -80,6 +81,8 @@ class Board(hub.Keeper):
     """One board's live feed in this process (see the module's docstring), the keeper of its
     topic: a challenge's people's, or its bots' (R34)."""
 
+    joins = True  # on each tick (`_tick`)
+
     def __init__(self, challenge: DailyChallenge, bots: bool) -> None:
         self.challenge = challenge
         self.bots = bots
@@ -132,6 +135,10 @@ class Board(hub.Keeper):
             tick = round(time.time() / TICK_SECONDS)
             times = [time.time()]  # woke, batch made, sent, board released, back here
             try:
+                # Again each tick, before the batch is taken: a restarted Redis forgot the group
+                # (and the layer forgets a member after a day), and a join that fails on a
+                # connection Redis dropped loses no batch.
+                await hub.join(self.group)
                 batch = await tick_batch(challenge=self.challenge, tick=tick, bots=self.bots)
                 if batch is None:
                     continue
