@@ -3,11 +3,10 @@ matches and reviews, and each new day, kept as rows (`AccountEvent`) so that a s
 with `since` (an event id) across reconnections and process restarts.
 
 Each kind is written in one place, by `event_add` in the writer's transaction (the event is
-committed with what it tells, or not at all), and its streams are woken after the commit
-(games/streams.py: the account's channel, or EVERY_ACCOUNT for a broadcast; `games` subscribes
-its wake-up from its AppConfig's `ready`, `events_wake_subscribe`, as this layer imports no app
-above it: docs/contributing.md, "Layers"). A broadcast (a new
-day) is one row every account's stream reads (`user` null), never a row per account.
+committed with what it tells, or not at all), and its streams are woken after the commit: a
+wake-up on the account's topic of the realtime hub (core/hub.py; `account_name`), or on
+EVERY_ACCOUNT's for a broadcast, which the streams (games/streams.py) listen to. A broadcast (a
+new day) is one row every account's stream reads (`user` null), never a row per account.
 
 Adding a kind: a line in KINDS (its name and what it tells, for docs/api.md), and a call of
 `event_add(user=..., kind=..., data=...)` where it happens. Events are kept EVENTS_KEPT_DAYS
@@ -35,7 +34,6 @@ write path pays no second transaction and an event is stamped by whoever reads i
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
@@ -45,6 +43,7 @@ from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import AccountEvent, EventClock
+from core import hub
 from core.commits import after_commit
 
 # Every kind an event may have (its `type` on the stream), with what its `data` tells.
@@ -75,15 +74,14 @@ OPENED = "stream_opened"
 # How many events a stream reads at once (a resumed stream reads the rest right after).
 READ_BATCH = 200
 
-# Told after the commit of new events, with their accounts (a user id, or None: every account):
-# the streams that read them (games.streams.accounts_changed).
-_wake_listeners: list[Callable[[Iterable[Any]], None]] = []
+# The hub's topics (core/hub.py) of an account's events (`account_name`), and of the events
+# every account receives: the account event streams (games/streams.py) listen to them.
+ACCOUNT = "account:"
+EVERY_ACCOUNT = "accounts"
 
 
-def events_wake_subscribe(listener: Callable[[Iterable[Any]], None]) -> None:
-    """Call `listener` with the accounts of the new events after each commit that wrote some."""
-    if listener not in _wake_listeners:
-        _wake_listeners.append(listener)
+def account_name(user_id: Any) -> str:
+    return f"{ACCOUNT}{user_id}"
 
 
 def event_add(*, user: Any, kind: str, data: dict[str, Any]) -> None:
@@ -112,8 +110,10 @@ def _wake_later(users: set[Any]) -> None:
 
 
 def _wake(users: list[Any]) -> None:
-    for listener in _wake_listeners:
-        listener(users)
+    """After the commit of events of the accounts `users` (a user id, or None: every account):
+    wake their streams, in every process. Never raises."""
+    for user in users:
+        hub.publish(EVERY_ACCOUNT if user is None else account_name(user), via="pubsub")
 
 
 # How many events one stamp gives their `seq` at most (a read stamps again for the rest).

@@ -7,7 +7,6 @@ import datetime as dt
 import hashlib
 import secrets
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +17,7 @@ from oauth2_provider.models import AccessToken, Application, Grant, RefreshToken
 from oauth2_provider.settings import oauth2_settings
 
 from accounts.models import ApiKey
+from core import hub
 from core.commits import after_commit
 
 # The scopes (docs/api.md), in the order they are listed.
@@ -38,21 +38,15 @@ MAX_DAYS = 3650
 MAX_KEYS = 200
 LOGIN_NAMES = ("auth/register", "auth/token")
 
-# Told after the commit of a revocation: the streams opened with the credential close at once
-# (games.streams.credentials_changed, subscribed from games' AppConfig's `ready`, as this layer
-# imports no app above it: docs/contributing.md, "Layers").
-_credential_listeners: list[Callable[[], None]] = []
-
-
-def credentials_changed_subscribe(listener: Callable[[], None]) -> None:
-    """Call `listener` after the commit of every revocation of a key or token."""
-    if listener not in _credential_listeners:
-        _credential_listeners.append(listener)
+# The hub's topic (core/hub.py) told after the commit of a revocation (of a key, a token, an
+# account): the streams opened with the credential close at once (games/streams.py).
+CREDENTIALS = "credentials"
 
 
 def credentials_changed() -> None:
-    for listener in _credential_listeners:
-        listener()
+    """After the commit of a revocation: every process checks its streams' credentials now.
+    Never raises."""
+    hub.publish(CREDENTIALS, via="pubsub")
 
 
 def _key_new() -> str:

@@ -6,16 +6,13 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        # The layer below (accounts) reads games, forgets a deleted account's client hashes in
-        # them, closes and wakes streams through what games lends it here: it never imports
-        # games (docs/contributing.md, "Layers").
+        # The layer below (accounts) reads games and forgets a deleted account's client hashes
+        # in them through what games lends it here: it never imports games
+        # (docs/contributing.md, "Layers").
         from accounts.authentication import GameReaders, game_readers_provide
-        from accounts.events import events_wake_subscribe
         from accounts.identity import AccountGames, account_games_provide
-        from accounts.services import credentials_changed_subscribe
         from games import selectors
         from games.services import address_hashes_forget_for
-        from games.streams import accounts_changed, credentials_changed
 
         game_readers_provide(
             GameReaders(
@@ -31,5 +28,3 @@ class GamesConfig(AppConfig):
                 client_hashes_forget=address_hashes_forget_for,
             )
         )
-        credentials_changed_subscribe(credentials_changed)
-        events_wake_subscribe(accounts_changed)

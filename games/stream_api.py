@@ -134,7 +134,7 @@ async def _stream(
     moves then)."""
     yield first
     del first  # (an open stream keeps as little as it can: the first line holds the log)
-    with streams.stream_watch(str(game_id), credential, last) as watch:
+    async with streams.stream_watch(str(game_id), credential, last) as watch:
         # Whatever landed between the view's read and the watch is read now.
         watch.changed.set()
         while True:
@@ -278,7 +278,7 @@ async def account_event_lines(
     opening line (`events.OPENED`: its id is `last`, where a reconnection resumes)."""
     yield b"\n"
     yield _line(events.opened_payload(last))
-    with streams.stream_watch(streams.account_name(user_id), credential, last) as watch:
+    async with streams.stream_watch(events.account_name(user_id), credential, last) as watch:
         watch.changed.set()  # what came before the watch (or after `since`) is read now
         while True:
             try:

@@ -1,18 +1,19 @@
 """Live boards over WebSockets.
 
-Each ASGI process keeps one hub per board that has listeners in it. The hub is a member of the
-board's channel-layer group (so a batch is one channel message per process, not one per
-listener), tries to claim the board's tick every second (one process in all wins it and
-publishes the batch: leaderboard.services.board_tick), keeps the board's latest snapshot for
-new listeners, and hands each batch to its listeners (below: a write, or an outbox). A listener
-whose outbox is full, or that missed a batch, has fallen behind: it is closed with 4408 and
-reconnects for a fresh snapshot.
+Each ASGI process's listeners of a board hear its batches through the realtime hub (core/hub.py:
+the board's topic, one channel-layer channel per board and process, not one per listener). The
+topic's keeper (`Board`) tries to claim the board's tick every second (one process in all wins
+it and publishes the batch: leaderboard.services.board_tick), keeps the board's latest snapshot
+for new listeners, and makes each batch's frames once for its listeners (below: a write, or an
+outbox). A listener whose outbox is full, or that missed a batch, has fallen behind: it is
+closed with 4408 and reconnects for a fresh snapshot.
 
-Redis keeps no group membership across a restart, so the hub joins the group again on every
-tick (one ZADD and EXPIRE a second per board and process): batches reach it again within a
-second or two of Redis answering, while its receive loop waits out the outage. Batches lost
-meanwhile (and the batch numbers, which go on from a new start: leaderboard/boards.py) show
-as a gap, and the listeners reconnect for a fresh snapshot (4408).
+The keeper joins the board's group again on every tick, before it tries to claim the tick
+(Redis keeps no group membership across a restart; core/hub.py `join`): batches reach the
+process again within a second or two of Redis answering, while the hub's receive waits out the
+outage. Batches lost meanwhile (and the batch numbers, which go on from a new
+start: leaderboard/boards.py) show as a gap, and the listeners reconnect for a fresh snapshot
+(4408).
 
 A board is a day's people's (`/ws/daily/{date}/{draw}/`) or its bots' (`?players=bots`, R34;
 any other `players` closes with 4400, as a bad path does).
@@ -23,14 +24,15 @@ scripts/serve-ws.sh) keep idle sockets up through proxies and close those whose 
 answering. A socket's sends wait while its buffer is full (the server's backpressure), so a
 listener that reads too slowly lets its outbox fill, and is closed with 4408 too.
 
-A batch reaches thousands of sockets a second, so a listener's share is one write: the hub makes
-the batch's WebSocket frames once (`frames`), and under uvicorn (scripts/serve-ws.sh) a listener
-that is up to date writes them straight to its socket's transport, in the hub's loop, without a
-task, Channels' send or the websockets library's framing of its own (bench/live.py: the ws
-process's CPU per batch and listener). A listener whose transport is paused (its buffer full),
-or that still waits for its snapshot, queues the batch in its outbox, which a task of its own
-sends once the transport is writable again; under another server (daphne, the tests'
-communicator) every batch goes that way, through Channels' send.
+A batch reaches thousands of sockets a second, so a listener's share is one write: the board's
+keeper makes the batch's WebSocket frames once (`frames`), and under uvicorn
+(scripts/serve-ws.sh) a listener that is up to date writes them straight to its socket's
+transport, in the hub's reader, without a task, Channels' send or the websockets library's
+framing of its own (bench/live.py: the ws process's CPU per batch and listener). A listener
+whose transport is paused (its buffer full), or that still waits for its snapshot, queues the
+batch in its outbox, which a task of its own sends once the transport is writable again; under
+another server (daphne, the tests' communicator) every batch goes that way, through Channels'
+send.
 """
 
 from __future__ import annotations
@@ -38,26 +40,23 @@ from __future__ import annotations
 import asyncio
 import collections
 import datetime as dt
+import functools
 import logging
 import time
-import weakref
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import BaseChannelLayer, get_channel_layer
-from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
-from core import metrics
+from core import hub, metrics
 from core.logs import WarnEvery
 from games.days import DRAWS, day_parse, day_today
 from leaderboard import selectors, services
-from leaderboard.boards import board_id
 from leaderboard.models import DailyChallenge
 
 logger = logging.getLogger(__name__)
@@ -78,47 +77,24 @@ _warn = WarnEvery(logger, seconds=30.0)
 _late = WarnEvery(logger, seconds=30.0)
 
 
-def _layer() -> BaseChannelLayer:
-    """The default channel layer (settings.CHANNEL_LAYERS), which every deployment has."""
-    layer = get_channel_layer()
-    if layer is None:
-        raise ImproperlyConfigured("CHANNEL_LAYERS has no default layer")
-    return layer
+class Board(hub.Keeper):
+    """One board's live feed in this process (see the module's docstring), the keeper of its
+    topic: a challenge's people's, or its bots' (R34)."""
 
-
-class BoardHub:
-    """One board's live feed in this process (see the module's docstring): a challenge's
-    people's, or its bots' (R34)."""
+    joins = True  # on each tick (`_tick`)
 
     def __init__(self, challenge: DailyChallenge, bots: bool) -> None:
         self.challenge = challenge
         self.bots = bots
         self.group = selectors.board_group(challenge.date, challenge.draw, bots=bots)
-        self.listeners: set[BoardConsumer] = set()
         self.latest: tuple[int, str] | None = None
         self.latest_at = 0.0
-        self.layer = _layer()
-        self.channel = ""
-        self.tasks: list[asyncio.Task[None]] = []
         self.snapshot_lock = asyncio.Lock()
+        self.ticks = asyncio.create_task(self._tick())
 
-    async def start(self) -> None:
-        assert self.layer is not None
-        self.channel = await self.layer.new_channel()
-        await self.layer.group_add(self.group, self.channel)
-        self.tasks = [asyncio.create_task(self._receive()), asyncio.create_task(self._tick())]
-
-    async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        # Their ends run before the hub goes: a receive cancelled mid-wait gives the channel
-        # layer's receive lock back (left held, the next event loop of this process, a test's,
-        # found it "bound to a different event loop" and its board heard nothing for a while).
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        try:
-            await self.layer.group_discard(self.group, self.channel)
-        except Exception as error:  # Redis down: the membership expires on its own
-            _warn("live_board_leave_failed", {"board": self.group, "error": repr(error)})
+    async def close(self) -> None:
+        self.ticks.cancel()
+        await asyncio.gather(self.ticks, return_exceptions=True)
 
     def _keep(self, seq: int, snapshot: str) -> None:
         if self.latest is None or seq > self.latest[0]:
@@ -127,7 +103,7 @@ class BoardHub:
 
     async def snapshot(self) -> tuple[int, str]:
         """(number of the last batch, the board's snapshot after it): kept from the batches
-        this hub heard, read from the board's cache once when it has heard none."""
+        this process heard, read from the board's cache once when it has heard none."""
         async with self.snapshot_lock:
             if self.latest is None:
                 read = database_sync_to_async(services.board_snapshot)
@@ -143,24 +119,13 @@ class BoardHub:
         assert self.latest is not None
         return self.latest
 
-    async def _receive(self) -> None:
-        while True:
-            try:
-                message = await self.layer.receive(self.channel)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # Redis down: listen again once it is back
-                metrics.redis_error("live.receive")
-                _warn("live_board_receive_failed", {"board": self.group, "error": repr(error)})
-                await asyncio.sleep(TICK_SECONDS)
-                continue
-            self._keep(message["seq"], message["snapshot"])
-            batch = (message["seq"], message["messages"], frames(message["messages"]))
-            for listener in list(self.listeners):
-                listener.deliver(batch)
-            if "tick" in message:
-                tick_at = message["tick"] * TICK_SECONDS
-                metrics.live_batch(draw=self.challenge.draw, bots=self.bots, tick_at=tick_at)
+    def receive(self, message: dict[str, Any]) -> Batch:
+        """A batch, as the board's listeners get it (its frames made once for all)."""
+        self._keep(message["seq"], message["snapshot"])
+        if "tick" in message:
+            tick_at = message["tick"] * TICK_SECONDS
+            metrics.live_batch(draw=self.challenge.draw, bots=self.bots, tick_at=tick_at)
+        return (message["seq"], message["messages"], frames(message["messages"]))
 
     async def _tick(self) -> None:
         tick_batch = database_sync_to_async(services.board_tick)
@@ -170,21 +135,21 @@ class BoardHub:
             tick = round(time.time() / TICK_SECONDS)
             times = [time.time()]  # woke, batch made, sent, board released, back here
             try:
-                # Again each tick: a restarted Redis forgot the group (and the layer forgets a
-                # member after a day).
-                await self.layer.group_add(self.group, self.channel)
+                # Again each tick, before the batch is taken: a restarted Redis forgot the group
+                # (and the layer forgets a member after a day), and a join that fails on a
+                # connection Redis dropped loses no batch.
+                await hub.join(self.group)
                 batch = await tick_batch(challenge=self.challenge, tick=tick, bots=self.bots)
                 if batch is None:
                     continue
                 times.append(time.time())
                 seq, messages, snapshot, games = batch
-                message = {"type": "board.batch", "seq": seq, "messages": messages}
+                message: dict[str, Any] = {"type": "board.batch", "seq": seq}
+                message["messages"] = messages
                 message["snapshot"] = snapshot
                 message["tick"] = tick  # for the batch lag each receiving process measures
                 try:
-                    await asyncio.wait_for(
-                        self.layer.group_send(self.group, message), timeout=PUBLISH_TIMEOUT
-                    )
+                    await hub.apublish(self.group, message, timeout=PUBLISH_TIMEOUT)
                     times.append(time.time())
                 except Exception:
                     # Not sent (e.g. a connection Redis dropped when it restarted): the next
@@ -206,7 +171,7 @@ class BoardHub:
                     steps = [round((t - s) * 1000) for s, t in zip(times, times[1:], strict=False)]
                     woke = round((times[0] - tick * TICK_SECONDS) * 1000)
                     fields = {"board": self.group, "woke_ms": woke, "steps_ms": steps}
-                    _late("live_board_tick_late", fields | {"listeners": len(self.listeners)})
+                    _late("live_board_tick_late", fields | {"listeners": self.listeners})
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis or the database down: the next tick tries again
@@ -230,7 +195,7 @@ def frames(messages: list[str]) -> bytes:
     return bytes(out)
 
 
-# A batch as a hub hands it out: (its number, its messages' texts, the same as frames).
+# A batch as the board's keeper hands it out: (its number, its messages' texts, the same as frames).
 Batch = tuple[int, list[str], bytes]
 
 
@@ -238,45 +203,6 @@ def _release(challenge: DailyChallenge, bots: bool) -> float:
     """The hub's batch is out: the board may make its next one (when, for the late-tick log)."""
     services.board_published(challenge=challenge, bots=bots)
     return time.time()
-
-
-# Hubs of each event loop (tests run several loops in one process), by board id (boards).
-_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Task[BoardHub]]]
-_hubs = weakref.WeakKeyDictionary()
-
-
-async def _hub_start(challenge: DailyChallenge, bots: bool) -> BoardHub:
-    hub = BoardHub(challenge, bots)
-    await hub.start()
-    return hub
-
-
-async def hub_join(challenge: DailyChallenge, bots: bool, listener: BoardConsumer) -> BoardHub:
-    hubs = _hubs.setdefault(asyncio.get_running_loop(), {})
-    board = board_id(challenge.pk, bots=bots)
-    if board not in hubs:
-        hubs[board] = asyncio.create_task(_hub_start(challenge, bots))
-    try:
-        hub = await asyncio.shield(hubs[board])
-    except Exception:
-        hubs.pop(board, None)
-        raise
-    if listener not in hub.listeners:
-        hub.listeners.add(listener)
-        metrics.live_listener(draw=challenge.draw, bots=bots, change=1)
-    return hub
-
-
-async def hub_leave(hub: BoardHub, listener: BoardConsumer) -> None:
-    if listener in hub.listeners:
-        hub.listeners.discard(listener)
-        metrics.live_listener(draw=hub.challenge.draw, bots=hub.bots, change=-1)
-    hubs = _hubs.get(asyncio.get_running_loop(), {})
-    board = board_id(hub.challenge.pk, bots=hub.bots)
-    started = hubs.get(board)
-    if not hub.listeners and started is not None and started.done():
-        del hubs[board]
-        await hub.stop()
 
 
 _challenges: dict[tuple[dt.date, int], DailyChallenge] = {}
@@ -309,10 +235,10 @@ def _players(query_string: bytes) -> str | None:
 
 
 class BoardConsumer(AsyncWebsocketConsumer):
-    # No channel of its own on the layer: the board's hub listens for all of this process's
-    # listeners (one layer receive per board, not one per socket).
+    # No channel of its own on the layer: the hub listens for all of this process's listeners
+    # (one layer receive per board, not one per socket).
     channel_layer_alias = None  # type: ignore[assignment]
-    hub: BoardHub | None = None
+    board: Board | None = None
     sender: asyncio.Task[None] | None = None
     # The last batch number sent (0: a snapshot from before any batch); None until the snapshot
     # is out.
@@ -353,8 +279,15 @@ class BoardConsumer(AsyncWebsocketConsumer):
         server = getattr(self.base_send, "__self__", None)
         self.server = server if isinstance(server, WebSocketsSansIOProtocol) else None
         # Joined before the snapshot is read: a batch published meanwhile waits in the outbox.
-        self.hub = await hub_join(challenge, players == "bots", self)
-        seq, snapshot = await self.hub.snapshot()
+        bots = players == "bots"
+        group = selectors.board_group(challenge.date, challenge.draw, bots=bots)
+        board = await hub.subscribe(
+            group, self.deliver, via="layer", keeper=functools.partial(Board, challenge, bots)
+        )
+        assert isinstance(board, Board)
+        self.board = board
+        metrics.live_listener(draw=challenge.draw, bots=bots, change=1)
+        seq, snapshot = await board.snapshot()
         await self.send(text_data=snapshot)
         self.seq = seq
         if self.outbox:
@@ -443,9 +376,10 @@ class BoardConsumer(AsyncWebsocketConsumer):
         await self._leave()
 
     async def _leave(self) -> None:
-        if self.hub is not None:
-            hub, self.hub = self.hub, None
-            await hub_leave(hub, self)
+        if self.board is not None:
+            board, self.board = self.board, None
+            metrics.live_listener(draw=board.challenge.draw, bots=board.bots, change=-1)
+            await hub.unsubscribe(board.group, self.deliver)
 
     async def disconnect(self, code: int) -> None:
         self.done = True

@@ -4,123 +4,39 @@
 games, R35). Never a card or an action: the rows carry figures only, and the cards and the code
 are in no message before the match is finished.
 
-As the live boards do (leaderboard.consumers), each process keeps one hub per match that has
-listeners here: the hub alone is a member of the match's channel-layer group (one layer
-channel per match and process, not one per socket) and hands each event to its listeners'
-outboxes; it joins the group again every few seconds, since Redis keeps no membership across a
-restart. Close codes: 4400 the path names no match, 4404 no such match, 4408 fell behind.
-Frames from the client are ignored.
+Each process's listeners of a match hear its events through the realtime hub (core/hub.py:
+the match's topic, one channel-layer channel per match and process, not one per socket), which
+hands each event, encoded once, to their outboxes; a listener's sender task runs only while
+its outbox holds events. Close codes: 4400 the path names no match, 4404 no such match, 4408
+fell behind (its outbox full). Frames from the client are ignored.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
-import logging
 import uuid
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import BaseChannelLayer, get_channel_layer
-from django.core.exceptions import ImproperlyConfigured
 
-from core.logs import WarnEvery
+from core import hub
 from matches import selectors
 from matches.services import match_group, match_read
-
-logger = logging.getLogger(__name__)
 
 CLOSE_BAD_REQUEST = 4400
 CLOSE_NOT_FOUND = 4404
 CLOSE_FELL_BEHIND = 4408
 OUTBOX = 50
-REJOIN_SECONDS = 5.0
-
-_warn = WarnEvery(logger, seconds=30.0)
 
 
-def _layer() -> BaseChannelLayer:
-    """The default channel layer (settings.CHANNEL_LAYERS), which every deployment has."""
-    layer = get_channel_layer()
-    if layer is None:
-        raise ImproperlyConfigured("CHANNEL_LAYERS has no default layer")
-    return layer
+class Events(hub.Keeper):
+    """A match's topic in this process: each event encoded once for all its listeners."""
 
-
-class MatchHub:
-    """One match's live feed in this process."""
-
-    def __init__(self, match_id: str) -> None:
-        self.match_id = match_id
-        self.group = match_group(match_id)
-        self.listeners: set[MatchConsumer] = set()
-        self.layer = _layer()
-        self.channel = ""
-        self.tasks: list[asyncio.Task[None]] = []
-        self.ready: asyncio.Future[None] | None = None
-
-    async def start(self) -> None:
-        assert self.layer is not None
-        self.channel = await self.layer.new_channel()
-        await self.layer.group_add(self.group, self.channel)
-        self.tasks = [asyncio.create_task(self._receive()), asyncio.create_task(self._rejoin())]
-
-    async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        # Their ends run before the hub goes: a receive cancelled mid-wait gives the channel
-        # layer's receive lock back (left held, the next event loop of this process, a test's,
-        # found it "bound to a different event loop" and its board heard nothing for a while).
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        try:
-            await self.layer.group_discard(self.group, self.channel)
-        except Exception as error:  # Redis down: the membership expires on its own
-            _warn("live_match_leave_failed", {"match": self.match_id, "error": repr(error)})
-
-    async def _receive(self) -> None:
-        while True:
-            try:
-                message = await self.layer.receive(self.channel)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # Redis away: wait it out
-                _warn("live_match_receive_failed", {"match": self.match_id, "error": repr(error)})
-                await asyncio.sleep(1.0)
-                continue
-            text = json.dumps(message.get("event"))
-            for listener in list(self.listeners):
-                listener.deliver(text)
-
-    async def _rejoin(self) -> None:
-        while True:
-            await asyncio.sleep(REJOIN_SECONDS)
-            try:
-                await self.layer.group_add(self.group, self.channel)
-            except Exception as error:
-                _warn("live_match_join_failed", {"match": self.match_id, "error": repr(error)})
-
-
-_hubs: dict[str, MatchHub] = {}
-
-
-async def hub_join(match_id: str, listener: MatchConsumer) -> MatchHub:
-    """The match's hub in this process, started for its first listener."""
-    hub = _hubs.get(match_id)
-    if hub is None:
-        hub = _hubs[match_id] = MatchHub(match_id)
-        hub.ready = asyncio.ensure_future(hub.start())
-    hub.listeners.add(listener)
-    assert hub.ready is not None
-    await asyncio.shield(hub.ready)
-    return hub
-
-
-async def hub_leave(hub: MatchHub, listener: MatchConsumer) -> None:
-    hub.listeners.discard(listener)
-    if not hub.listeners and _hubs.get(hub.match_id) is hub:
-        del _hubs[hub.match_id]
-        await hub.stop()
+    def receive(self, message: dict[str, Any]) -> str:
+        return json.dumps(message.get("event"))
 
 
 @database_sync_to_async
@@ -133,10 +49,14 @@ def _snapshot(match_id: uuid.UUID) -> str | None:
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
-    # No channel of its own on the layer: the match's hub listens for this process's sockets.
+    # No channel of its own on the layer: the hub listens for this process's sockets.
     channel_layer_alias = None  # type: ignore[assignment]
-    hub: MatchHub | None = None
+    topic = ""
     sender: asyncio.Task[None] | None = None
+    # The snapshot is out: events follow it.
+    sent = False
+    # Fell behind or gone: events are no longer sent.
+    done = False
 
     async def connect(self) -> None:
         await self.accept()  # first: a close code reaches the client only on an open socket
@@ -145,46 +65,57 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except ValueError:
             await self.close(code=CLOSE_BAD_REQUEST, reason="expected /ws/matches/<match id>/")
             return
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX)
+        self.outbox: collections.deque[str] = collections.deque()
         # Joined before the snapshot is read: an event published meanwhile waits in the outbox
         # (it repeats what the snapshot may show already, which is harmless: rows are whole).
-        self.hub = await hub_join(str(match_id), self)
+        self.topic = match_group(str(match_id))
+        await hub.subscribe(self.topic, self.deliver, via="layer", keeper=Events)
         snapshot = await _snapshot(match_id)
         if snapshot is None:
             await self._leave()
             await self.close(code=CLOSE_NOT_FOUND, reason="no such match")
             return
         await self.send(text_data=snapshot)
-        self.sender = asyncio.create_task(self._send_events())
+        self.sent = True
+        self._send_soon()
 
     def deliver(self, text: str) -> None:
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
-            self.outbox = asyncio.Queue(maxsize=1)
-            self.outbox.put_nowait(None)  # tells the sender to close
+        """An event from the hub, to the outbox, unless it is full (the listener fell behind)."""
+        if self.done:
+            return
+        if len(self.outbox) >= OUTBOX:
+            self.done = True
+            self.outbox.clear()
+            if self.sender is not None:
+                self.sender.cancel()
+            self.sender = asyncio.create_task(self._close_behind())
+            return
+        self.outbox.append(text)
+        self._send_soon()
+
+    def _send_soon(self) -> None:
+        if self.sent and self.outbox and self.sender is None and not self.done:
+            self.sender = asyncio.create_task(self._send_events())
 
     async def _send_events(self) -> None:
-        while True:
-            text = await self.outbox.get()
-            if text is None:
-                await self.close(code=CLOSE_FELL_BEHIND, reason="fell behind: reconnect")
-                await self._leave()
-                return
-            await self.send(text_data=text)
+        while self.outbox:
+            await self.send(text_data=self.outbox.popleft())
+        self.sender = None
+
+    async def _close_behind(self) -> None:
+        await self.close(code=CLOSE_FELL_BEHIND, reason="fell behind: reconnect")
+        await self._leave()
 
     async def _leave(self) -> None:
-        if self.hub is not None:
-            hub, self.hub = self.hub, None
-            await hub_leave(hub, self)
+        if self.topic:
+            topic, self.topic = self.topic, ""
+            await hub.unsubscribe(topic, self.deliver)
 
     async def disconnect(self, code: int) -> None:
+        self.done = True
         if self.sender is not None and self.sender is not asyncio.current_task():
             self.sender.cancel()
         await self._leave()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Listeners only listen: anything they send is ignored."""
-
-    async def match_event(self, message: dict[str, Any]) -> None:  # pragma: no cover
-        """Not used: events reach the hub, not the socket."""

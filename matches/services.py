@@ -23,21 +23,17 @@ fresh accounts (`_farming`; staff rate it with `match_hold_release` or drop it w
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
-import os
-import threading
 from typing import Any, NamedTuple
 
-from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.events import events_add
 from accounts.identity import player_lock
+from core import hub
 from core.commits import after_commit
 from core.errors import Forbidden
 from core.rows import row_instance, row_reader
@@ -631,37 +627,10 @@ def match_group(match_id: Any) -> str:
     return f"match.{match_id}"
 
 
-# The event loop this process sends to Redis from, in a thread of its own (with its pid: a
-# forked worker makes its own). async_to_sync would make a loop per send, and channels_redis a
-# connection per loop: 5 ms of CPU per send against 0.5 ms here (bench/matches.py).
-_sender: tuple[int, asyncio.AbstractEventLoop] | None = None
-_sender_lock = threading.Lock()
-SEND_SECONDS = 5.0
-
-
-def _sender_loop() -> asyncio.AbstractEventLoop:
-    global _sender
-    with _sender_lock:
-        if _sender is None or _sender[0] != os.getpid():
-            loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, name="match-sender", daemon=True).start()
-            _sender = (os.getpid(), loop)
-        return _sender[1]
-
-
 def _send(match_id: Any, message: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    event = {"type": "match.event", **message}
-    try:
-        if isinstance(layer, InMemoryChannelLayer):  # its queues belong to the listeners' loop
-            async_to_sync(layer.group_send)(match_group(match_id), event)
-        else:
-            sending = layer.group_send(match_group(match_id), event)
-            asyncio.run_coroutine_threadsafe(sending, _sender_loop()).result(SEND_SECONDS)
-    except Exception as error:  # Redis away: the listeners' next snapshot has it
-        logger.warning("match_publish_failed", extra={"fields": {"error": repr(error)}})
+    """To the match's live listeners in every process (matches.consumers); a message lost
+    (Redis away) is in the listeners' next snapshot."""
+    hub.publish(match_group(match_id), message, via="layer")
 
 
 def match_publish_player(*, match_id: Any, game_id: Any) -> None:
