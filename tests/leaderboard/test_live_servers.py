@@ -120,7 +120,7 @@ def entries_until(ws, deadline: float, done) -> dict[str, dict]:
 
 @requires_postgres
 @requires_redis
-def test_an_action_on_one_process_reaches_a_listener_on_the_other_in_the_next_batch(servers):
+def test_an_action_on_one_process_reaches_a_listener_on_the_other(servers):
     a, b = servers
     today = day_today().isoformat()
     alice = register(a, f"alice-{uuid.uuid4().hex[:8]}")
@@ -131,13 +131,12 @@ def test_an_action_on_one_process_reaches_a_listener_on_the_other_in_the_next_ba
         assert snapshot["type"] == "snapshot"
         assert [e["game"] for e in snapshot["results"]] == [game["id"]]
 
-        sent = time.monotonic()
         response = alice.post(f"/games/{game['id']}/actions", json={"type": "draw"})
         assert response.status_code == 200
-        latest = entries_until(ws, sent + 2.5, lambda seen: seen.get(game["id"], {}).get("moves"))
+        # (how soon: bench/live.py's change-to-screen figures; the deadline only ends a failure)
+        deadline = time.monotonic() + 30
+        latest = entries_until(ws, deadline, lambda seen: seen.get(game["id"], {}).get("moves"))
 
-    # a batch goes out at most a second after the change, plus its own making
-    assert time.monotonic() - sent < 2.5
     entry = latest[game["id"]]
     assert (entry["moves"], entry["rank"]) == (1, 1)
 
