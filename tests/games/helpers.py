@@ -1,5 +1,6 @@
 """Decks, plays and a stream reader shared by the game API tests."""
 
+import socket
 import threading
 import time
 
@@ -44,6 +45,7 @@ class StreamLines:
     def __init__(self, client: httpx.Client, path: str, headers: dict[str, str]) -> None:
         self.received: list[tuple[float, bytes]] = []
         self.status: int | None = None
+        self.response: httpx.Response | None = None
         self.headers: dict[str, str] = {}
         self.arrived = threading.Condition()
         self.thread = threading.Thread(target=self._read, args=(client, path, headers))
@@ -53,6 +55,7 @@ class StreamLines:
         try:
             with client.stream("GET", path, headers=headers) as response:
                 with self.arrived:
+                    self.response = response
                     self.status, self.headers = response.status_code, dict(response.headers)
                     self.arrived.notify_all()
                 for line in response.iter_lines():
@@ -64,6 +67,16 @@ class StreamLines:
         with self.arrived:
             self.received.append((time.monotonic(), b"<closed>"))
             self.arrived.notify_all()
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Hangs up, as a client that goes away: shuts the connection's socket down, which ends
+        the reader's wait at once (closing the client left it blocked until the server's next
+        line, a keep-alive up to 10 s away)."""
+        assert self.response is not None, "the stream never opened"
+        stream = self.response.extensions["network_stream"]
+        stream.get_extra_info("socket").shutdown(socket.SHUT_RDWR)
+        self.thread.join(timeout)
+        assert not self.thread.is_alive()
 
     def wait_open(self, timeout: float = 10.0) -> int:
         """The answer's status, once its headers arrived."""

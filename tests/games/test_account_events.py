@@ -63,8 +63,8 @@ def _open(base_url: str, headers: dict[str, str], since: object = None) -> Strea
 
 
 def _close(lines: StreamLines) -> None:
+    lines.close()
     lines.client.close()  # type: ignore[attr-defined]
-    lines.thread.join(10)
 
 
 def test_a_stream_tells_the_account_s_games_and_resumes_after_since(base_url):
