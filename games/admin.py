@@ -1,4 +1,5 @@
-"""Admin for games and their action logs. The log is evidence: it is read-only here.
+"""Admin for games, their action logs and the daily challenges. The log is evidence: it is
+read-only here.
 
 Fair play holds for staff too: while a ranked daily's day lasts, its games' deal code, deck,
 state and the cards in their logs are hidden here (another player's log shows the cards drawn
@@ -12,7 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from games.models import Action, Game
+from games.models import Action, DailyChallenge, Game
 
 HIDDEN = "(hidden until the daily's day ends or the match is finished)"
 
@@ -105,3 +106,42 @@ class ActionAdmin(ActionCardsMixin, admin.ModelAdmin[Action]):
         "game", "n", "type", "from_pile", "to_pile", "count", "cards_shown", "score_delta",
         "auto_fill", "undoes", "auto_finish_shown", "at",
     )  # fmt: skip
+
+
+@admin.register(DailyChallenge)
+class DailyChallengeAdmin(admin.ModelAdmin[DailyChallenge]):
+    """Read-only: challenges are made by `create_daily_challenges` (R29). A challenge's code
+    and winning line (which spells out the deal) are hidden until its day ends, from staff too;
+    challenges are created days ahead."""
+
+    list_display = ("date", "draw", "code_shown", "attempt", "par_shown", "ends_at")
+    list_filter = ("draw",)
+    search_fields = ("date",)
+    date_hierarchy = "date"
+    ordering = ("-date", "-draw")
+    fields = readonly_fields = (
+        "date", "draw", "code_shown", "attempt", "ends_at", "par_shown", "line_shown",
+    )  # fmt: skip
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    @admin.display(description="deal code")
+    def code_shown(self, challenge: DailyChallenge) -> str:
+        return challenge.deal_code if challenge.ends_at <= timezone.now() else HIDDEN
+
+    @admin.display(description="par")
+    def par_shown(self, challenge: DailyChallenge) -> Any:
+        if challenge.par is None:
+            return None
+        return f"{'' if challenge.par_exact else '≤ '}{challenge.par}"
+
+    @admin.display(description="winning line")
+    def line_shown(self, challenge: DailyChallenge) -> Any:
+        return challenge.line if challenge.ends_at <= timezone.now() else HIDDEN

@@ -16,9 +16,8 @@ from games.days import day_deal
 from games.engine import Action as EngineAction
 from games.engine import DealCode
 from games.engine import Game as EngineGame
-from games.models import Analysis, Game
+from games.models import Analysis, DailyChallenge, Game
 from games.solver import solve
-from leaderboard.models import DailyChallenge
 from matches.models import Match, MatchDeal
 from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck, winning_actions
