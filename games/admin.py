@@ -14,6 +14,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from games.models import Action, DailyChallenge, Game
+from games.seats import SEAT_MATCH, game_seat
 
 HIDDEN = "(hidden until the daily's day ends or the match is finished)"
 
@@ -21,10 +22,11 @@ HIDDEN = "(hidden until the daily's day ends or the match is finished)"
 def secret_now(game: Game) -> bool:
     """True while the game is on a daily challenge whose day has not ended, or in a match still
     open (R32: its deal is the other players' too)."""
-    if game.match_id is not None:
-        return game.match is not None and game.match.status == "open"
     challenge = game.challenge  # None, with no query, when challenge_id is
-    return challenge is not None and challenge.ends_at > timezone.now()
+    if challenge is not None:
+        return challenge.ends_at > timezone.now()
+    seat = game_seat(game)
+    return seat is not None and bool(seat.match.status == "open")
 
 
 class ReadOnlyMixin:
@@ -81,7 +83,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
         return False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        return super().get_queryset(request).select_related("challenge")
+        return super().get_queryset(request).select_related("challenge", SEAT_MATCH)
 
     @admin.display(description="deal code")
     def deal_code_shown(self, game: Game) -> Any:
@@ -101,7 +103,7 @@ class ActionAdmin(ActionCardsMixin, admin.ModelAdmin[Action]):
     list_display = ("game", "n", "type", "from_pile", "to_pile", "count", "score_delta", "at")
     list_filter = ("type",)
     search_fields = ("=game__id", "game__owner__username")
-    list_select_related = ("game", "game__challenge")
+    list_select_related = ("game", "game__challenge", f"game__{SEAT_MATCH}")
     fields = readonly_fields = (
         "game", "n", "type", "from_pile", "to_pile", "count", "cards_shown", "score_delta",
         "auto_fill", "undoes", "auto_finish_shown", "at",

@@ -72,10 +72,8 @@ class Game(models.Model):
         blank=True,
         related_name="games",
     )
-    # R32: the match this game is a seat of (matches app), null for any other game.
-    match = models.ForeignKey(
-        "matches.Match", on_delete=models.PROTECT, null=True, blank=True, related_name="games"
-    )
+    # R32: a match game's match is its seat's (`matches.MatchPlayer.game` refers to the game,
+    # never the reverse: keys point down the layers; games.seats).
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     # Why a finished game ended (docs/api.md): won, resigned, or ended by the server when its day
     # was over (R26a, "day_over"), or its match (R32, "match_over"); null while it is in progress.
