@@ -40,7 +40,7 @@ class GameKind(StrEnum):
 
 
 def game_kind(game: Game) -> GameKind:
-    if game.challenge_id is not None:  # (a daily game is no match's: its seat is not asked for)
+    if game.challenge_id is not None:
         return GameKind.DAILY
     return GameKind.PRACTICE if game_match_id(game) is None else GameKind.MATCH
 

@@ -18,7 +18,10 @@ SEAT_MATCH = "match_seat__match"
 
 
 def game_seat(game: Game) -> Any:
-    """The game's seat in its match (a `matches.MatchPlayer`), None for any other game."""
+    """The game's seat in its match (a `matches.MatchPlayer`), None for any other game: a daily
+    game's without asking (a game is a day's or a match's, never both)."""
+    if game.challenge_id is not None:
+        return None
     return getattr(game, SEAT, None)  # (a missing seat's error is an AttributeError)
 
 

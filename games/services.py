@@ -181,7 +181,7 @@ MATCH_ENDS_KEPT = 50_000
 
 def game_day_ends_at(game: Game) -> datetime.datetime | None:
     """When a daily game's day ends, or a match game's match (R32: 24 hours after it opened);
-    None for any other game. A daily game is no match's: its seat is not asked for."""
+    None for any other game."""
     if game.challenge_id is not None:
         ends_at = _day_ends.get(game.challenge_id)
         if ends_at is None:
