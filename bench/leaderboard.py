@@ -161,8 +161,9 @@ def main() -> None:
     filled_board(database=args.database, redis=args.redis, games=args.games)
     from django.utils import timezone
 
+    from games.models import DailyChallenge
     from leaderboard import boards, selectors
-    from leaderboard.models import DailyChallenge, Entry
+    from leaderboard.models import Entry
 
     challenge = DailyChallenge.objects.get()
     deep = max(1, args.games // 100)

@@ -55,7 +55,7 @@ for i in range({count}):
 PAST_DAYS = """
 import datetime as dt
 from games.days import day_deal, day_ends_at, day_today
-from leaderboard.models import DailyChallenge
+from games.models import DailyChallenge
 for back in range(1, 11):
     date = day_today() - dt.timedelta(days=back)
     for draw in (3, 1):

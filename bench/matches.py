@@ -98,10 +98,10 @@ full = Match.objects.filter(full=True, status="open", draw=3)  # (draw 1: the wa
 full = list(full.values_list("pk", flat=True)[:1000])
 now = timezone.now()
 # 10 actions each: played seats (R33a), not aborted ones of cancelled matches.
-Game.objects.filter(match__in=full).update(status="resigned", end_reason="resigned",
-                                           finished_at=now, actions_count=10)
+Game.objects.filter(match_seat__match__in=full).update(
+    status="resigned", end_reason="resigned", finished_at=now, actions_count=10)
 # Each game's end queues its review (R35), as a game's ending write does.
-ended = Game.objects.filter(match__in=full).values_list("pk", flat=True)
+ended = Game.objects.filter(match_seat__match__in=full).values_list("pk", flat=True)
 Review.objects.bulk_create(Review(game_id=pk, queued_at=now) for pk in ended)
 rate = services.match_rate
 rating = []
@@ -122,7 +122,8 @@ for pk in full:
 rated_at_finish = Match.objects.filter(pk__in=full, rated_at__isnull=False).count()
 # The reviews end clean (their own cost, ~0.4 s of CPU a game, is bench/fairplay.py's): what
 # review_run then does for the match, in its transaction, timed per match.
-Review.objects.filter(game__match__in=full).update(state="clean", reviewed_at=timezone.now())
+Review.objects.filter(game__match_seat__match__in=full).update(
+    state="clean", reviewed_at=timezone.now())
 reviewed = []
 for pk in full:
     started = time.perf_counter(), time.process_time()

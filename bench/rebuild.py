@@ -78,8 +78,9 @@ def main() -> None:
     filled_board(database=args.database, redis=args.redis, games=args.games, keep=args.keep)
     from django.utils import timezone
 
+    from games.models import DailyChallenge
     from leaderboard import boards, selectors
-    from leaderboard.models import DailyChallenge, Entry
+    from leaderboard.models import Entry
 
     challenge = DailyChallenge.objects.get()
     players = list(Entry.objects.filter(challenge=challenge).values_list("pk", flat=True))

@@ -31,6 +31,7 @@ from games.changes import CHANGED, Clause, GameChanged
 from games.engine import DealCode
 from games.engine.deal import shuffled_deck
 from games.models import Action, Game
+from games.seats import SEAT, game_match_id
 from leaderboard import services as board_services
 from leaderboard.models import Entry
 from matches.services import match_rate_reviewed
@@ -117,9 +118,11 @@ def game_logs(games: list[Game]) -> dict[uuid.UUID, signals.GameLog]:
 def _others(game: Game) -> QuerySet[Game]:
     """Other accounts' games of the same ranked deal: the day's, or the match's (R32: a match
     deal serves that match alone)."""
-    if game.match_id is not None:
-        return Game.objects.filter(match_id=game.match_id).exclude(owner_id=game.owner_id)
-    return Game.objects.filter(challenge_id=game.challenge_id).exclude(owner_id=game.owner_id)
+    if game.challenge_id is not None:
+        others = Game.objects.filter(challenge_id=game.challenge_id)
+    else:  # the games seated in the match the game is seated in (no read of its seat first)
+        others = Game.objects.filter(match_seat__match__players__game=game)
+    return others.exclude(owner_id=game.owner_id)
 
 
 def identical_candidates(game: Game) -> list[Game]:
@@ -316,7 +319,7 @@ def review_run(review: Review) -> Review:
         elif decided:
             # R35: a match rates once all its games are reviewed (its row locked, in this
             # transaction: of two reviews ending at once, the second to lock it rates)
-            match_rate_reviewed(game.match_id)
+            match_rate_reviewed(game_match_id(game))
     if decided and held:
         logger.warning(
             "game_held",
@@ -336,7 +339,7 @@ def reviews_run(*, budget: float) -> list[Review]:
         review = (
             Review.objects.filter(state=Review.State.PENDING)
             .exclude(pk__in=[each.pk for each in done] + failed)
-            .select_related("game__owner")
+            .select_related("game__owner", f"game__{SEAT}")
             .order_by("queued_at")
             .first()
         )
@@ -363,11 +366,11 @@ def reviews_clear(*, reviews: QuerySet[Review], by: Any) -> list[Review]:
     """Staff cleared these held games: their entries come back on the boards; returns those
     that were held."""
     cleared = []
-    for review in reviews.filter(state=Review.State.HELD).select_related("game"):
+    for review in reviews.filter(state=Review.State.HELD).select_related(f"game__{SEAT}"):
         with transaction.atomic():
             if _decide(review, Review.State.CLEARED, by):
                 board_services.entry_clear(game=review.game)
-                match_rate_reviewed(review.game.match_id)  # R35: its match may rate now
+                match_rate_reviewed(game_match_id(review.game))  # R35: its match may rate now
                 cleared.append(review)
     return cleared
 
@@ -377,13 +380,13 @@ def reviews_disqualify(*, reviews: QuerySet[Review], by: Any) -> list[Review]:
     (leaderboard.services.entries_disqualify); returns those that were held."""
     decided = [
         review
-        for review in reviews.filter(state=Review.State.HELD)
+        for review in reviews.filter(state=Review.State.HELD).select_related(f"game__{SEAT}")
         if _decide(review, Review.State.DISQUALIFIED, by)
     ]
     entries = Entry.objects.filter(game__in=[review.game_id for review in decided])
     board_services.entries_disqualify(entries=entries, by=by)
     for review in decided:  # R35: its match may rate now (the player's place stands)
-        match_rate_reviewed(review.game.match_id)
+        match_rate_reviewed(game_match_id(review.game))
     return decided
 
 

@@ -1,4 +1,5 @@
-"""Admin for games and their action logs. The log is evidence: it is read-only here.
+"""Admin for games, their action logs and the daily challenges. The log is evidence: it is
+read-only here.
 
 Fair play holds for staff too: while a ranked daily's day lasts, its games' deal code, deck,
 state and the cards in their logs are hidden here (another player's log shows the cards drawn
@@ -12,7 +13,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from games.models import Action, Game
+from games.models import Action, DailyChallenge, Game
+from games.seats import SEAT_MATCH, game_seat
 
 HIDDEN = "(hidden until the daily's day ends or the match is finished)"
 
@@ -20,10 +22,11 @@ HIDDEN = "(hidden until the daily's day ends or the match is finished)"
 def secret_now(game: Game) -> bool:
     """True while the game is on a daily challenge whose day has not ended, or in a match still
     open (R32: its deal is the other players' too)."""
-    if game.match_id is not None:
-        return game.match is not None and game.match.status == "open"
     challenge = game.challenge  # None, with no query, when challenge_id is
-    return challenge is not None and challenge.ends_at > timezone.now()
+    if challenge is not None:
+        return challenge.ends_at > timezone.now()
+    seat = game_seat(game)
+    return seat is not None and bool(seat.match.status == "open")
 
 
 class ReadOnlyMixin:
@@ -80,7 +83,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
         return False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        return super().get_queryset(request).select_related("challenge")
+        return super().get_queryset(request).select_related("challenge", SEAT_MATCH)
 
     @admin.display(description="deal code")
     def deal_code_shown(self, game: Game) -> Any:
@@ -100,8 +103,47 @@ class ActionAdmin(ActionCardsMixin, admin.ModelAdmin[Action]):
     list_display = ("game", "n", "type", "from_pile", "to_pile", "count", "score_delta", "at")
     list_filter = ("type",)
     search_fields = ("=game__id", "game__owner__username")
-    list_select_related = ("game", "game__challenge")
+    list_select_related = ("game", "game__challenge", f"game__{SEAT_MATCH}")
     fields = readonly_fields = (
         "game", "n", "type", "from_pile", "to_pile", "count", "cards_shown", "score_delta",
         "auto_fill", "undoes", "auto_finish_shown", "at",
     )  # fmt: skip
+
+
+@admin.register(DailyChallenge)
+class DailyChallengeAdmin(admin.ModelAdmin[DailyChallenge]):
+    """Read-only: challenges are made by `create_daily_challenges` (R29). A challenge's code
+    and winning line (which spells out the deal) are hidden until its day ends, from staff too;
+    challenges are created days ahead."""
+
+    list_display = ("date", "draw", "code_shown", "attempt", "par_shown", "ends_at")
+    list_filter = ("draw",)
+    search_fields = ("date",)
+    date_hierarchy = "date"
+    ordering = ("-date", "-draw")
+    fields = readonly_fields = (
+        "date", "draw", "code_shown", "attempt", "ends_at", "par_shown", "line_shown",
+    )  # fmt: skip
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    @admin.display(description="deal code")
+    def code_shown(self, challenge: DailyChallenge) -> str:
+        return challenge.deal_code if challenge.ends_at <= timezone.now() else HIDDEN
+
+    @admin.display(description="par")
+    def par_shown(self, challenge: DailyChallenge) -> Any:
+        if challenge.par is None:
+            return None
+        return f"{'' if challenge.par_exact else '≤ '}{challenge.par}"
+
+    @admin.display(description="winning line")
+    def line_shown(self, challenge: DailyChallenge) -> Any:
+        return challenge.line if challenge.ends_at <= timezone.now() else HIDDEN

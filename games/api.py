@@ -69,6 +69,7 @@ from games.engine import Game as EngineGame
 from games.engine.actions import ACTION_TYPES, MAX_COUNT, PILE_NAMES
 from games.models import Action, Game
 from games.models import Analysis as AnalysisRow
+from games.seats import game_match_id
 
 if TYPE_CHECKING:
     from rest_framework.permissions import _SupportsHasPermission
@@ -171,7 +172,7 @@ def game_payload(
         "finished_at": _iso(game.finished_at),
         "end_reason": game.end_reason,
         "hints": game.hints,
-        "match": None if game.match_id is None else str(game.match_id),
+        "match": None if (match_id := game_match_id(game)) is None else str(match_id),
     }
     payload.update((engine or EngineGame.from_dict(game.state)).public_view())
     if with_log and not private:

@@ -28,6 +28,7 @@ from functools import partial
 from core.commits import after_commit
 from games.engine import ActionResult
 from games.models import Game
+from games.seats import game_match_id
 
 
 class GameKind(StrEnum):
@@ -39,9 +40,9 @@ class GameKind(StrEnum):
 
 
 def game_kind(game: Game) -> GameKind:
-    if game.match_id is not None:
-        return GameKind.MATCH
-    return GameKind.PRACTICE if game.challenge_id is None else GameKind.DAILY
+    if game.challenge_id is not None:
+        return GameKind.DAILY
+    return GameKind.PRACTICE if game_match_id(game) is None else GameKind.MATCH
 
 
 @dataclass(frozen=True, slots=True)

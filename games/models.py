@@ -6,6 +6,41 @@ from django.db import models
 from games.engine import Game as EngineGame
 
 
+class DailyChallenge(models.Model):
+    """The deal everyone plays on one day in one draw mode (R20): the day a daily game refers
+    to (`Game.challenge`). The `leaderboard` app made it; it moved here with its table, so that
+    foreign keys point down the layers (games/migrations/0015_dailychallenge_from_leaderboard.py).
+    """
+
+    date = models.DateField()
+    draw = models.PositiveSmallIntegerField()
+    # The deal's code: CF2 (R4a) from the day, draw and attempt under DAILY_SECRET
+    # (games.days); the CF1 codes of challenges created before CF2 stay as they were.
+    deal_code = models.CharField(max_length=40)
+    # Which derivation of the day's deal this is (0, 1, ...: the solver skips the deals it
+    # cannot prove winnable, R29); null for the CF1 challenges.
+    attempt = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The end of the day in DAILY_TIME_ZONE, fixed when the challenge is created: the code is
+    # revealed and the board's figures freeze at this moment.
+    ends_at = models.DateTimeField()
+    # R29/R31: the winning line the solver found for the deal (engine actions, replayed through
+    # the engine before it was stored) and its length in moves (R25), the day's par; null for
+    # challenges created before the solver. `par_exact`: the line is proved to be the shortest
+    # (otherwise par is shown as "<= N").
+    line = models.JSONField(null=True, blank=True)
+    par = models.PositiveIntegerField(null=True, blank=True)
+    par_exact = models.BooleanField(default=False)
+
+    class Meta:
+        db_table = "leaderboard_dailychallenge"
+        constraints = [
+            models.UniqueConstraint(fields=["date", "draw"], name="dailychallenge_unique_date_draw")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date} draw {self.draw}"
+
+
 class Game(models.Model):
     """One player's game: its deal, its current engine state and its summary figures.
 
@@ -31,16 +66,14 @@ class Game(models.Model):
     # rankings or player statistics (R19).
     practice = models.BooleanField(default=False)
     challenge = models.ForeignKey(
-        "leaderboard.DailyChallenge",
+        DailyChallenge,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="games",
     )
-    # R32: the match this game is a seat of (matches app), null for any other game.
-    match = models.ForeignKey(
-        "matches.Match", on_delete=models.PROTECT, null=True, blank=True, related_name="games"
-    )
+    # R32: a match game's match is its seat's (`matches.MatchPlayer.game` refers to the game,
+    # never the reverse: keys point down the layers; games.seats).
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     # Why a finished game ended (docs/api.md): won, resigned, or ended by the server when its day
     # was over (R26a, "day_over"), or its match (R32, "match_over"); null while it is in progress.

@@ -29,6 +29,7 @@ from accounts.models import AccountEvent, ApiKey
 from core.errors import NotFound, NotInStanding
 from core.rows import field_column, row_instance, row_reader
 from games.models import Action, Game
+from games.seats import SEAT, game_seat, game_seat_known, seat_model
 
 if TYPE_CHECKING:
     from django.db.backends.utils import _ExecuteParameters
@@ -39,9 +40,10 @@ def game_is_private(game: Game) -> bool:
     not over (its deal would help the players still on it)."""
     if game.status == Game.Status.PLAYING:
         return True
-    if game.match_id is not None:  # R32: until its match is finished (or cancelled)
-        return game.match.status == "open"  # type: ignore[union-attr]
-    return game.challenge is not None and timezone.now() < game.challenge.ends_at
+    if game.challenge is not None:
+        return timezone.now() < game.challenge.ends_at
+    seat = game_seat(game)  # R32: until its match is finished (or cancelled)
+    return seat is not None and bool(seat.match.status == "open")
 
 
 def game_code_shown(game: Game) -> str | None:
@@ -71,8 +73,9 @@ def game_find(game_id: object) -> Game | None:
     """The game `game_id`, whoever may see it (games.services.game_get_for checks that)."""
     pk = _game_pk(game_id)
     # No select_related("challenge"): on the action path the join costs more than the lazy
-    # load that only daily games need.
-    return None if pk is None else Game.objects.filter(pk=pk).first()
+    # load that only daily games need. The seat is joined: every action asks for it
+    # (games.changes.game_kind).
+    return None if pk is None else Game.objects.select_related(SEAT).filter(pk=pk).first()
 
 
 class _HealthChecked(Protocol):
@@ -121,6 +124,8 @@ def _token_user_and_game_sql() -> str:
     from oauth2_provider.models import get_refresh_token_model
 
     key, game = quote(ApiKey._meta.db_table), quote(Game._meta.db_table)
+    seats, seat_game = seat_model()
+    seat = quote(seats._meta.db_table)
     refresh = quote(get_refresh_token_model()._meta.db_table)
     family = f"{key}.{quote('oauth_family')}"
     user, user_pk = quote(user_model._meta.db_table), quote(field_column(user_model._meta.pk))
@@ -128,9 +133,12 @@ def _token_user_and_game_sql() -> str:
         f"{key}.{quote(column)}" for column in ("id", "scopes", "expires", "last_used")
     )
     return (
-        f"SELECT {key_columns}, {row_reader(user_model)[0]}, {row_reader(Game)[0]} FROM {key} "
+        f"SELECT {key_columns}, {row_reader(user_model)[0]}, {row_reader(Game)[0]}, "
+        f"{row_reader(seats)[0]} FROM {key} "
         f"JOIN {user} ON {user}.{user_pk} = {key}.{quote('user_id')} "
         f"LEFT JOIN {game} ON {game}.{quote('id')} = %s "
+        # A match game's seat (games.seats), which its action asks for.
+        f"LEFT JOIN {seat} ON {seat}.{quote(seat_game)} = {game}.{quote('id')} "
         f"WHERE {key}.{quote('key_hash')} = %s "
         # A key made with an OAuth token lives while its grant has a refresh token not revoked.
         f"AND ({family} IS NULL OR EXISTS (SELECT 1 FROM {refresh} "
@@ -141,7 +149,8 @@ def _token_user_and_game_sql() -> str:
 
 @dataclass(frozen=True)
 class KeyFound:
-    """An API key's row as the authentication needs it, its user, and the game the URL names."""
+    """An API key's row as the authentication needs it, its user, and the game the URL names
+    (with its seat, if it is a match's: games.seats)."""
 
     id: str
     scopes: frozenset[str]
@@ -216,7 +225,11 @@ def token_user_and_game(*, key_hash: str, game_id: object) -> KeyFound | None:
         return None
     user_model = get_user_model()
     split = 4 + len(user_model._meta.concrete_fields)
-    game = None if row[split] is None else row_instance(db, Game, row[split:])
+    seat_at = split + len(Game._meta.concrete_fields)
+    game = None if row[split] is None else row_instance(db, Game, row[split:seat_at])
+    if game is not None:
+        seat = None if row[seat_at] is None else row_instance(db, seat_model()[0], row[seat_at:])
+        game_seat_known(game, seat)
     return KeyFound(
         id=row[0],
         scopes=frozenset(row[1].split()),
@@ -274,14 +287,14 @@ def games_filtered(
             "challenge__isnull": _isnull(daily),
             "draw": draw,
             "ruleset": ruleset,
-            "match__isnull": _isnull(match),
+            "match_seat__isnull": _isnull(match),
         },
     )
 
 
 def game_list_for(*, user: User, **filters: Unpack[GameFilters]) -> QuerySet[Game]:
     """The user's own games, newest first, those the `filters` keep (`games_filtered`)."""
-    games = Game.objects.select_related("challenge").filter(owner=user)
+    games = Game.objects.select_related("challenge", SEAT).filter(owner=user)
     return games_filtered(games, **filters).order_by("-created_at")
 
 
@@ -325,10 +338,10 @@ def game_list_public_of(*, username: str, **filters: Unpack[GameFilters]) -> Que
     if player is None:
         raise NotFound(_("No such player."))
     games = (
-        Game.objects.select_related("challenge")
+        Game.objects.select_related("challenge", SEAT)
         .filter(owner=player, status__in=FINISHED)
         .exclude(challenge__ends_at__gt=timezone.now())
-        .exclude(match__status="open")
+        .exclude(match_seat__match__status="open")
     )
     return games_filtered(games, **filters).order_by("-created_at", "-id")
 
@@ -391,7 +404,7 @@ def games_dealt_from(*, username: str, address_hash: str, device_hash: str) -> b
 
 def ranked_game_played(*, user: User) -> bool:
     """Whether the account has a ranked game: a daily's or a match's (R34)."""
-    ranked = Q(challenge__isnull=False) | Q(match__isnull=False)
+    ranked = Q(challenge__isnull=False) | Q(match_seat__isnull=False)
     return Game.objects.filter(ranked, owner=user).exists()
 
 

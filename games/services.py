@@ -54,6 +54,7 @@ from games.engine.game import without_counts
 from games.hints import hint
 from games.models import Action, Game
 from games.models import Analysis as GameAnalysis
+from games.seats import SEAT, SEAT_MATCH, game_match_id, game_seat, game_seat_known
 from games.selectors import game_find, game_is_private, game_visible_to
 from games.streams import game_changed
 
@@ -123,8 +124,10 @@ def game_create(
 ) -> Game:
     """Deal a new game: `deck` (custom), else `code`, else a random CF2 deal (R4a: its cards
     cannot be searched for). A game of a code or a deck the player chose, outside a daily
-    challenge, is a practice game (R19). `address_hash`, `device_hash`: the dealing client's
-    (core.clients.client_address_hash, client_device_hash)."""
+    challenge, is a practice game (R19). `match`: the match the game is dealt for, whose seat
+    the caller makes with it (matches.services: the seat refers to the game, games.seats).
+    `address_hash`, `device_hash`: the dealing client's (core.clients.client_address_hash,
+    client_device_hash)."""
     practice = challenge is None and match is None and (code is not None or deck is not None)
     if code is None and deck is None:
         code = DealCode(secrets.randbelow(DEAL_NUMBERS[2]), draw, version=2)
@@ -142,7 +145,6 @@ def game_create(
             deck=list(deck) if deck is not None else None,
             practice=practice,
             challenge=challenge,
-            match=match,
             status=view["status"],
             score=view["score"],
             moves=view["moves"],
@@ -150,6 +152,8 @@ def game_create(
             address_hash=address_hash,
             device_hash=device_hash,
         )
+        if match is None:
+            game_seat_known(game, None)  # no match's: its kind costs no query to tell
         daily = None if challenge is None else challenge.date.isoformat()
         match_id = None if match is None else str(match.pk)
         data = {"game": str(game.pk), "match": match_id, "daily": daily}
@@ -178,18 +182,19 @@ MATCH_ENDS_KEPT = 50_000
 def game_day_ends_at(game: Game) -> datetime.datetime | None:
     """When a daily game's day ends, or a match game's match (R32: 24 hours after it opened);
     None for any other game."""
-    if game.match_id is not None:
-        ends_at = _match_ends.get(game.match_id)
+    if game.challenge_id is not None:
+        ends_at = _day_ends.get(game.challenge_id)
         if ends_at is None:
-            if len(_match_ends) >= MATCH_ENDS_KEPT:  # matches come and go: keep it bounded
-                _match_ends.clear()
-            ends_at = _match_ends[game.match_id] = game.match.ends_at  # type: ignore[union-attr]
+            ends_at = _day_ends[game.challenge_id] = game.challenge.ends_at  # type: ignore[union-attr]
         return ends_at
-    if game.challenge_id is None:
+    seat = game_seat(game)
+    if seat is None:
         return None
-    ends_at = _day_ends.get(game.challenge_id)
+    ends_at = _match_ends.get(seat.match_id)
     if ends_at is None:
-        ends_at = _day_ends[game.challenge_id] = game.challenge.ends_at  # type: ignore[union-attr]
+        if len(_match_ends) >= MATCH_ENDS_KEPT:  # matches come and go: keep it bounded
+            _match_ends.clear()
+        ends_at = _match_ends[seat.match_id] = seat.match.ends_at
     return ends_at
 
 
@@ -212,7 +217,7 @@ def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Ga
         ):
             return game
         state = {**game.state, "status": Game.Status.RESIGNED}
-        reason = DAY_OVER if game.match_id is None else MATCH_OVER
+        reason = DAY_OVER if game.challenge_id is not None else MATCH_OVER
         with transaction.atomic():
             ended = Game.objects.filter(
                 pk=game.pk, actions_count=game.actions_count, status=Game.Status.PLAYING
@@ -228,7 +233,7 @@ def game_end_day_over(game: Game, *, now: datetime.datetime | None = None) -> Ga
                 game_changed_in_transaction(change, game_changed_heard(kind))
                 after_commit(partial(game_changed, game.pk))
                 return game
-        game = Game.objects.get(pk=game.pk)  # another request changed it first: see how
+        game = Game.objects.select_related(SEAT).get(pk=game.pk)  # another request changed it
     return game
 
 
@@ -239,7 +244,7 @@ def games_end_day_over(
     given; of `owner`, if given) with `game_end_day_over`; returns how many it ended."""
     games = Game.objects.filter(
         challenge__ends_at__lte=now, status=Game.Status.PLAYING
-    ).select_related("challenge")
+    ).select_related("challenge", SEAT)
     if since is not None:
         games = games.filter(challenge__ends_at__gt=since)
     if owner is not None:
@@ -265,7 +270,7 @@ def game_read(*, game: Game | None, user: Any) -> Game:
 def game_list_read(*, ids: list[Any], user: Any) -> list[Game]:
     """The games `ids` that `user` may read (`game_read`), in that order, each once: the others
     are left out, as if they did not exist."""
-    found = Game.objects.select_related("challenge", "match").in_bulk(ids)
+    found = Game.objects.select_related("challenge", SEAT_MATCH).in_bulk(ids)
     games = []
     for pk in dict.fromkeys(ids):
         try:
@@ -500,7 +505,7 @@ def game_hint(*, game: Game, user: Any) -> dict[str, Any]:
         raise GameFinished(game_over_message(game))
     if game.challenge_id is not None:  # in progress, so its day lasts (R26a)
         raise Forbidden(_("No hints in a ranked daily game while its day lasts."), "R30")
-    if game.match_id is not None:
+    if game_match_id(game) is not None:
         raise Forbidden(_("No hints in a match game."), "R30")
     action, winnable = hint(EngineGame.from_dict(game.state))
     Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
@@ -576,7 +581,7 @@ def games_end_idle(*, now: datetime.datetime) -> int:
         Game.objects.filter(
             status=Game.Status.PLAYING,
             challenge__isnull=True,
-            match__isnull=True,
+            match_seat__isnull=True,
             created_at__lt=since,
         )
         .exclude(Exists(recent))
@@ -685,7 +690,7 @@ def analysis_run(row: GameAnalysis) -> GameAnalysis | None:
     """Compute one claimed analysis (`_analysis_claim`) and store it; its progress is stored as
     it goes. A game whose deal may not be shown (no read queues one: R19) is not analysed:
     its row goes (None)."""
-    game = Game.objects.select_related("challenge", "match").get(pk=row.pk)
+    game = Game.objects.select_related("challenge", SEAT_MATCH).get(pk=row.pk)
     mine = GameAnalysis.objects.filter(pk=row.pk, started_at=row.started_at)
     if game.status == Game.Status.PLAYING or game_is_private(game):
         mine.delete()

@@ -48,6 +48,7 @@ from games.api import (
     game_payload,
 )
 from games.models import Action, Game
+from games.seats import SEAT
 
 NDJSON = "application/x-ndjson"
 BYTES = "application/octet-stream"
@@ -108,7 +109,7 @@ def _read_since(
     own wake-up), so that a line never pairs an action with the game before it."""
     if credential is not None and not selectors.credentials_alive([credential]):
         return None
-    game = Game.objects.select_related("challenge").get(pk=game_id)
+    game = Game.objects.select_related("challenge", SEAT).get(pk=game_id)
     game = services.game_end_day_over(game)
     rows = [
         action_payload(row)

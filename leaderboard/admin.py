@@ -1,4 +1,5 @@
-"""Admin for daily challenges, board entries and players, with the audited "disqualify" action.
+"""Admin for board entries and players, with the audited "disqualify" action (the daily
+challenges' admin is games/admin.py, beside their model).
 
 Disqualifying takes entries off every leaderboard (the selectors skip `Entry.disqualified`).
 Each one is recorded in the admin's history (who, when, which entry) and in the log.
@@ -19,12 +20,10 @@ from django.contrib.auth.models import AbstractUser
 from django.db.models import QuerySet
 from django.db.models.expressions import Combinable
 from django.http import HttpRequest
-from django.utils import timezone
 from django_stubs_ext import WithAnnotations
 
-from games.admin import HIDDEN
 from leaderboard import selectors, services
-from leaderboard.models import DailyChallenge, Entry
+from leaderboard.models import Entry
 
 AUDIT_MESSAGE = "Disqualified: removed from the leaderboards"
 
@@ -39,45 +38,6 @@ def disqualify(
         request, f"{len(changed)} entr{'y' if len(changed) == 1 else 'ies'} disqualified.",
         messages.SUCCESS,
     )  # fmt: skip
-
-
-@admin.register(DailyChallenge)
-class DailyChallengeAdmin(admin.ModelAdmin[DailyChallenge]):
-    """Read-only: challenges are made by `create_daily_challenges` (R29). A challenge's code
-    and winning line (which spells out the deal) are hidden until its day ends, from staff too;
-    challenges are created days ahead."""
-
-    list_display = ("date", "draw", "code_shown", "attempt", "par_shown", "ends_at")
-    list_filter = ("draw",)
-    search_fields = ("date",)
-    date_hierarchy = "date"
-    ordering = ("-date", "-draw")
-    fields = readonly_fields = (
-        "date", "draw", "code_shown", "attempt", "ends_at", "par_shown", "line_shown",
-    )  # fmt: skip
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    @admin.display(description="deal code")
-    def code_shown(self, challenge: DailyChallenge) -> str:
-        return challenge.deal_code if challenge.ends_at <= timezone.now() else HIDDEN
-
-    @admin.display(description="par")
-    def par_shown(self, challenge: DailyChallenge) -> Any:
-        if challenge.par is None:
-            return None
-        return f"{'' if challenge.par_exact else '≤ '}{challenge.par}"
-
-    @admin.display(description="winning line")
-    def line_shown(self, challenge: DailyChallenge) -> Any:
-        return challenge.line if challenge.ends_at <= timezone.now() else HIDDEN
 
 
 class SharedAddressFilter(admin.SimpleListFilter):

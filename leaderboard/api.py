@@ -35,9 +35,8 @@ from core.api import (
 from core.errors import InvalidRequest, NotFound
 from games.api import DRAW_CHOICES
 from games.days import DRAWS, day_parse, day_today, month_parse
-from games.models import Game
+from games.models import DailyChallenge, Game
 from leaderboard import selectors, services
-from leaderboard.models import DailyChallenge
 from matches.selectors import player_ratings
 
 

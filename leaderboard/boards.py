@@ -46,7 +46,8 @@ from django.utils import timezone
 from core import metrics
 from core.logs import WarnEvery
 from core.redis_clients import redis_client
-from leaderboard.models import DailyChallenge, Entry
+from games.models import DailyChallenge
+from leaderboard.models import Entry
 
 logger = logging.getLogger(__name__)
 

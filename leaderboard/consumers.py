@@ -56,8 +56,8 @@ from websockets.protocol import State
 from core import hub, metrics
 from core.logs import WarnEvery
 from games.days import DRAWS, day_parse, day_today
+from games.models import DailyChallenge
 from leaderboard import selectors, services
-from leaderboard.models import DailyChallenge
 
 logger = logging.getLogger(__name__)
 

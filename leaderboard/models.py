@@ -3,37 +3,6 @@ from django.db import models
 from django.db.models import Q
 
 
-class DailyChallenge(models.Model):
-    """The deal everyone plays on one day in one draw mode (R20)."""
-
-    date = models.DateField()
-    draw = models.PositiveSmallIntegerField()
-    # The deal's code: CF2 (R4a) from the day, draw and attempt under DAILY_SECRET
-    # (games.days); the CF1 codes of challenges created before CF2 stay as they were.
-    deal_code = models.CharField(max_length=40)
-    # Which derivation of the day's deal this is (0, 1, ...: the solver skips the deals it
-    # cannot prove winnable, R29); null for the CF1 challenges.
-    attempt = models.PositiveSmallIntegerField(null=True, blank=True)
-    # The end of the day in DAILY_TIME_ZONE, fixed when the challenge is created: the code is
-    # revealed and the board's figures freeze at this moment.
-    ends_at = models.DateTimeField()
-    # R29/R31: the winning line the solver found for the deal (engine actions, replayed through
-    # the engine before it was stored) and its length in moves (R25), the day's par; null for
-    # challenges created before the solver. `par_exact`: the line is proved to be the shortest
-    # (otherwise par is shown as "<= N").
-    line = models.JSONField(null=True, blank=True)
-    par = models.PositiveIntegerField(null=True, blank=True)
-    par_exact = models.BooleanField(default=False)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["date", "draw"], name="dailychallenge_unique_date_draw")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.date} draw {self.draw}"
-
-
 class Entry(models.Model):
     """One player's ranked game on a challenge, with the figures the board ranks it by.
 
@@ -41,7 +10,9 @@ class Entry(models.Model):
     it keeps the figures of that moment even if the game goes on.
     """
 
-    challenge = models.ForeignKey(DailyChallenge, on_delete=models.PROTECT, related_name="entries")
+    challenge = models.ForeignKey(
+        "games.DailyChallenge", on_delete=models.PROTECT, related_name="entries"
+    )
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="daily_entries"
     )

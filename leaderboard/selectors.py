@@ -44,10 +44,10 @@ from django_stubs_ext import WithAnnotations
 from accounts.identity import player_is_bot
 from core.errors import NotFound
 from games.days import day_today, day_zone, month_next
-from games.models import Game
+from games.models import DailyChallenge, Game
 from games.selectors import games_counted
 from leaderboard import boards
-from leaderboard.models import DailyChallenge, Entry
+from leaderboard.models import Entry
 
 PAGE_SIZE = 50
 # A day's boards' populations (R34), as `?players=` names them: people by default.

@@ -29,11 +29,11 @@ from games.changes import CHANGED_GAME_ID, Clause, GameChanged
 from games.days import DRAWS, day_deal, day_ends_at, day_today
 from games.engine import DealCode
 from games.engine import Game as EngineGame
-from games.models import Game
+from games.models import DailyChallenge, Game
 from games.selectors import account_standing, account_standing_require
 from games.solver import Solution, solve
 from leaderboard import boards, selectors
-from leaderboard.models import DailyChallenge, Entry
+from leaderboard.models import Entry
 
 logger = logging.getLogger(__name__)
 

@@ -1,7 +1,8 @@
 """Matches (R32) and ratings (R33).
 
 A match is 2 or 4 seats on one solver-proved CF2 deal (`MatchDeal`, dealt ahead from
-MATCH_SECRET by the scheduler); each seat is a `MatchPlayer` with its own game (`Game.match`).
+MATCH_SECRET by the scheduler); each seat is a `MatchPlayer` with its own game
+(`MatchPlayer.game`: the seat refers to its game, the game never to its match, games.seats).
 A rating (`Rating`) is kept per player, size and draw; every rated match leaves one
 `RatingChange` per player (the history).
 """

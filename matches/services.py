@@ -313,11 +313,11 @@ def match_game_changed(change: GameChanged) -> None:
     its last game to end and every seat is taken, or its time is up (R32)."""
     if not change.finished:
         return
-    assert change.game.match_id is not None  # (a match game's change: games.changes.GameKind)
-    match = Match.objects.select_for_update().get(pk=change.game.match_id)
+    seat = change.game.match_seat  # (a match game's change: games.changes.GameKind)
+    match = Match.objects.select_for_update().get(pk=seat.match_id)
     if match.status != Match.Status.OPEN:
         return
-    if Game.objects.filter(match=match, status=Game.Status.PLAYING).exists():
+    if Game.objects.filter(match_seat__match=match, status=Game.Status.PLAYING).exists():
         return
     if match.full or change.at >= match.ends_at:
         match_finish(match=match, at=change.at)
@@ -325,7 +325,7 @@ def match_game_changed(change: GameChanged) -> None:
 
 def match_game_committed(change: GameChanged) -> None:
     """After a match game's change committed: its row to the match's live listeners."""
-    match_publish_player(match_id=change.game.match_id, game_id=change.game.pk)
+    match_publish_player(match_id=change.game.match_seat.match_id, game_id=change.game.pk)
 
 
 def _place_key(seat: MatchPlayer) -> tuple[Any, ...]:
@@ -377,7 +377,9 @@ def match_reviewed(match: Match) -> bool:
     the match happened). Every match game, bots' too, is queued for review when it ends, so a
     game with no review is not reviewed."""
     return not (
-        Game.objects.filter(match=match).exclude(fairplay_review__state__in=REVIEWED).exists()
+        Game.objects.filter(match_seat__match=match)
+        .exclude(fairplay_review__state__in=REVIEWED)
+        .exists()
     )
 
 
@@ -592,12 +594,13 @@ def match_close(*, match: Match, now: dt.datetime) -> Match:
     """R32: a match whose time is up: its running games end `match_over` (each ending is a
     match game change, so the last one finishes the match), then, if none was running, the
     match is finished here (or cancelled with fewer than two players)."""
-    for game in Game.objects.filter(match=match, status=Game.Status.PLAYING):
+    playing = Game.objects.filter(match_seat__match=match, status=Game.Status.PLAYING)
+    for game in playing.select_related("match_seat__match"):
         game_end_day_over(game, now=now)
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)
         if match.status == Match.Status.OPEN and not (
-            Game.objects.filter(match=match, status=Game.Status.PLAYING).exists()
+            Game.objects.filter(match_seat__match=match, status=Game.Status.PLAYING).exists()
         ):
             match_finish(match=match, at=match.ends_at)
     return match

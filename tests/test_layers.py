@@ -1,12 +1,16 @@
 """The layers (docs/contributing.md, "Layers"): every module of every app imports only its own app,
 the layers below it and, among the feature apps, the siblings listed in SIBLINGS. Imports are
-read from the source (ast) wherever they are: at the top, inside functions, under `if`."""
+read from the source (ast) wherever they are: at the top, inside functions, under `if`. Foreign
+keys, which name their model in a string and so escape the scan, are read from Django's apps
+registry: every key of every model points to its own app or a lower layer (no sibling either)."""
 
 import ast
 from importlib.util import resolve_name
 from pathlib import Path
 
+from django.apps import apps
 from django.conf import settings
+from django.db.models import ForeignKey, ManyToManyField
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,6 +78,30 @@ def forbidden(importer: str, imported: str) -> bool:
     return imported not in SIBLINGS.get(importer, set())
 
 
+def key_allowed(holder: str, target: str) -> bool:
+    """Whether a model of the app `holder` may hold a key to a model of `target`: its own app's,
+    or a lower layer's (for keys, the siblings are no exception: a row refers down)."""
+    return holder == target or LAYER_OF[target] < LAYER_OF[holder]
+
+
+def upward_keys() -> list[str]:
+    """Every foreign key, one-to-one or many-to-many key of a model of a layered app that
+    points elsewhere than `key_allowed` lets it (the models of other packages: Django's, OAuth's,
+    count as below every layer)."""
+    found = []
+    for model in apps.get_models():
+        holder = owner(model._meta.app_config.name)
+        for field in model._meta.get_fields():
+            if holder is None or not isinstance(field, ForeignKey | ManyToManyField):
+                continue
+            target = owner(field.related_model._meta.app_config.name)
+            if target is not None and not key_allowed(holder, target):
+                found.append(
+                    f"{model._meta.label}.{field.name} -> {field.related_model._meta.label}"
+                )
+    return sorted(found)
+
+
 def offences() -> dict[str, list[str]]:
     found = {}
     for package in LAYER_OF:
@@ -97,6 +125,33 @@ def test_every_app_imports_only_the_layers_below_it():
 
     # when / then
     assert offences() == {}
+
+
+def test_every_key_points_to_its_own_app_or_a_lower_layer():
+    # given: the keys of the layered apps' models (a game's to its day, a seat's to its game, ...)
+    keys = [
+        field
+        for model in apps.get_models()
+        if owner(model._meta.app_config.name) is not None
+        for field in model._meta.get_fields()
+        if isinstance(field, ForeignKey | ManyToManyField)
+    ]
+    assert len(keys) > 20  # the check sees them
+
+    # then
+    assert upward_keys() == []
+
+
+def test_the_key_rule_refuses_upward_and_sibling_keys():
+    # then
+    assert not key_allowed("games", "leaderboard")  # a game refers to its day, which is games'
+    assert not key_allowed("games", "matches")  # a match's seat refers to its game
+    assert not key_allowed("leaderboard", "matches")  # an import may go there; a key may not
+    assert not key_allowed("accounts", "games")
+    assert key_allowed("leaderboard", "games")
+    assert key_allowed("matches", "games")
+    assert key_allowed("fairplay", "accounts")
+    assert key_allowed("games", "games")
 
 
 def test_every_app_of_the_project_has_a_layer():

@@ -1,7 +1,11 @@
 """The keys' models moved from the `keys` app to `accounts` in Django's state only
 (accounts/migrations/0001_from_keys.py), and so did the identity models of `games`
 (accounts/migrations/0002_identity_from_games.py): a database the old app made keeps its rows,
-its tables and its content types (so permissions and admin history) through the migration."""
+its tables and its content types (so permissions and admin history) through the migration. So
+does DailyChallenge, moved from `leaderboard` to `games`
+(games/migrations/0015_dailychallenge_from_leaderboard.py)."""
+
+import datetime as dt
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -13,6 +17,9 @@ from django.utils import timezone
 from accounts import events
 from accounts.models import AccountEvent, ApiKey, EventClock, Player, ReservedName
 from accounts.services import key_create, key_hash
+from games.models import DailyChallenge, Game
+from games.services import game_create
+from leaderboard.models import Entry
 
 BEFORE = [("keys", "0003_oauth_family_and_redeemed_codes"), ("accounts", None)]
 
@@ -134,5 +141,63 @@ def test_the_key_content_type_survives_a_migrate_back_and_forth():
     assert list(ContentType.objects.filter(model="apikey").values_list("pk", "app_label")) == [
         (kept.pk, "accounts")
     ]
+    assert not ContentType.objects.filter(pk=fresh.pk).exists()
+    assert Permission.objects.get(pk=permission.pk).content_type_id == kept.pk
+
+
+DAILY_BEFORE = [("leaderboard", "0012_entry_provisional"), ("games", "0014_identity_to_accounts")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_daily_made_by_the_leaderboard_app_works_after_the_move(make_user):
+    # given: the database as the leaderboard app left DailyChallenge (games/migrations/
+    # 0015_dailychallenge_from_leaderboard.py), with a day and the model's content type
+    then = migrate(DAILY_BEFORE)
+    try:
+        old_type = ContentType.objects.get_or_create(
+            app_label="leaderboard", model="dailychallenge"
+        )[0]
+        made = then.get_model("leaderboard", "DailyChallenge").objects.create(
+            date=dt.date(2026, 1, 2), draw=3, deal_code="CF1-D3-AAAAAAB", ends_at=timezone.now()
+        )
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+    # then: the row is the games app's, its table unchanged, the content type followed it; a
+    # game and a board entry refer to it there
+    assert DailyChallenge._meta.db_table == "leaderboard_dailychallenge"
+    challenge = DailyChallenge.objects.get(pk=made.pk)
+    moved = ContentType.objects.get(pk=old_type.pk)
+    assert (moved.app_label, moved.model) == ("games", "dailychallenge")
+    game = game_create(owner=make_user("dora"), challenge=challenge)
+    assert Game._meta.get_field("challenge").related_model is DailyChallenge
+    assert Entry._meta.get_field("challenge").related_model is DailyChallenge
+    assert list(challenge.games.all()) == [game]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_daily_content_type_survives_a_migrate_back_and_forth():
+    # given: the content type after the move, with a permission attached to it
+    kept = ContentType.objects.get_for_model(DailyChallenge)
+    permission = Permission.objects.get(content_type=kept, codename="view_dailychallenge")
+    try:
+        # when: migrated back to the leaderboard app, a `migrate` in between making the games
+        # app's content type again (post_migrate: new, empty), then forward, back and forward
+        migrate(DAILY_BEFORE)
+        ContentType.objects.clear_cache()
+        fresh = ContentType.objects.create(app_label="games", model="dailychallenge")
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate(DAILY_BEFORE)
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+        ContentType.objects.clear_cache()
+
+    # then: the one content type (the permission's) is the games app's; the copy is gone
+    assert list(
+        ContentType.objects.filter(model="dailychallenge").values_list("pk", "app_label")
+    ) == [(kept.pk, "games")]
     assert not ContentType.objects.filter(pk=fresh.pk).exists()
     assert Permission.objects.get(pk=permission.pk).content_type_id == kept.pk

@@ -20,10 +20,10 @@ from fairplay.models import Review
 from games import services as game_services
 from games.days import day_today
 from games.engine import Action, DealCode
-from games.models import Game
+from games.models import DailyChallenge, Game
 from games.solver import solve
 from leaderboard import services as board_services
-from leaderboard.models import DailyChallenge, Entry
+from leaderboard.models import Entry
 from tests.fairplay.test_review import act, cycle
 
 DEVICE = "d" * 64

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from games.days import DRAWS, day_deal, day_ends_at, day_today
-from leaderboard.models import DailyChallenge
+from games.models import DailyChallenge
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,10 +16,9 @@ from games.days import day_deal
 from games.engine import Action as EngineAction
 from games.engine import DealCode
 from games.engine import Game as EngineGame
-from games.models import Analysis, Game
+from games.models import Analysis, DailyChallenge, Game
 from games.solver import solve
-from leaderboard.models import DailyChallenge
-from matches.models import Match, MatchDeal
+from matches.models import Match, MatchDeal, MatchPlayer
 from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck, winning_actions
 from tests.games.scheduler import challenges_of_today_and_tomorrow, scheduler_running, wait_for
@@ -286,6 +285,9 @@ def test_a_match_game_is_analysed_once_its_match_is_finished(
         size=2, draw=3, deal=deal, created_at=now, ends_at=now + dt.timedelta(hours=24)
     )
     game = services.game_create(owner=user, code=DealCode.parse(deal.deal_code), match=match)
+    MatchPlayer.objects.create(
+        match=match, player=user, game=game, seat=1, joined_at=now, rating_before=1500
+    )
     assert act(auth_client, game.pk, {"type": "resign"}).status_code == 200
     other = client_for(make_user("bob"))
 

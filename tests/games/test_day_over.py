@@ -15,8 +15,8 @@ from core.errors import GameFinished
 from games import changes, services
 from games.days import day_deal, day_today
 from games.engine import DealCode
-from games.models import Game
-from leaderboard.models import DailyChallenge, Entry
+from games.models import DailyChallenge, Game
+from leaderboard.models import Entry
 from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck, winning_actions
 from tests.games.scheduler import challenges_of_today_and_tomorrow, scheduler_running, wait_for

@@ -287,7 +287,7 @@ def test_statistics_count_games_that_are_over_with_a_move(db, user, auth_client)
 
 def test_the_scheduler_runs_every_job_in_one_round(db, settings, capsys):
     from games.days import day_today
-    from leaderboard.models import DailyChallenge
+    from games.models import DailyChallenge
     from matches.models import MatchDeal
 
     # given a guest unused for 31 days, an idle practice game and an empty match deal pool

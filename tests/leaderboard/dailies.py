@@ -8,9 +8,9 @@ from typing import Any
 
 from games.days import day_deal, day_ends_at
 from games.engine import DealCode
-from games.models import Game
+from games.models import DailyChallenge, Game
 from games.services import game_create
-from leaderboard.models import DailyChallenge, Entry
+from leaderboard.models import Entry
 
 
 def challenge_on(date: dt.date, draw: int = 3, par: int | None = None) -> DailyChallenge:

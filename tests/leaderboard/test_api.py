@@ -13,10 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from games import streams
 from games.days import day_deal
 from games.engine import DealCode, shuffled_deck
-from games.models import Game
+from games.models import DailyChallenge, Game
 from games.services import game_create
 from leaderboard import boards, selectors, services
-from leaderboard.models import DailyChallenge, Entry
+from leaderboard.models import Entry
 from leaderboard.services import entries_disqualify
 from tests.conftest import requires_postgres, requires_redis
 from tests.leaderboard.conftest import NOON

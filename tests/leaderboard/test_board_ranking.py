@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from games import services as game_services
 from games.engine import Game as EngineGame
+from games.models import DailyChallenge
 from leaderboard import boards, selectors, services
-from leaderboard.models import DailyChallenge, Entry
+from leaderboard.models import Entry
 from tests.conftest import requires_redis
 from tests.leaderboard.conftest import NOON
 

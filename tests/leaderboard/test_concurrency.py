@@ -10,9 +10,9 @@ from core.errors import Stale
 from games import services as game_services
 from games.engine import Game as EngineGame
 from games.engine import IllegalMove
-from games.models import Game
+from games.models import DailyChallenge, Game
 from leaderboard import selectors, services
-from leaderboard.models import DailyChallenge, Entry
+from leaderboard.models import Entry
 from tests.conftest import requires_postgres
 from tests.leaderboard.test_board_ranking import assert_board_matches_full_sort
 

@@ -4,8 +4,8 @@ with a traceback per action; actions never fail, and the boards count in the dat
 import logging
 
 from core.logs import WarnEvery
+from games.models import DailyChallenge
 from leaderboard import boards, selectors
-from leaderboard.models import DailyChallenge
 from tests.leaderboard.test_api import BOARD, act, daily
 
 

@@ -8,9 +8,9 @@ from django.core.management import call_command
 
 from games.days import day_deal
 from games.engine import Action, Game
+from games.models import DailyChallenge
 from games.solver import solve
 from leaderboard import services
-from leaderboard.models import DailyChallenge
 
 DAY = dt.date(2026, 11, 29)
 # Under this DAILY_SECRET, attempts 0 and 1 of this day's draw-3 deal are unwinnable.

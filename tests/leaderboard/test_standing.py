@@ -8,8 +8,9 @@ import json
 
 import pytest
 
+from games.models import DailyChallenge
 from leaderboard import boards, services
-from leaderboard.models import DailyChallenge, Entry
+from leaderboard.models import Entry
 from tests.conftest import requires_redis
 from tests.leaderboard.conftest import NOON
 

@@ -110,7 +110,7 @@ def test_a_duel_from_join_to_finish(pool, players, api_client):
     ]
     assert rated["data"] == {"match": match["id"], "rating": by_player["p0"]["rating_after"]}
     assert anna_client.get("/api/v1/matches?status=open").json()["count"] == 0
-    assert Game.objects.filter(match_id=match["id"]).count() == 2
+    assert Game.objects.filter(match_seat__match_id=match["id"]).count() == 2
     assert Match.objects.get(pk=match["id"]).deal.used_at is not None
 
 

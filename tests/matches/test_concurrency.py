@@ -127,7 +127,6 @@ def test_concurrent_joins_keep_the_invariants_of_matches(plan):
         # every match's games share one deal: the match's, in its draw mode, app rules
         deals = {(seat.game.deal_code, seat.game.draw, seat.game.ruleset) for seat in members}
         assert deals == {(match.deal.deal_code, match.draw, "app")}
-        assert all(seat.game.match_id == match_id for seat in members)
     # nobody sits in two open matches of one mode; everybody who joined sits in one
     modes = Counter((seat.player_id, seat.match.size, seat.match.draw) for seat in seats)
     assert max(modes.values()) == 1

@@ -190,4 +190,4 @@ def test_an_account_beating_fresh_alts_again_and_again_is_held_not_rated(
     assert Rating.objects.get(player=boss).matches == 4
     assert not services.match_rate_reviewed(duels[4].pk)
     assert not RatingChange.objects.filter(match__in=duels[4:]).exists()
-    assert Game.objects.filter(match__in=duels).count() == 12
+    assert Game.objects.filter(match_seat__match__in=duels).count() == 12

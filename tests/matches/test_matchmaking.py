@@ -66,7 +66,12 @@ def test_not_the_same_opponent_twice_in_a_row_when_another_match_fits(pool, make
     duel = join(anna, "a")
     assert join(bob, "b").pk == duel.pk
     for user in (anna, bob):
-        game_act(game=user.games.get(match=duel), user=user, action={"type": "resign"}, expect=None)
+        game_act(
+            game=user.games.get(match_seat__match=duel),
+            user=user,
+            action={"type": "resign"},
+            expect=None,
+        )
     # anna opens a new duel; carl opens another (anna's is taken by nobody yet)...
     second = join(anna, "a")
     third_for_carl = join(carl, "c")
@@ -81,7 +86,12 @@ def test_bob_meets_anna_again_when_no_other_match_fits(pool, make_user):
     duel = join(anna, "a")
     join(bob, "b")
     for user in (anna, bob):
-        game_act(game=user.games.get(match=duel), user=user, action={"type": "resign"}, expect=None)
+        game_act(
+            game=user.games.get(match_seat__match=duel),
+            user=user,
+            action={"type": "resign"},
+            expect=None,
+        )
     again = join(anna, "a")
     assert join(bob, "b").pk == again.pk
 

@@ -24,7 +24,7 @@ def join(user, i, size=4):
 
 
 def act(user, match, *actions):
-    game = Game.objects.get(owner=user, match=match)
+    game = Game.objects.get(owner=user, match_seat__match=match)
     for action in actions:
         _, game, _ = game_act(game=game, user=user, action=action, expect=None)
 
@@ -32,7 +32,7 @@ def act(user, match, *actions):
 def play(user, match, draws, *, resign=True):
     """`draws` draws (recycling when the stock is out), then a resignation: a seat played, not
     aborted (R33a), once draws and resignation make 10 actions or more."""
-    cycle(user, Game.objects.get(owner=user, match=match), draws)
+    cycle(user, Game.objects.get(owner=user, match_seat__match=match), draws)
     if resign:
         act(user, match, {"type": "resign"})
 
@@ -108,7 +108,7 @@ def test_after_24_hours_running_games_end_match_over_and_the_match_is_rated(pool
     with time_machine.travel(later):
         assert services.matches_close(now=timezone.now()) == 1
         # an action on a game after its match's time is refused
-        game = Game.objects.get(owner=users[2], match=match)
+        game = Game.objects.get(owner=users[2], match_seat__match=match)
         assert game.status == "resigned" and game.end_reason == "match_over"
         assert game.finished_at == match.ends_at
 
@@ -177,7 +177,7 @@ def test_a_pending_review_holds_the_rating_back_until_it_ends_clean_then_rates_o
     assert match.status == "finished" and match.rated_at is None
     assert sorted(match.players.values_list("place", flat=True)) == [1, 2]
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
-    bob_game = Game.objects.get(owner=bob, match=match)
+    bob_game = Game.objects.get(owner=bob, match_seat__match=match)
     assert Review.objects.get(game=bob_game).state == "pending"
 
     # when: the review runs: clean, the match is rated
@@ -220,7 +220,7 @@ def test_a_held_games_match_waits_for_staff_then_rates(pool, make_user, admin_us
     match = join(anna, 0, size=2)
     join(bob, 1, size=2)
     play(anna, match, 70)
-    anna_game = Game.objects.get(owner=anna, match=match)
+    anna_game = Game.objects.get(owner=anna, match_seat__match=match)
     pace(anna_game, MACHINE_GAP)
     play(bob, match, 9)
 
@@ -294,7 +294,7 @@ def test_the_admin_lists_matches_ratings_and_history(pool, make_user, admin_clie
     # an open match's game keeps its deal from staff too (it is the other players')
     carl, dan = make_user("carl"), make_user("dan")
     open_match = join(carl, 2, size=2)
-    game = Game.objects.get(owner=carl, match=open_match)
+    game = Game.objects.get(owner=carl, match_seat__match=open_match)
     page = admin_client.get(f"/admin/games/game/{game.pk}/change/")
     assert page.status_code == 200 and open_match.deal.deal_code.encode() not in page.content
     join(dan, 3, size=2)

@@ -37,7 +37,7 @@ def test_admin_pages_list_and_search_everything(admin_client, two_on_the_board):
         f"/admin/games/game/?q={game.id}",
         f"/admin/games/game/{game.id}/change/",
         "/admin/games/action/?q=alice",
-        f"/admin/leaderboard/dailychallenge/?q={game.challenge.date.year}",
+        f"/admin/games/dailychallenge/?q={game.challenge.date.year}",
         "/admin/leaderboard/entry/?q=bob",
         "/admin/auth/user/?q=alice",
     ]
@@ -121,8 +121,8 @@ def test_a_daily_s_secrets_are_hidden_from_staff_until_its_day_ends(admin_client
     pages = [
         f"/admin/games/game/{game.id}/change/",
         f"/admin/games/action/{drawn.pk}/change/",
-        "/admin/leaderboard/dailychallenge/",
-        f"/admin/leaderboard/dailychallenge/{challenge.pk}/change/",
+        "/admin/games/dailychallenge/",
+        f"/admin/games/dailychallenge/{challenge.pk}/change/",
     ]
 
     # then: none of them appears on any admin page while the day lasts
@@ -147,9 +147,9 @@ def test_a_daily_s_secrets_are_hidden_from_staff_until_its_day_ends(admin_client
 def test_daily_challenges_cannot_be_edited_or_deleted_in_the_admin(admin_client, two_on_the_board):
     challenge = two_on_the_board[0][1].challenge
 
-    assert admin_client.get("/admin/leaderboard/dailychallenge/add/").status_code == 403
+    assert admin_client.get("/admin/games/dailychallenge/add/").status_code == 403
     response = admin_client.post(
-        f"/admin/leaderboard/dailychallenge/{challenge.pk}/change/", {"deal_code": "CF1-D3-AAAAAAB"}
+        f"/admin/games/dailychallenge/{challenge.pk}/change/", {"deal_code": "CF1-D3-AAAAAAB"}
     )
     assert response.status_code == 403
     challenge.refresh_from_db()

@@ -28,7 +28,7 @@ for i in range(52):
 LINE = """
 import json
 from games.days import day_today
-from leaderboard.models import DailyChallenge
+from games.models import DailyChallenge
 print("line:", json.dumps(DailyChallenge.objects.get(date=day_today(), draw=1).line))
 """
 

@@ -219,7 +219,7 @@ def test_a_hint_shows_the_next_move_and_none_in_a_daily(new_context):
 
 PAST_CHALLENGE = """
 import datetime as dt
-from leaderboard.models import DailyChallenge
+from games.models import DailyChallenge
 DailyChallenge.objects.create(
     date=dt.date.fromisoformat("{day}"), draw=3, deal_code="CF1-D3-AAAAACL",
     ends_at=dt.datetime.fromisoformat("{day}T23:59:59+00:00"), par=87, par_exact=False)
@@ -323,7 +323,7 @@ import datetime as dt
 from django.contrib.auth import get_user_model
 from games.engine import DealCode
 from games.services import game_create
-from leaderboard.models import DailyChallenge
+from games.models import DailyChallenge
 challenge = DailyChallenge.objects.create(
     date=dt.date.fromisoformat("{day}"), draw=3, deal_code="CF1-D3-AAAAACL",
     ends_at=dt.datetime.fromisoformat("{day}T23:59:59+00:00"), par=82, par_exact=True)

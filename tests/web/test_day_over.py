@@ -25,7 +25,7 @@ def test_a_daily_game_open_at_the_end_of_its_day_shows_as_over(new_context, run_
         "from games.engine import DealCode\n"
         "from games.services import game_create\n"
         "from games.days import day_deal\n"
-        "from leaderboard.models import DailyChallenge\n"
+        "from games.models import DailyChallenge\n"
         f"date = dt.date.fromisoformat('{date}')\n"
         "challenge = DailyChallenge.objects.create(date=date, draw=3, attempt=0,\n"
         "    deal_code=str(day_deal(date, 3)), ends_at=timezone.now() + dt.timedelta(seconds=3))\n"

@@ -11,8 +11,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games.days import day_deal
-from games.models import Game
-from leaderboard.models import DailyChallenge, Entry
+from games.models import DailyChallenge, Game
+from leaderboard.models import Entry
 
 DAY = dt.date(2026, 11, 29)
 NOON = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)

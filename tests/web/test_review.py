@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from games import services
 from games.engine import DealCode
-from leaderboard.models import DailyChallenge
+from games.models import DailyChallenge
 from tests.games.test_analysis import BAD, DEAL, TURN, solver_line
 code = DealCode(DEAL, 3, 1)
 challenge = DailyChallenge.objects.create(
@@ -38,7 +38,7 @@ print("home:", game.cards_home)
 DAY_OVER = """
 import datetime as dt
 from django.utils import timezone
-from leaderboard.models import DailyChallenge
+from games.models import DailyChallenge
 DailyChallenge.objects.filter(date="{day}", draw=3).update(
     ends_at=timezone.now() - dt.timedelta(seconds=1))
 """

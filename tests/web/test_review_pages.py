@@ -10,8 +10,7 @@ from django.utils import timezone
 
 from games.days import day_today
 from games.engine import DealCode
-from games.models import Game
-from leaderboard.models import DailyChallenge
+from games.models import DailyChallenge, Game
 from tests.games.test_api_games import act, create
 from tests.leaderboard.dailies import daily_finished
 from web.review import action_marks, emoji_strip, mark_runs, share_streak
