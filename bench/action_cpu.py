@@ -1,6 +1,6 @@
 """CPU time of one practice action and of one ping in the app's own process, and where it goes.
 
-    .venv/bin/python bench/action_cpu.py [--actions 2000] [--players 10] [--profile 25]
+    .venv/bin/python bench/action_cpu.py [--actions 2000] [--players 10] [--profile 25] [--quick]
 
 bench/api.py's two phases without HTTP or a second process: the production settings and
 environment of bench/api.py's server (DJANGO_DEBUG=0, fresh secrets, the request log on) on a
@@ -9,8 +9,8 @@ built as gunicorn builds them and served by Django's WSGI handler (the whole mid
 stack). `--players` accounts each deal a practice game (a deal code) and send `--actions` legal
 actions in all, draw or recycle with `expect`, round robin; then as many pings. Prints the
 process's CPU time (time.process_time) per action and per ping, and cProfile's `--profile`
-heaviest functions in CPU time (cumulative, then own) of a second round of actions. The database's and Redis's own
-CPU is theirs, not counted here.
+heaviest functions in CPU time (cumulative, then own) of a second round of actions. The
+database's and Redis's own CPU is theirs, not counted here.
 """
 
 from __future__ import annotations
@@ -124,7 +124,10 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=2000)
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--profile", type=int, default=25, help="functions listed (0: none)")
+    parser.add_argument("--quick", action="store_true", help="short settings (make bench)")
     args = parser.parse_args()
+    if args.quick:
+        args.actions, args.players, args.profile = 200, 5, 0
     call_command("migrate", verbosity=0)
     # The request log's lines are formatted as in production, and dropped.
     for handler in logging.getLogger().handlers:
