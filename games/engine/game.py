@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any
 
@@ -223,11 +223,10 @@ class Game:
         if self.seen & mask != mask:
             return False
         if any(self._fits(pile[-1]) for pile in (self.waste, self.reserve) if pile):
-            return False  # cheap checks first: legal_actions below is slow
-        return all(
-            action["type"] != "move" or action["from"].startswith("foundation")
-            for action in self.legal_actions()
-        )
+            return False  # cheap checks first: the rules' own check below is slow
+        # `_fits` lets through every move the rules allow from the waste and the reserve: none
+        # does, so the first legal move from a column decides.
+        return next(self._legal_moves(self._column_sources()), None) is None
 
     @property
     def no_progress(self) -> bool:
@@ -724,26 +723,37 @@ class Game:
         top = self.foundation_top(suit)
         return None if top is None else NAMES[top]
 
-    def legal_actions(self) -> list[dict[str, Any]]:
-        """Every legal action now: each move with concrete piles and count, then finish (R20b),
-        then draw or recycle, then undo. Empty once the game is over."""
-        if self.is_over:
-            return []
-        sources: list[tuple[int, int]] = [(WASTE, 1), (RESERVE, 1)]
-        for src, column in zip(TABLEAU, self.tableau, strict=True):
-            sources.extend((src, count) for count in range(1, len(column) + 1))
-        if self.rules.foundation_to_tableau:
-            sources.extend((src, 1) for src in FOUNDATION)
-        legal: list[dict[str, Any]] = []
+    def _column_sources(self) -> list[tuple[int, int]]:
+        """Every (column, count) a move may take cards from."""
+        return [
+            (src, count)
+            for src, column in zip(TABLEAU, self.tableau, strict=True)
+            for count in range(1, len(column) + 1)
+        ]
+
+    def _legal_moves(self, sources: list[tuple[int, int]]) -> Iterator[tuple[int, int, int]]:
+        """Each legal move from `sources` as (from, to, count), `to` a concrete pile; lazily,
+        so that `stuck` stops at the first."""
         for src, count in sources:
             moving = self._moving(src, count)
             if not isinstance(moving, list):
                 continue
             for dst in (ANY_FOUNDATION, *TABLEAU):
                 if self._problem(src, dst, count) is None:
-                    to = FOUNDATION[moving[0] // 13] if dst == ANY_FOUNDATION else dst
-                    move = {"from": PILE_NAMES[src], "to": PILE_NAMES[to], "count": count}
-                    legal.append({"type": "move", **move})
+                    yield src, FOUNDATION[moving[0] // 13] if dst == ANY_FOUNDATION else dst, count
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        """Every legal action now: each move with concrete piles and count, then finish (R20b),
+        then draw or recycle, then undo. Empty once the game is over."""
+        if self.is_over:
+            return []
+        sources = [(WASTE, 1), (RESERVE, 1), *self._column_sources()]
+        if self.rules.foundation_to_tableau:
+            sources.extend((src, 1) for src in FOUNDATION)
+        legal: list[dict[str, Any]] = [
+            {"type": "move", "from": PILE_NAMES[src], "to": PILE_NAMES[to], "count": count}
+            for src, to, count in self._legal_moves(sources)
+        ]
         if isinstance(self._finishing(), list):
             legal.append({"type": "finish"})
         if self.stock:
