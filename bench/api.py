@@ -153,6 +153,7 @@ def main() -> None:
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DAILY_SECRET": secrets.token_urlsafe(50),
         "THROTTLE_REGISTER": "100000/min",
+        "SIGNUP_LIMIT": "1000000",  # (every player signs up from the loopback)
         "THROTTLE_TOKEN": "100000/min",
         "THROTTLE_ACTIONS": "1000000/min",
         "THROTTLE_GAMES": "1000000/min",  # (the players deal games back to back, one address)
@@ -171,7 +172,7 @@ def main() -> None:
         tokens = []
         for i in range(args.players):
             status, body = Client(PORT).call(
-                "POST", "/api/v1/auth/register", {"username": f"p{i}", "password": "bench-pass-99"}
+                "POST", "/api/v1/auth/register", {"username": f"player{i}", "password": "bench-pass-99"}
             )
             assert status == 201, body
             tokens.append(body["token"])

@@ -153,12 +153,14 @@ heavy_servers="server 127.0.0.1:$heavy_port;"
 
 ws_servers=""
 ws_names=""
+ws_ports=""
 for n in $(seq "$WS_PROCESSES"); do
     ws_names="$ws_names ws-$n"
     ws_port="$(free_port)"
     program "ws-$n" "bash scripts/serve-ws.sh"
     echo "environment=WS_BIND=\"127.0.0.1:$ws_port\",METRICS_NAME=\"ws-$n\"" >>"$conf"
     ws_servers="$ws_servers server 127.0.0.1:$ws_port;"
+    ws_ports="$ws_ports $ws_port"
 done
 
 program scheduler "bash scripts/scheduler.sh"
@@ -207,9 +209,20 @@ answers() {
     python -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)" "$1" \
         2>/dev/null
 }
+# Every ws process answers itself before anything asks nginx's ws upstream: nginx takes a server
+# it could not connect to out of the upstream for 10 s (max_fails=1, fail_timeout=10s, its
+# defaults), so a probe through nginx while one ws process was still starting sent every socket
+# of those 10 s to the other, and one more failure there left none ("no live upstreams": 2,000
+# sockets opening took 16 s and 74 failed, bench/live.py, 2026-12-06, once the processes
+# started 0.3 s sooner).
+ws_answer() {
+    local port
+    for port in $ws_ports; do answers "http://127.0.0.1:$port/readyz" || return 1; done
+}
 ready=0
 for _ in $(seq 360); do
-    if answers "http://127.0.0.1:$PUBLIC_PORT/readyz" \
+    if ws_answer \
+        && answers "http://127.0.0.1:$PUBLIC_PORT/readyz" \
         && answers "http://127.0.0.1:$PUBLIC_PORT/ws/readyz" \
         && answers "http://127.0.0.1:$heavy_port/readyz" \
         && answers "http://127.0.0.1:$metrics_port/metrics"; then
