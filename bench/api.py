@@ -172,7 +172,9 @@ def main() -> None:
         tokens = []
         for i in range(args.players):
             status, body = Client(PORT).call(
-                "POST", "/api/v1/auth/register", {"username": f"player{i}", "password": "bench-pass-99"}
+                "POST",
+                "/api/v1/auth/register",
+                {"username": f"player{i}", "password": "bench-pass-99"},
             )
             assert status == 201, body
             tokens.append(body["token"])
