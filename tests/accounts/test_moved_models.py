@@ -118,33 +118,6 @@ def test_identity_rows_made_by_the_games_app_work_after_the_move(make_user, api_
     ]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_key_content_type_survives_a_migrate_back_and_forth():
-    # given: the content types after the move, with a permission attached to the key's
-    kept = ContentType.objects.get_for_model(ApiKey)
-    permission = Permission.objects.get(content_type=kept, codename="view_apikey")
-    try:
-        # when: migrated back to the keys app, then a `migrate` in between makes the accounts
-        # app's content type again (post_migrate: new, empty), then forward, back and forward
-        migrate(BEFORE)
-        ContentType.objects.clear_cache()
-        fresh = ContentType.objects.create(app_label="accounts", model="apikey")
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
-        migrate(BEFORE)
-    finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
-        ContentType.objects.clear_cache()
-
-    # then: the one content type (the permission's) is the accounts app's; the copy is gone
-    assert list(ContentType.objects.filter(model="apikey").values_list("pk", "app_label")) == [
-        (kept.pk, "accounts")
-    ]
-    assert not ContentType.objects.filter(pk=fresh.pk).exists()
-    assert Permission.objects.get(pk=permission.pk).content_type_id == kept.pk
-
-
 DAILY_BEFORE = [("leaderboard", "0012_entry_provisional"), ("games", "0014_identity_to_accounts")]
 
 
@@ -177,27 +150,31 @@ def test_a_daily_made_by_the_leaderboard_app_works_after_the_move(make_user):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_daily_content_type_survives_a_migrate_back_and_forth():
+@pytest.mark.parametrize(
+    ("model", "before"), [(ApiKey, BEFORE), (DailyChallenge, DAILY_BEFORE)], ids=["key", "daily"]
+)
+def test_a_moved_content_type_survives_a_migrate_back_and_forth(model, before):
     # given: the content type after the move, with a permission attached to it
-    kept = ContentType.objects.get_for_model(DailyChallenge)
-    permission = Permission.objects.get(content_type=kept, codename="view_dailychallenge")
+    kept = ContentType.objects.get_for_model(model)
+    name = model._meta.model_name
+    permission = Permission.objects.get(content_type=kept, codename=f"view_{name}")
     try:
-        # when: migrated back to the leaderboard app, a `migrate` in between making the games
+        # when: migrated back to the app that made it, a `migrate` in between making the new
         # app's content type again (post_migrate: new, empty), then forward, back and forward
-        migrate(DAILY_BEFORE)
+        migrate(before)
         ContentType.objects.clear_cache()
-        fresh = ContentType.objects.create(app_label="games", model="dailychallenge")
+        fresh = ContentType.objects.create(app_label=kept.app_label, model=name)
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())
-        migrate(DAILY_BEFORE)
+        migrate(before)
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())
         ContentType.objects.clear_cache()
 
-    # then: the one content type (the permission's) is the games app's; the copy is gone
-    assert list(
-        ContentType.objects.filter(model="dailychallenge").values_list("pk", "app_label")
-    ) == [(kept.pk, "games")]
+    # then: the one content type (the permission's) is the new app's; the copy is gone
+    assert list(ContentType.objects.filter(model=name).values_list("pk", "app_label")) == [
+        (kept.pk, model._meta.app_label)
+    ]
     assert not ContentType.objects.filter(pk=fresh.pk).exists()
     assert Permission.objects.get(pk=permission.pk).content_type_id == kept.pk
