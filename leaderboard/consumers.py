@@ -90,10 +90,18 @@ class Board(hub.Keeper):
         self.latest: tuple[int, str] | None = None
         self.latest_at = 0.0
         self.snapshot_lock = asyncio.Lock()
+        # Set from taking a batch until the board is released: a batch taken is numbered, and
+        # one numbered but never sent is a gap every listener of every process sees (4408).
+        self.batching = False
+        self.closing = False
         self.ticks = asyncio.create_task(self._tick())
 
     async def close(self) -> None:
-        self.ticks.cancel()
+        """The last listener left: the ticks stop, but a batch being made is sent first (a
+        graceful restart of the process closes its listeners, then its boards)."""
+        self.closing = True
+        if not self.batching:
+            self.ticks.cancel()
         await asyncio.gather(self.ticks, return_exceptions=True)
 
     def _keep(self, seq: int, snapshot: str) -> None:
@@ -129,11 +137,12 @@ class Board(hub.Keeper):
 
     async def _tick(self) -> None:
         tick_batch = database_sync_to_async(services.board_tick)
-        while True:
+        while not self.closing:
             await asyncio.sleep(TICK_SECONDS - time.time() % TICK_SECONDS)
             # Every process names the same tick, so that exactly one of them claims it.
             tick = round(time.time() / TICK_SECONDS)
             times = [time.time()]  # woke, batch made, sent, board released, back here
+            self.batching = True  # (close() no longer cancels: it waits for this tick)
             try:
                 # Again each tick, before the batch is taken: a restarted Redis forgot the group
                 # (and the layer forgets a member after a day), and a join that fails on a
@@ -176,6 +185,8 @@ class Board(hub.Keeper):
                 raise
             except Exception as error:  # Redis or the database down: the next tick tries again
                 _warn("live_board_tick_failed", {"board": self.group, "error": repr(error)})
+            finally:
+                self.batching = False
 
 
 def frames(messages: list[str]) -> bytes:

@@ -1,6 +1,7 @@
 """The live board's consumer in process (any channel layer): snapshot, batches once a second
 while the board changes and none while it is still, removed entries, close codes, origins."""
 
+import asyncio
 import json
 
 import pytest
@@ -14,7 +15,7 @@ from canfield_site.asgi import application
 from games import services as game_services
 from games.days import day_today
 from leaderboard import services
-from leaderboard.consumers import frames
+from leaderboard.consumers import Board, frames
 from leaderboard.models import Entry
 
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
@@ -251,3 +252,53 @@ def test_a_batch_s_frames_are_what_the_websockets_library_makes_of_its_messages(
     )
 
     assert frames(messages) == expected
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_being_sent_when_the_last_listener_leaves_is_still_sent(make_user, monkeypatch):
+    # given: alice on today's board, this process's one listener, and another process's
+    # channel in the board's group (its listeners)
+    today = day_today().isoformat()
+    alice = make_user("alice")
+    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+    layer = get_channel_layer()
+    send = layer.group_send
+    close = Board.close
+
+    async def scenario():
+        sending, go, closing = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+        async def send_held(group, message):
+            if message.get("type") == "board.batch" and not go.is_set():
+                sending.set()
+                await go.wait()
+            await send(group, message)
+
+        async def close_noted(board):
+            closing.set()
+            await close(board)
+
+        socket = await open_socket(f"/ws/daily/{today}/3/")
+        await next_message(socket)
+        await drain(socket)
+        other = await layer.new_channel()
+        await layer.group_add(f"daily.{today}.3", other)
+        monkeypatch.setattr(layer, "group_send", send_held)
+        monkeypatch.setattr(Board, "close", close_noted)
+        # when: alice draws, the tick numbers its batch, and while it is on its way the
+        # listener leaves (a process's graceful stop closes its sockets first)
+        await draw(alice, game.pk)
+        await asyncio.wait_for(sending.wait(), 5)
+        leaving = asyncio.create_task(socket.disconnect())
+        await asyncio.wait_for(closing.wait(), 5)
+        go.set()
+        await asyncio.wait_for(leaving, 5)
+        # then: the batch reaches the other process (no number is lost: a gap would close
+        # every listener there with 4408)
+        return await asyncio.wait_for(layer.receive(other), 5)
+
+    batch = async_to_sync(scenario)()
+
+    assert batch["type"] == "board.batch"
+    entries = json.loads(batch["messages"][-1])["entries"]
+    assert [(e["player"], e["moves"]) for e in entries] == [("alice", 1)]
