@@ -213,6 +213,15 @@ if DATABASE_POOLER not in ("", "pgbouncer"):
 if DATABASE_POOLER:
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Straight to PostgreSQL: parameters bound by the server, and a query run twice on a
+    # connection prepared there (psycopg), so that PostgreSQL parses and plans an action's
+    # read and write once per connection, not once per action: its CPU per action 1.5-1.6 ->
+    # 0.8 ms, validated actions/s up 10-20 % (bench/api.py, docs/benchmarks.md). Behind
+    # PgBouncer (above) the client binds them, as a pooled connection may change hands.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=2
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite: no persistent connections (threads in tests), wait on locks instead of failing.
     DATABASES["default"]["CONN_MAX_AGE"] = 0

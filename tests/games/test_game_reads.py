@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from accounts.models import AccountEvent
 from accounts.services import key_create, key_hash
 from games import selectors, services
-from games.models import Game
+from games.models import Action, Game
 from leaderboard import services as leaderboard_services
 from tests.conftest import requires_postgres
 from tests.games.helpers import easy_deck
@@ -102,6 +102,29 @@ def test_an_action_reads_once_and_on_postgresql_writes_once(auth_client):
     assert len(reads) == 1, sql  # the token's user and the game together
     if connection.vendor == "postgresql":
         assert len(sql) == 2, sql  # and one statement for the update and the log row
+
+
+@requires_postgres
+def test_straight_to_postgresql_an_actions_read_and_write_are_prepared_once(auth_client):
+    # given: the app straight to PostgreSQL (no DATABASE_POOLER: canfield_site/settings.py)
+    game = auth_client.post(GAMES, {}, format="json").json()
+
+    # when: three actions on one connection
+    for moves in range(3):
+        response = auth_client.post(
+            f"{GAMES}/{game['id']}/actions", {"type": "draw", "expect": moves}, format="json"
+        )
+        assert response.status_code == 200, response.content
+
+    # then: the server holds the read and the write as prepared statements (parsed and
+    # planned once per connection), bound with parameters, not with values written in
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    reads = [s for s in prepared if "FROM" in s and Game._meta.db_table in s and "$1" in s]
+    writes = [s for s in prepared if s.lstrip().startswith("WITH") and Action._meta.db_table in s]
+    assert reads and writes, prepared
+    assert game["id"] not in " ".join(prepared)
 
 
 @requires_postgres
