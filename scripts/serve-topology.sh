@@ -28,6 +28,9 @@
 #                  check interval times `fall`. Default 0 (no balancer in front)
 #   METRICS_PORT   the metrics' port on 127.0.0.1 (internal: never through nginx), default a
 #                  free one; each process group counts into RUN_DIR/metrics/<program>
+#   STATIC_COLLECTED  1: STATIC_ROOT holds this checkout's static files already, collected by
+#                  the caller (a test run collects them once for all its topologies: ~5
+#                  CPU-seconds a collect); default 0: collected here at each start
 #   RUN_DIR        supervisord's config and socket, nginx config and temp files, default a new
 #                  temp directory
 #   DJANGO_SECRET_KEY  default: a random one for this run (sessions end with it)
@@ -101,7 +104,9 @@ trap 'exit 143' INT TERM
 
 # One-shot step, as the `migrate` service of docker-compose.yml.
 python manage.py migrate --noinput
-python manage.py collectstatic --noinput --verbosity 0
+if [ "${STATIC_COLLECTED:-0}" != 1 ]; then
+    python manage.py collectstatic --noinput --verbosity 0
+fi
 
 conf="$RUN_DIR/supervisord.conf"
 cat >"$conf" <<EOF

@@ -8,6 +8,7 @@ stop and restart.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import glob
 import itertools
 import json
@@ -134,6 +135,37 @@ class Redis:
             self.process = None
 
 
+_static: list[Path] = []
+
+
+def static_collected() -> Path:
+    """The static files collected as production collects them (`collectstatic`, the production
+    settings), once for the test run's topologies: ~5 CPU-seconds a collect, and a topology
+    started (or restarted) a dozen times a run. Once per run where .ci/run gives its passes a
+    directory to share (TEST_SHARED_DIR: the first to get here collects, the others wait), else
+    once per process. The topologies only read them."""
+    if _static:
+        return _static[0]
+    shared = os.environ.get("TEST_SHARED_DIR")
+    base = Path(shared) if shared else Path(tempfile.mkdtemp(prefix="canfield-static-"))
+    out, done = base / "static", base / "static.collected"
+    with open(base / "static.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)  # (a collect that failed)
+            env = dict(os.environ, DJANGO_DEBUG="0", STATIC_ROOT=str(out),
+                       DJANGO_SETTINGS_MODULE="tests.production_settings",
+                       DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+                       DAILY_SECRET=secrets.token_urlsafe(50))  # fmt: skip
+            subprocess.run(
+                [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                cwd=ROOT, env=env, check=True, capture_output=True, timeout=300,
+            )  # fmt: skip
+            done.touch()
+    _static.append(out)
+    return out
+
+
 class Topology:
     """scripts/serve-topology.sh: migrate, then supervisord running gunicorn (2 workers), uvicorn,
     the scheduler and nginx."""
@@ -169,11 +201,12 @@ class Topology:
                 "SLOT_DIR": str(self.dir / "slots"),
                 "WEB_WORKERS": str(workers),
                 "VENV_BIN": str(Path(sys.executable).parent),
-                # The production settings, with the static files collected into this stack's
-                # own directory (not the project's staticfiles/, which another stack may be
-                # collecting into at the same time).
+                # The production settings, with the static files the test run collected
+                # once for all its topologies (`static_collected`), not the project's
+                # staticfiles/.
                 "DJANGO_SETTINGS_MODULE": "tests.production_settings",
-                "STATIC_ROOT": str(self.dir / "static"),
+                "STATIC_ROOT": str(static_collected()),
+                "STATIC_COLLECTED": "1",
                 # Many players register, and play, from one address within seconds.
                 "THROTTLE_REGISTER": "10000/hour",
                 "THROTTLE_TOKEN": "10000/hour",
