@@ -4,8 +4,6 @@ need (`HINT_RATE`)."""
 
 from __future__ import annotations
 
-import fcntl
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,6 +12,7 @@ import pytest
 from canfield_client import Client
 
 from tests.conftest import HINT_RATE  # noqa: F401 (the server's, for tests/clients/test_client.py)
+from tests.shared import built_once
 from tests.web.helpers import PASSWORD, unique_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,20 +48,10 @@ def compiled(tmp_path_factory) -> Path:
     of their own."""
     if not TSC.exists() or shutil.which("node") is None:
         pytest.fail("the SDK's npm dependencies are not installed: make test-tools")
-    shared = os.environ.get("TEST_SHARED_DIR")
-    if not shared:
-        return _build_sdk(tmp_path_factory.mktemp("typescript-sdk"))
-    with open(Path(shared) / "typescript-sdk.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        out = Path(shared) / "typescript-sdk"
-        if not (out / "built").exists():
-            shutil.rmtree(out, ignore_errors=True)  # (a build that failed)
-            _build_sdk(out).joinpath("built").touch()
-    return out
+    return built_once("typescript-sdk", _build_sdk, lambda: tmp_path_factory.mktemp("sdk"))
 
 
-def _build_sdk(out: Path) -> Path:
-    out.mkdir(exist_ok=True)
+def _build_sdk(out: Path) -> None:
     (out / "node_modules").symlink_to(PACKAGE / "node_modules")
     shutil.copy(PACKAGE / "package.json", out / "package.json")
     for config, target in (("tsconfig.json", out / "dist"), ("tsconfig.test.json", out)):
@@ -78,4 +67,3 @@ def _build_sdk(out: Path) -> Path:
         cwd=out, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
-    return out

@@ -8,7 +8,7 @@ stop and restart.
 from __future__ import annotations
 
 import contextlib
-import fcntl
+import functools
 import glob
 import itertools
 import json
@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from tests.shared import built_once
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_BINS = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
@@ -135,35 +137,23 @@ class Redis:
             self.process = None
 
 
-_static: list[Path] = []
-
-
+@functools.cache
 def static_collected() -> Path:
     """The static files collected as production collects them (`collectstatic`, the production
-    settings), once for the test run's topologies: ~5 CPU-seconds a collect, and a topology
-    started (or restarted) a dozen times a run. Once per run where .ci/run gives its passes a
-    directory to share (TEST_SHARED_DIR: the first to get here collects, the others wait), else
-    once per process. The topologies only read them."""
-    if _static:
-        return _static[0]
-    shared = os.environ.get("TEST_SHARED_DIR")
-    base = Path(shared) if shared else Path(tempfile.mkdtemp(prefix="canfield-static-"))
-    out, done = base / "static", base / "static.collected"
-    with open(base / "static.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            shutil.rmtree(out, ignore_errors=True)  # (a collect that failed)
-            env = dict(os.environ, DJANGO_DEBUG="0", STATIC_ROOT=str(out),
-                       DJANGO_SETTINGS_MODULE="tests.production_settings",
-                       DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-                       DAILY_SECRET=secrets.token_urlsafe(50))  # fmt: skip
-            subprocess.run(
-                [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                cwd=ROOT, env=env, check=True, capture_output=True, timeout=300,
-            )  # fmt: skip
-            done.touch()
-    _static.append(out)
-    return out
+    settings), once for the test run's topologies (tests/shared.py): ~5 CPU-seconds a collect,
+    and a topology started (or restarted) a dozen times a run. The topologies only read them."""
+
+    def collect(out: Path) -> None:
+        env = dict(os.environ, DJANGO_DEBUG="0", STATIC_ROOT=str(out),
+                   DJANGO_SETTINGS_MODULE="tests.production_settings",
+                   DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+                   DAILY_SECRET=secrets.token_urlsafe(50))  # fmt: skip
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+            cwd=ROOT, env=env, check=True, capture_output=True, timeout=300,
+        )  # fmt: skip
+
+    return built_once("static", collect, lambda: Path(tempfile.mkdtemp(prefix="canfield-static-")))
 
 
 class Topology:
