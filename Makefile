@@ -75,7 +75,7 @@ bytecode: setup
 test-tools:
 	bash scripts/apt-install.sh chromium nginx gettext tmux docker-compose prometheus pgbouncer haproxy stress-ng
 	command -v npm >/dev/null || bash scripts/apt-install.sh nodejs npm
-	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core (test_accessibility.py), openapi-typescript + typescript (tests/games/test_typescript_client.py)
+	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core (test_accessibility.py), openapi-typescript + typescript (tests/clients/test_typescript_client.py)
 	cd clients/typescript && npm ci --no-audit --no-fund --silent  # the TypeScript SDK's dependencies (tests/clients/test_typescript_sdk.py)
 
 # Every benchmark in bench/ with its --quick settings, then one table (docs/benchmarks.md).

@@ -4,7 +4,7 @@ under its media type's `examples`, a parameter's under the parameter's `examples
 
 The examples stay true because tests/clients/test_examples.py sends every one of them to a live
 server and validates each answer against the schema (strict OpenAPI 3.0), and the generated
-clients' tests (tests/games/test_generated_client.py, test_typescript_client.py) call every
+clients' tests (tests/clients/test_generated_client.py, test_typescript_client.py) call every
 operation with them. The ids and names below are those of the tests' fixtures: each example is
 sent with the fixture's real id in place of the example's (a game of the example player `ada`,
 a challenge from `grace`...).

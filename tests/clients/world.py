@@ -1,7 +1,7 @@
 """The example world of the schema's request examples (canfield_site/examples.py), built for real
 on a live server: what each example's ids and names stand for, made for each example alone. The
 tests that send every example use it (tests/clients/test_examples.py with plain HTTP,
-tests/games/test_generated_client.py and test_typescript_client.py through generated clients)."""
+test_generated_client.py and test_typescript_client.py through generated clients)."""
 
 from __future__ import annotations
 

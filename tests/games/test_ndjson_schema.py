@@ -52,7 +52,7 @@ def test_the_export_and_a_stream_answer_as_bytes_when_asked(auth_client):
         assert as_bytes.status_code == as_lines.status_code == 200
         assert as_bytes["Content-Type"] == "application/octet-stream"
         assert as_lines["Content-Type"].startswith("application/x-ndjson")
-    # the same lines (the stream's are read by tests/games/test_generated_client.py)
+    # the same lines (the stream's are read by tests/clients/test_generated_client.py)
     export = "/api/v1/account/export"
     as_bytes = auth_client.get(export, HTTP_ACCEPT="application/octet-stream")
     as_lines = auth_client.get(export, HTTP_ACCEPT="application/x-ndjson")

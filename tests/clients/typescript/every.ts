@@ -1,5 +1,5 @@
 // Every operation of the schema, called by a program on the types openapi-typescript generates
-// from the live schema (./schema.d.ts): tests/games/test_typescript_client.py writes
+// from the live schema (./schema.d.ts): tests/clients/test_typescript_client.py writes
 // ./examples.ts, one `call` per request example of the schema (canfield_site/examples.py, with
 // the ids of a world built for it), so that `tsc --strict` checks each example's path, query
 // parameters and body against the operation's types and node sends them all. Every answer is

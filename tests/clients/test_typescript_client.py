@@ -76,7 +76,7 @@ def typed(base_url, schema, played_day, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def compiled(typed) -> subprocess.CompletedProcess:
+def programs(typed) -> subprocess.CompletedProcess:
     """One compiler run for all the programs (it costs seconds)."""
     return subprocess.run(
         [str(BIN / "tsc"), *TSC, "--outDir", "out", "play.ts", "examples.ts", "wrong.ts"],
@@ -85,19 +85,19 @@ def compiled(typed) -> subprocess.CompletedProcess:
 
 
 def test_tsc_strict_compiles_a_program_that_wins_a_game_and_refuses_a_misspelt_pile(
-    typed, compiled, base_url
+    typed, programs, base_url
 ):
     # every error is wrong.ts's: play.ts and examples.ts compile clean
-    errors = [line for line in compiled.stdout.splitlines() if "error TS" in line]
+    errors = [line for line in programs.stdout.splitlines() if "error TS" in line]
 
     # every answer typed by the schema: no cast (`as`), no media type pinned
     for program in (PLAY, EVERY):
         assert " as " not in program.read_text(), program
         assert '"application/json"]' not in program.read_text(), program
-    assert compiled.returncode != 0 and errors
-    assert all(line.startswith("wrong.ts(") for line in errors), compiled.stdout
+    assert programs.returncode != 0 and errors
+    assert all(line.startswith("wrong.ts(") for line in errors), programs.stdout
     for bad in ('"tablaeu:1"', '"wsate"', "'to' does not exist", "game_id", "'colour'"):
-        assert bad in compiled.stdout, (bad, compiled.stdout)
+        assert bad in programs.stdout, (bad, programs.stdout)
 
     played = subprocess.run(
         ["node", "out/play.js", base_url, unique_name("ts"), json.dumps(easy_deck())],
@@ -109,10 +109,10 @@ def test_tsc_strict_compiles_a_program_that_wins_a_game_and_refuses_a_misspelt_p
 
 
 def test_a_typescript_program_calls_every_operation_with_its_examples(
-    typed, compiled, schema, base_url
+    typed, programs, schema, base_url
 ):
     # given: examples.ts compiled (tsc --strict checked each example against its operation)
-    errors = [line for line in compiled.stdout.splitlines() if "error TS" in line]
+    errors = [line for line in programs.stdout.splitlines() if "error TS" in line]
     assert [line for line in errors if not line.startswith("wrong.ts(")] == []
 
     # when

@@ -1,5 +1,5 @@
 // A third-party program on the types openapi-typescript generates from the live schema
-// (./schema.d.ts, written by tests/games/test_typescript_client.py): it registers, deals a
+// (./schema.d.ts, written by tests/clients/test_typescript_client.py): it registers, deals a
 // custom deck and wins it by posting back the legal actions the server lists, each with
 // `expect`, then reads its public games. Every answer is typed by its path and method in the
 // schema, whatever its media type (none is pinned), with no cast. Compiled with `tsc --strict`,
