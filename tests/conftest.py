@@ -13,6 +13,8 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from tests.server_shell import ServerShell
+
 ROOT = Path(__file__).resolve().parents[1]
 
 requires_postgres = pytest.mark.skipif(
@@ -160,21 +162,13 @@ def server_env(server_database) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def run_on_server(server_env, base_url):
-    """Runs Python in `manage.py shell` against the server's database: setting up what a
-    test needs in bulk (many players) goes through the services, not a browser."""
-
-    def run(code: str) -> str:
-        return subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c", code],
-            cwd=ROOT,
-            env=server_env,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-
-    return run
+def run_on_server(server_env, base_url) -> Iterator[ServerShell]:
+    """Runs Python as `manage.py shell -c` does against the server's database, in one process
+    kept for the run (tests/server_shell.py): setting up what a test needs in bulk (many
+    players) goes through the services, not a browser."""
+    shell = ServerShell(ROOT, server_env)
+    yield shell
+    shell.close()
 
 
 @pytest.fixture(scope="session")
