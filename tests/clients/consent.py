@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 
+from tests import net
 from tests.accounts.test_oauth import hidden_fields
 
 # The loopback redirect of a native app (docs/api.md "Accounts": http to 127.0.0.1, any port).
@@ -24,7 +25,7 @@ def an_address() -> str:
 
 def app_register(base_url: str) -> str:
     """A new public client (POST /oauth/register): its client_id."""
-    answer = httpx.post(
+    answer = net.post(
         f"{base_url}/oauth/register",
         json={"client_name": "Test App", "redirect_uris": [REDIRECT]},
         headers={"X-Forwarded-For": an_address()},

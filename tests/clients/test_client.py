@@ -33,6 +33,7 @@ from canfield_client import (
 )
 from canfield_client.errors import ERRORS, BoardClosed
 
+from tests import net
 from tests.clients.conftest import HINT_RATE
 from tests.clients.play import foundation_first
 from tests.games.helpers import easy_deck as straight_deck
@@ -41,7 +42,7 @@ from tests.web.helpers import PASSWORD, easy_deck, unique_name
 
 
 def test_an_exception_for_every_error_code_of_the_schema(base_url):
-    schema = httpx.get(f"{base_url}/api/v1/schema/", headers={"Accept": "application/json"})
+    schema = net.get(f"{base_url}/api/v1/schema/", headers={"Accept": "application/json"})
     codes = schema.json()["components"]["schemas"]["ErrorCodeEnum"]["enum"]
     assert sorted(codes) == sorted(ERRORS)
     assert all(ERRORS[code].code == code for code in codes)

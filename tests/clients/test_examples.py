@@ -17,13 +17,14 @@ from canfield_client import Client
 from openapi_schema_validator import OAS30Validator
 
 from canfield_site import examples as ex
+from tests import net
 from tests.clients.world import World, operations, samples
 from tests.web.helpers import unique_name
 
 
 @pytest.fixture(scope="module")
 def schema(base_url) -> dict[str, Any]:
-    return httpx.get(f"{base_url}/api/v1/schema/?format=json", timeout=30).json()
+    return net.get(f"{base_url}/api/v1/schema/?format=json", timeout=30).json()
 
 
 class Strict:
@@ -259,7 +260,7 @@ class Live:
     ) -> Any:  # fmt: skip
         """The operation's answer (its JSON body), its problems noted under `operation_id`."""
         template, method, operation = self.by_id[operation_id]
-        answer = httpx.request(
+        answer = net.request(
             method, self.url + template.format(**(path or {})), params=query, json=body,
             headers={"Authorization": f"Bearer {token}"}, timeout=30,
         )  # fmt: skip
@@ -292,7 +293,7 @@ def every_kind_of_legal_action(live: Live, token: str) -> None:
         return live.answer("games_actions_create", token, path, body=chosen)["game"]
 
     url = f"{live.url}/api/v1/games/{game['id']}/stream"
-    with httpx.stream("GET", url, headers=headers, timeout=30) as stream:
+    with net.stream("GET", url, headers=headers, timeout=30) as stream:
         lines = (json.loads(line) for line in stream.iter_lines() if line.strip())
         live.noted("games_stream", live.strict.errors(item, next(lines)))
         game = play()

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-import httpx
 from canfield_client import GameFilters, UnknownParameter
 from canfield_client.errors import error_from
+
+from tests import net
 
 
 def test_filters_reach_the_lists_and_the_export(player):
@@ -29,7 +30,7 @@ def test_filters_reach_the_lists_and_the_export(player):
 
 
 def test_an_unknown_parameter_is_a_typed_error(base_url, player):
-    answer = httpx.get(
+    answer = net.get(
         f"{base_url}/api/v1/games?rated=true",
         headers={"Authorization": f"Bearer {player.token}", "Accept-Language": "pl"},
     )

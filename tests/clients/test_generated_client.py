@@ -21,6 +21,7 @@ from uuid import UUID
 import httpx
 import pytest
 
+from tests import net
 from tests.clients.world import World, operations, samples
 from tests.games.helpers import easy_deck
 from tests.web.helpers import PASSWORD, unique_name
@@ -338,7 +339,7 @@ def test_a_generated_client_calls_every_operation_with_its_examples(
     from canfield_club_api_client import AuthenticatedClient
     from canfield_club_api_client.models import Error, MoveError
 
-    schema = httpx.get(f"{base_url}/api/v1/schema/?format=json", timeout=30).json()
+    schema = net.get(f"{base_url}/api/v1/schema/?format=json", timeout=30).json()
     wrong, called = {}, set()
 
     # when

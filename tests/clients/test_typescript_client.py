@@ -12,9 +12,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import httpx
 import pytest
 
+from tests import net
 from tests.clients.world import World, operations, samples
 from tests.games.helpers import easy_deck
 from tests.web.helpers import unique_name
@@ -36,7 +36,7 @@ export { move, tap };
 
 @pytest.fixture(scope="module")
 def schema(base_url) -> dict:
-    return httpx.get(f"{base_url}/api/v1/schema/?format=json", timeout=30).json()
+    return net.get(f"{base_url}/api/v1/schema/?format=json", timeout=30).json()
 
 
 def examples_program(base_url: str, schema: dict) -> str:

@@ -9,10 +9,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 from canfield_client import Client
 
 from canfield_site import examples as ex
+from tests import net
 from tests.web.helpers import unique_name
 
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -60,9 +60,7 @@ class World:
             self.ids[ex.MATCH] = ada.join_match(size=2, draw=3).id
         if str(ex.EVENT) in text:  # the stream tells from its opening on (its first line)
             headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/x-ndjson"}
-            with httpx.stream(
-                "GET", f"{base_url}/api/v1/account/events", headers=headers
-            ) as events:
+            with net.stream("GET", f"{base_url}/api/v1/account/events", headers=headers) as events:
                 lines = events.iter_lines()
                 assert next(lines) == ""
                 ada.new_game(draw=3)

@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests import net
 from tests.games.helpers import easy_deck
 from tests.leaderboard.test_live_servers import start_server, stopped
 from tests.ops.stack import REDIS_SERVER, Redis
@@ -82,7 +83,7 @@ def _stop(process: subprocess.Popen) -> None:
 class Account:
     def __init__(self, base: str) -> None:
         name = unique_name("caps")
-        answer = httpx.post(
+        answer = net.post(
             f"http://{base}/api/v1/auth/register",
             json={"username": name, "password": PASSWORD},
             headers={"X-Forwarded-For": "203.0.113.9"},
@@ -90,7 +91,7 @@ class Account:
         )
         assert answer.status_code == 201, answer.text
         self.auth = {"Authorization": f"Token {answer.json()['token']}"}
-        made = httpx.post(
+        made = net.post(
             f"http://{base}/api/v1/games", json={"deck": easy_deck(), "draw": 1},
             headers=self.auth, timeout=30,
         )  # fmt: skip
@@ -178,7 +179,7 @@ def test_account_event_streams_count_with_the_game_streams(servers):
 def test_a_finished_game_s_stream_holds_no_place(servers):
     # (it is its game and end lines at once: nothing stays open)
     account = Account(servers[0])
-    resigned = httpx.post(
+    resigned = net.post(
         f"http://{servers[0]}/api/v1/games/{account.game}/actions",
         json={"type": "resign"}, headers=account.auth, timeout=30,
     )  # fmt: skip

@@ -6,7 +6,6 @@ import threading
 import time
 import uuid
 
-import httpx
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -20,6 +19,7 @@ from games import services as game_services
 from games.days import day_today
 from leaderboard import services
 from leaderboard.models import Entry
+from tests import net
 from tests.conftest import requires_postgres, requires_redis
 from tests.leaderboard.test_consumer import draw, next_message, open_socket
 from tests.leaderboard.test_live_servers import (
@@ -203,7 +203,7 @@ def test_a_real_server_ranks_the_bots_board_apart_in_redis(transactional_db, set
             deadline = time.monotonic() + 5
             to_bots = entries_until(bots, deadline, lambda seen: robo_game in seen)
             to_people = entries_until(people, deadline, lambda seen: alice_game in seen)
-        board = httpx.get(f"http://{base}/api/v1/daily/{today}/leaderboard?players=bots").json()
+        board = net.get(f"http://{base}/api/v1/daily/{today}/leaderboard?players=bots").json()
     finally:
         process.terminate()
         assert stopped(process)

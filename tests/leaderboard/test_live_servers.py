@@ -21,6 +21,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from games.days import day_today
+from tests import net
 from tests.conftest import requires_postgres, requires_redis
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +43,7 @@ def start_server(env: dict[str, str], *options: str) -> tuple[subprocess.Popen, 
     base = f"127.0.0.1:{port}"
     for _ in range(100):
         try:
-            if httpx.get(f"http://{base}/api/v1/daily", timeout=1).status_code == 200:
+            if net.get(f"http://{base}/api/v1/daily", timeout=1).status_code == 200:
                 return process, base
         except httpx.TransportError:
             time.sleep(0.1)
@@ -89,7 +90,7 @@ def servers(transactional_db, settings):
 
 
 def register(base: str, name: str) -> httpx.Client:
-    response = httpx.post(
+    response = net.post(
         f"http://{base}/api/v1/auth/register",
         json={"username": name, "password": "correct-horse-battery"},
     )
@@ -172,7 +173,7 @@ def test_two_players_play_the_daily_and_the_board_shows_them_in_order(servers):
     assert (last[alice_id]["rank"], last[alice_id]["moves"]) == (1, 1)
     assert (last[bob_id]["rank"], last[bob_id]["moves"]) == (2, 2)
 
-    board = httpx.get(f"http://{a}/api/v1/daily/{today}/leaderboard?draw=3").json()
+    board = net.get(f"http://{a}/api/v1/daily/{today}/leaderboard?draw=3").json()
     assert [(e["player"], e["rank"], e["moves"]) for e in board["results"]] == [
         (f"alice-{suffix}", 1, 1),
         (f"bob-{suffix}", 2, 2),
@@ -181,7 +182,7 @@ def test_two_players_play_the_daily_and_the_board_shows_them_in_order(servers):
         snapshot = json.loads(ws.recv(timeout=5))
     assert snapshot["count"] == 2
     assert [e["game"] for e in snapshot["results"]] == [alice_id, bob_id]
-    info = httpx.get(f"http://{b}/api/v1/daily").json()
+    info = net.get(f"http://{b}/api/v1/daily").json()
     assert (info["boards"][0]["draw"], info["boards"][0]["players"]) == (3, 2)
 
 

@@ -33,6 +33,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from core.sockets import AddressPlaces
 from games.days import day_today
+from tests import net
 from tests.leaderboard.test_live_servers import start_server, stopped
 from tests.ops.stack import REDIS_SERVER, Redis, free_port, wait_for
 
@@ -93,7 +94,7 @@ def runserver(env) -> Iterator[str]:
     def answers() -> bool:
         assert process.poll() is None, "runserver exited"
         try:
-            return httpx.get(f"http://{base}/api/v1/daily", timeout=1).status_code == 200
+            return net.get(f"http://{base}/api/v1/daily", timeout=1).status_code == 200
         except httpx.TransportError:
             return False
 
@@ -316,7 +317,7 @@ def test_a_live_board_recovers_by_itself_when_redis_answers_again(env, after):
     redis_server = Redis()
     process, base = start_server(env | {"REDIS_URL": redis_server.url})
     try:
-        token = httpx.post(
+        token = net.post(
             f"http://{base}/api/v1/auth/register",
             json={"username": name, "password": "correct-horse-battery"},
         ).json()["token"]

@@ -21,6 +21,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from tests import net
 from tests.ops.stack import Postgres, Redis, Topology, tools_missing
 
 missing = tools_missing()
@@ -127,7 +128,7 @@ def test_a_fresh_forged_address_per_request_meets_the_token_lock_out(topology):
 
 def test_a_fresh_forged_address_per_socket_meets_the_sockets_per_address(topology):
     # given: today's board, through nginx
-    today = httpx.get(f"{topology.base_url}/api/v1/daily", timeout=30).json()["date"]
+    today = net.get(f"{topology.base_url}/api/v1/daily", timeout=30).json()["date"]
     url = f"ws://127.0.0.1:{topology.port}/ws/daily/{today}/3/"
 
     def listen(i: int, host: str = "127.0.0.1"):

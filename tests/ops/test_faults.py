@@ -21,6 +21,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from tests import net
 from tests.games.helpers import StreamLines
 from tests.ops.stack import Player, Postgres, Redis, Topology, tools_missing, wait_for
 
@@ -164,8 +165,8 @@ def test_postgres_restart_during_play_gives_503s_then_play_resumes(topology, pos
     wait_for(lambda: applied(players) >= PLAYERS * actions // 4, 60, "play to get going")
     postgres.stop()
     at = applied(players)
-    during = httpx.get(f"{topology.base_url}/readyz", timeout=5)
-    pages = {path: httpx.get(f"{topology.base_url}{path}", timeout=5) for path in PAGES}
+    during = net.get(f"{topology.base_url}/readyz", timeout=5)
+    pages = {path: net.get(f"{topology.base_url}{path}", timeout=5) for path in PAGES}
     wait_for(
         lambda: sum(player.statuses[503] for player in players) >= PLAYERS,
         60,
@@ -193,7 +194,7 @@ def test_postgres_restart_during_play_gives_503s_then_play_resumes(topology, pos
     print("checked: the outage answered 503 `unavailable` (no 500, no traceback)")
     check_nothing_lost_or_duplicated(players, actions)
     assert topology.web_workers() == workers
-    assert httpx.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200
+    assert net.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200
     print(f"checked: every player finished its {actions} actions on the same workers {workers}")
     check_verify_games(topology)
 
@@ -222,7 +223,7 @@ def test_redis_stop_keeps_actions_working_and_live_updates_come_back(topology, r
     log_from = topology.log_size()
     for _ in range(5):
         player.act()
-    ready = httpx.get(f"{topology.base_url}/readyz", timeout=5)
+    ready = net.get(f"{topology.base_url}/readyz", timeout=5)
     warnings = [
         line
         for line in topology.log_lines(log_from)
@@ -242,7 +243,7 @@ def test_redis_stop_keeps_actions_working_and_live_updates_come_back(topology, r
     # when: Redis is back (nothing restarted), a listener (re)connects and the player acts
     redis_server.start()
     wait_for(
-        lambda: httpx.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200,
+        lambda: net.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200,
         15,
         "/readyz to see Redis again",
     )
@@ -308,7 +309,7 @@ def test_a_game_stream_through_nginx_and_a_redis_outage(topology, redis_server):
         finally:
             redis_server.start()
         wait_for(
-            lambda: httpx.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200,
+            lambda: net.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200,
             15,
             "/readyz to see Redis again",
         )
@@ -332,19 +333,19 @@ def test_a_killed_ws_process_is_restarted_and_readiness_tells_while_it_is_down(t
     ws_ready = f"{topology.base_url}/ws/readyz"
 
     def ws_readiness() -> int:
-        return httpx.get(ws_ready, timeout=5).status_code
+        return net.get(ws_ready, timeout=5).status_code
 
     assert ws_readiness() == 200
 
     # when: the WebSocket process is stopped
     stopped = topology.supervisorctl("stop", "ws-1")
-    down = httpx.get(ws_ready, timeout=5)
+    down = net.get(ws_ready, timeout=5)
 
     # then: readiness through the proxy tells, in the API's shape, while the HTTP side is fine
     print(f"{stopped.stdout.strip()}; /ws/readyz: {down.status_code} {down.text[:80]}")
     assert down.status_code == 503
     assert down.json()["error"]["code"] == "unavailable"
-    assert httpx.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200
+    assert net.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200
     topology.supervisorctl("start", "ws-1")
     wait_for(lambda: ws_readiness() == 200, 30, "the ws process to start again")
 

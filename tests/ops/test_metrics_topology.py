@@ -29,6 +29,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.sync.client import connect
 
+from tests import net
 from tests.ops.stack import Player, Postgres, Redis, Topology, tools_missing, wait_for
 
 missing = tools_missing() or (None if shutil.which("pgbouncer", path="/usr/sbin:/usr/bin")
@@ -58,7 +59,7 @@ def topology() -> Iterator[Topology]:
 
 
 def scrape(topology: Topology) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    text = httpx.get(topology.metrics_url, timeout=10).text
+    text = net.get(topology.metrics_url, timeout=10).text
     return {
         (sample.name, tuple(sorted(sample.labels.items()))): sample.value
         for family in text_string_to_metric_families(text)
@@ -87,7 +88,7 @@ def test_metrics_are_internal_and_add_up_every_process(topology):
     # when: pings through the proxy, on new connections (nginx spreads them over both workers)
     before = pings(scrape(topology))
     for _ in range(PINGS):
-        assert httpx.get(f"{topology.base_url}/api/v1/ping", timeout=10).status_code == 200
+        assert net.get(f"{topology.base_url}/api/v1/ping", timeout=10).status_code == 200
 
     # then: every one of them counted, whichever worker answered: the sum of both workers'
     # files (multi-process mode), one file per worker that served

@@ -29,6 +29,7 @@ from django.utils.crypto import salted_hmac
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from tests import net
 from tests.ops.stack import (
     Balancer,
     PgBouncer,
@@ -202,7 +203,7 @@ def test_each_client_is_counted_by_its_own_address_whichever_node_it_reaches(clu
     if (left := 3600 - time.time() % 3600) < 30:
         time.sleep(left + 1)
     since = [node.log_size() for node in cluster.nodes]
-    csrf = httpx.get(f"{balancer.base_url}/", timeout=30).cookies["csrftoken"]
+    csrf = net.get(f"{balancer.base_url}/", timeout=30).cookies["csrftoken"]
 
     # when: a visitor at 127.0.0.2 makes a guest one more time than its address may, through
     # the balancer (round robin: its requests go to both nodes), then one at 127.0.0.3
@@ -416,5 +417,5 @@ def test_node_a_killed_under_20_players_loses_no_acknowledged_action(cluster):
     assert errors == [], errors
     assert balancer.states() == {"node-1": "DOWN", "node-2": "UP"}
     check_logs_match(players)
-    assert httpx.get(f"{balancer.base_url}/readyz", timeout=5).status_code == 200
+    assert net.get(f"{balancer.base_url}/readyz", timeout=5).status_code == 200
     print("checked: every acknowledged action is in the database, in order, nothing else")

@@ -19,6 +19,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests import net
+
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "deploy" / "nginx.conf.template"
 NGINX = shutil.which("nginx", path="/usr/sbin:/usr/bin")
@@ -122,7 +124,7 @@ def proxy(tmp_path_factory) -> Iterator[str]:
         deadline = time.monotonic() + 10
         while True:
             try:
-                httpx.get(f"{url}/", headers={"X-Real-IP": "192.0.2.250"}, timeout=1)
+                net.get(f"{url}/", headers={"X-Real-IP": "192.0.2.250"}, timeout=1)
                 break
             except httpx.TransportError:
                 assert process.poll() is None, log.read_text()
@@ -137,7 +139,7 @@ def proxy(tmp_path_factory) -> Iterator[str]:
 
 
 def send(url: str, method: str, path: str, address: str) -> httpx.Response:
-    return httpx.request(
+    return net.request(
         method, url + path, headers={"X-Real-IP": address}, content=b"x=1", timeout=5
     )
 
@@ -222,7 +224,7 @@ def play_now(url: str, address: str, cookies: str | None = None) -> httpx.Respon
     headers = {"X-Real-IP": address}
     if cookies is not None:
         headers["Cookie"] = cookies
-    return httpx.post(url + "/play/now", headers=headers, content=b"x=1", timeout=5)
+    return net.post(url + "/play/now", headers=headers, content=b"x=1", timeout=5)
 
 
 def test_a_new_visitors_play_now_goes_to_the_heavy_pool_under_a_limit(proxy):
@@ -253,7 +255,7 @@ def test_play_now_with_a_session_goes_to_the_web_pool_without_that_limit(proxy):
     # then: all to the web pool (a deal, as `POST games`, counted by the app's own limits)
     assert [a.text for a in answers] == ["web"] * 10
     # and the page's GET (405) is an ordinary request too
-    get = httpx.get(proxy + "/play/now", headers={"X-Real-IP": "203.0.113.92"}, timeout=5)
+    get = net.get(proxy + "/play/now", headers={"X-Real-IP": "203.0.113.92"}, timeout=5)
     assert get.text == "web"
 
 

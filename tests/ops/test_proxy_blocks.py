@@ -15,6 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests import net
+
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx", path="/usr/sbin:/usr/bin")
 MAP = re.search(
@@ -62,7 +64,7 @@ http {{
     try:
         for _ in range(100):
             try:
-                httpx.get(url, timeout=1)
+                net.get(url, timeout=1)
                 break
             except httpx.TransportError:
                 assert process.poll() is None, process.stderr.read()
@@ -74,7 +76,7 @@ http {{
 
 
 def block(url: str, address: str) -> str:
-    return httpx.get(url, headers={"X-Real-IP": address}, timeout=5).text
+    return net.get(url, headers={"X-Real-IP": address}, timeout=5).text
 
 
 @pytest.mark.parametrize(

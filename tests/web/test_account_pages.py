@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
 
+from tests import net
 from tests.web.helpers import PASSWORD, api, sign_up, unique_name
 from tests.web.test_csp import Watcher
 
@@ -31,9 +32,7 @@ def test_a_key_used_through_the_api_shows_when_on_the_keys_page(new_context, bas
     assert last_used.inner_text() == "—"
 
     # when: a program uses it through the API
-    used = httpx.post(
-        f"{base_url}/api/v1/games", json={}, headers={"Authorization": f"Token {key}"}
-    )
+    used = net.post(f"{base_url}/api/v1/games", json={}, headers={"Authorization": f"Token {key}"})
     assert used.status_code == 201, used.text
 
     # then: the keys page shows when, as the API lists it (the site's time zone is UTC)
@@ -105,7 +104,7 @@ def test_keys_consent_password_export_and_deletion_pages(new_context, base_url, 
         page.click("button[name=allow]")
     returned = parse_qs(urlsplit(page.url).query)
     assert page.url.startswith(callback) and returned["state"] == ["xyz"]
-    token = httpx.post(
+    token = net.post(
         f"{base_url}/oauth/token",
         data={
             "grant_type": "authorization_code",
