@@ -184,7 +184,14 @@ def played_day(run_on_server) -> None:
 
 
 @pytest.fixture(scope="session")
-def base_url(server_env, tmp_path_factory) -> Iterator[str]:
+def server_log(tmp_path_factory) -> Path:
+    """The suite server's output (daphne's access lines, the app's warnings): a failing test
+    that waited on the server shows its end."""
+    return tmp_path_factory.mktemp("web-log") / "daphne.log"
+
+
+@pytest.fixture(scope="session")
+def base_url(server_env, server_log) -> Iterator[str]:
     from tests.web.conftest import daphne_server
 
     subprocess.run(
@@ -193,7 +200,7 @@ def base_url(server_env, tmp_path_factory) -> Iterator[str]:
         env=server_env,
         check=True,
     )
-    with daphne_server(server_env, tmp_path_factory.mktemp("web-log") / "daphne.log") as url:
+    with daphne_server(server_env, server_log) as url:
         yield url
 
 
