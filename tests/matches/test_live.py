@@ -1,12 +1,15 @@
 """The match live (`WS /ws/matches/{id}/`) over a real WebSocket, in process: a snapshot, a
 player row after each change, `finished` at the end, and never a card before it."""
 
+import asyncio
 import json
 import re
+import uuid
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from canfield_site.asgi import application
@@ -102,3 +105,38 @@ def test_bad_paths_close_with_clear_codes():
         return codes
 
     assert async_to_sync(scenario)() == [4400, 4404]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_unknown_match_closes_with_4404_even_when_a_cancel_is_lost(monkeypatch):
+    # given: a channel layer whose receive, cancelled, goes on waiting once: as the Redis layer's
+    # was seen to (a topic's receive left waiting on its next read, "cancelling"), which held the
+    # topic's close, and this socket's 4404 behind it, for good
+    layer = get_channel_layer()
+    receive = layer.receive
+    lost: list[str] = []
+
+    async def losing_receive(channel):
+        try:
+            return await receive(channel)
+        except asyncio.CancelledError:
+            if lost:
+                raise
+            lost.append(channel)
+            return await receive(channel)
+
+    monkeypatch.setattr(layer, "receive", losing_receive)
+
+    # when: a socket asks for a match that does not exist
+    async def scenario():
+        socket = await open_socket(f"/ws/matches/{uuid.uuid4()}/")
+        closed = await socket.receive_output(timeout=10)
+        await socket.disconnect()
+        return closed
+
+    closed = async_to_sync(scenario)()
+
+    # then: the topic's receive lost its first cancel, and the socket is closed with 4404 all
+    # the same (its task cancelled again: core/hub.py, `_cancelled`)
+    assert lost
+    assert closed == {"type": "websocket.close", "code": 4404, "reason": "no such match"}
