@@ -114,6 +114,28 @@ class Postgres:
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def _production_manage(*command: str, static_root: Path, **env: str) -> None:
+    """`manage.py *command` with the production settings a topology runs (fresh secrets,
+    STATIC_ROOT `static_root`, `env` on top); fails with what it printed."""
+    run = subprocess.run(
+        [sys.executable, "manage.py", *command, "--noinput", "-v", "0"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env=dict(os.environ, DJANGO_DEBUG="0", STATIC_ROOT=str(static_root),
+                 DJANGO_SETTINGS_MODULE="tests.production_settings",
+                 DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+                 DAILY_SECRET=secrets.token_urlsafe(50), **env),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def _own_dir(prefix: str) -> Path:
+    """A directory of this process's own, removed when it ends (`built_once` without a
+    directory shared by the run)."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, path, True)
+    return path
+
+
 @functools.cache
 def migrated_cluster() -> Path:
     """A stopped cluster's data directory whose database `canfield` is migrated, as a topology
@@ -124,29 +146,16 @@ def migrated_cluster() -> Path:
 
     def build(out: Path) -> None:
         cluster = Postgres(fresh=True)
-        env = dict(os.environ, DATABASE_URL=cluster.url, DJANGO_DEBUG="0",
-                   DJANGO_SETTINGS_MODULE="tests.production_settings", STATIC_ROOT=str(out),
-                   DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-                   DAILY_SECRET=secrets.token_urlsafe(50))  # fmt: skip
         try:
             try:
-                migrated = subprocess.run(
-                    [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-                    cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-                )  # fmt: skip
-                assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+                _production_manage("migrate", static_root=out, DATABASE_URL=cluster.url)
             finally:
                 cluster.stop()
             subprocess.run(["cp", "-a", str(cluster.data), str(out / "data")], check=True)
         finally:
             shutil.rmtree(cluster.dir, ignore_errors=True)
 
-    def local() -> Path:  # (this process's own, removed when it ends)
-        path = Path(tempfile.mkdtemp(prefix="canfield-pg-template-"))
-        atexit.register(shutil.rmtree, path, True)
-        return path
-
-    return built_once("postgres-cluster", build, local) / "data"
+    return built_once("postgres-cluster", build, lambda: _own_dir("canfield-pg-template-")) / "data"
 
 
 class Redis:
@@ -189,16 +198,9 @@ def static_collected() -> Path:
     and a topology started (or restarted) a dozen times a run. The topologies only read them."""
 
     def collect(out: Path) -> None:
-        env = dict(os.environ, DJANGO_DEBUG="0", STATIC_ROOT=str(out),
-                   DJANGO_SETTINGS_MODULE="tests.production_settings",
-                   DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-                   DAILY_SECRET=secrets.token_urlsafe(50))  # fmt: skip
-        subprocess.run(
-            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-            cwd=ROOT, env=env, check=True, capture_output=True, timeout=300,
-        )  # fmt: skip
+        _production_manage("collectstatic", static_root=out)
 
-    return built_once("static", collect, lambda: Path(tempfile.mkdtemp(prefix="canfield-static-")))
+    return built_once("static", collect, lambda: _own_dir("canfield-static-"))
 
 
 class Topology:
