@@ -3,7 +3,9 @@ travelling between piles (FLIP), a draw, the win's cascade, drop targets lit whi
 none of it under prefers-reduced-motion. That frames come while a card moves is checked here;
 how long they take is measured by bench/table.py."""
 
+import json
 import sys
+from collections.abc import Sequence
 
 from tests.web.conftest import ROOT, screenshot
 from tests.web.helpers import api, easy_deck, sign_up, unique_name, wait_for_moves
@@ -83,23 +85,49 @@ def test_cards_travel_and_frames_stay_smooth(new_context):
     assert piles == ["waste"]
 
 
-def play_to_one_card_from_the_win(page, game_id: str) -> None:
-    """Plays the easy deck through the API, a foundation move whenever there is one, until one
-    card is left to place."""
-    while True:
-        game = api(page, "GET", f"games/{game_id}")["body"]
-        if sum(f["count"] for f in game["foundations"]) == 51:
-            return
-        legal = api(page, "GET", f"games/{game_id}/legal-actions")["body"]
+# Plays a game of the suite server's through the services, as its owner's requests would (the
+# browser's ~100-200 API calls through the page cost ~10-20 CPU-seconds a test): `actions` in
+# order, or else a foundation move whenever there is one, else a draw or recycle, until the
+# game holds `home` cards on its foundations or an action has finished it by itself (R20c);
+# prints the actions sent.
+PLAY = """
+import json
+from games.engine import Game as EngineGame
+from games.models import Game
+from games.services import game_act
+game = Game.objects.get(pk={game_id!r})
+replay, sent = list({actions!r}), []
+while game.cards_home < {home!r} and (replay or not {actions!r}):
+    if replay:
+        action = replay.pop(0)
+    else:
+        legal = EngineGame.from_dict(game.state).legal_actions()
         up = [a for a in legal if a["type"] == "move" and a["to"].startswith("foundation")]
         action = up[0] if up else next(a for a in legal if a["type"] in ("draw", "recycle"))
-        assert api(page, "POST", f"games/{game_id}/actions", action)["status"] == 200
+    row, game, _engine = game_act(game=game, user=game.owner, action=action, expect=None)
+    sent.append(action)
+    if row.auto_finish:
+        break
+print("sent:", json.dumps(sent))
+"""
 
 
-def test_the_win_cards_bounce_then_the_end_shows(new_context):
+def play(run_on_server, game_id: str, actions: Sequence[dict] = (), home: int = 52) -> list[dict]:
+    code = PLAY.format(game_id=game_id, actions=list(actions), home=home)
+    printed = run_on_server(code)  # (the app's log lines too)
+    return json.loads(printed.split("sent: ")[-1])
+
+
+def play_to_one_card_from_the_win(run_on_server, game_id: str) -> None:
+    """Plays the easy deck, a foundation move whenever there is one, until one card is left to
+    place."""
+    play(run_on_server, game_id, home=51)
+
+
+def test_the_win_cards_bounce_then_the_end_shows(new_context, run_on_server):
     # given a game one card from the win, motion allowed
     page, game_id = open_table(new_context, "no-preference")
-    play_to_one_card_from_the_win(page, game_id)
+    play_to_one_card_from_the_win(run_on_server, game_id)
     page.reload()
     page.wait_for_selector("#table .card.face")
     legal = api(page, "GET", f"games/{game_id}/legal-actions")["body"]
@@ -190,21 +218,7 @@ def test_reduced_motion_plays_nothing(new_context):
     assert page.evaluate("() => window.animatedCards") == []
 
 
-def winning_actions(page, game_id: str) -> list[dict]:
-    """Plays a game through the API, a foundation move whenever there is one, until an action
-    finishes it; the actions sent, the last one being the one that auto-finished."""
-    sent = []
-    while True:
-        legal = api(page, "GET", f"games/{game_id}/legal-actions")["body"]
-        up = [a for a in legal if a["type"] == "move" and a["to"].startswith("foundation")]
-        action = up[0] if up else next(a for a in legal if a["type"] in ("draw", "recycle"))
-        answer = api(page, "POST", f"games/{game_id}/actions", action)["body"]
-        sent.append(action)
-        if answer["action"]["auto_finish"]:
-            return sent
-
-
-def test_auto_finish_plays_the_cards_up_one_after_another(new_context):
+def test_auto_finish_plays_the_cards_up_one_after_another(new_context, run_on_server):
     # given two games of the same deal under the cardgames rules (which finish themselves), the
     # first played through to learn which action auto-finishes, the second up to that action
     context = new_context(reduced_motion="no-preference")
@@ -213,10 +227,10 @@ def test_auto_finish_plays_the_cards_up_one_after_another(new_context):
     sign_up(page, unique_name("finish"))
     body = {"deck": easy_deck(), "draw": 1, "ruleset": "cardgames"}
     rehearsal = api(page, "POST", "games", body)["body"]["id"]
-    actions = winning_actions(page, rehearsal)
+    actions = play(run_on_server, rehearsal)  # (the last one auto-finished)
+    assert len(actions) > 1
     game_id = api(page, "POST", "games", body)["body"]["id"]
-    for action in actions[:-1]:
-        assert api(page, "POST", f"games/{game_id}/actions", action)["status"] == 200
+    assert play(run_on_server, game_id, actions[:-1]) == actions[:-1]
     page.goto(f"/play/{game_id}")
     page.wait_for_selector("#table .card.face")
     page.evaluate("() => { window.animatedCards = []; }")
