@@ -132,7 +132,11 @@ class Game(models.Model):
 class Action(models.Model):
     """One applied action: the move log, enough to replay the game from its deal."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: action_unique_game_n (below) leads with the game, and serves its
+    # lookups; a second index was one more write per action.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="actions", db_index=False
+    )
     n = models.PositiveIntegerField()
     type = models.CharField(max_length=16)
     from_pile = models.CharField(max_length=16, null=True, blank=True)
