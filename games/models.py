@@ -134,9 +134,7 @@ class Action(models.Model):
 
     # No index of its own: action_unique_game_n (below) leads with the game, and serves its
     # lookups; a second index was one more write per action.
-    game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="actions", db_index=False
-    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions", db_index=False)
     n = models.PositiveIntegerField()
     type = models.CharField(max_length=16)
     from_pile = models.CharField(max_length=16, null=True, blank=True)
