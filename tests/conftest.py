@@ -104,27 +104,37 @@ def auth_client(user, client_for) -> APIClient:
 HINT_RATE = 100
 
 
+def _migrate(database_url: str) -> None:
+    """`manage.py migrate` of the suite's settings on `database_url` (no Redis: a migrate uses
+    none)."""
+    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT, env=env | {"DJANGO_DEBUG": "1", "DATABASE_URL": database_url}, check=True,
+    )  # fmt: skip
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory) -> Path:
     """An SQLite database migrated once per worker: the servers the tests start on an SQLite file
     of their own start on a copy of it (the suite's server in the SQLite pass, the stream and
     socket limits' servers) rather than migrate one each (~7 CPU-seconds a migrate)."""
     database = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
-    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT, env=env | {"DJANGO_DEBUG": "1", "DATABASE_URL": f"sqlite:///{database}"},
-        check=True,
-    )  # fmt: skip
+    _migrate(f"sqlite:///{database}")
     return database
 
 
-def migrated_postgres_template(url: str) -> str:
-    """The name of a PostgreSQL database on `url`'s server migrated as the project's migrations
-    and locked dependencies (their apps' migrations) say, built once under an advisory lock and
-    kept for later runs (its name is their hash): the suite's databases on PostgreSQL are copies
-    of it (CREATE DATABASE ... TEMPLATE), not each a full migrate (~3 CPU-seconds in the test
-    process and as much for PostgreSQL, three workers and their servers a pass)."""
+@pytest.fixture(scope="session")
+def postgres_template() -> str | None:
+    """On PostgreSQL (DATABASE_URL), the name of a database of its server migrated as the
+    project's migrations and locked dependencies (their apps' migrations) say, built once under
+    an advisory lock and kept for later runs (its name is their hash): the suite's databases on
+    PostgreSQL are copies of it (CREATE DATABASE ... TEMPLATE), not each a full migrate (~3
+    CPU-seconds in the test process and as much for PostgreSQL, three workers and their servers
+    a pass). None elsewhere."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        return None
     import psycopg
 
     digest = hashlib.sha256()
@@ -140,47 +150,38 @@ def migrated_postgres_template(url: str) -> str:
             building = f"{name}_building"
             conn.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
             conn.execute(f'CREATE DATABASE "{building}"')
-            env = dict(os.environ, DJANGO_DEBUG="1")
-            env["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{building}"))
-            subprocess.run(
-                [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-                cwd=ROOT, env=env, check=True,
-            )  # fmt: skip
+            _migrate(urlunsplit(parts._replace(path=f"/{building}")))
             conn.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
         conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", [name])
     return name
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, postgres_template):
     """pytest-django's test database on PostgreSQL is a copy of the migrated template (its
     migrate then finds nothing to do)."""
     from django.conf import settings
 
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith("postgres"):
-        test = settings.DATABASES["default"].setdefault("TEST", {})
-        test["TEMPLATE"] = migrated_postgres_template(url)
+    if postgres_template:
+        settings.DATABASES["default"].setdefault("TEST", {})["TEMPLATE"] = postgres_template
 
 
 @pytest.fixture(scope="session")
-def server_database(request, tmp_path_factory) -> Iterator[str]:
+def server_database(request, tmp_path_factory, postgres_template) -> Iterator[str]:
     """A migrated database of the server's own: on PostgreSQL (DATABASE_URL's server) a copy of
     the migrated template, dropped afterwards; else an SQLite file, a copy of one migrated."""
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
+    if not postgres_template:
         database = tmp_path_factory.mktemp("web") / "browser.sqlite3"
         shutil.copy(request.getfixturevalue("migrated_sqlite"), database)
         yield f"sqlite:///{database}"
         return
     import psycopg
 
-    template = migrated_postgres_template(url)
     name = f"canfield_browser_{secrets.token_hex(4)}"
-    parts = urlsplit(url)
+    parts = urlsplit(os.environ["DATABASE_URL"])
     admin_url = urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{postgres_template}"')
     try:
         yield urlunsplit(parts._replace(path=f"/{name}"))
     finally:

@@ -97,7 +97,8 @@ from games.models import Game
 from games.services import game_act
 game = Game.objects.get(pk={game_id!r})
 replay, sent = list({actions!r}), []
-while game.cards_home < {home!r} and (replay or not {actions!r}):
+chooses = not replay  # (else it plays `actions` and stops)
+while game.cards_home < {home!r} and (chooses or replay):
     if replay:
         action = replay.pop(0)
     else:
