@@ -78,7 +78,7 @@ bytecode: setup
 # What the suite needs beside the venv: Debian packages (when root), axe-core and the TypeScript
 # toolchains from npm.
 test-tools:
-	bash scripts/apt-install.sh chromium nginx gettext tmux docker-compose prometheus pgbouncer haproxy stress-ng
+	bash scripts/apt-install.sh chromium chromium-headless-shell nginx gettext tmux docker-compose prometheus pgbouncer haproxy stress-ng
 	command -v npm >/dev/null || bash scripts/apt-install.sh nodejs npm
 	cd tests/web && npm ci --no-audit --no-fund --silent  # axe-core (test_accessibility.py), openapi-typescript + typescript (tests/clients/test_typescript_client.py)
 	cd clients/typescript && npm ci --no-audit --no-fund --silent  # the TypeScript SDK's dependencies (tests/clients/test_typescript_sdk.py)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages named as arguments that are missing, when we may (root).
-# `make test` needs chromium (browser tests), nginx (the production topology's proxy), gettext
+# `make test` needs chromium-headless-shell (the browser tests), chromium (Lighthouse), nginx (the production topology's proxy), gettext
 # (msgfmt, for editing translations; the compiled .mo files are committed) and docker-compose
 # (renders docker-compose.yml in tests/ops/test_compose.py).
 # Without root, a missing package is reported and the tests that need it skip.
