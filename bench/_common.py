@@ -63,13 +63,14 @@ class Client:
             return status, None
 
 
-def fresh_database(name: str) -> str:
-    """An empty PostgreSQL database `name` on 127.0.0.1 (dropped first if it exists): its URL."""
+def fresh_database(name: str, template: str | None = None) -> str:
+    """A new PostgreSQL database `name` on 127.0.0.1 (dropped first if it exists), empty or a
+    copy of the database `template` (a migrated one: the tests'): its URL."""
     import psycopg
 
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
     return f"postgres://postgres@127.0.0.1:5432/{name}"
 
 
@@ -164,13 +165,14 @@ def start_topology(
     raise SystemExit(f"the topology did not start; see {log}")
 
 
-def production_env(database: str, **extra: str) -> dict[str, str]:
-    """The environment of a production topology on a fresh PostgreSQL database `database`:
-    the production settings (the real PBKDF2 hasher) with new secrets, quiet logs, the
-    machine's Redis, plain HTTP on the loopback, no match deal pool; `extra` on top."""
+def production_env(database: str, *, template: str | None = None, **extra: str) -> dict[str, str]:
+    """The environment of a production topology on a fresh PostgreSQL database `database`
+    (a copy of `template`, if given): the production settings (the real PBKDF2 hasher) with new
+    secrets, quiet logs, the machine's Redis, plain HTTP on the loopback, no match deal pool;
+    `extra` on top."""
     return {
         **os.environ,
-        "DATABASE_URL": fresh_database(database),
+        "DATABASE_URL": fresh_database(database, template),
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DAILY_SECRET": secrets.token_urlsafe(50),

@@ -172,14 +172,21 @@ def lighthouse(url: str, out: Path, cookies: list[dict[str, str]] | None = None)
 
 
 def measure(
-    players: int, keep: Path | None = None, database: str = "canfield_lighthouse"
+    players: int,
+    keep: Path | None = None,
+    database: str = "canfield_lighthouse",
+    *,
+    template: str | None = None,
+    extra_env: dict[str, str] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """The scores of the four pages on a fresh topology on its own new PostgreSQL database
-    `database` (dropped first if it exists)."""
+    """The scores of the five pages on a fresh topology on its own new PostgreSQL database
+    `database` (dropped first if it exists; a copy of the migrated database `template` if
+    given), its environment with `extra_env` on top (the tests': static files collected
+    already)."""
     port = free_port()
     work = keep or Path(tempfile.mkdtemp(prefix="lighthouse-"))
     work.mkdir(parents=True, exist_ok=True)
-    env = production_env(database)
+    env = production_env(database, template=template, **(extra_env or {}))
     server = start_topology(
         root=ROOT, port=port, log=str(work / "topology.log"), workers=2, env=env
     )

@@ -23,6 +23,8 @@ from tests.web.conftest import ROOT
 sys.path.insert(0, str(ROOT / "bench"))
 import lighthouse  # noqa: E402
 
+from tests.ops.stack import static_collected  # noqa: E402
+
 pytestmark = [
     pytest.mark.topology,  # started first (tests/conftest.py)
     pytest.mark.skipif(
@@ -52,12 +54,25 @@ DELIVERY = (
 )
 
 
-def test_home_table_board_and_archive_are_accessible_and_well_delivered_on_a_phone(tmp_path):
+def test_home_table_board_and_archive_are_accessible_and_well_delivered_on_a_phone(
+    tmp_path, postgres_template
+):
     # given the production topology with a board of 12 players, a signed-in player's table and
-    # ten past days in the archive
+    # ten past days in the archive (on a copy of the suite's migrated database, with the static
+    # files the run's topologies share: neither a migrate nor a collect of its own)
     # when Lighthouse (mobile) loads each page once
     database = urlsplit(os.environ["DATABASE_URL"]).path.strip("/") + "_lighthouse"
-    scores = lighthouse.measure(players=12, keep=tmp_path, database=database)
+    scores = lighthouse.measure(
+        players=12,
+        keep=tmp_path,
+        database=database,
+        template=postgres_template,
+        extra_env={
+            "DJANGO_SETTINGS_MODULE": "tests.production_settings",
+            "STATIC_ROOT": str(static_collected()),
+            "STATIC_COLLECTED": "1",
+        },
+    )
     details = {
         page: {name: value for name, value in result.items() if name != "audits"}
         for page, result in scores.items()
