@@ -361,21 +361,17 @@ class Topology:
     def drain_stop(self, timeout: float = 60) -> None:
         """Stop as an operator does behind a balancer: SIGTERM to serve-topology.sh alone, which
         drains (DRAIN_SECONDS of /readyz 503) before it stops the app processes gracefully."""
+        started = process_tree(self.process.pid)
         os.kill(self.process.pid, signal.SIGTERM)
         try:
             self.process.wait(timeout)
         finally:
-            self.stop()
+            self.stop(started)
 
     def kill(self) -> None:
         """SIGKILL every process of this node at once (supervisord and all it started), as a
         machine that dies."""
-        tree = {self.process.pid}
-        frontier = [self.process.pid]
-        while frontier:
-            children = children_of(frontier.pop())
-            frontier.extend(children - tree)
-            tree |= children
+        tree = set(process_tree(self.process.pid))
         for pid in tree:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
@@ -385,7 +381,13 @@ class Topology:
                      or "Z" in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1][:3],
                      10, f"process {pid} to die")  # fmt: skip
 
-    def stop(self) -> None:
+    def stop(self, started: dict[int, str] | None = None) -> None:
+        """SIGTERM to serve-topology.sh's process group, SIGKILL after 20 s; then SIGKILL to
+        whatever of its processes (`started`: as they were before a stop began) outlived it.
+        supervisord runs each program in a process group of its own and stops them as it
+        exits; a supervisord killed before it had (its programs still starting, on a loaded
+        machine) left them running: a heavy pool's gunicorn outlived a CI run."""
+        started = started or process_tree(self.process.pid)
         try:
             os.killpg(self.process.pid, signal.SIGTERM)
             self.process.wait(20)
@@ -394,8 +396,33 @@ class Topology:
             self.process.wait(5)
         except ProcessLookupError:
             pass
+        for pid, start in started.items():
+            if _start_time(pid) == start:  # (the same process, not a new one with its pid)
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
         self.log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _start_time(pid: int) -> str | None:
+    """When process `pid` started (clock ticks after boot, /proc/PID/stat), None if it is gone
+    or a zombie."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return None if fields[0] == "Z" else fields[19]
+
+
+def process_tree(pid: int) -> dict[int, str]:
+    """Process `pid` and its descendants, each with its start time (`_start_time`)."""
+    tree = {pid}
+    frontier = [pid]
+    while frontier:
+        children = children_of(frontier.pop())
+        frontier.extend(children - tree)
+        tree |= children
+    return {p: start for p in tree if (start := _start_time(p)) is not None}
 
 
 def children_of(pid: int) -> set[int]:
