@@ -15,6 +15,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from tests.server_shell import ServerShell
+from tests.shared import built_once
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -116,12 +117,16 @@ def _migrate(database_url: str) -> None:
 
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory) -> Path:
-    """An SQLite database migrated once per worker: the servers the tests start on an SQLite file
-    of their own start on a copy of it (the suite's server in the SQLite pass, the stream and
-    socket limits' servers) rather than migrate one each (~7 CPU-seconds a migrate)."""
-    database = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
-    _migrate(f"sqlite:///{database}")
-    return database
+    """An SQLite database migrated once per run (tests/shared.py; once per worker without a
+    TEST_SHARED_DIR): the servers the tests start on an SQLite file of their own start on a copy
+    of it (the suite's server in the SQLite pass, the stream and socket limits' servers) rather
+    than migrate one each (~5 CPU-seconds a migrate). Only read."""
+    built = built_once(
+        "sqlite-migrated",
+        lambda out: _migrate(f"sqlite:///{out / 'db.sqlite3'}"),
+        lambda: tmp_path_factory.mktemp("migrated"),
+    )
+    return built / "db.sqlite3"
 
 
 @pytest.fixture(scope="session")

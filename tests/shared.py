@@ -1,5 +1,6 @@
 """What a test run builds once for all its workers and for both of CI's passes: the
-TypeScript SDK (tests/clients/conftest.py), the topologies' static files (tests/ops/stack.py)."""
+TypeScript SDK (tests/clients/conftest.py), the topologies' static files and PostgreSQL cluster
+(tests/ops/stack.py), the migrated SQLite database (tests/conftest.py)."""
 
 from __future__ import annotations
 
