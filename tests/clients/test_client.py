@@ -275,17 +275,27 @@ async def _live_board(base_url: str) -> None:
             # Batches come at most once a second and carry every entry that changed, whatever
             # its rank: wait for the one with the last figures. (Other tests' players share the
             # board: ours may rank below the 50 rows a snapshot and the standings keep.)
+            # A listener that falls behind (a batch missed on a loaded machine, other tests'
+            # boards on this server) is closed with 4408 and reconnects: a fresh snapshot then,
+            # and only then.
             mine = None
             while mine is None or mine.moves < 3:
                 event = await asyncio.wait_for(anext(board), 30)
+                if isinstance(event, Snapshot):
+                    assert board.close_codes == [4408] * (board.connections - 1), board.close_codes
+                    standings.apply(event)
+                    mine = next((e for e in event.results if e.player == name), mine)
+                    continue
                 assert isinstance(event, Entries)
                 standings.apply(event)
                 mine = next((e for e in event.entries if e.player == name), mine)
             # The network drops the connection: the board reconnects and starts over.
-            assert board._ws is not None and board.connections == 1
+            assert board._ws is not None
+            connections = board.connections
             board._ws.transport.abort()
             again = await asyncio.wait_for(anext(board), 30)
-            assert isinstance(again, Snapshot) and board.connections == 2
+            assert isinstance(again, Snapshot) and board.connections == connections + 1
+            assert board.close_codes[-1] is None  # (dropped, no close frame)
             standings.apply(again)
         assert (mine.score, mine.moves, mine.status) == (game.score, 3, "playing")
         if mine.rank <= standings.size:  # on the top the standings keep

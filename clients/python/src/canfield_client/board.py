@@ -50,6 +50,9 @@ class LiveSocket(Generic[E]):
         self.backoff = backoff
         self.max_failures = max_failures
         self.connections = 0  # how many times it connected (1 + reconnections)
+        # Each ended connection's close code (None: dropped without one), oldest first: 4408
+        # is the server's "fell behind, reconnect" (docs/api.md).
+        self.close_codes: list[int | None] = []
         self._drops = 0  # connections dropped in a row (no message since)
         self._ws: ClientConnection | None = None
         self._closed = False
@@ -117,6 +120,7 @@ class LiveSocket(Generic[E]):
             except ConnectionClosed as exc:
                 self._ws = None
                 code = exc.rcvd.code if exc.rcvd is not None else None
+                self.close_codes.append(code)
                 if code is not None and code in self.final:
                     reason = exc.rcvd.reason if exc.rcvd else ""
                     raise self._closed_error(code, reason) from None
