@@ -203,6 +203,16 @@ def static_collected() -> Path:
     return built_once("static", collect, lambda: _own_dir("canfield-static-"))
 
 
+def static_collected_env() -> dict[str, str]:
+    """A topology's environment for the production settings with the static files the test run
+    collected once for all its topologies (`static_collected`), not the project's staticfiles/."""
+    return {
+        "DJANGO_SETTINGS_MODULE": "tests.production_settings",
+        "STATIC_ROOT": str(static_collected()),
+        "STATIC_COLLECTED": "1",
+    }
+
+
 class Topology:
     """scripts/serve-topology.sh: migrate, then supervisord running gunicorn (2 workers), uvicorn,
     the scheduler and nginx."""
@@ -238,12 +248,7 @@ class Topology:
                 "SLOT_DIR": str(self.dir / "slots"),
                 "WEB_WORKERS": str(workers),
                 "VENV_BIN": str(Path(sys.executable).parent),
-                # The production settings, with the static files the test run collected
-                # once for all its topologies (`static_collected`), not the project's
-                # staticfiles/.
-                "DJANGO_SETTINGS_MODULE": "tests.production_settings",
-                "STATIC_ROOT": str(static_collected()),
-                "STATIC_COLLECTED": "1",
+                **static_collected_env(),
                 # Many players register, and play, from one address within seconds.
                 "THROTTLE_REGISTER": "10000/hour",
                 "THROTTLE_TOKEN": "10000/hour",
@@ -377,9 +382,7 @@ class Topology:
                 os.kill(pid, signal.SIGKILL)
         self.process.wait(10)
         for pid in tree:  # gone, not only signalled (no port of this node left bound)
-            wait_for(lambda pid=pid: not Path(f"/proc/{pid}").exists()
-                     or "Z" in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1][:3],
-                     10, f"process {pid} to die")  # fmt: skip
+            wait_for(lambda pid=pid: _start_time(pid) is None, 10, f"process {pid} to die")
 
     def stop(self, started: dict[int, str] | None = None) -> None:
         """SIGTERM to serve-topology.sh's process group, SIGKILL after 20 s; then SIGKILL to

@@ -23,7 +23,7 @@ from tests.web.conftest import ROOT
 sys.path.insert(0, str(ROOT / "bench"))
 import lighthouse  # noqa: E402
 
-from tests.ops.stack import static_collected  # noqa: E402
+from tests.ops.stack import static_collected_env  # noqa: E402
 
 pytestmark = [
     pytest.mark.topology,  # started first (tests/conftest.py)
@@ -67,11 +67,7 @@ def test_home_table_board_and_archive_are_accessible_and_well_delivered_on_a_pho
         keep=tmp_path,
         database=database,
         template=postgres_template,
-        extra_env={
-            "DJANGO_SETTINGS_MODULE": "tests.production_settings",
-            "STATIC_ROOT": str(static_collected()),
-            "STATIC_COLLECTED": "1",
-        },
+        extra_env=static_collected_env(),
     )
     details = {
         page: {name: value for name, value in result.items() if name != "audits"}
