@@ -97,6 +97,10 @@ class Game(models.Model):
     # status and end_reason say "resigned" (docs/api.md has no other value); a game the player left
     # never counts in statistics (games.selectors.games_counted).
     left = models.BooleanField(default=False)
+    # Until when an open stream of the game wants to hear its actions (games/streams.py: set
+    # when a stream opens, renewed by its process while it stays open): an action of a game
+    # without one sends no wake-up.
+    streamed_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     # What the client hashes above are dated by (games.services.address_hashes_forget).
     hashes_dated_by = "created_at"

@@ -347,9 +347,12 @@ def game_act(*, game: Game, user: Any, action: dict[str, Any], expect: int | Non
             auto_finish=result.auto_finish or None,
             at=now,
         )
-        if _act_write(game=game, version=version, row=row, result=result, engine=engine):
-            # The game's streams (games/streams.py) read the new row once it is committed.
-            after_commit(partial(game_changed, game.pk))
+        written, streamed = _act_write(
+            game=game, version=version, row=row, result=result, engine=engine
+        )
+        if written:
+            if streamed:  # its open streams (games/streams.py) read the new row once committed
+                after_commit(partial(game_changed, game.pk))
             return Acted(row, game, engine)
         if expect is not None:
             raise Stale(_("The game has moved on: another action was applied first."))
@@ -358,11 +361,12 @@ def game_act(*, game: Game, user: Any, action: dict[str, Any], expect: int | Non
 
 def _act_write(
     *, game: Game, version: int, row: Action, result: ActionResult, engine: EngineGame
-) -> bool:
+) -> tuple[bool, bool]:
     """Write an applied action (`_write`) and tell those who listen to its game's kind
     (games.changes): in the action's one statement on PostgreSQL when each of them can, else
     in its transaction (R32, R33: a match's last game's end finishes and rates the match in
-    it)."""
+    it). Returns whether it was written and whether a stream of the game may be open (the
+    game's `streamed_until` as the write found it; always on other databases)."""
     kind = game_kind(game)
     heard = game_changed_heard(kind)
     change = GameChanged(game, row.at, kind, result, sum(engine.found))
@@ -371,24 +375,26 @@ def _act_write(
     if heard and clauses is None:
         with transaction.atomic():
             write = _write_in_one_statement if one_statement else _write
-            written = write(game=game, version=version, row=row)
+            written, streamed = write(game=game, version=version, row=row)
             if written:
                 if change.finished:
                     _game_ended(game)  # (told before a match that it may finish)
                 game_changed_in_transaction(change, heard)
-        return written
+        return written, streamed
     if one_statement:
-        written = _write_in_one_statement(game=game, version=version, row=row, also=clauses)
+        written, streamed = _write_in_one_statement(
+            game=game, version=version, row=row, also=clauses
+        )
     else:
-        written = _write(game=game, version=version, row=row)
+        written, streamed = _write(game=game, version=version, row=row)
     if written:  # committed already, unless inside the caller's transaction
         game_changed_after_commit(change, heard)
         if change.finished:
             _game_ended(game)
-    return written
+    return written, streamed
 
 
-def _write(*, game: Game, version: int, row: Action) -> bool:
+def _write(*, game: Game, version: int, row: Action) -> tuple[bool, bool]:
     """Save the game and its new log row if no other action landed since `version` was read
     and the game is still in progress (its day may have ended meanwhile: optimistic
     concurrency, no lock is held while the engine works)."""
@@ -406,7 +412,7 @@ def _write(*, game: Game, version: int, row: Action) -> bool:
         )
         if written:
             row.save(force_insert=True)
-    return bool(written)
+    return bool(written), True  # (streams: the development server's, woken in its process)
 
 
 _GAME = Game._meta.db_table
@@ -414,17 +420,22 @@ _ACTION = Action._meta.db_table
 # `_write` as one statement, so one round trip and no BEGIN/COMMIT: the insert selects from
 # the update, so it inserts nothing when the version check fails, and a failure undoes both.
 # `{also}`: more data-modifying clauses (games.changes.Clause), run in the same statement.
+# `streamed`: whether a stream of the game is open (games/streams.py), as the update found the
+# row: a stream marks the row before it reads the game, so an update that finds no mark was
+# committed before the stream's read (which sees it), and one that finds it wakes the stream.
 _WRITE_SQL = f"""
 WITH {CHANGED} AS (
     UPDATE {_GAME} SET state = %s::jsonb, status = %s, score = %s, moves = %s,
         actions_count = %s, finished_at = %s, end_reason = %s
     WHERE id = %s AND actions_count = %s AND status = 'playing'
+    RETURNING id, streamed_until > statement_timestamp() AS streamed
+){{also}}, logged AS (
+    INSERT INTO {_ACTION} (game_id, n, type, from_pile, to_pile, count, cards, score_delta,
+        auto_fill, undoes, auto_finish, at)
+    SELECT id, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s::jsonb, %s FROM {CHANGED}
     RETURNING id
-){{also}}
-INSERT INTO {_ACTION} (game_id, n, type, from_pile, to_pile, count, cards, score_delta,
-    auto_fill, undoes, auto_finish, at)
-SELECT id, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s::jsonb, %s FROM {CHANGED}
-RETURNING id
+)
+SELECT logged.id, {CHANGED}.streamed IS TRUE FROM logged, {CHANGED}
 """
 
 
@@ -434,9 +445,10 @@ def _json(value: Any) -> str | None:
 
 def _write_in_one_statement(
     *, game: Game, version: int, row: Action, also: list[Clause] | None = None
-) -> bool:
+) -> tuple[bool, bool]:
     """`_write` for PostgreSQL in a single autocommitted statement (measured: bench/api.py),
-    with `also`'s clauses in it: all of it is written, or none."""
+    with `also`'s clauses in it: all of it is written, or none. Returns whether it was written
+    and whether a stream of the game is open (`_WRITE_SQL`)."""
     also = also or []
     with connection.cursor() as cursor:
         cursor.execute(
@@ -451,9 +463,9 @@ def _write_in_one_statement(
         )  # fmt: skip
         inserted = cursor.fetchone()
     if inserted is None:
-        return False
+        return False, False
     row.pk = inserted[0]
-    return True
+    return True, inserted[1]
 
 
 def logged_action(row: Action) -> dict[str, Any]:

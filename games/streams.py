@@ -10,11 +10,20 @@ KiB), where gunicorn would hold a thread (or a process) for each. So nginx sends
 handler an async iterator (`StreamingHttpResponse`), which it sends as it yields.
 
 How a commit reaches a stream: the write path (`games.services`) calls `game_changed` after
-each commit, a wake-up published on the game's topic of the realtime hub (core/hub.py, a
-"pubsub" topic): with Redis one `PUBLISH` (every process hears it), without Redis
-(development, one process) a wake-up of this process's streams. Each event loop holds one Redis
-connection subscribed to the topics of the games it streams, and a stream woken reads the new
-log rows and the game from the database itself.
+each commit of a game that a stream may be watching, a wake-up published on the game's topic
+of the realtime hub (core/hub.py, a "pubsub" topic): with Redis one `PUBLISH` (every process
+hears it), without Redis (development, one process) a wake-up of this process's streams. Each
+event loop holds one Redis connection subscribed to the topics of the games it streams, and a
+stream woken reads the new log rows and the game from the database itself.
+
+Which games a stream may be watching: a stream marks its game's row (`Game.streamed_until`,
+MARK_SECONDS from the database's clock) before it subscribes and reads, and its process's
+timed check (below) renews the marks of the games it streams. The action's write statement
+reads the mark of the row it updates (games.services, `_WRITE_SQL`): a write that finds none
+was committed before the mark (the row's lock orders the two), so the stream's first read sees
+it, and one that finds it publishes. Most games are never streamed, and their actions make no
+Redis round trip for it (bench/api.py). On other databases than PostgreSQL every action
+publishes.
 
 What an open stream holds: no thread and no database connection. Every database step of a
 stream (its opening's authentication and checks, a woken stream's read, the timed check below)
@@ -58,20 +67,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import functools
 import logging
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
+from django.db.models.functions import Now
 
 from accounts.events import ACCOUNT, EVERY_ACCOUNT, account_name, events_stamp
 from accounts.services import CREDENTIALS
 from core import hub
 from core.logs import WarnEvery
+from games.models import Game
 from games.selectors import Credential, account_last_events, credentials_alive, game_moves
 
 log = logging.getLogger(__name__)
@@ -79,6 +91,8 @@ _warn = WarnEvery(log, seconds=30.0)
 
 # An empty line this often while nothing happens (keeps proxies and clients from timing out).
 IDLE_SECONDS = 10.0
+# How long a stream's mark on its game lasts (module docstring): three of its process's checks.
+MARK_SECONDS = 3 * IDLE_SECONDS
 
 
 class Watch:
@@ -120,6 +134,17 @@ def in_pool(function: Callable[_P, _R]) -> Callable[_P, Awaitable[_R]]:
         return function(*args, **kwargs)
 
     return sync_to_async(step, thread_sensitive=False, executor=_pool)
+
+
+def games_mark_streamed(game_ids: Collection[str]) -> None:
+    """Mark the games in progress among `game_ids` streamed for MARK_SECONDS (module docstring):
+    their actions wake their streams. One statement, on the database's clock."""
+    Game.objects.filter(pk__in=list(game_ids), status=Game.Status.PLAYING).update(
+        streamed_until=Now() + datetime.timedelta(seconds=MARK_SECONDS)
+    )
+
+
+_mark_in_pool = in_pool(games_mark_streamed)
 
 
 def game_changed(game_id: Any) -> None:
@@ -183,6 +208,8 @@ def _check(
     account's last event id: one query per kind, however many streams."""
     games = {name for name in names if not name.startswith(ACCOUNT)}
     accounts = {int(name[len(ACCOUNT) :]) for name in names - games}
+    if games:
+        games_mark_streamed(games)
     latest: dict[str, int | None] = dict(game_moves(games)) if games else {}
     if accounts:
         events_stamp()  # a writer that died before its stamp: its events are sent now
@@ -212,6 +239,8 @@ async def stream_watch(name: str, credential: Credential | None, seen: int) -> A
     watch = Watch(name, credential, seen)
     topics = [name, EVERY_ACCOUNT] if name.startswith(ACCOUNT) else [name]
     sweeper = _sweeper()
+    if not name.startswith(ACCOUNT):
+        await _mark_in_pool([name])  # before the first read (module docstring)
     try:
         for topic in topics:
             await hub.subscribe(topic, watch.deliver, via="pubsub")

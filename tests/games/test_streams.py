@@ -4,13 +4,18 @@ Redis), and a player's finished public games, as pages and as NDJSON."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import httpx
 import pytest
+from django.db import connection
+from django.db.models import F
+from django.db.models.functions import Now
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import services
+from games import services, streams
 from games.models import Game
 from games.streams import IDLE_SECONDS
 from tests.games.helpers import StreamLines, easy_deck, winning_actions
@@ -98,6 +103,39 @@ def test_an_action_whose_wake_up_was_lost_reaches_its_stream_within_a_keep_alive
 
         with lines.arrived:
             assert lines.arrived.wait_for(lambda: kinds() == ["action"], timeout=12), kinds()
+
+
+def test_an_action_wakes_the_streams_of_its_game_only_while_a_stream_marks_it(
+    user, django_capture_on_commit_callbacks
+):
+    game = services.game_create(owner=user)
+
+    def wakes() -> bool:
+        """Whether a draw in `game` publishes its streams' wake-up once committed."""
+        with django_capture_on_commit_callbacks() as callbacks:
+            services.game_act(
+                game=Game.objects.get(pk=game.pk), user=user, action={"type": "draw"}, expect=None
+            )
+        return [c.__wrapped__.func for c in callbacks] == [streams.game_changed]
+
+    # on PostgreSQL: no stream, no wake-up (other databases: every action wakes, no mark read)
+    on_postgresql = connection.vendor == "postgresql"
+    assert wakes() is not on_postgresql
+    # a stream's process renews the marks of the games it streams (its timed check), on the
+    # database's clock: a mark lasts MARK_SECONDS
+    streams._check(set(), {str(game.pk)})
+    marked = Game.objects.annotate(lasts=F("streamed_until") - Now()).get(pk=game.pk)
+    assert dt.timedelta(0) < marked.lasts <= dt.timedelta(seconds=streams.MARK_SECONDS)
+    assert wakes()
+    # a mark that lapsed (its stream's process gone) wakes nothing again
+    Game.objects.filter(pk=game.pk).update(streamed_until=Now() - dt.timedelta(seconds=1))
+    assert wakes() is not on_postgresql
+    # a finished game is not marked
+    services.game_act(
+        game=Game.objects.get(pk=game.pk), user=user, action={"type": "resign"}, expect=None
+    )
+    streams._check(set(), {str(game.pk)})
+    assert Game.objects.get(pk=game.pk).streamed_until < timezone.now()
 
 
 def _finish(game: Game, status: str) -> None:
