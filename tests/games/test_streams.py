@@ -122,11 +122,19 @@ def test_an_action_wakes_the_streams_of_its_game_only_while_a_stream_marks_it(
     on_postgresql = connection.vendor == "postgresql"
     assert wakes() is not on_postgresql
     # a stream's process renews the marks of the games it streams (its timed check), on the
-    # database's clock: a mark lasts MARK_SECONDS
+    # database's clock: a mark lasts MARK_SECONDS, and is rewritten only past its half
     streams._check(set(), {str(game.pk)})
     marked = Game.objects.annotate(lasts=F("streamed_until") - Now()).get(pk=game.pk)
-    assert dt.timedelta(0) < marked.lasts <= dt.timedelta(seconds=streams.MARK_SECONDS)
+    mark = dt.timedelta(seconds=streams.MARK_SECONDS)
+    assert mark / 2 < marked.lasts <= mark
+    streams._check(set(), {str(game.pk)})
+    assert Game.objects.get(pk=game.pk).streamed_until == marked.streamed_until
     assert wakes()
+    half_spent = Now() + mark / 2 - dt.timedelta(seconds=1)
+    Game.objects.filter(pk=game.pk).update(streamed_until=half_spent)
+    streams._check(set(), {str(game.pk)})
+    renewed = Game.objects.annotate(lasts=F("streamed_until") - Now()).get(pk=game.pk)
+    assert mark / 2 < renewed.lasts <= mark
     # a mark that lapsed (its stream's process gone) wakes nothing again
     Game.objects.filter(pk=game.pk).update(streamed_until=Now() - dt.timedelta(seconds=1))
     assert wakes() is not on_postgresql
