@@ -1,4 +1,5 @@
-"""Operations middleware: health probes, request ids and the per-request log line."""
+"""Operations middleware: health probes, request ids, the per-request log line, and the chain
+run in one thread under ASGI."""
 
 from __future__ import annotations
 
@@ -189,3 +190,23 @@ def rejected_action_error(request: HttpRequest, response: HttpResponse) -> dict[
         error: dict[str, Any] = data["error"]  # the error body core/errors.py wrote
         return error
     return None
+
+
+class SyncChainMiddleware:
+    """Last in MIDDLEWARE, and sync only: under ASGI (the ws processes' streams, the test
+    suite's servers) the middleware above it then run in the request's one thread, as under
+    WSGI. Django adapts the chain from the inside out, and each middleware that can run both
+    ways follows the one inside it; with the view's async dispatch innermost, each of them ran
+    async, and a MiddlewareMixin running async calls its process_request and process_response
+    each through sync_to_async: ~32 thread hops a request, 7.1 ms of CPU for a ping against
+    4.4 ms with this (in-process, 500 pings; 0.8-1.0 ms under WSGI). Under WSGI it is one
+    call more."""
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)

@@ -146,8 +146,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
-    # Last, as django-axes asks: turns a locked-out login into its answer (lockout_response).
+    # Last of the working ones, as django-axes asks: turns a locked-out login into its answer.
     "axes.middleware.AxesMiddleware",
+    # Under ASGI, the chain above in one thread (canfield_site/middleware.py).
+    "canfield_site.middleware.SyncChainMiddleware",
 ]
 
 ROOT_URLCONF = "canfield_site.urls"
