@@ -54,9 +54,9 @@ A stream lives by the credential that opened it (an API key, an OAuth token, a s
 REST request with it would answer 401 (the key or token revoked or expired, the account deleted),
 the stream closes within a keep-alive (`IDLE_SECONDS`), without another line. Each read checks
 the credential with the game (so no action is sent after a revocation), and each event loop
-checks all of its streams' credentials in one query per kind (`_Sweeper`, with one query for
-its games' move counts): every IDLE_SECONDS
-while it holds streams, and at once when told (accounts.services' `credentials_changed`,
+checks all of its streams' credentials in one query per kind (`_Sweeper`, with one statement
+renewing its games' marks and one query for their move counts): every IDLE_SECONDS while it
+holds streams, and at once when told (accounts.services' `credentials_changed`,
 published on the hub's CREDENTIALS topic, which every loop's sweeper listens to while it holds
 streams) that a key was revoked or an account deleted.
 The timed check catches the rest (expiry, OAuth revocation inside django-oauth-toolkit, a
@@ -211,7 +211,8 @@ def _check(
     credentials: set[Credential], names: set[str]
 ) -> tuple[set[Credential], dict[str, int | None]]:
     """The credentials still accepted, each game's move count (None once it is over) and each
-    account's last event id: one query per kind, however many streams."""
+    account's last event id, the games' marks renewed (`games_mark_streamed`): one statement
+    per kind and step, however many streams."""
     games = {name for name in names if not name.startswith(ACCOUNT)}
     accounts = {int(name[len(ACCOUNT) :]) for name in names - games}
     if games:
