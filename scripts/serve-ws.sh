@@ -6,6 +6,8 @@
 # with 2,000 listeners that write path was most of a process's time.
 #   WS_BIND  address:port, default 127.0.0.1:8001; more uvicorn options may follow the script's
 #            name (the tests pass `--fd N`, a socket they bound, and shorter ping intervals)
+#   ASGI_APP the application, default canfield_site.asgi:application (the browser tests' server
+#            with a clock of its own: tests/web/clocked.py)
 # - A listen backlog that absorbs a crowd of listeners connecting at once.
 # - No per-message compression: it would compress every batch once per listener (zlib, one
 #   context per socket), the CPU the listeners are served with; daphne did not compress either.
@@ -25,7 +27,7 @@ BIN="${VENV_BIN:-.venv/bin}"
 [ -x "$BIN/uvicorn" ] || BIN="$(dirname "$(command -v uvicorn)")"
 bind="${WS_BIND:-127.0.0.1:8001}"
 source scripts/metrics-dir.sh
-exec nice -n "${WS_NICE:-0}" "$BIN/uvicorn" canfield_site.asgi:application \
+exec nice -n "${WS_NICE:-0}" "$BIN/uvicorn" "${ASGI_APP:-canfield_site.asgi:application}" \
     --host "${bind%:*}" --port "${bind##*:}" \
     --backlog 2048 \
     --ws websockets-sansio --ws-per-message-deflate false --ws-max-size 4096 \

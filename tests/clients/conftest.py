@@ -1,4 +1,4 @@
-"""The Python client and the terminal command against a real server: the suite's daphne
+"""The Python client and the terminal command against a real server: the suite's uvicorn
 subprocess on its own database (tests/conftest.py: `base_url`), whose throttles these tests
 need (`HINT_RATE`)."""
 

@@ -1,5 +1,5 @@
 """The schema's request examples (canfield_site/examples.py) stay true: every operation that takes
-parameters or a body has one, and every example, sent to a live server (the daphne subprocess of
+parameters or a body has one, and every example, sent to a live server (the uvicorn subprocess of
 tests/clients/conftest.py) with the fixture world's ids in place of the example's, is answered
 with a 2xx whose body (or each NDJSON line) validates against the operation's documented schema
 under a strict OpenAPI 3.0 validator. Those answers and a few error answers together hold every

@@ -1,5 +1,5 @@
 """docs/first-game.md runs as it is shown: its curl, Python and TypeScript code blocks, each
-language's blocks in the page's order, against a live server (the daphne subprocess of
+language's blocks in the page's order, against a live server (the uvicorn subprocess of
 tests/clients/conftest.py), with the server's address and a fresh name in place of the page's
 `http://127.0.0.1:8000` and `alice`. Each language prints the same: the moves after the draw,
 the table in words, the size of today's board."""

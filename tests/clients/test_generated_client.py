@@ -1,5 +1,5 @@
 """A client generated from the live schema by openapi-python-client, as a third-party author
-would make one, registers, deals a game and wins it against a real server (daphne in a
+would make one, registers, deals a game and wins it against a real server (uvicorn in a
 subprocess, tests/web/conftest.py), sending back the legal actions the server lists."""
 
 from __future__ import annotations

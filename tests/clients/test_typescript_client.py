@@ -1,7 +1,7 @@
 """TypeScript programs on the types openapi-typescript generates (with no warning) from the live
 schema, as a browser or Node app's author would write them: `tsc --strict` compiles them with no
 cast around the API's shapes and refuses a misspelt pile; compiled, one (typescript/play.ts)
-wins a game against a real server (daphne in a subprocess, tests/web/conftest.py), the other
+wins a game against a real server (uvicorn in a subprocess, tests/web/conftest.py), the other
 (typescript/every.ts) calls every operation of the schema with its request examples.
 openapi-typescript and typescript are npm packages of tests/web (`make test-tools`)."""
 

@@ -1,5 +1,5 @@
 """The TypeScript SDK (clients/typescript, `@canfield-club/client`) against a real server (the
-daphne subprocess of tests/clients/conftest.py): its generated types are what the live schema
+uvicorn subprocess of tests/clients/conftest.py): its generated types are what the live schema
 generates, `tsc --strict` compiles the package and its test program with no cast of an answer,
 and the program (node:test, clients/typescript/test/sdk.test.ts) registers, wins a game while
 the NDJSON stream follows it to its end, pages through a leaderboard, gets typed errors and

@@ -1,5 +1,5 @@
 """The account event stream (docs/api.md "Streams and exports", accounts/events.py) against a
-real ASGI server (daphne in a subprocess, tests/web/conftest.py; with REDIS_URL its wake-ups go
+real ASGI server (uvicorn in a subprocess, tests/web/conftest.py; with REDIS_URL its wake-ups go
 through Redis): an account's games as they start and end, seen from another client of the account;
 resumed with `since`; closed with its key; and the events no stream is open for."""
 

@@ -1,7 +1,7 @@
 """A game stream lives by the credential that opened it (games/streams.py): once its key is
 revoked or expires, its OAuth token is revoked, or its account is deleted, the stream closes
 within one keep-alive (10 s; the tests allow 12) and sends no action after that moment. Against
-a real ASGI server over HTTP (daphne in a subprocess, tests/web/conftest.py; with REDIS_URL the
+a real ASGI server over HTTP (uvicorn in a subprocess, tests/web/conftest.py; with REDIS_URL the
 revocation is heard through Redis)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Streams and exports (docs/api.md "Streams and exports"): a game's NDJSON stream against a real
-ASGI server (daphne in a subprocess, tests/conftest.py; with REDIS_URL its wake-ups go through
+ASGI server (uvicorn in a subprocess, tests/conftest.py; with REDIS_URL its wake-ups go through
 Redis), and a player's finished public games, as pages and as NDJSON."""
 
 from __future__ import annotations

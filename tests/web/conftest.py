@@ -1,11 +1,11 @@
-"""Browser tests: a real ASGI server (daphne, HTTP and WebSockets) in a subprocess on a free
-port, against its own fresh database, driven by Playwright through Debian's Chromium."""
+"""Browser tests: a real ASGI server (uvicorn as in production, HTTP and WebSockets) in a
+subprocess on a free port, against its own fresh database, driven by Playwright through
+Debian's Chromium."""
 
 from __future__ import annotations
 
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -25,17 +25,19 @@ def _free_port() -> int:
 
 
 @contextmanager
-def daphne_server(env: dict[str, str], log_path: Path, clock: str | None = None) -> Iterator[str]:
-    """A daphne process on a free port serving the project with `env`; yields its URL. With a
-    `clock` (an ISO time), the server's clock starts there and ticks on (tests/web/clocked.py):
-    a server whose "today" a test chooses."""
+def asgi_server(env: dict[str, str], log_path: Path, clock: str | None = None) -> Iterator[str]:
+    """The production ASGI server (scripts/serve-ws.sh: uvicorn, HTTP and WebSockets) on a free
+    port serving the project with `env`; yields its URL. With a `clock` (an ISO time), the
+    server's clock starts there and ticks on (tests/web/clocked.py): a server whose "today" a
+    test chooses. Idle connections are kept 75 s, as nginx keeps a client's in production (the
+    clients here talk to this server directly; uvicorn's own 5 s would race their next call)."""
     port = _free_port()
-    daphne = [str(Path(sys.executable).with_name("daphne"))]
+    env = dict(env, WS_BIND=f"127.0.0.1:{port}")
     if clock is not None:
-        daphne = [sys.executable, str(ROOT / "tests" / "web" / "clocked.py"), clock]
+        env.update(ASGI_APP="tests.web.clocked:application", TEST_CLOCK=clock)
     with open(log_path, "w") as log:
         process = subprocess.Popen(
-            [*daphne, "-b", "127.0.0.1", "-p", str(port), "canfield_site.asgi:application"],
+            ["bash", "scripts/serve-ws.sh", "--timeout-keep-alive", "75"],
             cwd=ROOT,
             env=env,
             stdout=log,

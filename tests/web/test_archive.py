@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.web.conftest import TIPS_SEEN, daphne_server, screenshot
+from tests.web.conftest import TIPS_SEEN, asgi_server, screenshot
 from tests.web.helpers import api, sign_up, unique_name
 
 NOW = "2031-03-12T12:00:00+00:00"
@@ -17,8 +17,8 @@ VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, 
 def clocked_url(base_url, server_env, tmp_path_factory):
     """The project served with its clock at NOW, on the browser tests' database (migrated for
     `base_url`'s server)."""
-    log = tmp_path_factory.mktemp("clocked-log") / "daphne.log"
-    with daphne_server(server_env, log, clock=NOW) as url:
+    log = tmp_path_factory.mktemp("clocked-log") / "server.log"
+    with asgi_server(server_env, log, clock=NOW) as url:
         yield url
 
 

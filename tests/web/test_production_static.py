@@ -7,7 +7,7 @@ import secrets
 import subprocess
 import sys
 
-from tests.web.conftest import ROOT, daphne_server
+from tests.web.conftest import ROOT, asgi_server
 
 
 def test_pages_load_their_css_and_scripts_with_debug_off(server_env, base_url, browser, tmp_path):
@@ -29,7 +29,7 @@ def test_pages_load_their_css_and_scripts_with_debug_off(server_env, base_url, b
         check=True,
     )
     assert (tmp_path / "static" / "staticfiles.json").exists()
-    with daphne_server(env, tmp_path / "daphne.log") as url:
+    with asgi_server(env, tmp_path / "server.log") as url:
         context = browser.new_context(base_url=url)
         context.set_default_timeout(10_000)
         page = context.new_page()
