@@ -27,6 +27,9 @@ BIN="${VENV_BIN:-.venv/bin}"
 [ -x "$BIN/uvicorn" ] || BIN="$(dirname "$(command -v uvicorn)")"
 bind="${WS_BIND:-127.0.0.1:8001}"
 source scripts/metrics-dir.sh
+# Each HTTP request (a stream's opening) borrows a database connection from the process's pool
+# instead of opening one (canfield_site/settings.py, DATABASE_POOL_SIZE).
+export DATABASE_POOL_SIZE="${DATABASE_POOL_SIZE:-16}"
 exec nice -n "${WS_NICE:-0}" "$BIN/uvicorn" "${ASGI_APP:-canfield_site.asgi:application}" \
     --host "${bind%:*}" --port "${bind##*:}" \
     --backlog 2048 \

@@ -91,7 +91,7 @@ def test_app_processes_are_those_the_script_starts():
     assert SERVICES["heavy"]["command"] == ["bash", "scripts/serve-heavy.sh"]
     assert 'program heavy "bash scripts/serve-heavy.sh"' in SCRIPT
     serve_ws = (ROOT / "scripts" / "serve-ws.sh").read_text()
-    assert re.search(r"uvicorn\" canfield_site\.asgi:application", serve_ws)
+    assert re.search(r"uvicorn\" \"\$\{ASGI_APP:-canfield_site\.asgi:application\}\"", serve_ws)
     assert "manage.py migrate --noinput" in SCRIPT
     # The scheduler, which creates the daily challenges.
     assert SERVICES["scheduler"]["command"] == ["bash", "scripts/scheduler.sh"]
