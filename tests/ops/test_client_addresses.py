@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tests import net
-from tests.ops.stack import Postgres, Redis, Topology, tools_missing
+from tests.ops.stack import Postgres, Redis, Topology, clear_of_the_hours_end, tools_missing
 
 missing = tools_missing()
 pytestmark = [
@@ -69,6 +69,7 @@ def test_a_fresh_forged_address_per_request_meets_the_sign_up_limit(topology):
     # (from an address of its own: sign-ups are password doors, and nginx's limit of them per
     # client is the next test's to meet, not this one's)
     own = httpx.HTTPTransport(local_address="127.0.0.11")
+    clear_of_the_hours_end()  # (the sign-up limit counts per clock hour)
     with httpx.Client(base_url=topology.base_url, timeout=30, transport=own) as http:
         codes = [
             http.post(

@@ -37,6 +37,7 @@ from tests.ops.stack import (
     Postgres,
     Redis,
     Topology,
+    clear_of_the_hours_end,
     free_port,
     tools_missing,
     wait_for,
@@ -199,9 +200,7 @@ def play_now(balancer_url: str, csrf: str, address: str) -> httpx.Response:
 
 def test_each_client_is_counted_by_its_own_address_whichever_node_it_reaches(cluster):
     balancer = cluster.balancer
-    # (the guests' limit counts per clock hour: not across one's end)
-    if (left := 3600 - time.time() % 3600) < 30:
-        time.sleep(left + 1)
+    clear_of_the_hours_end()  # (the guests' limit counts per clock hour)
     since = [node.log_size() for node in cluster.nodes]
     csrf = net.get(f"{balancer.base_url}/", timeout=30).cookies["csrftoken"]
 
