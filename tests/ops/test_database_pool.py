@@ -1,19 +1,16 @@
 """An ASGI process borrows its database connections from a pool (canfield_site/settings.py,
 DATABASE_POOL_SIZE; scripts/serve-ws.sh sets it): Django runs each HTTP request in a thread of its
-own there, and without the pool every request opened a PostgreSQL connection of its own."""
+own there, and without the pool every request opened a PostgreSQL connection of its own. What the
+setting makes of the settings: tests/ops/test_settings.py."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from urllib.parse import urlsplit
 
 import psycopg
-import pytest
 
 from tests import net
-from tests.conftest import ROOT, requires_postgres
+from tests.conftest import requires_postgres
 
 
 @requires_postgres
@@ -43,25 +40,3 @@ def test_forty_requests_of_the_suite_server_are_served_on_a_few_pooled_connectio
     # not a new connection each (without the pool a request's connection lives on until its
     # thread is collected: 10 or more new backends here)
     assert len(seen - before) <= 3, (before, seen)
-
-
-@pytest.mark.parametrize(
-    ("database_url", "pooled"),
-    [
-        ("postgres://canfield@db.example:5432/canfield", True),
-        ("sqlite:///pool.sqlite3", False),
-    ],
-)
-def test_the_pool_size_gives_postgresql_a_pool_and_no_persistent_connections(database_url, pooled):
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "POSTGRES_HOST")}
-    shown = subprocess.run(
-        [sys.executable, "-c", "from django.conf import settings as s; d = s.DATABASES['default'];"
-         "print(d.get('OPTIONS', {}).get('pool'), d['CONN_MAX_AGE'])"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
-        env=env | {"DJANGO_SETTINGS_MODULE": "canfield_site.settings", "DJANGO_DEBUG": "1",
-                   "DATABASE_URL": database_url, "DATABASE_POOL_SIZE": "16"},
-    ).stdout.split()  # fmt: skip
-    if pooled:
-        assert shown == ["{'min_size':", "1,", "'max_size':", "16,", "'timeout':", "5}", "0"]
-    else:
-        assert shown == ["None", "0"]

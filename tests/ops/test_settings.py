@@ -306,3 +306,23 @@ def test_database_url_takes_precedence_over_the_parts():
         "club",
         "p@ss",
     )
+
+
+@pytest.mark.parametrize(
+    ("database_url", "pooled"),
+    [
+        ("postgres://canfield@db.example:5432/canfield", True),
+        ("sqlite:///pool.sqlite3", False),
+    ],
+)
+def test_the_pool_size_gives_postgresql_a_pool_and_no_persistent_connections(database_url, pooled):
+    # (tests/ops/test_database_pool.py: the pool at work in the suite's server)
+    database = database_settings(
+        example_env() | {"DATABASE_URL": database_url, "DATABASE_POOL_SIZE": "16"}
+    )
+
+    if pooled:
+        assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 16, "timeout": 5}
+    else:
+        assert "pool" not in database.get("OPTIONS", {})
+    assert database["CONN_MAX_AGE"] == 0
