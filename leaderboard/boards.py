@@ -187,11 +187,15 @@ if #members > 0 then
 end
 return members
 """
+# ARGV: the number of keys, the keys, then games whose keys in the ranking are answered too
+# ('' where it has none), read at the same instant as the counts.
 _BEFORE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'not ready' end
-local counts = {}
-for i, key in ipairs(ARGV) do counts[i] = redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. key) end
-return counts
+local n = tonumber(ARGV[1])
+local counts, held = {}, {}
+for i = 1, n do counts[i] = redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. ARGV[i + 1]) end
+for i = n + 2, #ARGV do held[#held + 1] = redis.call('ZSCORE', KEYS[2], ARGV[i]) or '' end
+return {counts, held}
 """
 _COUNT = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'not ready' end
@@ -320,10 +324,27 @@ class RedisBoards:
             raise NotReady(board)
         return found
 
-    def ranked_before(self, board: int, keys: list[int]) -> list[int] | None:
+    def ranked_before(
+        self, board: int, keys: list[int], read: dict[str, int | None] | None = None
+    ) -> list[int] | None:
+        """For each key: how many entries of the ranking have a smaller one, counting the games
+        of `read` at the keys given there (None: off the board) whatever the ranking holds for
+        them: the caller's own read of them in the database, which may be newer than the
+        ranking (their writers merge into it after their commits)."""
+        if not keys:
+            return []
+        read = read or {}
         # A script's answer (the Redis edge: untyped): what _BEFORE returns.
-        ranked: list[int] | None = self._ranking_read(board, "before", list(keys)) if keys else []
-        return ranked
+        found = self._ranking_read(board, "before", [len(keys), *keys, *read])
+        if found is None:
+            return None
+        counts, held = found
+        stale = sorted(int(float(key)) for key in held if key != b"")
+        given = sorted(key for key in read.values() if key is not None)
+        return [
+            count - bisect_left(stale, key) + bisect_left(given, key)
+            for count, key in zip(counts, keys, strict=True)
+        ]
 
     def ranked_count(self, board: int) -> int | None:
         count: int | None = self._ranking_read(board, "count", [])
@@ -433,7 +454,9 @@ class LocalBoards:
         with self.lock:
             self.changed[board].update(games)
 
-    def ranked_before(self, board: int, keys: list[int]) -> list[int] | None:
+    def ranked_before(
+        self, board: int, keys: list[int], read: dict[str, int | None] | None = None
+    ) -> list[int] | None:
         return None
 
     def ranked_count(self, board: int) -> int | None:
@@ -527,7 +550,10 @@ class RankingStandIn:
         with _one_worker():
             return cls([(rank_key(score, moves), entries) for score, moves, entries in rows])
 
-    def ranked_before(self, board: int, keys: list[int]) -> list[int]:
+    def ranked_before(
+        self, board: int, keys: list[int], read: dict[str, int | None] | None = None
+    ) -> list[int]:
+        # (`read` is not applied: the stand-in is as old as its own read)
         found = [bisect_left(self.keys, key) for key in keys]
         return [self.ahead[i] if i < len(self.keys) else self.total for i in found]
 

@@ -156,12 +156,23 @@ def _from_ranking(
         return None
 
 
-def _ahead(challenge: DailyChallenge, figures: list[tuple[int, int]], bots: bool) -> list[int]:
+def _ahead(
+    challenge: DailyChallenge,
+    figures: list[tuple[int, int]],
+    bots: bool,
+    read: dict[str, tuple[int, int] | None],
+) -> list[int]:
     """For each (score, moves): how many ranked entries have a better score, or the same score
-    and fewer moves."""
+    and fewer moves; the games of `read` counted by the figures the caller read in the database
+    (None: off the board), not by the ranking's, which may be older (its writers merge into it
+    after their commits): an entry is never counted ahead of itself by its own stale figures."""
     keys = [boards.rank_key(score, moves) for score, moves in figures]
+    read_keys = {
+        game: None if game_figures is None else boards.rank_key(*game_figures)
+        for game, game_figures in read.items()
+    }
     counted = _from_ranking(
-        challenge, bots, lambda ranking, board: ranking.ranked_before(board, keys)
+        challenge, bots, lambda ranking, board: ranking.ranked_before(board, keys, read_keys)
     )
     if counted is not None:
         return counted
@@ -254,7 +265,9 @@ def entry_rank(*, entry: Entry, now: dt.datetime) -> int:
     """The entry's position on its whole board (its population's: R34) (1 = first), ties
     broken as the board does."""
     challenge = entry.challenge
-    ahead = _ahead(challenge, [(entry.score, entry.moves)], entry.bot)[0]
+    on_board = not entry.disqualified and entry.review != HELD and not entry.provisional
+    read = {str(entry.game_id): (entry.score, entry.moves) if on_board else None}
+    ahead = _ahead(challenge, [(entry.score, entry.moves)], entry.bot, read)[0]
     span = _span_of(entry, now)
     # Within its (score, moves) group: the group's few rows, by time and arrival.
     ahead_in_group = (
@@ -312,7 +325,10 @@ def board_changes(
     groups = sorted({(row[2], row[3]) for row in ranked})
     if not groups:
         return [], removed
-    ahead = dict(zip(groups, _ahead(challenge, groups, bots), strict=True))
+    read = {
+        str(row[6]): None if gone else (row[2], row[3]) for row, gone in zip(rows, off, strict=True)
+    }
+    ahead = dict(zip(groups, _ahead(challenge, groups, bots, read), strict=True))
     in_group = Q()
     for score, moves in groups:
         in_group |= Q(score=score, moves=moves)

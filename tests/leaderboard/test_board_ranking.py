@@ -191,3 +191,33 @@ def test_with_redis_the_counts_come_from_the_ranking_not_the_database(noon, play
     assert len(queries) == 0
     assert ahead == [sum(1 for e in entries if e.score > 5)]
     assert_board_matches_full_sort(challenge, NOON, 3)
+
+
+@requires_redis
+def test_a_batch_counts_its_games_by_their_rows_not_by_the_rankings_older_figures(
+    noon, player_entry
+):
+    # given a board whose ranking Redis holds: A at (5, 0), B at (0, 1), C at (0, 0)
+    a = player_entry("a", score=5, moves=0)
+    b = player_entry("b", score=0, moves=1)
+    c = player_entry("c", score=0, moves=0)
+    challenge = a.challenge
+    assert selectors.board_count(challenge=challenge) == 3
+    store = boards.store()
+
+    # when C's row moves on to (0, 2), committed, and is read before its writer's after-commit
+    # merge into the ranking ran
+    Entry.objects.filter(pk=c.pk).update(moves=2)
+    assert store.ranked_before(challenge.pk, [boards.rank_key(0, 2)]) == [3]  # (C's old self)
+    c.refresh_from_db()
+    # then C's rank counts C by its row: A and B ahead of it, never its older self
+    assert selectors.entry_rank(entry=c, now=NOON) == 3
+
+    # and when A is disqualified the same way, a batch of the three ranks by their rows: B
+    # first, C second, A off the board
+    Entry.objects.filter(pk=a.pk).update(disqualified=True)
+    entries, removed = selectors.board_changes(
+        challenge=challenge, games=[str(e.game_id) for e in (a, b, c)], now=NOON
+    )
+    assert removed == ["a"]
+    assert [(e["player"], e["rank"]) for e in entries] == [("b", 1), ("c", 2)]
