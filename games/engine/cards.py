@@ -27,3 +27,9 @@ def is_red(card: int) -> bool:
 def fits_on(card: int, below: int) -> bool:
     """R12: `card` goes on `below` if one rank lower (K on A wraps) and of the other colour."""
     return (below % 13 - card % 13) % 13 == 1 and (card // 13 - below // 13) % 2 == 1
+
+
+# The cards that go on each card by R12 (`fits_on`), two each: FITTING[below].
+FITTING: tuple[tuple[int, ...], ...] = tuple(
+    tuple(card for card in range(52) if fits_on(card, below)) for below in range(52)
+)

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from games.engine import Action, EngineError, Game
 from games.engine.cards import parse_card
+from games.engine.game import _talon_tops
 from tests.engine.helpers import arrange
 from tests.engine.test_properties import CHOICES, GAMES, new_game, pick
 
@@ -71,6 +72,9 @@ def test_not_stuck_while_a_column_or_reserve_move_is_legal():
     game = arrange(tableau=[["5H"], ["10D"], ["QD", "JC"], ["QH"]], reserve=["KH"],
                    stock=["2H"], rest="reserve", draw=1)  # fmt: skip
     assert not play(game, DRAW).stuck  # JC moves from the QD to the QH
+    game = arrange(tableau=[["5H"], ["KC"], ["KS", "QH", "JC"], ["10S"]], reserve=["KH"],
+                   stock=["2H"], rest="reserve", draw=1)  # fmt: skip
+    assert not play(game, DRAW).stuck  # QH and JC move together onto the KC
 
 
 def test_moves_from_a_foundation_do_not_count_as_something_to_do():
@@ -154,8 +158,13 @@ def test_stuck_never_depends_on_unseen_cards_and_never_while_a_move_is_legal(spe
             continue
         stuck = game.stuck
         assert unseen_shuffled(game, rng).stuck == stuck
+        moves = [
+            a
+            for a in game.legal_actions()
+            if a["type"] == "move" and not a["from"].startswith("foundation")
+        ]
         if stuck:
-            assert all(
-                a["type"] != "move" or a["from"].startswith("foundation")
-                for a in game.legal_actions()
-            )
+            assert not moves
+        elif not game.is_over and not moves:  # and the converse: only an unseen talon card
+            mask = _talon_tops(len(game.waste) + len(game.stock), game.draw)
+            assert game.seen & mask != mask
