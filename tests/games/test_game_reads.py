@@ -128,6 +128,30 @@ def test_straight_to_postgresql_an_actions_read_and_write_are_prepared_once(auth
 
 
 @requires_postgres
+def test_a_games_stored_state_is_compressed_with_lz4(auth_client):
+    # given: a game with an undo history long enough to be compressed (over 2 kB)
+    game = auth_client.post(GAMES, {}, format="json").json()
+    for moves in range(40):
+        action = "draw" if game["stock"]["count"] else "recycle"
+        response = auth_client.post(
+            f"{GAMES}/{game['id']}/actions", {"type": action, "expect": moves}, format="json"
+        )
+        assert response.status_code == 200, response.content
+        game = response.json()["game"]
+
+    # then: PostgreSQL stored its state with lz4 (migration games 0019), not its default
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT pg_column_compression(state), octet_length(state::text)"
+            f" FROM {Game._meta.db_table} WHERE id = %s",
+            [game["id"]],
+        )
+        method, length = cursor.fetchone()
+    assert length > 2048
+    assert method == "lz4"
+
+
+@requires_postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_game_request_survives_a_connection_the_database_dropped(make_user, client_for):
     # given: a game, then the server ends this process's kept connection between two requests
