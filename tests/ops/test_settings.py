@@ -245,29 +245,38 @@ def test_refuses_to_start_without_a_secret_key_when_not_in_debug():
     assert "DJANGO_SECRET_KEY must be set" in result.stderr
 
 
+def setting(name: str, env: dict[str, str]) -> object:
+    """The setting `name` as the settings module of `env` (DJANGO_SETTINGS_MODULE) makes it
+    from `env`: the module alone, imported in a process of its own (what Django's settings
+    read from it; no app is loaded, a third of a `manage.py` run)."""
+    code = (
+        "import importlib, json, os; "
+        "module = importlib.import_module(os.environ['DJANGO_SETTINGS_MODULE']); "
+        f"print(json.dumps(getattr(module, {name!r}), default=str))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.splitlines()[-1])
+
+
 def test_production_settings_hash_passwords_with_pbkdf2_and_tests_with_md5():
     # given: the production settings module, not the suite's
-    env = example_env()
-    code = "from django.conf import settings; print(settings.PASSWORD_HASHERS[0])"
-
-    production = manage("shell", "-c", code, env=env)
-    suite = manage(
-        "shell", "-c", code, env=example_env() | {"DJANGO_SETTINGS_MODULE": "tests.settings"}
+    production = setting("PASSWORD_HASHERS", example_env())
+    suite = setting(
+        "PASSWORD_HASHERS", example_env() | {"DJANGO_SETTINGS_MODULE": "tests.settings"}
     )
 
     # (Django's PBKDF2, hashing in one of the host's password slots: docs/fairplay.md, "Floods")
-    assert production.stdout.split()[-1] == "accounts.identity.SlotPBKDF2PasswordHasher"
-    assert suite.stdout.split()[-1] == "django.contrib.auth.hashers.MD5PasswordHasher"
+    assert production[0] == "accounts.identity.SlotPBKDF2PasswordHasher"
+    assert suite[0] == "django.contrib.auth.hashers.MD5PasswordHasher"
 
 
 def database_settings(env: dict[str, str]) -> dict[str, object]:
-    code = (
-        "import json; from django.conf import settings; "
-        "print(json.dumps(settings.DATABASES['default'], default=str))"
-    )
-    result = manage("shell", "-c", code, env=env)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.splitlines()[-1])
+    database = setting("DATABASES", env)
+    assert isinstance(database, dict)
+    return database["default"]
 
 
 def test_the_database_comes_from_postgres_parts_with_any_password():
