@@ -148,7 +148,9 @@ class TokenAuthentication(authentication.BaseAuthentication):
 
 
 def _oauth_token(token: str, *, game_id: object) -> tuple[User, TokenAuth] | None:
-    """The user and scopes of a valid OAuth access token `token`, else None."""
+    """The user and scopes of a valid OAuth access token `token`; None if there is no such
+    token. An expired one, or one of a closed account, is refused saying so (an app refreshes
+    an expired token: RFC 6749 6)."""
     from oauth2_provider.models import get_access_token_model
 
     row = (
@@ -157,8 +159,12 @@ def _oauth_token(token: str, *, game_id: object) -> tuple[User, TokenAuth] | Non
         .filter(token_checksum=key_services.key_hash(token))
         .first()
     )
-    if row is None or row.user is None or row.is_expired() or not row.user.is_active:
+    if row is None or row.user is None:
         return None
+    if row.is_expired():
+        raise exceptions.AuthenticationFailed(_("This access token has expired: refresh it."))
+    if not row.user.is_active:
+        raise exceptions.AuthenticationFailed(_("This account is closed."))
     scopes = frozenset(row.scope.split()) & ALL_SCOPES
     key_services.oauth_token_touch(token_id=row.pk, updated=row.updated, now=timezone.now())
     game = game_readers().game_find(game_id)

@@ -1,7 +1,9 @@
 """OAuth 2.0 for third-party apps: an authorization-code round trip with PKCE (S256 only),
-the token used as Bearer with its scopes, revocation, and the RFC 8414 metadata."""
+the token used as Bearer with its scopes, revocation, an expired token refused saying so, and
+the RFC 8414 metadata."""
 
 import base64
+import datetime as dt
 import hashlib
 import re
 import secrets
@@ -9,7 +11,9 @@ from html import unescape
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
+import time_machine
 from django.test import Client
+from django.utils import timezone
 from oauth2_provider.models import get_access_token_model
 from rest_framework.test import APIClient
 
@@ -129,6 +133,39 @@ def test_an_app_gets_a_token_with_pkce_plays_with_it_and_loses_it_on_revocation(
     assert api.get("/api/v1/daily").status_code == 401
     again = {**refresh, "refresh_token": body["refresh_token"]}
     assert Client().post("/oauth/token", again).status_code == 400
+
+
+def test_an_expired_access_token_is_refused_saying_so_and_a_closed_accounts_too(app, user):
+    # given: an access token of the app for an hour
+    access = secrets.token_urlsafe(30)
+    get_access_token_model().objects.create(
+        user=user, application=app, token=access, scope="game:play",
+        expires=timezone.now() + dt.timedelta(hours=1),
+    )  # fmt: skip
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {access}")
+    assert api.post("/api/v1/games", {}, "json").status_code == 201
+
+    # when: it is used after its hour (on a page anyone may read: a token given is checked),
+    # in English and in Polish
+    with time_machine.travel(timezone.now() + dt.timedelta(hours=1, seconds=1)):
+        expired = api.get("/api/v1/daily")
+        polish = api.get("/api/v1/daily", HTTP_ACCEPT_LANGUAGE="pl")
+
+    # then: 401 not_authenticated, saying that it expired (the app refreshes it), not that it
+    # is unknown
+    assert expired.status_code == 401
+    error = expired.json()["error"]
+    assert error["code"] == "not_authenticated"
+    assert error["message"] == "This access token has expired: refresh it."
+    assert polish.json()["error"]["message"] == "Ten token dostępu wygasł: odśwież go."
+
+    # and: a token of a closed account says the account is closed
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+    closed = api.get("/api/v1/daily")
+    assert closed.status_code == 401
+    assert closed.json()["error"]["message"] == "This account is closed."
 
 
 @pytest.mark.parametrize("method", ["plain", ""])
