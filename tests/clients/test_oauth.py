@@ -1,10 +1,12 @@
 """The Python client's OAuth helpers (canfield_client.oauth) against a real server: an app that
 registered itself sends a player to the consent page with PKCE (S256) and a state, gets the
 tokens for the code, plays with them, refreshes (rotation: the old refresh token is refused)
-when the access token has expired, and loses its access on revocation."""
+when the access token has expired (the blocking and the asyncio client), and loses its access
+on revocation."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import dataclasses
 import hashlib
@@ -104,6 +106,36 @@ def test_code_tokens_a_call_then_expiry_refreshes_once_and_rotates(authorized, r
         with pytest.raises(OAuthError) as ended:
             client.account()
         assert ended.value.error == "invalid_grant"
+
+
+def test_the_asyncio_client_refreshes_an_expired_token_once_too(authorized, run_on_server):
+    app, tokens, username = authorized
+    saved: list[Tokens] = []
+
+    async def play() -> tuple[list[str], list[str]]:
+        async with app.async_client(tokens, update_token=saved.append) as client:
+            game = await client.new_game()
+            # when: the access token expires, and two requests meet the 401 at once
+            access_token_expire(run_on_server, tokens.access_token)
+            names = [
+                account.username
+                for account in await asyncio.gather(client.account(), client.account())
+            ]
+            # and a stream is opened with an expired token
+            await client.resign(game)
+            access_token_expire(run_on_server, saved[0].access_token)
+            events = [event.type async for event in client.game_stream(game)]
+            assert client.token == saved[-1].access_token
+            return names, events
+
+    names, events = asyncio.run(play())
+
+    # then: both requests answered after one refresh; the stream after a second
+    assert names == [username, username]
+    assert events == ["game", "end"]
+    assert len(saved) == 2
+    assert saved[0].access_token != tokens.access_token
+    assert saved[1].refresh_token not in (None, saved[0].refresh_token, tokens.refresh_token)
 
 
 def test_a_refresh_rotates_and_a_revoked_grant_answers_401(authorized):

@@ -6,7 +6,7 @@ import asyncio
 import datetime as dt
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Literal, Self, TypeVar
 
@@ -554,9 +554,12 @@ class AsyncClient(_Options):
         backoff: float = 0.25,
         transport: httpx.AsyncBaseTransport | None = None,
         headers: Mapping[str, str] | None = None,
+        renew: Callable[[str | None], Awaitable[str | None]] | None = None,
     ) -> None:
         super().__init__(server, token, language, retries, backoff, headers)
         self._http = httpx.AsyncClient(**self._http_args(timeout, transport))
+        # `Client`'s `renew`, awaited (OAuthApp.async_client).
+        self._renew = renew
 
     async def __aenter__(self) -> Self:
         return self
@@ -575,8 +578,7 @@ class AsyncClient(_Options):
             sent: httpx.Response | BaseException | None = None
             if isinstance(step, Call):
                 try:
-                    sent = await self._http.request(**self._request_args(step))
-                    self._core.seen(sent)
+                    sent = await self._send(step)
                 except httpx.TransportError as exc:
                     sent = exc
             else:
@@ -584,6 +586,24 @@ class AsyncClient(_Options):
             done, step = drive_step(op, sent)
         result: T = step
         return result
+
+    async def _send(self, call: Call) -> httpx.Response:
+        """`Client._send`, for asyncio."""
+        response = await self._http.request(**self._request_args(call))
+        if await self._renewed(response):
+            response = await self._http.request(**self._request_args(call))
+        self._core.seen(response)
+        return response
+
+    async def _renewed(self, response: httpx.Response) -> bool:
+        """`Client._renewed`, for asyncio."""
+        if response.status_code != 401 or self._renew is None:
+            return False
+        fresh = await self._renew(self.token)
+        if fresh is None:
+            return False
+        self.token = fresh
+        return True
 
     async def register(self, username: str, password: str) -> str:
         return await self._run(self._core.register(username, password))
@@ -745,8 +765,8 @@ class AsyncClient(_Options):
         self, game: Game | str, *, reconnect: bool = True
     ) -> AsyncIterator[GameEvent]:
         """`Client.game_stream`, for asyncio."""
-        args = self._stream_args(f"games/{_id(game)}/stream")
-        async for line in self._follow(lambda: args, reconnect):
+        path = f"games/{_id(game)}/stream"
+        async for line in self._follow(lambda: self._stream_args(path), reconnect):
             event = _event(line)
             if event is not None:
                 yield event
@@ -767,17 +787,21 @@ class AsyncClient(_Options):
     ) -> AsyncIterator[str]:
         """`Client._follow`, for asyncio."""
         failures = 0
+        renewed = False
         while True:
             wait = backoff_delay(self._core.backoff, failures)
             try:
                 async with self._http.stream(**args()) as response:
                     if response.status_code >= 400:
                         await response.aread()
+                        if not renewed and await self._renewed(response):
+                            renewed = True
+                            continue
                         wait = self._restarting(response, failures, reconnect)
                     else:
                         async for line in response.aiter_lines():
                             if line.strip():
-                                failures = 0
+                                failures, renewed = 0, False
                                 yield line
             except httpx.TransportError:
                 if not reconnect or failures >= self._core.retries:

@@ -10,6 +10,8 @@ tokens to `update_token`) without its dependency:
 >>> tokens = app.fetch_token(asked, redirected_to)   # the URL the player came back to
 >>> with app.client(tokens, update_token=save) as client:
 ...     client.new_game()   # refreshed once on a 401, then retried
+>>> async with app.async_client(tokens, update_token=save) as client:
+...     await client.new_game()   # the same, for asyncio
 
 The server rotates refresh tokens: each refresh answers a new one and the old one is refused
 from then on (a second use of it revokes the whole grant), so keep the tokens of the last
@@ -17,6 +19,7 @@ refresh (`update_token`)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import secrets
@@ -31,7 +34,7 @@ import httpx
 
 from canfield_client import errors
 from canfield_client._core import DEFAULT_SERVER, USER_AGENT
-from canfield_client.client import Client
+from canfield_client.client import AsyncClient, Client
 from canfield_client.models import Scope
 
 
@@ -193,6 +196,33 @@ class OAuthApp:
             return current[0].access_token
 
         return Client(self.server, token=tokens.access_token, renew=renew, **options)
+
+    def async_client(
+        self,
+        tokens: Tokens,
+        *,
+        update_token: Callable[[Tokens], None] | None = None,
+        **options: Any,
+    ) -> AsyncClient:
+        """`client`, for asyncio: an `AsyncClient` that refreshes once on a 401 and retries.
+        Its requests wait for one refresh at a time (made on a thread: this app's HTTP
+        client blocks)."""
+        lock = asyncio.Lock()
+        current = [tokens]
+
+        async def renew(refused: str | None) -> str | None:
+            async with lock:
+                if current[0].access_token != refused:  # (another request renewed it)
+                    return current[0].access_token
+                refresh = current[0].refresh_token
+                if refresh is None:
+                    return None
+                current[0] = await asyncio.to_thread(self.refresh_token, refresh)
+            if update_token is not None:
+                update_token(current[0])
+            return current[0].access_token
+
+        return AsyncClient(self.server, token=tokens.access_token, renew=renew, **options)
 
     def _grant(self, data: dict[str, str]) -> Tokens:
         return Tokens.from_json(self._post("token", {**data, "client_id": self.client_id}))
