@@ -82,7 +82,7 @@ def test_the_sdk_plays_streams_pages_and_types_errors_against_the_server(
         if "/ws/" in line or not (line.startswith("127.0.0.1") or '"level": "info"' in line)
     ]
     assert ran.returncode == 0, "\n".join([ran.stdout + ran.stderr, "the server:", *said[-80:]])
-    assert "# pass 9" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
+    assert "# pass 10" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
     # the game's stream: its 85 actions, then the end line; the two players' board: 2 pages or more
     assert "stream: 86 lines after the first, 85 actions" in ran.stdout, ran.stdout
     pages = re.search(r"leaderboard: (\d+) pages", ran.stdout)

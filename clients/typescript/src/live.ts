@@ -24,6 +24,9 @@ export interface LiveOptions {
   backoff?: Backoff;
   /** Called each time the socket is open: what happens from then on is told. */
   onOpen?: () => void;
+  /** How long an opening may wait for the server's handshake before it counts as a drop
+   * (and is tried again with back-off); default 10 000 ms. */
+  handshakeMs?: number;
 }
 
 /** The server closed the socket for a reason reconnecting cannot mend (4400, 4404, 1009; on
@@ -55,7 +58,10 @@ export async function* live<M>(
 ): AsyncGenerator<M> {
   const backoff = options.backoff ?? {};
   for (let failures = 0; ; ) {
-    const socket = new WebSocket(typeof url === "string" ? url : url(), { headers });
+    const socket = new WebSocket(typeof url === "string" ? url : url(), {
+      headers,
+      handshakeTimeout: options.handshakeMs ?? 10_000,
+    });
     if (options.onOpen) socket.on("open", options.onOpen);
     const messages: string[] = [];
     const state: { closed: { code: number; reason: string } | null } = { closed: null };

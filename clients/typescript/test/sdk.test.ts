@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { type Server, createServer } from "node:http";
+import { type Socket, createServer as createNetServer } from "node:net";
 import { test } from "node:test";
 import WebSocket, { WebSocketServer } from "ws";
 import { type AccountEvent, type Action, ApiError, Client, type Game, LiveClosed, type StreamEvent, isApiError, items } from "../src/index.js";
@@ -210,6 +211,26 @@ test("the live board reconnects after the server restarts (1012)", LIMIT, async 
     assert.deepEqual(paths, [`/ws/daily/${date}/1/`, `/ws/daily/${date}/1/`]);
   } finally {
     server.close();
+  }
+});
+
+test("a socket whose server never answers the handshake is tried again, then given up", LIMIT, async () => {
+  // a server that takes connections and says nothing
+  const openings: Socket[] = [];
+  const silent = createNetServer((socket) => openings.push(socket));
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const address = silent.address();
+  assert.ok(address !== null && typeof address === "object");
+  try {
+    const board = new Client(`http://127.0.0.1:${address.port}`).liveBoard("2026-12-07", 1, {
+      handshakeMs: 300,
+      backoff: { initialMs: 10, attempts: 2 },
+    });
+    await assert.rejects(board.next(), (error: unknown) => error instanceof LiveClosed && error.code === 1006);
+    assert.equal(openings.length, 2);
+  } finally {
+    for (const socket of openings) socket.destroy();
+    silent.close();
   }
 });
 
