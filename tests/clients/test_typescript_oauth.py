@@ -24,8 +24,10 @@ def test_the_sdk_authorizes_refreshes_and_revokes_against_the_server(
         "CANFIELD_URL": base_url,
         "CANFIELD_NAME": unique_name("tsoa"),
     }
+    # (--test-force-exit: the program exits once its tests ended, even if a failed one left a
+    # socket open, which would keep node's event loop alive and this loop reading)
     program = subprocess.Popen(
-        ["node", "--test-reporter=tap", "test/oauth.test.js"],
+        ["node", "--test-reporter=tap", "--test-force-exit", "test/oauth.test.js"],
         cwd=compiled, env=env, text=True,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
