@@ -40,6 +40,27 @@ def _fresh_cache():
     game_services._day_ends.clear()
 
 
+@pytest.fixture
+def hour_to_spare() -> Iterator[None]:
+    """For a test that counts up to a limit kept per clock hour (a fixed window: the throttles'
+    `N/hour`, the sign-up, guest and app-registration limits): all its requests fall in one
+    hour. Within a minute of the hour's end the clock moves on into the next hour (forward:
+    nothing made before is in the test's future) and runs from there."""
+    import datetime as dt
+
+    import time_machine
+    from django.utils import timezone
+
+    now = timezone.now()
+    into = dt.timedelta(minutes=now.minute, seconds=now.second, microseconds=now.microsecond)
+    left = dt.timedelta(hours=1) - into
+    if left > dt.timedelta(minutes=1):
+        yield
+        return
+    with time_machine.travel(now + left + dt.timedelta(seconds=1), tick=True):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _fresh_channel_layer():
     """Each test's event loops get channel layers of their own. channels_redis binds its receive

@@ -235,6 +235,7 @@ def test_a_refusal_is_explained_in_the_callers_language(db):
     assert "redirect URI must" not in answer.json()["error_description"]
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 @override_settings(OAUTH_REGISTER_LIMIT=2)
 def test_registrations_are_limited_per_address(db):
     body = {"client_name": "Spam", "redirect_uris": [CALLBACK]}

@@ -71,6 +71,7 @@ def test_anonymous_callers_are_not_authenticated(api_client, db, method, path):
     assert response.json()["error"]["code"] == "not_authenticated"
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 def test_the_declaration_is_throttled(auth_client, monkeypatch):
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"account": "2/hour"})
 

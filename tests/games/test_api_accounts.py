@@ -93,6 +93,7 @@ def test_token_rejects_bad_credentials(api_client, user, body):
     assert "correct-horse-battery" not in response.content.decode()
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 @pytest.mark.parametrize("path", [REGISTER, TOKEN])
 def test_account_endpoints_are_throttled(api_client, db, monkeypatch, path):
     # given: a rate of 2 an hour for both scopes

@@ -358,6 +358,7 @@ def test_session_auth_needs_csrf(user):
     assert browser.get(GAMES).status_code == 200
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 def test_actions_are_throttled(auth_client, monkeypatch):
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "actions", "3/hour")
     game = create(auth_client, {"deck": easy_deck(), "draw": 1})

@@ -169,6 +169,7 @@ def test_every_error_is_worded_in_hungarian_and_polish(context, case):
         assert not english, (name, lang, messages[lang], english)
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 def test_the_throttle_message_is_worded_whole_in_each_language(db, monkeypatch):
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"token": "1/hour"})
     # The windows are the clock's hours: twenty minutes into this one, forty are left whenever

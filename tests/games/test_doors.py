@@ -73,6 +73,7 @@ def test_a_peer_without_an_ip_address_is_one_valid_address(api_client, db, peer,
     assert codes == [400] * (limit - 1) + [429]
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 def test_a_forged_forwarded_for_does_not_move_the_token_limit(api_client, db, monkeypatch):
     # given: development settings (no proxy trusted) and a rate of 3 an hour
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"token": "3/hour"})
@@ -87,6 +88,7 @@ def test_a_forged_forwarded_for_does_not_move_the_token_limit(api_client, db, mo
     assert codes == [400, 400, 400, 429, 429]
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 def test_behind_the_proxy_limits_count_per_proxy_seen_address(
     api_client, db, monkeypatch, settings
 ):
@@ -282,6 +284,7 @@ def register(
     )
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 def test_api_sign_ups_count_accounts_created_per_address(api_client, db, settings, hashes):
     settings.SIGNUP_LIMIT = 2
 
@@ -300,6 +303,7 @@ def test_api_sign_ups_count_accounts_created_per_address(api_client, db, setting
     assert other_address.status_code == 201
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 def test_web_sign_ups_share_the_limit(client, api_client, db, settings):
     settings.SIGNUP_LIMIT = 2
     register(api_client, "player1", address="127.0.0.1")

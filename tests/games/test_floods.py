@@ -147,6 +147,7 @@ def test_a_position_is_never_searched_twice(auth_client, make_user, client_for, 
     assert Game.objects.get(pk=mine["id"]).hints == 3
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 def test_hints_are_limited_per_address_across_accounts(
     auth_client, make_user, client_for, monkeypatch
 ):
@@ -242,6 +243,7 @@ def test_the_fair_play_address_hash_is_one_per_64(settings):
     assert hashed("203.0.113.9") != hashed("203.0.113.10")
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 def test_throttles_and_sign_ups_count_a_64_as_one_client(api_client, db, settings, monkeypatch):
     settings.PROXY_COUNT = 1
     settings.SIGNUP_LIMIT = 2

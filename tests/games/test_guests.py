@@ -5,6 +5,7 @@ unused guests and of games left idle; which games count in a player's statistics
 import datetime as dt
 import re
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.management import call_command
@@ -68,6 +69,7 @@ def test_play_now_only_answers_a_post(client, db):
     assert get_user_model().objects.count() == 0
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 def test_guests_are_limited_per_address(db, settings):
     settings.GUEST_LIMIT = 2
     made = [play_now(Client()).status_code for _ in range(2)]

@@ -2,6 +2,7 @@
 
 import datetime as dt
 
+import pytest
 import time_machine
 from rest_framework.throttling import ScopedRateThrottle
 
@@ -94,6 +95,7 @@ def test_hint_refused_in_a_ranked_daily_game_while_its_day_lasts(auth_client, us
         assert Game.objects.get(pk=game.pk).hints == 0
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 def test_hint_needs_authentication_and_is_throttled(api_client, auth_client, monkeypatch):
     game = create(auth_client, {"deck": easy_deck(), "draw": 1})
     assert hint(api_client, game["id"]).status_code == 401

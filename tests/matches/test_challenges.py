@@ -352,6 +352,7 @@ def test_bots_challenge_bots_only(pool, players):
     assert {row["bot"] for row in match["players"]} == {True}
 
 
+@pytest.mark.usefixtures("hour_to_spare")
 def test_challenging_is_throttled(pool, players, monkeypatch):
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"challenges": "2/hour"})
     (_anna, anna_client), *_others = players(4)
