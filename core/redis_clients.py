@@ -21,12 +21,21 @@ def redis_client(
     )
 
 
+# The most connections an event loop's client opens at once (redis.asyncio's own default).
+ASYNC_CONNECTIONS = 100
+
+
 def redis_async_client(
     *, timeout: float | None, connect_timeout: float | None = None
 ) -> redis.asyncio.Redis:
-    """The same for an event loop (redis.asyncio), of REDIS_URL."""
-    return redis.asyncio.Redis.from_url(
+    """The same for an event loop (redis.asyncio), of REDIS_URL. Its commands share at most
+    ASYNC_CONNECTIONS connections; one more waits for a free one (up to `timeout`), where
+    redis.asyncio's own pool fails it at once (2,000 sockets opening together: bench/live.py)."""
+    pool = redis.asyncio.BlockingConnectionPool.from_url(
         settings.REDIS_URL,
+        max_connections=ASYNC_CONNECTIONS,
+        timeout=timeout,
         socket_timeout=timeout,
         socket_connect_timeout=timeout if connect_timeout is None else connect_timeout,
     )
+    return redis.asyncio.Redis.from_pool(pool)  # (its pool closed with it)

@@ -31,6 +31,7 @@ import redis.asyncio
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from core.redis_clients import redis_async_client
 from core.sockets import AddressPlaces
 from games.days import day_today
 from tests import net
@@ -297,6 +298,30 @@ def test_places_of_a_process_that_died_free_themselves_a_live_one_keeps_its_own(
         return seen
 
     assert asyncio.run(scenario()) == [True, True, False, True, False]
+
+
+def test_a_burst_of_openings_waits_for_a_redis_connection_and_counts_every_place(
+    redis_server, settings
+):
+    # given: a process's places on the project's Redis client (core/redis_clients.py)
+    settings.REDIS_URL = redis_server.url
+
+    async def burst() -> tuple[list[str | None], int]:
+        client = redis_async_client(timeout=0.5)
+        held = AddressPlaces(1000, client, "ws:burst")
+        # when: 400 sockets of one address open at once, more than the client's connections
+        taken = await asyncio.gather(*(held.take("a") for _ in range(400)))
+        counted = await client.zcard("ws:burst:a")
+        assert held.renewer is not None
+        held.renewer.cancel()
+        await client.aclose()
+        return taken, counted
+
+    taken, counted = asyncio.run(burst())
+
+    # then: each took its place in Redis (none let through uncounted for want of a connection)
+    assert all(place is not None for place in taken)
+    assert counted == 400
 
 
 def test_while_redis_is_down_each_process_still_holds_its_own_count():
