@@ -307,10 +307,12 @@ def test_a_burst_of_openings_waits_for_a_redis_connection_and_counts_every_place
     settings.REDIS_URL = redis_server.url
 
     async def burst() -> tuple[list[str | None], int]:
-        client = redis_async_client(timeout=0.5)
+        # (a timeout that a loaded machine's connecting never reaches: what is checked is the
+        # wait for a connection, not its time)
+        client = redis_async_client(timeout=10)
         held = AddressPlaces(1000, client, "ws:burst")
-        # when: 400 sockets of one address open at once, more than the client's connections
-        taken = await asyncio.gather(*(held.take("a") for _ in range(400)))
+        # when: 200 sockets of one address open at once, twice the client's connections
+        taken = await asyncio.gather(*(held.take("a") for _ in range(200)))
         counted = await client.zcard("ws:burst:a")
         assert held.renewer is not None
         held.renewer.cancel()
@@ -321,7 +323,7 @@ def test_a_burst_of_openings_waits_for_a_redis_connection_and_counts_every_place
 
     # then: each took its place in Redis (none let through uncounted for want of a connection)
     assert all(place is not None for place in taken)
-    assert counted == 400
+    assert counted == 200
 
 
 def test_while_redis_is_down_each_process_still_holds_its_own_count():
