@@ -2,10 +2,12 @@
 by Playwright into every page: no serious or critical violation. The pages are in Hungarian,
 whose words are the longest (English runs through every other browser test)."""
 
+import re
 from pathlib import Path
 
 import pytest
 
+from games.services import game_create
 from tests.web.helpers import api, easy_deck, sign_up_in_the_form, unique_name
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
@@ -24,6 +26,19 @@ def violations(page) -> list[str]:
         }"""
     )
     return found
+
+
+def test_the_tables_piles_have_names_before_any_script_runs(client, user):
+    # given a game, its table served in Hungarian (the script names the piles' cards later)
+    client.force_login(user)
+    game = game_create(owner=user)
+
+    # when the page comes, before any script
+    html = client.get(f"/play/{game.pk}", HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+
+    # then the stock (a button) and the waste and reserve already have their names
+    names = dict(re.findall(r'data-pile="(\w+)"[^>]*aria-label="([^"]+)"', html))
+    assert names == {"stock": "Húzópakli", "waste": "Dobópakli", "reserve": "Tartalék"}
 
 
 def test_no_serious_violation_on_any_page(new_context):
