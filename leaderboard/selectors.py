@@ -265,9 +265,8 @@ def entry_rank(*, entry: Entry, now: dt.datetime) -> int:
     """The entry's position on its whole board (its population's: R34) (1 = first), ties
     broken as the board does."""
     challenge = entry.challenge
-    on_board = not entry.disqualified and entry.review != HELD and not entry.provisional
-    read = {str(entry.game_id): (entry.score, entry.moves) if on_board else None}
-    ahead = _ahead(challenge, [(entry.score, entry.moves)], entry.bot, read)[0]
+    figures = (entry.score, entry.moves)
+    ahead = _ahead(challenge, [figures], entry.bot, {str(entry.game_id): figures})[0]
     span = _span_of(entry, now)
     # Within its (score, moves) group: the group's few rows, by time and arrival.
     ahead_in_group = (

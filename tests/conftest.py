@@ -1,4 +1,5 @@
 import asyncio
+import datetime as dt
 import hashlib
 import os
 import secrets
@@ -10,8 +11,10 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.server_shell import ServerShell
@@ -46,11 +49,6 @@ def hour_to_spare() -> Iterator[None]:
     `N/hour`, the sign-up, guest and app-registration limits): all its requests fall in one
     hour. Within a minute of the hour's end the clock moves on into the next hour (forward:
     nothing made before is in the test's future) and runs from there."""
-    import datetime as dt
-
-    import time_machine
-    from django.utils import timezone
-
     now = timezone.now()
     into = dt.timedelta(minutes=now.minute, seconds=now.second, microseconds=now.microsecond)
     left = dt.timedelta(hours=1) - into
