@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime as dt
+import getpass
 import json
 import os
 import re
@@ -195,7 +196,9 @@ class Session:
         self.console.print(f"Log in to {self.server}")
         while True:
             username = self.console.input("username: ").strip()
-            password = self.console.input("password: ", password=True)
+            # (getpass hides the typing before it shows its prompt: Rich's input shows the
+            # prompt first, and keys typed in between were echoed, then dropped)
+            password = getpass.getpass("password: ")
             try:
                 if register:
                     client.register(username, password)
