@@ -3,6 +3,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from core.fields import StoredJsonField
 from games.engine import Game as EngineGame
 
 
@@ -83,7 +84,7 @@ class Game(models.Model):
     # Number of Action rows: the next action's n is actions_count + 1.
     actions_count = models.IntegerField(default=0)
     hints = models.IntegerField(default=0)  # R30: hints answered for this game
-    state = models.JSONField()
+    state = StoredJsonField()  # text, not jsonb: core/fields.py
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # Keyed hash of the client address that dealt the game (core.clients), for the

@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 from accounts.events import event_add
 from core.commits import after_commit
 from core.errors import DealHidden, Forbidden, GameFinished, GameTooLong, NotFound, Stale
+from core.fields import json_text
 from games import analysis
 from games.changes import (
     CHANGED,
@@ -425,7 +426,7 @@ _ACTION = Action._meta.db_table
 # committed before the stream's read (which sees it), and one that finds it wakes the stream.
 _WRITE_SQL = f"""
 WITH {CHANGED} AS (
-    UPDATE {_GAME} SET state = %s::jsonb, status = %s, score = %s, moves = %s,
+    UPDATE {_GAME} SET state = %s, status = %s, score = %s, moves = %s,
         actions_count = %s, finished_at = %s, end_reason = %s
     WHERE id = %s AND actions_count = %s AND status = 'playing'
     RETURNING id, streamed_until > statement_timestamp() AS streamed
@@ -454,7 +455,7 @@ def _write_in_one_statement(
         cursor.execute(
             _WRITE_SQL.format(also="".join(f", {clause.as_sql()}" for clause in also)),
             [
-                json.dumps(game.state), game.status, game.score, game.moves,
+                json_text(game.state), game.status, game.score, game.moves,
                 game.actions_count, game.finished_at, game.end_reason, game.pk, version,
                 *(value for clause in also for value in clause.params),
                 row.n, row.type, row.from_pile, row.to_pile, row.count, _json(row.cards),

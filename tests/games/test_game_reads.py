@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import AccountEvent
 from accounts.services import key_create, key_hash
+from core.fields import json_text
 from games import selectors, services
 from games.models import Action, Game
 from leaderboard import services as leaderboard_services
@@ -139,16 +140,21 @@ def test_a_games_stored_state_is_compressed_with_lz4(auth_client):
         assert response.status_code == 200, response.content
         game = response.json()["game"]
 
-    # then: PostgreSQL stored its state with lz4 (migration games 0019), not its default
+    # then: PostgreSQL stored its state with lz4 (migrations games 0019, 0020), not its
+    # default, as the text it was written as (core.fields.StoredJsonField), not jsonb
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT pg_column_compression(state), octet_length(state::text)"
-            f" FROM {Game._meta.db_table} WHERE id = %s",
+            f"SELECT pg_column_compression(state), octet_length(state), pg_typeof(state)::text,"
+            f" state FROM {Game._meta.db_table} WHERE id = %s",
             [game["id"]],
         )
-        method, length = cursor.fetchone()
+        method, length, column_type, text = cursor.fetchone()
     assert length > 2048
     assert method == "lz4"
+    assert column_type == "text"
+    stored = Game.objects.get(pk=game["id"]).state
+    assert text == json_text(stored)
+    assert stored["moves"] == 40 and len(stored["history"]) == 40
 
 
 @requires_postgres
