@@ -39,3 +39,14 @@ def redis_async_client(
         socket_connect_timeout=timeout if connect_timeout is None else connect_timeout,
     )
     return redis.asyncio.Redis.from_pool(pool)  # (its pool closed with it)
+
+
+def redis_connection_like(client: redis.Redis) -> redis.connection.AbstractConnection:
+    """A connection of its own (no pool) to `client`'s server with `client`'s settings, for one
+    thread's hot path: a command sent on it and its reply read cost about half the CPU of the
+    same command through the client (its pool, retries and events: 98 and 52 us, 2026-12-07)."""
+    pool = client.connection_pool
+    connection: redis.connection.AbstractConnection = pool.connection_class(
+        **pool.connection_kwargs
+    )
+    return connection

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import functools
 import math
+import os
+import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import redis
 from django.core.cache import caches
@@ -20,6 +22,7 @@ from django.http import HttpRequest, HttpResponseBase
 from rest_framework.throttling import ScopedRateThrottle
 
 from core.clients import client_key
+from core.redis_clients import redis_connection_like
 
 
 @functools.lru_cache(maxsize=8)
@@ -27,6 +30,43 @@ def _writer(cache: RedisCache) -> redis.Redis:
     """The cache's Redis client for writes, made once: Django builds a new `redis.Redis`
     (hundreds of callbacks registered) on every call, a measurable share of an action."""
     return cache._cache.get_client(write=True)
+
+
+class _Counters(threading.local):
+    """This thread's connection for the counters: to the cache's server (`client`'s), made in
+    this process (not one a fork inherited)."""
+
+    connection: redis.connection.AbstractConnection | None = None
+    client: redis.Redis | None = None
+    pid = 0
+
+
+_counters = _Counters()
+
+
+def _redis_command(cache: RedisCache, *args: str | int) -> object:
+    """One command on this thread's counter connection, and its reply. Every request of a
+    throttled endpoint sends one (an action's only Redis round trip): on a connection of its own,
+    without the pool's and retries' work (core.redis_clients.redis_connection_like). A connection
+    the server closed since (Redis restarted, say) is made again once; a command that timed out is
+    not sent again (it may have counted)."""
+    client = _writer(cache)
+    connection = _counters.connection
+    if connection is None or _counters.client is not client or _counters.pid != os.getpid():
+        connection = _counters.connection = redis_connection_like(client)
+        _counters.client, _counters.pid = client, os.getpid()
+    for attempt in range(2):
+        try:
+            connection.send_command(*args)
+            return connection.read_response()
+        except redis.ConnectionError:
+            connection.disconnect()
+            if attempt:
+                raise
+        except redis.TimeoutError:
+            connection.disconnect()
+            raise
+    raise AssertionError("unreachable")
 
 
 def _count_hit(key: str, seconds: int) -> int:
@@ -38,10 +78,9 @@ def _count_hit(key: str, seconds: int) -> int:
     if isinstance(cache, RedisCache):
         full_key = cache.make_and_validate_key(key)
         try:
-            client = _writer(cache)
-            count = int(client.incr(full_key))
+            count = cast(int, _redis_command(cache, "INCR", full_key))  # INCR answers an integer
             if count == 1:  # a new window's counter: the one request that pays a second trip
-                client.expire(full_key, seconds)
+                _redis_command(cache, "EXPIRE", full_key, seconds)
         except redis.RedisError:
             return 0
         return count

@@ -1,0 +1,70 @@
+"""The throttles' counters on Redis (core/throttling.py): one connection per thread, made again
+when the server closed it, and no counting at all while Redis is unreachable."""
+
+import socket
+import threading
+
+from django.core.cache import caches
+from django.test import override_settings
+
+from core import throttling
+from tests.conftest import requires_redis
+
+
+@requires_redis
+def test_a_counter_goes_on_after_redis_closed_its_connection():
+    # given: two hits counted
+    key = f"counter-test:{threading.get_ident()}:{id(object())}"
+    assert throttling._count_hit(key, 60) == 1
+    assert throttling._count_hit(key, 60) == 2
+
+    # when: the server closes the thread's counter connection (Redis restarted, say)
+    client = throttling._writer(caches["default"])
+    own = throttling._redis_command(caches["default"], "CLIENT", "ID")
+    assert client.client_kill_filter(_id=own) == 1
+
+    # then: the next hit is counted once, on a new connection, and the window's expiry is set
+    assert throttling._count_hit(key, 60) == 3
+    full_key = caches["default"].make_and_validate_key(key)
+    assert 0 < client.ttl(full_key) <= 60
+    client.delete(full_key)
+
+
+@requires_redis
+def test_each_thread_counts_on_its_own_connection():
+    # given: a counter hit from this thread and from four others
+    key = f"counter-threads:{id(object())}"
+    counts: list[int] = []
+
+    def hit() -> None:
+        counts.append(throttling._count_hit(key, 60))
+
+    hit()
+    threads = [threading.Thread(target=hit) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    # then: every hit counted once
+    assert sorted(counts) == [1, 2, 3, 4, 5]
+    caches["default"].delete(key)
+
+
+def test_nothing_is_counted_while_redis_is_unreachable():
+    # given: the cache pointed at a port where no Redis listens
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    cache = {
+        "default": {
+            "BACKEND": "core.cache.ResilientRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+
+    # when / then: the count is 0 (throttling off), and again on the next request
+    with override_settings(CACHES=cache):
+        assert throttling._count_hit("unreachable", 60) == 0
+        assert throttling._count_hit("unreachable", 60) == 0
