@@ -17,7 +17,7 @@ class StoredJsonField(models.TextField[Any, Any]):
     On PostgreSQL a `jsonb` column parses the text on every write and prints it again on every
     read: for a game's ~10 kB state that was about a tenth of the database's CPU per action
     (docs/benchmarks.md). A `text` column keeps the text as it came, compressed alike. orjson
-    writes and reads the text (a tenth of the json module's time for the state)."""
+    writes and reads the text (a sixth of the json module's time for the state)."""
 
     description = "A JSON value stored as text"
     # What django-stubs' plugin reads as the attribute's types (TextField says str).
