@@ -12,7 +12,9 @@ servers it starts with this module. What runs the production settings says DJANG
 names its settings module itself (tests/ops/stack.py, tests/ops/test_settings.py).
 """
 
+import atexit
 import os
+import shutil
 import tempfile
 from urllib.parse import urlsplit, urlunsplit
 
@@ -31,8 +33,16 @@ os.environ["DJANGO_DEBUG"] = "1"
 
 # The host-wide slots of hints and password checks (core/slots.py) are one set per test
 # run, shared by its workers and the servers they start (they inherit the variable), never by
-# another run on the same machine (CI runs two at once).
-os.environ.setdefault("SLOT_DIR", tempfile.mkdtemp(prefix="canfield-test-slots-"))
+# another run on the same machine (CI runs two at once). Made by the run's first process,
+# which removes it when it ends (not a process forked from it).
+if not os.environ.get("SLOT_DIR"):
+    os.environ["SLOT_DIR"] = tempfile.mkdtemp(prefix="canfield-test-slots-")
+
+    def _slots_remove(path: str = os.environ["SLOT_DIR"], pid: int = os.getpid()) -> None:
+        if os.getpid() == pid:
+            shutil.rmtree(path, ignore_errors=True)
+
+    atexit.register(_slots_remove)
 
 from canfield_site.settings import *  # noqa: E402, F403
 from canfield_site.settings import PASSWORD_HASHERS as PRODUCTION_HASHERS  # noqa: E402
