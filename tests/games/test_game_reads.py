@@ -2,6 +2,7 @@
 (accounts/authentication.py, games.selectors.token_user_and_game)."""
 
 import pytest
+from django.core import serializers
 from django.db import close_old_connections, connection, connections
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
@@ -155,6 +156,28 @@ def test_a_games_stored_state_is_compressed_with_lz4(auth_client):
     stored = Game.objects.get(pk=game["id"]).state
     assert text == json_text(stored)
     assert stored["moves"] == 40 and len(stored["history"]) == 40
+
+
+def test_a_games_state_survives_dumpdata_and_loaddata(auth_client):
+    # given: a game with actions (its state a JSON object with an undo history)
+    game = auth_client.post(GAMES, {}, format="json").json()
+    for moves in range(3):
+        response = auth_client.post(
+            f"{GAMES}/{game['id']}/actions", {"type": "draw", "expect": moves}, format="json"
+        )
+        assert response.status_code == 200, response.content
+    stored = Game.objects.get(pk=game["id"])
+
+    # when: it is dumped as Django's JSON fixtures are, deleted, and loaded back
+    dumped = serializers.serialize("json", [stored])
+    Game.objects.filter(pk=stored.pk).delete()
+    for loaded in serializers.deserialize("json", dumped):
+        loaded.save()
+
+    # then: the same state, still the object the engine reads
+    again = Game.objects.get(pk=stored.pk)
+    assert again.state == stored.state
+    assert again.state["moves"] == 3 and len(again.state["history"]) == 3
 
 
 @requires_postgres
