@@ -33,40 +33,35 @@ def _writer(cache: RedisCache) -> redis.Redis:
 
 
 class _Counters(threading.local):
-    """This thread's connection for the counters: to the cache's server (`client`'s), made in
-    this process (not one a fork inherited)."""
+    """This thread's connection for the counters, to the cache's server (`client`'s)."""
 
     connection: redis.connection.AbstractConnection | None = None
     client: redis.Redis | None = None
-    pid = 0
 
 
 _counters = _Counters()
+# A forked process (gunicorn's workers) makes its own: the parent's socket is not its to use.
+os.register_at_fork(after_in_child=lambda: setattr(_counters, "connection", None))
 
 
 def _redis_command(cache: RedisCache, *args: str | int) -> object:
     """One command on this thread's counter connection, and its reply. Every request of a
     throttled endpoint sends one (an action's only Redis round trip): on a connection of its own,
     without the pool's and retries' work (core.redis_clients.redis_connection_like). A connection
-    the server closed since (Redis restarted, say) is made again once; a command that timed out is
-    not sent again (it may have counted)."""
+    the server closed since (Redis restarted, say) is made again once; a command that timed out
+    (redis.TimeoutError) is not sent again: it may have counted."""
     client = _writer(cache)
     connection = _counters.connection
-    if connection is None or _counters.client is not client or _counters.pid != os.getpid():
+    if connection is None or _counters.client is not client:
         connection = _counters.connection = redis_connection_like(client)
-        _counters.client, _counters.pid = client, os.getpid()
-    for attempt in range(2):
-        try:
-            connection.send_command(*args)
-            return connection.read_response()
-        except redis.ConnectionError:
-            connection.disconnect()
-            if attempt:
-                raise
-        except redis.TimeoutError:
-            connection.disconnect()
-            raise
-    raise AssertionError("unreachable")
+        _counters.client = client
+    try:
+        connection.send_command(*args)
+        return connection.read_response()
+    except redis.ConnectionError:
+        connection.disconnect()
+        connection.send_command(*args)  # (connects again)
+        return connection.read_response()
 
 
 def _count_hit(key: str, seconds: int) -> int:

@@ -1,6 +1,7 @@
 """The throttles' counters on Redis (core/throttling.py): one connection per thread, made again
 when the server closed it, and no counting at all while Redis is unreachable."""
 
+import os
 import socket
 import threading
 
@@ -48,6 +49,35 @@ def test_each_thread_counts_on_its_own_connection():
 
     # then: every hit counted once
     assert sorted(counts) == [1, 2, 3, 4, 5]
+    caches["default"].delete(key)
+
+
+@requires_redis
+def test_a_forked_process_counts_on_a_connection_of_its_own():
+    # given: this thread's counter connection in use
+    key = f"counter-fork:{id(object())}"
+    assert throttling._count_hit(key, 60) == 1
+    inherited = throttling._counters.connection
+
+    # when: a forked child (a gunicorn worker) counts, then this process again
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its count and whether it kept the parent's connection
+        try:
+            count = throttling._count_hit(key, 60)
+            own = throttling._counters.connection is not inherited
+            os.write(write, f"{count} {own}".encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as answer:
+        child = answer.read()
+    os.waitpid(pid, 0)
+
+    # then: each count once, on the child's own connection; the parent's still answers
+    assert child == "2 True"
+    assert throttling._count_hit(key, 60) == 3
+    assert throttling._counters.connection is inherited
     caches["default"].delete(key)
 
 
