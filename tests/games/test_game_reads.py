@@ -106,17 +106,25 @@ def test_an_action_reads_once_and_on_postgresql_writes_once(auth_client):
         assert len(sql) == 2, sql  # and one statement for the update and the log row
 
 
+def game_turned(client: APIClient, times: int) -> dict:
+    """A new game of `client`'s account after `times` draws (recycles when the stock is out),
+    each answered 200: the game as the last answer gave it."""
+    game = client.post(GAMES, {}, format="json").json()
+    for moves in range(times):
+        action = "draw" if game["stock"]["count"] else "recycle"
+        response = client.post(
+            f"{GAMES}/{game['id']}/actions", {"type": action, "expect": moves}, format="json"
+        )
+        assert response.status_code == 200, response.content
+        game = response.json()["game"]
+    return game
+
+
 @requires_postgres
 def test_straight_to_postgresql_an_actions_read_and_write_are_prepared_once(auth_client):
     # given: the app straight to PostgreSQL (no DATABASE_POOLER: canfield_site/settings.py)
-    game = auth_client.post(GAMES, {}, format="json").json()
-
     # when: three actions on one connection
-    for moves in range(3):
-        response = auth_client.post(
-            f"{GAMES}/{game['id']}/actions", {"type": "draw", "expect": moves}, format="json"
-        )
-        assert response.status_code == 200, response.content
+    game = game_turned(auth_client, 3)
 
     # then: the server holds the read and the write as prepared statements (parsed and
     # planned once per connection), bound with parameters, not with values written in
@@ -132,14 +140,7 @@ def test_straight_to_postgresql_an_actions_read_and_write_are_prepared_once(auth
 @requires_postgres
 def test_a_games_stored_state_is_compressed_with_lz4(auth_client):
     # given: a game with an undo history long enough to be compressed (over 2 kB)
-    game = auth_client.post(GAMES, {}, format="json").json()
-    for moves in range(40):
-        action = "draw" if game["stock"]["count"] else "recycle"
-        response = auth_client.post(
-            f"{GAMES}/{game['id']}/actions", {"type": action, "expect": moves}, format="json"
-        )
-        assert response.status_code == 200, response.content
-        game = response.json()["game"]
+    game = game_turned(auth_client, 40)
 
     # then: PostgreSQL stored its state with lz4 (migrations games 0019, 0020), not its
     # default, as the text it was written as (core.fields.StoredJsonField), not jsonb
@@ -160,12 +161,7 @@ def test_a_games_stored_state_is_compressed_with_lz4(auth_client):
 
 def test_a_games_state_survives_dumpdata_and_loaddata(auth_client):
     # given: a game with actions (its state a JSON object with an undo history)
-    game = auth_client.post(GAMES, {}, format="json").json()
-    for moves in range(3):
-        response = auth_client.post(
-            f"{GAMES}/{game['id']}/actions", {"type": "draw", "expect": moves}, format="json"
-        )
-        assert response.status_code == 200, response.content
+    game = game_turned(auth_client, 3)
     stored = Game.objects.get(pk=game["id"])
 
     # when: it is dumped as Django's JSON fixtures are, deleted, and loaded back
