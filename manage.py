@@ -6,6 +6,9 @@ import sys
 
 
 def main() -> None:
+    from core.startup import gc_pause
+
+    gc_pause()  # until the apps are loaded (core/startup.py)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
     from django.conf import settings
     from django.core.exceptions import ImproperlyConfigured

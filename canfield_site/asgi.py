@@ -8,7 +8,11 @@ import os
 from typing import TYPE_CHECKING
 from urllib.parse import ParseResult, urlparse
 
-from django.core.asgi import get_asgi_application
+from core.startup import gc_pause
+
+gc_pause()  # until the apps are loaded (core/startup.py)
+
+from django.core.asgi import get_asgi_application  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
 # Django must be set up before the routing (and so the consumers and models) is imported.

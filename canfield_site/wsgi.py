@@ -2,7 +2,11 @@
 
 import os
 
-from django.core.wsgi import get_wsgi_application
+from core.startup import gc_pause
+
+gc_pause()  # until the apps are loaded (core/startup.py)
+
+from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
 
