@@ -41,7 +41,8 @@
 # "topology ready on http://127.0.0.1:PORT" once the proxy answers /readyz (from gunicorn) and
 # /ws/readyz (from a ws process), and the heavy pool /readyz and the metrics /metrics on their
 # own ports. The programs are web, heavy, ws-1..ws-N, scheduler, metrics, proxy (and pgbouncer):
-#   supervisorctl -c "$RUN_DIR/supervisord.conf" status   (or pid web, restart ws-1, ...)
+#   supervisorctl -c "$RUN_DIR/supervisord.conf" status   (or pid web, ...)
+#   python scripts/programs.py "$RUN_DIR/supervisor.sock" stop ws-1   (or start: see the script)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -92,7 +93,9 @@ stop_all() {
             echo "draining: /readyz answers 503 for $DRAIN_SECONDS s before the app stops"
             sleep "$DRAIN_SECONDS"
         fi
-        supervisorctl -c "$conf" stop web heavy $ws_names >/dev/null 2>&1 || true
+        # (scripts/programs.py, not `supervisorctl stop`: supervisord spins while that waits)
+        python scripts/programs.py "$RUN_DIR/supervisor.sock" stop web heavy $ws_names \
+            >/dev/null || true
         echo "app processes stopped"
     fi
     # supervisord stops its programs (each one's whole process group) before it exits.

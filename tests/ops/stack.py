@@ -332,6 +332,18 @@ class Topology:
         """The pid of a supervised program (web, ws-1, scheduler, proxy); 0 when not running."""
         return int(self.supervisorctl("pid", program).stdout.strip() or 0)
 
+    def programs(self, action: str, *names: str) -> subprocess.CompletedProcess[str]:
+        """Stop or start supervised programs and wait until they are (scripts/programs.py, as
+        serve-topology.sh's own stop: `supervisorctl stop|start` would keep supervisord's loop
+        spinning on a core for as long as they take)."""
+        return subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / "programs.py"),
+             str(self.dir / "run" / "supervisor.sock"), action, *names],
+            capture_output=True,
+            text=True,
+            timeout=40,
+        )  # fmt: skip
+
     def supervisorctl(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [str(Path(sys.executable).parent / "supervisorctl"),

@@ -176,7 +176,7 @@ def test_the_heavy_pool_takes_hints_password_doors_and_new_guests_and_nothing_el
         dealt = int(time.time())  # (a second game waits for the next second: 1 a second)
 
         # when: the heavy pool is down
-        assert "stopped" in topology.supervisorctl("stop", "heavy").stdout
+        assert "stopped" in topology.programs("stop", "heavy").stdout
         try:
             read = http.get("/api/v1/daily")
             action = http.post(f"/api/v1/games/{game['id']}/actions", json={"type": "draw"})
@@ -203,7 +203,7 @@ def test_the_heavy_pool_takes_hints_password_doors_and_new_guests_and_nothing_el
                 time.sleep(0.05)
             again = play_now(browser)  # the guest's second game: it has a session
         finally:
-            topology.supervisorctl("start", "heavy")
+            topology.programs("start", "heavy")
             guest.close()
 
     # then: reads, actions, the login page and a guest's next Play now answer; hints, the

@@ -338,7 +338,7 @@ def test_a_killed_ws_process_is_restarted_and_readiness_tells_while_it_is_down(t
     assert ws_readiness() == 200
 
     # when: the WebSocket process is stopped
-    stopped = topology.supervisorctl("stop", "ws-1")
+    stopped = topology.programs("stop", "ws-1")
     down = net.get(ws_ready, timeout=5)
 
     # then: readiness through the proxy tells, in the API's shape, while the HTTP side is fine
@@ -346,7 +346,7 @@ def test_a_killed_ws_process_is_restarted_and_readiness_tells_while_it_is_down(t
     assert down.status_code == 503
     assert down.json()["error"]["code"] == "unavailable"
     assert net.get(f"{topology.base_url}/readyz", timeout=5).status_code == 200
-    topology.supervisorctl("start", "ws-1")
+    topology.programs("start", "ws-1")
     wait_for(lambda: ws_readiness() == 200, 30, "the ws process to start again")
 
     # when: the ws process is killed with SIGKILL
