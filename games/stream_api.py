@@ -106,9 +106,11 @@ def _read_since(
     it is over (a daily game whose day has ended is ended first, R26a); None once `credential`
     would no longer be accepted (games/streams.py). Only the rows the game read counts
     (`actions_count`): an action committed between the two reads waits for the next read (its
-    own wake-up), so that a line never pairs an action with the game before it."""
-    if credential is not None and not selectors.credentials_alive([credential]):
-        return None
+    own wake-up), so that a line never pairs an action with the game before it.
+    The credential is checked after the reads, not before: every action read was committed
+    before a moment the credential was still accepted. Checked first, a read whose check came
+    just before a revocation and its reads just after the next action sent that action (CI,
+    2026-12-07: test_stream_ends.py, a revocation then an action at once)."""
     game = Game.objects.select_related("challenge", SEAT).get(pk=game_id)
     game = services.game_end_day_over(game)
     rows = [
@@ -117,6 +119,8 @@ def _read_since(
             "n"
         )
     ]
+    if credential is not None and not selectors.credentials_alive([credential]):
+        return None
     return rows, game_payload(game, viewer=viewer), game.status != Game.Status.PLAYING
 
 
@@ -262,10 +266,11 @@ def _events_since(
     user_id: int, last: int, credential: selectors.Credential | None
 ) -> list[dict[str, Any]] | None:
     """In a worker thread: the account's events after `last`; None once `credential` would no
-    longer be accepted (games/streams.py)."""
+    longer be accepted (games/streams.py), checked after the read (as `_read_since`)."""
+    found = events.events_after(user_id=user_id, after=last)
     if credential is not None and not selectors.credentials_alive([credential]):
         return None
-    return events.events_after(user_id=user_id, after=last)
+    return found
 
 
 _events_in_pool = streams.in_pool(_events_since)

@@ -2,7 +2,8 @@
 revoked or expires, its OAuth token is revoked, or its account is deleted, the stream closes
 within one keep-alive (10 s; the tests allow 12) and sends no action after that moment. Against
 a real ASGI server over HTTP (uvicorn in a subprocess, tests/web/conftest.py; with REDIS_URL the
-revocation is heard through Redis)."""
+revocation is heard through Redis); and a read of the stream with a revocation and an action
+landing in it, in the test process."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from collections.abc import Callable
 
 import httpx
 
-from games import streams
+from accounts import services as key_services
+from games import selectors, services, stream_api, streams
+from games.selectors import Credential
 from tests.games.helpers import StreamLines, easy_deck, winning_actions
 from tests.web.helpers import PASSWORD, unique_name
 
@@ -167,3 +170,29 @@ def test_a_deleted_account_s_stream_closes_within_a_keep_alive(base_url):
 
         # then
         assert kinds_after(lines, 1) <= {"keep-alive"}
+
+
+def test_a_read_sends_no_action_of_a_revocation_that_lands_just_after_its_credential_check(
+    user, monkeypatch
+):
+    # given: a game, its stream's key, and the stream's read of the game (in its worker thread)
+    game = services.game_create(owner=user, draw=1, deck=easy_deck())
+    key, _ = key_services.key_create(user=user, name="stream")
+    credential = Credential("key", key.id)
+    real_check = selectors.credentials_alive
+
+    def check_then_revoke_and_act(credentials):
+        # when: right after the read checks the key, another request revokes it and the next
+        # action lands (the race of a loaded machine, made certain here)
+        alive = real_check(credentials)
+        if key_services.key_revoke(user=user, key_id=key.id):
+            services.game_act(game=game, user=user, action=winning_actions()[0], expect=None)
+        return alive
+
+    monkeypatch.setattr(selectors, "credentials_alive", check_then_revoke_and_act)
+    found = stream_api._read_since(game.pk, 0, user, credential)
+
+    # then: the action after the revocation is not among what the read sends ...
+    assert found is None or found[0] == []
+    # ... and the next read ends the stream
+    assert stream_api._read_since(game.pk, 0, user, credential) is None
