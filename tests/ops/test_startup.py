@@ -18,10 +18,10 @@ ENTRIES = {
 }
 
 
-@pytest.mark.parametrize("entry", ENTRIES)
-def test_start_up_ends_with_the_collector_on_and_its_objects_frozen(entry):
+def started(command: list[str]) -> str:
+    """The output of `command`, run as production starts the project (its example env)."""
     run = subprocess.run(
-        ENTRIES[entry],
+        command,
         cwd=ROOT,
         env=with_secrets(example_env()),
         capture_output=True,
@@ -29,8 +29,14 @@ def test_start_up_ends_with_the_collector_on_and_its_objects_frozen(entry):
         timeout=60,
     )
     assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_start_up_ends_with_the_collector_on_and_its_objects_frozen(entry):
+    output = started(ENTRIES[entry])
     # (the last line: `shell` first says what it imported automatically)
-    enabled, frozen = run.stdout.splitlines()[-1].split()
+    enabled, frozen = output.splitlines()[-1].split()
     assert enabled == "True"
     # (the project's modules, classes and settings: some 190,000 objects)
     assert int(frozen) > 50_000
@@ -48,14 +54,6 @@ def test_the_collector_frees_by_itself_the_cycles_made_after_the_start_up():
     )
     # when a reference cycle made afterwards is dropped, and the process goes on allocating
     # (the collector's own thresholds start its collections: none is asked for)
-    run = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=with_secrets(example_env()),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    output = started([sys.executable, "-c", code])
     # then it is freed
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["True"]
+    assert output.split() == ["True"]
