@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Each entry point as its server or command starts it; `{pause}` may turn the pause off.
+# Each entry point as its server or command starts it (NO_PAUSE before it: without the pause).
 ENTRIES = {
     "manage.py check": "import sys, runpy; sys.argv = ['manage.py', 'check']; "
     "runpy.run_path('manage.py', run_name='__main__')",
@@ -30,15 +30,15 @@ ENTRIES = {
 }
 NO_PAUSE = "import core.startup; core.startup.gc_pause = lambda: None\n"
 FROZEN = "import canfield_site.wsgi, gc; print(gc.get_freeze_count(), gc.isenabled())"
+ENV = {**os.environ, "DJANGO_DEBUG": "1", "DJANGO_SETTINGS_MODULE": "canfield_site.settings"}
 
 
 def cpu_seconds(code: str) -> float:
     """User + system CPU of one `python -c code` in the project's directory."""
-    env = {**os.environ, "DJANGO_DEBUG": "1", "DJANGO_SETTINGS_MODULE": "canfield_site.settings"}
     child = subprocess.Popen(
         [sys.executable, "-c", code],
         cwd=ROOT,
-        env=env,
+        env=ENV,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -64,9 +64,8 @@ def main() -> None:
             f"{without:.3f} without ({100 * (without - with_pause) / without:.0f} % saved, "
             f"median of {runs})"
         )
-    env = {**os.environ, "DJANGO_DEBUG": "1", "DJANGO_SETTINGS_MODULE": "canfield_site.settings"}
     frozen = subprocess.run(
-        [sys.executable, "-c", FROZEN], cwd=ROOT, env=env, capture_output=True, text=True
+        [sys.executable, "-c", FROZEN], cwd=ROOT, env=ENV, capture_output=True, text=True
     )
     count, enabled = frozen.stdout.split()
     print(f"objects frozen once the WSGI application is loaded: {count} (collector on: {enabled})")

@@ -35,18 +35,19 @@ def main() -> int:
         with contextlib.suppress(xmlrpc.client.Fault):
             call(name, False)
     deadline = time.monotonic() + 30
-    waiting = list(names)
+    waiting, failed = list(names), False
     while waiting and time.monotonic() < deadline:
         for name in list(waiting):
             state = supervisor.getProcessInfo(name)["statename"]
             if state in DONE[action]:
+                failed |= state == "FATAL" and action == "start"  # (a stop's FATAL: not running)
                 print(f"{name}: {'FATAL' if state == 'FATAL' else SAID[action]}", flush=True)
                 waiting.remove(name)
         if waiting:
             time.sleep(0.1)
     for name in waiting:
         print(f"{name}: not {SAID[action]} after 30 s")
-    return 1 if waiting else 0
+    return 1 if waiting or failed else 0
 
 
 if __name__ == "__main__":
