@@ -8,10 +8,13 @@ import os
 import secrets
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 

@@ -22,7 +22,6 @@ import json
 import math
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,19 +35,13 @@ import httpx
 from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import production_env, start_topology, stop  # noqa: E402
+from _common import free_port, production_env, start_topology, stop  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DASHBOARD = ROOT / "deploy" / "grafana" / "canfield-dashboard.json"
 ALERTS = ROOT / "deploy" / "prometheus" / "alerts.yml"
 OUT = ROOT / "docs" / "screenshots" / "dashboard.png"
 PASSWORD = "correct-horse-99"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def printed(log: Path, prefix: str) -> str:

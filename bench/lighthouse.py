@@ -19,7 +19,6 @@ import datetime as dt
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import production_env, start_topology, stop  # noqa: E402
+from _common import free_port, production_env, start_topology, stop  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNNER = ROOT / "tests" / "web" / "lighthouse-run.mjs"
@@ -81,12 +80,6 @@ for action in [{"type": "draw"}] * 12 + [{"type": "resign"}]:
 call_command("analyse_games")
 print("game:", game.pk)
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def signed_in_game(base: str) -> tuple[list[dict[str, str]], str]:

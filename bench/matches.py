@@ -41,7 +41,6 @@ import argparse
 import http.client
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -56,6 +55,7 @@ from bench._common import (  # noqa: E402
     PG_ADMIN,
     AutoAnalyze,
     Client,
+    free_port,
     production_env,
     start_topology,
     stop,
@@ -184,12 +184,6 @@ def backend_pids(database: str) -> list[int]:
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
         rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [database])
         return [pid for (pid,) in rows]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class AddressedClient(Client):

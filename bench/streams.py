@@ -37,7 +37,6 @@ import json
 import os
 import random
 import resource
-import socket
 import statistics
 import subprocess
 import sys
@@ -47,17 +46,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import PG_ADMIN, Client, production_env, start_topology, stop  # noqa: E402
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
+from bench._common import (  # noqa: E402
+    PG_ADMIN,
+    Client,
+    free_port,
+    production_env,
+    start_topology,
+    stop,
+)
 
 # A free port of this run (a fixed one met another checkout's topology on a shared machine).
-PORT = _free_port()
+PORT = free_port()
 LOG = "/tmp/canfield-bench-streams.log"  # the topology's output, for when something fails
 RUN_DIR = "/tmp/canfield-bench-streams"
 

@@ -75,8 +75,9 @@ DRAIN_SECONDS="${DRAIN_SECONDS:-0}"
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 mkdir -p "$RUN_DIR"
 
+# Below the kernel's ephemeral range, never a port another caller got (scripts/ports.py).
 free_port() {
-    python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+    python "$ROOT/scripts/ports.py"
 }
 
 supervisor_pid=""

@@ -28,6 +28,7 @@ from typing import Any
 
 import httpx
 
+from scripts.ports import free_port
 from tests.shared import built_once
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,12 +49,6 @@ def tools_missing() -> str | None:
     if os.geteuid() == 0 and shutil.which("runuser") is None:
         return "no runuser to run PostgreSQL as the postgres user"
     return None
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_for(check, timeout: float, what: str) -> None:

@@ -1,18 +1,11 @@
 """/healthz and /readyz, answered before host checks and the HTTPS redirect."""
 
-import socket
-
 import pytest
 from django.db import connection
 from django.test import override_settings
 
+from scripts.ports import free_port
 from tests.conftest import requires_postgres
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_healthz_answers_whatever_the_host_and_scheme(client):

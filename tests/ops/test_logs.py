@@ -2,7 +2,6 @@
 
 import json
 import logging
-import socket
 
 from django.db import OperationalError
 from django.test import RequestFactory
@@ -10,6 +9,7 @@ from django.test import RequestFactory
 from canfield_site.middleware import RequestLogMiddleware
 from core.cache import ResilientRedisCache
 from core.logs import JsonFormatter
+from scripts.ports import free_port
 from tests.games.helpers import easy_deck
 
 
@@ -106,9 +106,7 @@ def test_log_lines_are_json_objects_with_the_record_fields():
 
 def test_the_cache_degrades_while_redis_is_unreachable(caplog):
     # given: a cache pointed at a port where no Redis listens
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     cache = ResilientRedisCache(
         f"redis://127.0.0.1:{port}/0", {"OPTIONS": {"socket_connect_timeout": 1}}
     )

@@ -6,7 +6,6 @@ the template's ${BALANCER} slot), so that each door is flooded from an address o
 from __future__ import annotations
 
 import shutil
-import socket
 import string
 import subprocess
 import threading
@@ -19,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from scripts.ports import free_port
 from tests import net
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,12 +53,6 @@ ORDINARY = [
     ("POST", "/api/v1/account/bot"),
     ("GET", "/oauth/authorize"),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class StandIn(ThreadingHTTPServer):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from scripts.ports import free_port
 from tests import net
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,9 +32,7 @@ pytestmark = pytest.mark.skipif(NGINX is None, reason="no nginx")
 def proxy(tmp_path_factory) -> Iterator[str]:
     assert MAP is not None
     run = tmp_path_factory.mktemp("nginx")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     temp = " ".join(
         f"{name}_temp_path {run}/{name};"
         for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")

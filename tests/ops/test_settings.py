@@ -7,13 +7,14 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from scripts.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_ENV = ROOT / "deploy" / "production.env.example"
@@ -170,9 +171,7 @@ def test_without_django_debug_the_settings_are_production_ones():
 
 def test_make_run_asks_for_debug_and_says_the_dailies_are_development_ones(tmp_path):
     # given: a shell that says production (DJANGO_DEBUG=0) and has no secrets
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     # (a make of its own, not a sub-make of the one that may run the suite)
     env = {k: v for k, v in bare_env().items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
     env |= {

@@ -2,13 +2,13 @@
 when the server closed it, and no counting at all while Redis is unreachable."""
 
 import os
-import socket
 import threading
 
 from django.core.cache import caches
 from django.test import override_settings
 
 from core import throttling
+from scripts.ports import free_port
 from tests.conftest import requires_redis
 
 
@@ -83,9 +83,7 @@ def test_a_forked_process_counts_on_a_connection_of_its_own():
 
 def test_nothing_is_counted_while_redis_is_unreachable():
     # given: the cache pointed at a port where no Redis listens
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     cache = {
         "default": {
             "BACKEND": "core.cache.ResilientRedisCache",

@@ -7,11 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from scripts.ports import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(*command: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=120)
+def run(
+    *command: str, cwd: Path = ROOT, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
 
 
 def test_the_committed_lock_files_match_pyproject():
@@ -71,6 +75,36 @@ def test_make_run_takes_the_port_from_port():
 
     assert "scripts/port-free.py 127.0.0.1 8001" in result.stdout
     assert "runserver 127.0.0.1:8001" in result.stdout
+
+
+def test_free_ports_are_handed_out_once_below_the_ephemeral_range(tmp_path):
+    # given: a counter of its own (TMPDIR) whose next port is held by a server here
+    env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    held = socket.socket()
+    held.bind(("127.0.0.1", free_port()))
+    held.listen()
+    held_port = held.getsockname()[1]
+    (tmp_path / "canfield-ports").write_text(str(held_port - 10_000))
+    ephemeral = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    hand_out = "from scripts.ports import free_port; print(*[free_port() for _ in range(30)])"
+
+    # when: four processes ask for 30 ports each at once, and the script for one more
+    with held:
+        askers = [
+            subprocess.Popen(
+                [sys.executable, "-c", hand_out], env=env, stdout=subprocess.PIPE, text=True
+            )
+            for _ in range(4)
+        ]
+        ports = [int(port) for asker in askers for port in asker.communicate(timeout=60)[0].split()]
+        last = run(sys.executable, "scripts/ports.py", env=env)
+
+    # then: 121 ports, each once, the held one skipped, none in the kernel's ephemeral range
+    ports.append(int(last.stdout))
+    assert len(ports) == len(set(ports)) == 121
+    assert held_port not in ports
+    assert all(10_000 <= port < ephemeral for port in ports)
+    assert (tmp_path / "canfield-ports").exists()
 
 
 def test_the_bench_runner_runs_each_benchmark_quick_and_prints_one_table(tmp_path):

@@ -4,7 +4,6 @@ Debian's Chromium."""
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import time
 import urllib.request
@@ -14,14 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from scripts.ports import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @contextmanager
@@ -31,7 +26,7 @@ def asgi_server(env: dict[str, str], log_path: Path, clock: str | None = None) -
     server's clock starts there and ticks on (tests/web/clocked.py): a server whose "today" a
     test chooses. Idle connections are kept 75 s, as nginx keeps a client's in production (the
     clients here talk to this server directly; uvicorn's own 5 s would race their next call)."""
-    port = _free_port()
+    port = free_port()
     env = dict(env, WS_BIND=f"127.0.0.1:{port}")
     if clock is not None:
         env.update(ASGI_APP="tests.web.clocked:application", TEST_CLOCK=clock)
