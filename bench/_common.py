@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# (re-exported: the ports of the benchmarks' servers)
+from scripts.ports import free_port as free_port  # noqa: E402
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 
