@@ -391,8 +391,15 @@ class Topology:
 
     def kill(self) -> None:
         """SIGKILL every process of this node at once (supervisord and all it started), as a
-        machine that dies."""
-        tree = set(process_tree(self.process.pid))
+        machine that dies. Each is stopped (SIGSTOP) first, until no new one appears: killed
+        one by one (in a set's order), a supervisord or scheduler.sh that outlived a child of
+        theirs by a moment could start it anew, an orphan that went on serving the node."""
+        tree: set[int] = set()
+        while new := set(process_tree(self.process.pid)) - tree:
+            for pid in new:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGSTOP)
+            tree |= new
         for pid in tree:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
@@ -646,6 +653,11 @@ class Balancer:
 
     def states(self) -> dict[str, str]:
         """Each node's state as HAProxy sees it (its stats socket): UP, DOWN, ..."""
+        return {name: row["status"] for name, row in self.stats().items()}
+
+    def stats(self) -> dict[str, dict[str, str]]:
+        """Each node's row of HAProxy's statistics (its stats socket): status, check_status,
+        check_desc, last_chk, ..."""
         if self.process.poll() is not None:
             raise AssertionError(f"haproxy exited:\n{self.log_path.read_text()[-2000:]}")
         try:
@@ -662,7 +674,7 @@ class Balancer:
         header = lines[0].lstrip("# ").split(",")
         rows = [dict(zip(header, line.split(","), strict=False)) for line in lines[1:] if line]
         return {
-            row["svname"]: row["status"]
+            row["svname"]: row
             for row in rows
             if row["pxname"] == "nodes" and row["svname"].startswith("node-")
         }

@@ -16,6 +16,7 @@ import json
 import os
 import secrets
 import shutil
+import subprocess
 import threading
 import time
 from collections import Counter
@@ -58,6 +59,16 @@ pytestmark = [
 # The balancer asks each node's /readyz this often (out at the first failure, in after two
 # passes); a node stopped drains for DRAIN_SECONDS first, well above two checks of a busy node.
 CHECK_INTERVAL = "200ms"
+# What HAProxy's statistics say of a node's checks.
+CHECK_FIELDS = (
+    "status",
+    "check_status",
+    "check_code",
+    "check_desc",
+    "last_chk",
+    "chkfail",
+    "lastchg",
+)
 DRAIN_SECONDS = "3"
 # Guests made per client address and hour ("Play now", counted in Redis across the nodes).
 GUEST_LIMIT = 4
@@ -400,7 +411,17 @@ def test_node_a_killed_under_20_players_loses_no_acknowledged_action(cluster):
     wait_for(lambda: applied(players) >= 20 * actions // 3, 60, "play to get going")
     node_a.kill()
     at = applied(players)
-    wait_for(lambda: balancer.states().get("node-1") == "DOWN", 10, "node A out of the pool")
+    try:
+        wait_for(lambda: balancer.states().get("node-1") == "DOWN", 10, "node A out of the pool")
+    except AssertionError as error:
+        # (once in CI, 2026-12-07: what HAProxy's checks saw, and what listens on the port)
+        listening = subprocess.run(
+            ["ss", "-ltnp", f"sport = :{node_a.balancer_port}"], capture_output=True, text=True
+        ).stdout
+        rows = {
+            name: {k: row.get(k) for k in CHECK_FIELDS} for name, row in balancer.stats().items()
+        }
+        raise AssertionError(f"{error}: {rows}; on node A's port: {listening}") from None
     wait_for(lambda: applied(players) >= 20 * actions, 90, "the players to play on")
     stop.set()
     for thread in threads:
