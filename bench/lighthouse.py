@@ -110,26 +110,44 @@ def signed_in_game(base: str) -> tuple[list[dict[str, str]], str]:
         return cookies, created.json()["id"]
 
 
-def lighthouse(url: str, out: Path, cookies: list[dict[str, str]] | None = None) -> dict[str, Any]:
-    """One Lighthouse run (mobile, the default profile) on `url` in a fresh browser with
-    `cookies`: category scores 0-100, the performance figures (ms; CLS unitless) and the
-    weighted audits scoring under 0.9 ("failed") and the score 0-1 of each performance audit
-    ("audits": None where Lighthouse found nothing to score)."""
-    command = ["node", str(RUNNER), url, str(out)]
-    if cookies:
-        jar = out.with_suffix(".cookies.json")
-        jar.write_text(json.dumps(cookies))
-        command.append(str(jar))
+def lighthouse(
+    pages: dict[str, tuple[str, list[dict[str, str]] | None]],
+    work: Path,
+    categories: tuple[str, ...] = CATEGORIES,
+    audits: tuple[str, ...] = (),
+) -> dict[str, dict[str, Any]]:
+    """Lighthouse (mobile, the default profile) on each of `pages` ({name: (url, cookies)}), one
+    after the other in one browser, each in a fresh context with its cookies, with `categories`
+    and `audits` besides: per page, the category scores 0-100, the performance figures present
+    (ms; CLS unitless), the weighted audits scoring under 0.9 ("failed") and the score 0-1 of
+    each audit run ("audits": None where Lighthouse found nothing to score). The reports are
+    left in `work` (NAME.json)."""
+    job = {
+        "categories": list(categories),
+        "audits": list(audits) or None,
+        "pages": [
+            {"url": url, "report": str(work / f"{name}.json"), "cookies": cookies or []}
+            for name, (url, cookies) in pages.items()
+        ],
+    }
+    (work / "lighthouse-job.json").write_text(json.dumps(job))
     subprocess.run(
-        command,
+        ["node", str(RUNNER), str(work / "lighthouse-job.json")],
         check=True,
         env={**os.environ, "CHROME_PATH": CHROMIUM},
         cwd=RUNNER.parent,
         capture_output=True,
-        timeout=180,
+        timeout=120 + 60 * len(pages),
     )
-    report = json.loads(out.read_text())
-    unscored = [name for name in CATEGORIES if report["categories"][name]["score"] is None]
+    return {
+        name: scored(url, json.loads((work / f"{name}.json").read_text()), categories)
+        for name, (url, _cookies) in pages.items()
+    }
+
+
+def scored(url: str, report: dict[str, Any], categories: tuple[str, ...]) -> dict[str, Any]:
+    """What `lighthouse` gives of one page's report."""
+    unscored = [name for name in categories if report["categories"][name]["score"] is None]
     if unscored:
         # Lighthouse leaves a category without a score when the run failed (runtimeError: the
         # page's own status, a load that never ended) or one of its weighted audits did.
@@ -144,23 +162,21 @@ def lighthouse(url: str, out: Path, cookies: list[dict[str, str]] | None = None)
             f"failed {errors}"
         )
     result: dict[str, Any] = {
-        name: round(report["categories"][name]["score"] * 100) for name in CATEGORIES
+        name: round(report["categories"][name]["score"] * 100) for name in categories
     }
     for audit, short in FIGURES.items():
-        result[short] = report["audits"][audit]["numericValue"]
+        if audit in report["audits"]:
+            result[short] = report["audits"][audit]["numericValue"]
     result["failed"] = [
         audit_id
-        for category in CATEGORIES
+        for category in categories
         for ref in report["categories"][category]["auditRefs"]
         if ref["weight"] > 0
         and (audit_id := ref["id"])
         and (score := report["audits"][audit_id]["score"]) is not None
         and score < 0.9
     ]
-    result["audits"] = {
-        ref["id"]: report["audits"][ref["id"]]["score"]
-        for ref in report["categories"]["performance"]["auditRefs"]
-    }
+    result["audits"] = {audit_id: audit["score"] for audit_id, audit in report["audits"].items()}
     return result
 
 
@@ -171,11 +187,13 @@ def measure(
     *,
     template: str | None = None,
     extra_env: dict[str, str] | None = None,
+    categories: tuple[str, ...] = CATEGORIES,
+    audits: tuple[str, ...] = (),
 ) -> dict[str, dict[str, Any]]:
-    """The scores of the five pages on a fresh topology on its own new PostgreSQL database
-    `database` (dropped first if it exists; a copy of the migrated database `template` if
-    given), its environment with `extra_env` on top (the tests': static files collected
-    already)."""
+    """`lighthouse`'s figures (`categories`, `audits`) of the five pages on a fresh topology on
+    its own new PostgreSQL database `database` (dropped first if it exists; a copy of the
+    migrated database `template` if given), its environment with `extra_env` on top (the
+    tests': static files collected already)."""
     port = free_port()
     work = keep or Path(tempfile.mkdtemp(prefix="lighthouse-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -213,9 +231,7 @@ def measure(
         for url, with_cookies in pages.values():
             for _ in range(2):  # (two gunicorn workers)
                 httpx.get(url, cookies=session if with_cookies else None, timeout=30)
-        return {
-            name: lighthouse(url, work / f"{name}.json", jar) for name, (url, jar) in pages.items()
-        }
+        return lighthouse(pages, work, categories, audits)
     finally:
         stop(server)
 
