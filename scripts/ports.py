@@ -14,6 +14,7 @@ counter came round) is passed over."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import socket
@@ -43,6 +44,9 @@ def _bindable(port: int) -> bool:
 def free_port() -> int:
     span = max(_ephemeral_start() - FIRST, 1_000)
     fd = os.open(COUNTER, os.O_RDWR | os.O_CREAT, 0o666)
+    # Every user of the machine shares the counter: its creator lifts the umask's write bits.
+    with contextlib.suppress(PermissionError):
+        os.fchmod(fd, 0o666)
     with os.fdopen(fd, "r+") as counter:
         fcntl.flock(counter, fcntl.LOCK_EX)
         text = counter.read().strip()
