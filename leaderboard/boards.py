@@ -13,7 +13,8 @@ With REDIS_URL the state lives in Redis, shared by every process, under `board:{
   Redis, a write this process could not make) reads answer NotReady;
 - `building` (the one builder's token), `new-ranking` and `new-versions`: a rebuild under way,
   made apart and renamed into place when done (`RedisBoards.ranking_build`);
-- `changed`, a set of game ids, drained by the one process that claims a tick (`tick:{n}`);
+- `changed`, a set of game ids, drained by the one process that claims a tick (`tick:{n}`),
+  which holds the board (`publishing`: the tick's number) until its batch is out;
 - `seq` and `snapshot:{seq}`: the last batch's number (growing, across Redis restarts too) and
   the board's first page after it.
 Without Redis (the embedded mode: one process serves HTTP and WebSockets) the changed sets, the
@@ -25,6 +26,7 @@ answers this process again), a read answers None and the caller counts in the da
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import threading
@@ -52,7 +54,9 @@ from leaderboard.models import Entry
 logger = logging.getLogger(__name__)
 
 # In a board's changed games: its writes failed while Redis was away, so what changed is
-# unknown (RedisBoards._repair_missed).
+# unknown (RedisBoards._repair_missed). The batch that takes it skips a number: every listener
+# of every process sees the gap and reads a fresh snapshot (4408), whatever the failed writes
+# lost (a change merged or not, a take whose games never reached a batch).
 RESYNC = "resync"
 # The version of a disqualified entry: no later change puts it back on the board.
 REMOVED = 2**52
@@ -183,9 +187,13 @@ if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', 10) then return false end
 local members = redis.call('SMEMBERS', KEYS[2])
 if #members > 0 then
     redis.call('DEL', KEYS[2])
-    redis.call('SET', KEYS[3], '1', 'PX', ARGV[1])
+    redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[1])
 end
 return members
+"""
+# The board's hold let go by the tick that took it (ARGV[1]), and only by that one.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 """
 # ARGV: the number of keys, the keys, then games whose keys in the ranking are answered too
 # ('' where it has none), read at the same instant as the counts.
@@ -209,7 +217,7 @@ return {found[2], redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. found[2])}
 """
 _BATCH = """
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SET', KEYS[1], ARGV[4]) end
-local seq = redis.call('INCR', KEYS[1])
+local seq = redis.call('INCRBY', KEYS[1], ARGV[5])
 redis.call('SET', KEYS[2] .. seq, ARGV[1], 'EX', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return seq
@@ -241,7 +249,7 @@ class RedisBoards:
             name: self.client.register_script(source)
             for name, source in (
                 ("merge", _MERGE), ("build_start", _BUILD_START), ("build_swap", _BUILD_SWAP),
-                ("take", _TAKE), ("before", _BEFORE), ("count", _COUNT),
+                ("take", _TAKE), ("release", _RELEASE), ("before", _BEFORE), ("count", _COUNT),
                 ("at", _AT), ("batch", _BATCH), ("snapshot_get", _SNAPSHOT_GET),
                 ("snapshot_put", _SNAPSHOT_PUT),
             )
@@ -298,15 +306,32 @@ class RedisBoards:
         """The games changed since the last batch, taken by the one process that claims this
         tick; None for the others, and while the last batch is still being published (its
         publisher holds the board until `published`, so that batches reach the listeners in
-        the order of their numbers whichever processes make them)."""
+        the order of their numbers whichever processes make them).
+
+        A take that fails may have run all the same (Redis answered too late): its games are
+        gone from the changed set, and the board is held by this tick. The hold is let go at
+        once, and the board is remembered as missed (`_write`): the next tick's batch is a
+        RESYNC, whose gap sends every listener a fresh snapshot."""
         parts = (f"tick:{tick}", "changed", "publishing")
-        args = [int(PUBLISHING.total_seconds() * 1000)]
-        taken = self._write(board, "changed_take", lambda: self._run("take", board, parts, args))
+        args = [int(PUBLISHING.total_seconds() * 1000), tick]
+
+        def take() -> Any:
+            try:
+                return self._run("take", board, parts, args)
+            except redis.RedisError:
+                with contextlib.suppress(redis.RedisError):
+                    self._release(board, tick)
+                raise
+
+        taken = self._write(board, "changed_take", take)
         return None if taken is None else [game.decode() for game in taken]
 
-    def published(self, board: int) -> None:
-        """The batch of the last `changed_take` is out: the next tick may make one."""
-        self._write(board, "published", lambda: self.client.delete(self._key(board, "publishing")))
+    def _release(self, board: int, tick: int) -> None:
+        self._run("release", board, ("publishing",), [tick])
+
+    def published(self, board: int, tick: int) -> None:
+        """The batch of the `changed_take` of `tick` is out: the next tick may make one."""
+        self._write(board, "published", lambda: self._release(board, tick))
 
     def changed_restore(self, board: int, ends_at: dt.datetime, games: list[str]) -> None:
         """Mark taken games changed again (their batch could not be made)."""
@@ -398,11 +423,16 @@ class RedisBoards:
         keys = [self._key(board, part) for part in parts]
         self._write(board, "ranking_forget", lambda: self.client.unlink(*keys))
 
-    def batch_save(self, board: int, ends_at: dt.datetime, snapshot: str) -> int | None:
+    def batch_save(
+        self, board: int, ends_at: dt.datetime, snapshot: str, resync: bool = False
+    ) -> int | None:
+        """The next batch's number (with the board's snapshot after it): one on from the last,
+        two for a RESYNC batch (a gap, on purpose)."""
         # A board's batches number on from the milliseconds of its first one (at most one a
         # second follows), so that after a restarted Redis lost `seq` they still grow: a
         # listener of an earlier batch sees a gap (4408: a fresh snapshot), never old numbers.
-        args = [snapshot, SNAPSHOT_SECONDS, _expire_in(ends_at), int(time.time() * 1000)]
+        now = int(time.time() * 1000)
+        args = [snapshot, SNAPSHOT_SECONDS, _expire_in(ends_at), now, 2 if resync else 1]
         parts = ("seq", "snapshot:")
         seq: int | None = self._write(
             board, "batch_save", lambda: self._run("batch", board, parts, args)
@@ -447,7 +477,7 @@ class LocalBoards:
             self.ticks[board] = tick
             return list(self.changed.pop(board, ()))
 
-    def published(self, board: int) -> None:
+    def published(self, board: int, tick: int) -> None:
         pass  # one process: its hub's ticks follow one another
 
     def changed_restore(self, board: int, ends_at: dt.datetime, games: list[str]) -> None:
@@ -471,9 +501,11 @@ class LocalBoards:
     def ranking_forget(self, board: int) -> None:
         pass
 
-    def batch_save(self, board: int, ends_at: dt.datetime, snapshot: str) -> int | None:
+    def batch_save(
+        self, board: int, ends_at: dt.datetime, snapshot: str, resync: bool = False
+    ) -> int | None:
         with self.lock:
-            self.seqs[board] += 1
+            self.seqs[board] += 2 if resync else 1
             self.snapshots[board] = (self.seqs[board], snapshot, time.monotonic())
             return self.seqs[board]
 

@@ -173,7 +173,7 @@ class Board(hub.Keeper):
                     # thread and this loop: while the board is held no process can make its
                     # next batch, and this loop may be busy handing the batch to thousands of
                     # listeners (4,000 took it over a second under load).
-                    times.append(await asyncio.to_thread(_release, self.challenge, self.bots))
+                    times.append(await asyncio.to_thread(_release, self.challenge, tick, self.bots))
                 times.append(time.time())
                 if times[-1] > (tick + 1) * TICK_SECONDS:
                     # Back after the next tick began: this process does not try that one.
@@ -210,9 +210,9 @@ def frames(messages: list[str]) -> bytes:
 Batch = tuple[int, list[str], bytes]
 
 
-def _release(challenge: DailyChallenge, bots: bool) -> float:
+def _release(challenge: DailyChallenge, tick: int, bots: bool) -> float:
     """The hub's batch is out: the board may make its next one (when, for the late-tick log)."""
-    services.board_published(challenge=challenge, bots=bots)
+    services.board_published(challenge=challenge, tick=tick, bots=bots)
     return time.time()
 
 

@@ -329,10 +329,10 @@ def board_tick(*, challenge: DailyChallenge, tick: int, bots: bool = False) -> B
         messages = [json.dumps({"type": "removed", "player": player}) for player in removed]
         if entries:
             messages.append(json.dumps({"type": "entries", "count": count, "entries": entries}))
-        seq = store.batch_save(board, challenge.ends_at, snapshot)
+        seq = store.batch_save(board, challenge.ends_at, snapshot, resync=boards.RESYNC in games)
     finally:
         if seq is None:  # no batch: the board is free (Redis went away: listeners reconnect)
-            store.published(board)
+            store.published(board, tick)
     return None if seq is None else Batch(seq, messages, snapshot, games)
 
 
@@ -345,9 +345,9 @@ def board_unsent(*, challenge: DailyChallenge, games: list[str], bots: bool = Fa
     boards.store().changed_restore(board, challenge.ends_at, games)
 
 
-def board_published(*, challenge: DailyChallenge, bots: bool = False) -> None:
-    """The batch `board_tick` made is out: the board's next tick may make another."""
-    boards.store().published(boards.board_id(challenge.pk, bots=bots))
+def board_published(*, challenge: DailyChallenge, tick: int, bots: bool = False) -> None:
+    """The batch `board_tick` made for `tick` is out: the board's next tick may make another."""
+    boards.store().published(boards.board_id(challenge.pk, bots=bots), tick)
 
 
 def board_snapshot_text(*, challenge: DailyChallenge, now: dt.datetime, bots: bool = False) -> str:

@@ -256,11 +256,48 @@ def played_day(run_on_server) -> None:
     )
 
 
+# The suite server's log once started (this worker's), and where it stood when each test began.
+_server_logs: list[Path] = []
+_log_start = pytest.StashKey[int]()
+# The most of it a failing test's report shows.
+LOG_SHOWN = 8000
+
+
 @pytest.fixture(scope="session")
 def server_log(tmp_path_factory) -> Path:
-    """The suite server's output (the app's request lines and warnings): a failing test
-    that waited on the server shows its end."""
-    return tmp_path_factory.mktemp("web-log") / "server.log"
+    """The suite server's output (the app's request lines and warnings): the report of a
+    failing test that used the server shows what it logged meanwhile (below)."""
+    path = tmp_path_factory.mktemp("web-log") / "server.log"
+    _server_logs.append(path)
+    return path
+
+
+def _log_size() -> int:
+    try:
+        return _server_logs[0].stat().st_size if _server_logs else 0
+    except OSError:
+        return 0
+
+
+def pytest_runtest_setup(item):
+    item.stash[_log_start] = _log_size()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test that used the suite server: its report carries what the server logged
+    while it ran (a warning there, e.g. Redis answering late, is often the cause)."""
+    report = yield
+    if report.failed and _server_logs and "base_url" in item.fixturenames:
+        start = item.stash.get(_log_start, 0)
+        try:
+            with open(_server_logs[0], "rb") as log:
+                log.seek(max(start, _log_size() - LOG_SHOWN))
+                logged = log.read().decode(errors="replace")
+        except OSError as error:
+            logged = repr(error)
+        report.sections.append(("the suite server's log while the test ran", logged))
+    return report
 
 
 @pytest.fixture(scope="session")

@@ -335,7 +335,7 @@ def test_an_action_marks_its_entry_for_the_next_live_batch_after_commit(
     store = boards.store()
     challenge = DailyChallenge.objects.get(draw=3)
     store.changed_take(challenge.pk, tick=1)  # the game's creation
-    store.published(challenge.pk)
+    store.published(challenge.pk, 1)
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         act(auth_client, game["id"], {"type": "draw"})
@@ -349,7 +349,7 @@ def test_an_action_marks_its_entry_for_the_next_live_batch_after_commit(
     mark()
 
     assert store.changed_take(challenge.pk, tick=3) == [game["id"]]
-    store.published(challenge.pk)
+    store.published(challenge.pk, 3)
     assert store.changed_take(challenge.pk, tick=4) == []
 
 
@@ -386,9 +386,12 @@ def test_no_batch_is_made_while_the_last_one_is_being_published(
     # then no process makes the next batch (its number would reach listeners first)...
     assert other_process.changed_take(challenge.pk, tick=2) is None
     assert store.changed_take(challenge.pk, tick=3) is None
+    # (another tick's publisher does not let the board go)
+    other_process.published(challenge.pk, 2)
+    assert store.changed_take(challenge.pk, tick=5) is None
     # ...until that one is out: the change waited for the next tick
-    store.published(challenge.pk)
-    assert other_process.changed_take(challenge.pk, tick=4) == [game["id"]]
+    store.published(challenge.pk, 1)
+    assert other_process.changed_take(challenge.pk, tick=6) == [game["id"]]
 
 
 def test_changes_a_tick_could_not_read_go_into_the_next_batch(

@@ -5,6 +5,7 @@ import asyncio
 import json
 
 import pytest
+import redis
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
@@ -14,9 +15,10 @@ from websockets.frames import Frame, Opcode
 from canfield_site.asgi import application
 from games import services as game_services
 from games.days import day_today
-from leaderboard import services
+from leaderboard import boards, services
 from leaderboard.consumers import Board, frames
 from leaderboard.models import Entry
+from tests.conftest import requires_redis
 
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
 
@@ -239,6 +241,49 @@ def test_a_batch_the_layer_could_not_send_is_sent_again_at_the_next_tick(make_us
     else:
         entries = json.loads(heard["text"])["entries"]
         assert [(e["player"], e["moves"]) for e in entries] == [("alice", 1)]
+
+
+@requires_redis
+@pytest.mark.django_db(transaction=True)
+def test_a_take_redis_ran_but_answered_too_late_sends_listeners_a_fresh_snapshot(
+    make_user, monkeypatch
+):
+    # given: alice on today's board and a listener that has had everything so far
+    today = day_today().isoformat()
+    alice = make_user("alice")
+    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+    store = boards.store()
+    take = store.scripts["take"]
+    lost: list[list[bytes]] = []
+
+    def take_answered_too_late(*, keys, args):
+        taken = take(keys=keys, args=args)
+        if taken and not lost:  # run by Redis, its answer lost on the way back
+            lost.append(taken)
+            raise redis.TimeoutError("Timeout reading from socket")
+        return taken
+
+    async def scenario():
+        socket = await open_socket(f"/ws/daily/{today}/3/")
+        await next_message(socket)
+        await drain(socket)
+        # when: alice draws, and the tick that takes her change never hears what it took
+        monkeypatch.setitem(store.scripts, "take", take_answered_too_late)
+        await draw(alice, game.pk)
+        heard = await socket.receive_output(timeout=5)
+        await socket.wait()
+        # then (below) the listener was told it fell behind; reconnecting, it reads the board
+        # as it is
+        again = await open_socket(f"/ws/daily/{today}/3/")
+        snapshot = await next_message(again)
+        await again.disconnect()
+        return heard, snapshot
+
+    heard, snapshot = async_to_sync(scenario)()
+
+    assert lost == [[str(game.pk).encode()]]
+    assert heard == {"type": "websocket.close", "code": 4408, "reason": "fell behind: reconnect"}
+    assert [(e["player"], e["moves"]) for e in snapshot["results"]] == [("alice", 1)]
 
 
 @pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 200_000])
