@@ -13,8 +13,10 @@ With REDIS_URL the state lives in Redis, shared by every process, under `board:{
   Redis, a write this process could not make) reads answer NotReady;
 - `building` (the one builder's token), `new-ranking` and `new-versions`: a rebuild under way,
   made apart and renamed into place when done (`RedisBoards.ranking_build`);
-- `changed`, a set of game ids, drained by the one process that claims a tick (`tick:{n}`),
-  which holds the board (`publishing`: the tick's number) until its batch is out;
+- `changed`, a set of game ids, moved into `taken` by the one process that claims a tick
+  (`tick:{n}`), which holds the board (`publishing`: the tick's number) until its batch is out;
+  `taken` is emptied only then, so that games whose batch was never sent (Redis answered the
+  take too late, the database or the layer failed) go into the next tick's batch;
 - `seq` and `snapshot:{seq}`: the last batch's number (growing, across Redis restarts too) and
   the board's first page after it.
 Without Redis (the embedded mode: one process serves HTTP and WebSockets) the changed sets, the
@@ -54,9 +56,7 @@ from leaderboard.models import Entry
 logger = logging.getLogger(__name__)
 
 # In a board's changed games: its writes failed while Redis was away, so what changed is
-# unknown (RedisBoards._repair_missed). The batch that takes it skips a number: every listener
-# of every process sees the gap and reads a fresh snapshot (4408), whatever the failed writes
-# lost (a change merged or not, a take whose games never reached a batch).
+# unknown (RedisBoards._repair_missed).
 RESYNC = "resync"
 # The version of a disqualified entry: no later change puts it back on the board.
 REMOVED = 2**52
@@ -181,19 +181,27 @@ redis.call('SET', KEYS[4], '1', 'EX', ARGV[2])
 redis.call('DEL', KEYS[1])
 return 1
 """
+# KEYS: tick:{n}, changed, publishing, taken; ARGV: the hold's milliseconds, the tick, the
+# life of `taken` (s).
 _TAKE = """
 if redis.call('EXISTS', KEYS[3]) == 1 then return false end
 if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', 10) then return false end
-local members = redis.call('SMEMBERS', KEYS[2])
-if #members > 0 then
+if redis.call('EXISTS', KEYS[2]) == 1 then
+    redis.call('SUNIONSTORE', KEYS[4], KEYS[4], KEYS[2])
     redis.call('DEL', KEYS[2])
-    redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[1])
+    redis.call('EXPIRE', KEYS[4], ARGV[3])
 end
+local members = redis.call('SMEMBERS', KEYS[4])
+if #members > 0 then redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[1]) end
 return members
 """
-# The board's hold let go by the tick that took it (ARGV[1]), and only by that one.
+# The board's hold let go by the tick that took it (ARGV[1]), and only by that one; its taken
+# games dropped too when their batch is out (ARGV[2] '1'), else kept for the next tick.
 _RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    if ARGV[2] == '1' then redis.call('DEL', KEYS[2]) end
+    redis.call('DEL', KEYS[1])
+end
 """
 # ARGV: the number of keys, the keys, then games whose keys in the ranking are answered too
 # ('' where it has none), read at the same instant as the counts.
@@ -217,7 +225,7 @@ return {found[2], redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. found[2])}
 """
 _BATCH = """
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SET', KEYS[1], ARGV[4]) end
-local seq = redis.call('INCRBY', KEYS[1], ARGV[5])
+local seq = redis.call('INCR', KEYS[1])
 redis.call('SET', KEYS[2] .. seq, ARGV[1], 'EX', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return seq
@@ -303,45 +311,35 @@ class RedisBoards:
         self._write(board, "entries_changed", lambda: self._run("merge", board, parts, args))
 
     def changed_take(self, board: int, tick: int) -> list[str] | None:
-        """The games changed since the last batch, taken by the one process that claims this
-        tick; None for the others, and while the last batch is still being published (its
-        publisher holds the board until `published`, so that batches reach the listeners in
-        the order of their numbers whichever processes make them).
+        """The games changed since the last batch was sent, taken by the one process that
+        claims this tick; None for the others, and while the last batch is still being
+        published (its publisher holds the board until `published`, so that batches reach the
+        listeners in the order of their numbers whichever processes make them).
 
-        A take that fails may have run all the same (Redis answered too late): its games are
-        gone from the changed set, and the board is held by this tick. The hold is let go at
-        once, and the board is remembered as missed (`_write`): the next tick's batch is a
-        RESYNC, whose gap sends every listener a fresh snapshot."""
-        parts = (f"tick:{tick}", "changed", "publishing")
-        args = [int(PUBLISHING.total_seconds() * 1000), tick]
+        A take that fails may have run all the same (Redis answered too late): the board is then
+        held by this tick, which lets it go at once; the games it took stay taken, and the next
+        tick's batch carries them."""
+        parts = (f"tick:{tick}", "changed", "publishing", "taken")
+        args = [int(PUBLISHING.total_seconds() * 1000), tick, int(KEPT.total_seconds())]
 
         def take() -> Any:
             try:
                 return self._run("take", board, parts, args)
             except redis.RedisError:
                 with contextlib.suppress(redis.RedisError):
-                    self._release(board, tick)
+                    self._release(board, tick, sent=False)
                 raise
 
         taken = self._write(board, "changed_take", take)
         return None if taken is None else [game.decode() for game in taken]
 
-    def _release(self, board: int, tick: int) -> None:
-        self._run("release", board, ("publishing",), [tick])
+    def _release(self, board: int, tick: int, *, sent: bool) -> None:
+        self._run("release", board, ("publishing", "taken"), [tick, int(sent)])
 
-    def published(self, board: int, tick: int) -> None:
-        """The batch of the `changed_take` of `tick` is out: the next tick may make one."""
-        self._write(board, "published", lambda: self._release(board, tick))
-
-    def changed_restore(self, board: int, ends_at: dt.datetime, games: list[str]) -> None:
-        """Mark taken games changed again (their batch could not be made)."""
-        key = self._key(board, "changed")
-
-        def restore() -> None:
-            self.client.sadd(key, *games)
-            self.client.expire(key, _expire_in(ends_at))
-
-        self._write(board, "changed_restore", restore)
+    def published(self, board: int, tick: int, *, sent: bool = True) -> None:
+        """The batch of the `changed_take` of `tick` is out (`sent`), or was not made or not
+        sent (its games stay taken, for the next tick): the next tick may make one."""
+        self._write(board, "published", lambda: self._release(board, tick, sent=sent))
 
     def _ranking_read(self, board: int, name: str, args: list[Any]) -> Any:
         found = self._read(board, name, lambda: self._run(name, board, ("ready", "ranking"), args))
@@ -423,16 +421,11 @@ class RedisBoards:
         keys = [self._key(board, part) for part in parts]
         self._write(board, "ranking_forget", lambda: self.client.unlink(*keys))
 
-    def batch_save(
-        self, board: int, ends_at: dt.datetime, snapshot: str, resync: bool = False
-    ) -> int | None:
-        """The next batch's number (with the board's snapshot after it): one on from the last,
-        two for a RESYNC batch (a gap, on purpose)."""
+    def batch_save(self, board: int, ends_at: dt.datetime, snapshot: str) -> int | None:
         # A board's batches number on from the milliseconds of its first one (at most one a
         # second follows), so that after a restarted Redis lost `seq` they still grow: a
         # listener of an earlier batch sees a gap (4408: a fresh snapshot), never old numbers.
-        now = int(time.time() * 1000)
-        args = [snapshot, SNAPSHOT_SECONDS, _expire_in(ends_at), now, 2 if resync else 1]
+        args = [snapshot, SNAPSHOT_SECONDS, _expire_in(ends_at), int(time.time() * 1000)]
         parts = ("seq", "snapshot:")
         seq: int | None = self._write(
             board, "batch_save", lambda: self._run("batch", board, parts, args)
@@ -461,6 +454,7 @@ class LocalBoards:
 
     def __init__(self) -> None:
         self.changed: dict[int, set[str]] = defaultdict(set)
+        self.taken: dict[int, set[str]] = defaultdict(set)
         self.ticks: dict[int, int] = {}
         self.seqs: dict[int, int] = defaultdict(int)
         self.snapshots: dict[int, tuple[int, str, float]] = {}
@@ -475,14 +469,15 @@ class LocalBoards:
             if self.ticks.get(board) == tick:
                 return None
             self.ticks[board] = tick
-            return list(self.changed.pop(board, ()))
+            taken = self.taken[board]
+            taken.update(self.changed.pop(board, ()))
+            return list(taken)
 
-    def published(self, board: int, tick: int) -> None:
-        pass  # one process: its hub's ticks follow one another
-
-    def changed_restore(self, board: int, ends_at: dt.datetime, games: list[str]) -> None:
-        with self.lock:
-            self.changed[board].update(games)
+    def published(self, board: int, tick: int, *, sent: bool = True) -> None:
+        # (one process: its hub's ticks follow one another, no hold)
+        if sent:
+            with self.lock:
+                self.taken.pop(board, None)
 
     def ranked_before(
         self, board: int, keys: list[int], read: dict[str, int | None] | None = None
@@ -501,11 +496,9 @@ class LocalBoards:
     def ranking_forget(self, board: int) -> None:
         pass
 
-    def batch_save(
-        self, board: int, ends_at: dt.datetime, snapshot: str, resync: bool = False
-    ) -> int | None:
+    def batch_save(self, board: int, ends_at: dt.datetime, snapshot: str) -> int | None:
         with self.lock:
-            self.seqs[board] += 2 if resync else 1
+            self.seqs[board] += 1
             self.snapshots[board] = (self.seqs[board], snapshot, time.monotonic())
             return self.seqs[board]
 

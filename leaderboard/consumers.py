@@ -152,28 +152,25 @@ class Board(hub.Keeper):
                 if batch is None:
                     continue
                 times.append(time.time())
-                seq, messages, snapshot, games = batch
+                seq, messages, snapshot, _ = batch
                 message: dict[str, Any] = {"type": "board.batch", "seq": seq}
                 message["messages"] = messages
                 message["snapshot"] = snapshot
                 message["tick"] = tick  # for the batch lag each receiving process measures
+                sent = False
                 try:
                     await hub.apublish(self.group, message, timeout=PUBLISH_TIMEOUT)
+                    sent = True
                     times.append(time.time())
-                except Exception:
-                    # Not sent (e.g. a connection Redis dropped when it restarted): the next
-                    # tick sends them again under a later number.
-                    await asyncio.to_thread(
-                        services.board_unsent, challenge=self.challenge, games=games,
-                        bots=self.bots,
-                    )  # fmt: skip
-                    raise
                 finally:
+                    # Not sent (e.g. a connection Redis dropped when it restarted): the next
+                    # tick sends its games again under a later number.
                     # Released on a thread of its own (one Redis call), not through the database
                     # thread and this loop: while the board is held no process can make its
                     # next batch, and this loop may be busy handing the batch to thousands of
                     # listeners (4,000 took it over a second under load).
-                    times.append(await asyncio.to_thread(_release, self.challenge, tick, self.bots))
+                    release = functools.partial(_release, self.challenge, tick, self.bots, sent)
+                    times.append(await asyncio.to_thread(release))
                 times.append(time.time())
                 if times[-1] > (tick + 1) * TICK_SECONDS:
                     # Back after the next tick began: this process does not try that one.
@@ -210,9 +207,10 @@ def frames(messages: list[str]) -> bytes:
 Batch = tuple[int, list[str], bytes]
 
 
-def _release(challenge: DailyChallenge, tick: int, bots: bool) -> float:
-    """The hub's batch is out: the board may make its next one (when, for the late-tick log)."""
-    services.board_published(challenge=challenge, tick=tick, bots=bots)
+def _release(challenge: DailyChallenge, tick: int, bots: bool, sent: bool) -> float:
+    """The hub's batch is out (or failed): the board may make its next one (when, for the
+    late-tick log)."""
+    services.board_published(challenge=challenge, tick=tick, sent=sent, bots=bots)
     return time.time()
 
 

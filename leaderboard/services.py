@@ -16,7 +16,7 @@ import logging
 from typing import Any, NamedTuple
 
 from django.conf import settings
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -311,43 +311,35 @@ def board_tick(*, challenge: DailyChallenge, tick: int, bots: bool = False) -> B
     games = store.changed_take(board, tick)
     if not games:
         return None
-    # From here until the caller's `board_published`, this process holds the board.
+    # From here until the caller's `board_published`, this process holds the board; the games
+    # stay taken until their batch is sent (a failure below: the next tick's batch has them).
     seq = None
     try:
         now = timezone.now()
-        try:
-            entries, removed = selectors.board_changes(
-                challenge=challenge, games=[g for g in games if g != boards.RESYNC], now=now,
-                bots=bots,
-            )  # fmt: skip
-            snapshot = board_snapshot_text(challenge=challenge, now=now, bots=bots)
-        except DatabaseError:
-            # Taken but not published: they go into the next batch instead of being lost.
-            store.changed_restore(board, challenge.ends_at, games)
-            raise
+        entries, removed = selectors.board_changes(
+            challenge=challenge, games=[g for g in games if g != boards.RESYNC], now=now,
+            bots=bots,
+        )  # fmt: skip
+        snapshot = board_snapshot_text(challenge=challenge, now=now, bots=bots)
         count = json.loads(snapshot)["count"]
         messages = [json.dumps({"type": "removed", "player": player}) for player in removed]
         if entries:
             messages.append(json.dumps({"type": "entries", "count": count, "entries": entries}))
-        seq = store.batch_save(board, challenge.ends_at, snapshot, resync=boards.RESYNC in games)
+        seq = store.batch_save(board, challenge.ends_at, snapshot)
     finally:
         if seq is None:  # no batch: the board is free (Redis went away: listeners reconnect)
-            store.published(board, tick)
+            store.published(board, tick, sent=False)
     return None if seq is None else Batch(seq, messages, snapshot, games)
 
 
-def board_unsent(*, challenge: DailyChallenge, games: list[str], bots: bool = False) -> None:
-    """The batch that took `games` could not be sent (Redis went away meanwhile): they are
-    changed again, so the next tick sends a batch with a later number, and listeners that
-    missed this one see the gap and read a fresh snapshot (4408) instead of waiting for a
-    change that may never come."""
-    board = boards.board_id(challenge.pk, bots=bots)
-    boards.store().changed_restore(board, challenge.ends_at, games)
-
-
-def board_published(*, challenge: DailyChallenge, tick: int, bots: bool = False) -> None:
-    """The batch `board_tick` made for `tick` is out: the board's next tick may make another."""
-    boards.store().published(boards.board_id(challenge.pk, bots=bots), tick)
+def board_published(
+    *, challenge: DailyChallenge, tick: int, sent: bool, bots: bool = False
+) -> None:
+    """The batch `board_tick` made for `tick` is out (`sent`), or could not be sent (Redis went
+    away meanwhile: its games go into the next tick's batch, under a later number, and
+    listeners that heard this one anyway take the next as news): the board's next tick may
+    make another."""
+    boards.store().published(boards.board_id(challenge.pk, bots=bots), tick, sent=sent)
 
 
 def board_snapshot_text(*, challenge: DailyChallenge, now: dt.datetime, bots: bool = False) -> str:
