@@ -292,10 +292,13 @@ def pytest_runtest_makereport(item, call):
         start = item.stash.get(_log_start, 0)
         try:
             with open(_server_logs[0], "rb") as log:
-                log.seek(max(start, _log_size() - LOG_SHOWN))
-                logged = log.read().decode(errors="replace")
+                text = log.read().decode(errors="replace")
         except OSError as error:
-            logged = repr(error)
+            text = repr(error)
+        # (and its warnings from before: one logged once per interval may name the cause)
+        warned = [line for line in text[:start].splitlines() if '"level": "warning"' in line]
+        logged = text[max(start, len(text) - LOG_SHOWN) :]
+        report.sections.append(("the suite server's warnings before", "\n".join(warned[-20:])))
         report.sections.append(("the suite server's log while the test ran", logged))
     return report
 

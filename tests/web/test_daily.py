@@ -110,6 +110,7 @@ def test_leaderboard_shows_another_players_row_change_live(new_context):
     sign_up(player_page, name)
     game_id = open_daily(player_page)
     watcher = new_context().new_page()
+    heard = socket_log(watcher)
     # The game's own day: a run that crosses midnight watches the board the game is on.
     day = api(player_page, "GET", f"games/{game_id}")["body"]["daily"]["date"]
     watcher.goto(f"/daily/{day}/3/")
@@ -122,5 +123,23 @@ def test_leaderboard_shows_another_players_row_change_live(new_context):
         wait_for_moves(player_page, moves)
 
         # then the spectator's row follows without a reload
-        row.locator(".moves").filter(has_text=str(moves)).wait_for()
+        try:
+            row.locator(".moves").filter(has_text=str(moves)).wait_for()
+        except Exception as error:
+            raise AssertionError(f"{name}'s row never showed {moves} moves; {heard}") from error
     screenshot(watcher, "leaderboard")
+
+
+def socket_log(page) -> list[str]:
+    """What the page's WebSockets received and how they closed, and its script errors, in
+    order: a failing live test says what the page was told."""
+    log: list[str] = []
+
+    def follow(socket) -> None:
+        log.append(f"open {socket.url}")
+        socket.on("framereceived", lambda payload: log.append(f"frame {str(payload)[:600]}"))
+        socket.on("close", lambda _: log.append("closed"))
+
+    page.on("websocket", follow)
+    page.on("pageerror", lambda error: log.append(f"page error {error}"))
+    return log
