@@ -7,7 +7,8 @@ event loop with each message) and leaves it (`unsubscribe`); a writer publishes 
 message was not sent). A topic goes one of two ways, as its publishers need (`Via`):
 
 - "layer": messages carried by the channel layer (settings.CHANNEL_LAYERS: channels_redis with
-  REDIS_URL, else the in-memory layer of one process), to the group named by the topic. The
+  REDIS_URL, else the in-memory layer of one process), to the group named by the topic and the
+  database (`layer_group`: projects on other databases may share the Redis database). The
   hub's channel, one per topic and event loop, is the group's only member for all the loop's
   listeners (a message is one channel message per process, not one per listener), and it joins
   the group again every REJOIN_SECONDS: Redis keeps no group membership across a restart, so
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -115,6 +117,18 @@ def _channel(name: str) -> str:
     return f"hub:{settings.DATABASES['default']['NAME']}:{name}"
 
 
+def layer_group(name: str, database: str | None = None) -> str:
+    """A "layer" topic's channel-layer group: its name and a digest of this database's name, so
+    that processes of two databases sharing a Redis database never hear each other's messages.
+    (The test suite's worker shares its Redis database between its tests, its server and the
+    servers they start, each on a database of its own: a live board of another database's
+    batches, numbered higher, made the server's listeners skip its own batches as already
+    seen: CI, 2026-12-07.) Group names are at most 99 characters of [a-zA-Z0-9._-].
+    `database`: another database's name (this one's by default)."""
+    named = str(settings.DATABASES["default"]["NAME"] if database is None else database)
+    return f"{name}.{hashlib.blake2s(named.encode(), digest_size=6).hexdigest()}"
+
+
 class _Topic:
     """A topic's listeners in one event loop, and its reader there."""
 
@@ -148,7 +162,7 @@ class _Topic:
 
     async def join(self) -> None:
         """Puts the topic's channel in its group (again: Redis forgets it when it restarts)."""
-        await _layer().group_add(self.name, self.channel)
+        await _layer().group_add(layer_group(self.name), self.channel)
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):  # a failed start: nothing to close but the keeper
@@ -159,7 +173,7 @@ class _Topic:
         await _cancelled(self.tasks, self.name)
         if self.channel:
             try:
-                await _layer().group_discard(self.name, self.channel)
+                await _layer().group_discard(layer_group(self.name), self.channel)
             except Exception as error:  # Redis down: the membership expires on its own
                 _warn("hub_leave_failed", {"topic": self.name, "error": repr(error)})
         await self.keeper.close()
@@ -391,11 +405,11 @@ def publish(name: str, message: Any = None, *, via: Via) -> None:
     subscribes again, or at its own timed check). A "layer" message is a dict."""
     try:
         if via == "layer":
-            layer, sent = _layer(), _layer_message(message)
+            layer, sent, group = _layer(), _layer_message(message), layer_group(name)
             if isinstance(layer, InMemoryChannelLayer):  # its queues are the listeners' loop's
-                async_to_sync(layer.group_send)(name, sent)
+                async_to_sync(layer.group_send)(group, sent)
             else:
-                sending = layer.group_send(name, sent)
+                sending = layer.group_send(group, sent)
                 asyncio.run_coroutine_threadsafe(sending, _sender_loop()).result(SEND_SECONDS)
         elif settings.REDIS_URL:
             if not _publisher:
@@ -410,4 +424,5 @@ def publish(name: str, message: Any = None, *, via: Via) -> None:
 async def apublish(name: str, message: dict[str, Any], *, timeout: float) -> None:
     """`publish` of a "layer" message from an event loop: raises if it was not sent within
     `timeout` seconds."""
-    await asyncio.wait_for(_layer().group_send(name, _layer_message(message)), timeout=timeout)
+    sending = _layer().group_send(layer_group(name), _layer_message(message))
+    await asyncio.wait_for(sending, timeout=timeout)

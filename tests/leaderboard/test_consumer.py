@@ -13,6 +13,7 @@ from channels.testing import WebsocketCommunicator
 from websockets.frames import Frame, Opcode
 
 from canfield_site.asgi import application
+from core import hub
 from games import services as game_services
 from games.days import day_today
 from leaderboard import boards, services
@@ -161,7 +162,9 @@ def test_a_listener_that_missed_a_batch_is_closed_with_4408(make_user):
         # when: the channel layer lost a batch on its way to this process (next one is 2 on)
         seq = await database_sync_to_async(services.board_snapshot)(challenge=game.challenge)
         message = {"type": "board.batch", "seq": seq[0] + 2, "messages": [], "snapshot": "{}"}
-        await get_channel_layer().group_send(f"daily.{today.isoformat()}.3", message)
+        await get_channel_layer().group_send(
+            hub.layer_group(f"daily.{today.isoformat()}.3"), message
+        )
         closed = await socket.receive_output(timeout=3)
         await socket.wait()
         return batch, closed
@@ -170,6 +173,35 @@ def test_a_listener_that_missed_a_batch_is_closed_with_4408(make_user):
 
     assert batch["type"] == "entries"
     assert closed == {"type": "websocket.close", "code": 4408, "reason": "fell behind: reconnect"}
+
+
+@requires_redis
+@pytest.mark.django_db(transaction=True)
+def test_a_board_of_another_database_on_the_same_redis_is_not_heard(make_user):
+    # given: alice on today's board and a listener that has had everything so far
+    today = day_today().isoformat()
+    alice = make_user("alice")
+    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+
+    async def scenario():
+        socket = await open_socket(f"/ws/daily/{today}/3/")
+        await next_message(socket)
+        await drain(socket)
+        # when: a process of another database on this Redis publishes its board of the same
+        # day, numbered far ahead (its batches count from its own first one), then alice draws
+        foreign = hub.layer_group(f"daily.{today}.3", database="another_database")
+        stranger = json.dumps({"type": "entries", "count": 1, "entries": [{"player": "eve"}]})
+        message = {"type": "board.batch", "seq": 9 * 10**12, "messages": [stranger]}
+        await get_channel_layer().group_send(foreign, message | {"snapshot": "{}"})
+        await draw(alice, game.pk)
+        heard = await next_message(socket)
+        await socket.disconnect()
+        return heard
+
+    heard = async_to_sync(scenario)()
+
+    # then: the listener hears its own board only, alice's draw among it
+    assert [(e["player"], e["moves"]) for e in heard["entries"]] == [("alice", 1)]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -235,7 +267,7 @@ def test_a_batch_the_layer_could_not_send_is_sent_again_at_the_next_tick(make_us
 
     heard = async_to_sync(scenario)()
 
-    assert failed == [f"daily.{today}.3"]
+    assert failed == [hub.layer_group(f"daily.{today}.3")]
     if heard["type"] == "websocket.close":
         assert heard["code"] == 4408
     else:
@@ -322,7 +354,7 @@ def test_a_batch_being_sent_when_the_last_listener_leaves_is_still_sent(make_use
         await next_message(socket)
         await drain(socket)
         other = await layer.new_channel()
-        await layer.group_add(f"daily.{today}.3", other)
+        await layer.group_add(hub.layer_group(f"daily.{today}.3"), other)
         monkeypatch.setattr(layer, "group_send", send_held)
         monkeypatch.setattr(Board, "close", close_noted)
         # when: alice draws, the tick numbers its batch, and while it is on its way the

@@ -20,6 +20,7 @@ from channels.layers import get_channel_layer
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from core import hub
 from games.days import day_today
 from tests import net
 from tests.conftest import requires_postgres, requires_redis
@@ -354,7 +355,9 @@ def test_a_listener_that_stops_reading_is_closed_with_4408_one_that_reads_gets_e
                 for n in range(200):
                     text = json.dumps({"type": "entries", "count": n, "entries": [], "pad": pad})
                     batch = {"seq": first + n, "messages": [text], "snapshot": "{}"}
-                    await layer.group_send(f"daily.{today}.3", {"type": "board.batch", **batch})
+                    await layer.group_send(
+                        hub.layer_group(f"daily.{today}.3"), {"type": "board.batch", **batch}
+                    )
                     await asyncio.sleep(0.005)
 
             async_to_sync(publish)()

@@ -13,6 +13,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from canfield_site.asgi import application
+from core import hub
 from games.days import day_today
 from tests.leaderboard.test_socket_limits import LIMIT
 
@@ -51,7 +52,7 @@ def test_a_board_s_first_batch_may_have_any_number_a_gap_after_it_closes_with_44
 
     async def batch(seq: int) -> None:
         message = {"type": "board.batch", "seq": seq, "messages": [entries], "snapshot": "{}"}
-        await get_channel_layer().group_send(f"daily.{today}.3", message)
+        await get_channel_layer().group_send(hub.layer_group(f"daily.{today}.3"), message)
 
     async def scenario() -> tuple[dict, dict, dict]:
         listener = WebsocketCommunicator(application, f"/ws/daily/{today}/3/")
