@@ -24,6 +24,14 @@ from tests.conftest import requires_redis
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
 
 
+@pytest.fixture
+def alice_on_board(make_user):
+    """(today's date, alice, her game on today's 3-card board)."""
+    alice = make_user("alice")
+    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+    return day_today().isoformat(), alice, game
+
+
 async def open_socket(path: str, headers=ORIGIN):
     socket = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await socket.connect()
@@ -46,6 +54,15 @@ async def drain(socket) -> None:
     (it may come after the snapshot): what the test does next is then the next message."""
     while not await socket.receive_nothing(timeout=1.5, interval=0.05):
         await next_message(socket)
+
+
+async def listening(path: str):
+    """A listener of the board at `path` that has had everything so far: its snapshot taken,
+    and the batch of the players' joining if one follows it."""
+    socket = await open_socket(path)
+    await next_message(socket)
+    await drain(socket)
+    return socket
 
 
 @pytest.mark.django_db(transaction=True)
@@ -93,15 +110,11 @@ def test_batches_come_while_the_board_changes_stop_when_it_is_still_and_resume(m
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_disqualified_entry_is_removed_from_the_live_board(make_user):
-    today = day_today().isoformat()
-    alice = make_user("alice")
-    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+def test_a_disqualified_entry_is_removed_from_the_live_board(alice_on_board):
+    today, alice, game = alice_on_board
 
     async def scenario():
-        socket = await open_socket(f"/ws/daily/{today}/3/")
-        await next_message(socket)
-        await drain(socket)
+        socket = await listening(f"/ws/daily/{today}/3/")
         await database_sync_to_async(services.entries_disqualify)(
             entries=Entry.objects.filter(game=game), by=None
         )
@@ -113,10 +126,8 @@ def test_a_disqualified_entry_is_removed_from_the_live_board(make_user):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_client_frames_are_ignored_and_a_client_without_origin_may_listen(make_user):
-    today = day_today().isoformat()
-    alice = make_user("alice")
-    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+def test_client_frames_are_ignored_and_a_client_without_origin_may_listen(alice_on_board):
+    today, alice, game = alice_on_board
 
     async def scenario():
         socket = await open_socket(f"/ws/daily/{today}/3/", headers=[])
@@ -177,16 +188,12 @@ def test_a_listener_that_missed_a_batch_is_closed_with_4408(make_user):
 
 @requires_redis
 @pytest.mark.django_db(transaction=True)
-def test_a_board_of_another_database_on_the_same_redis_is_not_heard(make_user):
+def test_a_board_of_another_database_on_the_same_redis_is_not_heard(alice_on_board):
     # given: alice on today's board and a listener that has had everything so far
-    today = day_today().isoformat()
-    alice = make_user("alice")
-    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+    today, alice, game = alice_on_board
 
     async def scenario():
-        socket = await open_socket(f"/ws/daily/{today}/3/")
-        await next_message(socket)
-        await drain(socket)
+        socket = await listening(f"/ws/daily/{today}/3/")
         # when: a process of another database on this Redis publishes its board of the same
         # day, numbered far ahead (its batches count from its own first one), then alice draws
         foreign = hub.layer_group(f"daily.{today}.3", database="another_database")
@@ -237,11 +244,11 @@ def test_bad_paths_close_with_a_clear_code(path, code):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_batch_the_layer_could_not_send_is_sent_again_at_the_next_tick(make_user, monkeypatch):
+def test_a_batch_the_layer_could_not_send_is_sent_again_at_the_next_tick(
+    alice_on_board, monkeypatch
+):
     # given: alice on today's board and a listener that has had everything so far
-    today = day_today().isoformat()
-    alice = make_user("alice")
-    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+    today, alice, game = alice_on_board
     layer = get_channel_layer()
     send = layer.group_send
     failed: list[str] = []
@@ -253,9 +260,7 @@ def test_a_batch_the_layer_could_not_send_is_sent_again_at_the_next_tick(make_us
         await send(group, message)
 
     async def scenario():
-        socket = await open_socket(f"/ws/daily/{today}/3/")
-        await next_message(socket)
-        await drain(socket)
+        socket = await listening(f"/ws/daily/{today}/3/")
         # when: alice draws and the tick's batch cannot be sent
         monkeypatch.setattr(layer, "group_send", send_once_failing)
         await draw(alice, game.pk)
@@ -277,11 +282,9 @@ def test_a_batch_the_layer_could_not_send_is_sent_again_at_the_next_tick(make_us
 
 @requires_redis
 @pytest.mark.django_db(transaction=True)
-def test_a_take_redis_ran_but_answered_too_late_loses_nothing(make_user, monkeypatch):
+def test_a_take_redis_ran_but_answered_too_late_loses_nothing(alice_on_board, monkeypatch):
     # given: alice on today's board and a listener that has had everything so far
-    today = day_today().isoformat()
-    alice = make_user("alice")
-    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+    today, alice, game = alice_on_board
     store = boards.store()
     take = store.scripts["take"]
     lost: list[list[bytes]] = []
@@ -294,9 +297,7 @@ def test_a_take_redis_ran_but_answered_too_late_loses_nothing(make_user, monkeyp
         return taken
 
     async def scenario():
-        socket = await open_socket(f"/ws/daily/{today}/3/")
-        await next_message(socket)
-        await drain(socket)
+        socket = await listening(f"/ws/daily/{today}/3/")
         # when: alice draws, and the tick that takes her change never hears what it took
         monkeypatch.setitem(store.scripts, "take", take_answered_too_late)
         await draw(alice, game.pk)
@@ -327,12 +328,12 @@ def test_a_batch_s_frames_are_what_the_websockets_library_makes_of_its_messages(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_batch_being_sent_when_the_last_listener_leaves_is_still_sent(make_user, monkeypatch):
+def test_a_batch_being_sent_when_the_last_listener_leaves_is_still_sent(
+    alice_on_board, monkeypatch
+):
     # given: alice on today's board, this process's one listener, and another process's
     # channel in the board's group (its listeners)
-    today = day_today().isoformat()
-    alice = make_user("alice")
-    game, _ = services.daily_game_get_or_create(player=alice, draw=3)
+    today, alice, game = alice_on_board
     layer = get_channel_layer()
     send = layer.group_send
     close = Board.close
@@ -350,9 +351,7 @@ def test_a_batch_being_sent_when_the_last_listener_leaves_is_still_sent(make_use
             closing.set()
             await close(board)
 
-        socket = await open_socket(f"/ws/daily/{today}/3/")
-        await next_message(socket)
-        await drain(socket)
+        socket = await listening(f"/ws/daily/{today}/3/")
         other = await layer.new_channel()
         await layer.group_add(hub.layer_group(f"daily.{today}.3"), other)
         monkeypatch.setattr(layer, "group_send", send_held)
