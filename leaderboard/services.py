@@ -327,7 +327,7 @@ def board_tick(*, challenge: DailyChallenge, tick: int, bots: bool = False) -> B
             messages.append(json.dumps({"type": "entries", "count": count, "entries": entries}))
         seq = store.batch_save(board, challenge.ends_at, snapshot)
     finally:
-        if seq is None:  # no batch: the board is free (Redis went away: listeners reconnect)
+        if seq is None:  # no batch made: the board is let go, its games kept for the next tick
             store.published(board, tick, sent=False)
     return None if seq is None else Batch(seq, messages, snapshot, games)
 
