@@ -423,7 +423,7 @@ REST_FRAMEWORK = {
         "rest_framework.permissions.IsAuthenticated",
         "accounts.scopes.ScopeRequired",
     ],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["core.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONBodyParser"],
     "DEFAULT_SCHEMA_CLASS": "canfield_site.schema.AutoSchema",
     "EXCEPTION_HANDLER": "core.errors.exception_handler",

@@ -31,7 +31,6 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import AllowAny
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
@@ -57,6 +56,7 @@ from core.api import (
 )
 from core.clients import client_address_hash, client_device_hash
 from core.errors import InvalidRequest, Throttled
+from core.renderers import JSONRenderer
 from core.throttling import (
     AddressScopedThrottle,
     BurstScopedThrottle,

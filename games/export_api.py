@@ -17,11 +17,11 @@ from django.db.models import Q
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
 from accounts.authentication import AuthenticatedRequest
 from core.api import answers, query_read
+from core.renderers import JSONRenderer
 from core.throttling import FixedWindowScopedThrottle
 from games import selectors
 from games.api import (

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -34,6 +34,7 @@ from core import sockets
 from core.api import PageQuerySerializer, WholeNumberField, answers, query_read
 from core.clients import client_key
 from core.errors import InvalidRequest, TooManyStreams
+from core.renderers import JSONRenderer
 from games import selectors, services, streams
 from games.access import game_read_for, request_credential
 from games.api import (
