@@ -152,11 +152,13 @@ class Board(hub.Keeper):
                 if batch is None:
                     continue
                 times.append(time.time())
-                seq, messages, snapshot, _ = batch
-                message: dict[str, Any] = {"type": "board.batch", "seq": seq}
-                message["messages"] = messages
-                message["snapshot"] = snapshot
-                message["tick"] = tick  # for the batch lag each receiving process measures
+                message: dict[str, Any] = {
+                    "type": "board.batch",
+                    "seq": batch.seq,
+                    "messages": batch.messages,
+                    "snapshot": batch.snapshot,
+                    "tick": tick,  # for the batch lag each receiving process measures
+                }
                 sent = False
                 try:
                     await hub.apublish(self.group, message, timeout=PUBLISH_TIMEOUT)
