@@ -33,12 +33,15 @@ requires_redis = pytest.mark.skipif(
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Throttle counters live in the cache: each test starts with none; nor does any test see
-    the challenges an earlier one's actions kept (their ids are reused)."""
+    """Throttle counters live in the cache (their leases in the process): each test starts with
+    none; nor does any test see the challenges an earlier one's actions kept (their ids are
+    reused)."""
+    from core import throttling
     from games import services as game_services
     from leaderboard import services as leaderboard_services
 
     cache.clear()
+    throttling._leases.clear()
     leaderboard_services._challenges.clear()
     game_services._day_ends.clear()
 

@@ -6,12 +6,14 @@ import datetime as dt
 
 import pytest
 import time_machine
+from django.core.cache import cache
 from django.test import override_settings
 from django.utils import translation
 
 from core.errors import CODES, reason_message
 from core.throttling import FixedWindowScopedThrottle
 from games.models import Game
+from tests.conftest import requires_redis
 from tests.games.helpers import easy_deck
 
 
@@ -98,6 +100,28 @@ def test_throttled_endpoints_tell_their_limits_and_when_to_retry(api_client, use
     assert [a["RateLimit-Remaining"] for a in answers] == ["1", "0", "0"]
     assert [a["RateLimit-Reset"] for a in answers] == ["30", "30", "30"]
     assert answers[2]["Retry-After"] == "30"
+    assert_error(answers[2], 429, "throttled")
+
+
+@requires_redis
+def test_actions_counted_in_leases_are_refused_at_the_limit_not_after(
+    auth_client, user, game, monkeypatch
+):
+    # given: 3,000 actions a minute (counted in leases of 3), 2,998 of this minute's counted
+    monkeypatch.setitem(FixedWindowScopedThrottle.THROTTLE_RATES, "actions", "3000/minute")
+    now = dt.datetime(2026, 12, 5, 12, 30, 30, tzinfo=dt.UTC)
+    cache.set(f"throttle_actions_{user.pk}:{int(now.timestamp() // 60)}", 2998, 120)
+
+    # when: three actions in that minute
+    with time_machine.travel(now, tick=False):
+        answers = [
+            auth_client.post(f"/api/v1/games/{game.pk}/actions", {"type": "draw"}, format="json")
+            for _ in range(3)
+        ]
+
+    # then: the 2,999th and 3,000th are taken, the next refused
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert [a["RateLimit-Remaining"] for a in answers] == ["1", "0", "0"]
     assert_error(answers[2], 429, "throttled")
 
 

@@ -96,3 +96,58 @@ def test_nothing_is_counted_while_redis_is_unreachable():
     with override_settings(CACHES=cache):
         assert throttling._count_hit("unreachable", 60) == 0
         assert throttling._count_hit("unreachable", 60) == 0
+
+
+@requires_redis
+def test_a_lease_is_taken_in_one_increment_and_spent_in_the_process():
+    # given: a counter counted in leases of 3
+    key = f"counter-lease:{id(object())}"
+    full_key = caches["default"].make_and_validate_key(key)
+    client = throttling._writer(caches["default"])
+
+    # when / then: the first hit takes 3 on Redis, the next two none, the fourth 3 more
+    assert throttling._count_hit(key, 60, lease=3) == 1
+    assert int(client.get(full_key)) == 3 and 0 < client.ttl(full_key) <= 60
+    assert [throttling._count_hit(key, 60, lease=3) for _ in range(2)] == [2, 3]
+    assert int(client.get(full_key)) == 3
+    assert throttling._count_hit(key, 60, lease=3) == 4
+    assert int(client.get(full_key)) == 6
+    client.delete(full_key)
+
+
+@requires_redis
+def test_hits_leased_by_another_process_count_as_spent():
+    # given: another process took a lease of 3 of the counter and spent one
+    key = f"counter-lease-other:{id(object())}"
+    full_key = caches["default"].make_and_validate_key(key)
+    client = throttling._writer(caches["default"])
+    client.incrby(full_key, 3)
+
+    # when / then: this process's first hit counts after all three of them
+    assert throttling._count_hit(key, 60, lease=3) == 4
+    client.delete(full_key)
+
+
+@requires_redis
+def test_a_forked_process_does_not_spend_its_parents_lease():
+    # given: this process holds a lease of 3 with two hits left
+    key = f"counter-lease-fork:{id(object())}"
+    assert throttling._count_hit(key, 60, lease=3) == 1
+
+    # when: a forked child (a gunicorn worker) counts, then this process again
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.write(write, str(throttling._count_hit(key, 60, lease=3)).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as answer:
+        child = answer.read()
+    os.waitpid(pid, 0)
+
+    # then: the child took a lease of its own; the parent goes on with its own
+    assert child == "4"
+    assert throttling._count_hit(key, 60, lease=3) == 2
+    caches["default"].delete(key)
