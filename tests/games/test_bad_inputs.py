@@ -49,6 +49,9 @@ BAD_ACTIONS = [
     ("NUL in pile", b'{"type": "move", "from": "waste\\u0000", "to": "foundation"}', 400),
     ("raw NUL byte", b'{"type": "draw"\x00}', 400),
     ("invalid UTF-8", b'{"type": "dr\xff\xfeaw"}', 400),
+    ("lone surrogate", b'{"type": "\\ud800draw"}', 400),
+    ("byte order mark", b'\xef\xbb\xbf{"type": "draw"}', 400),
+    ("infinite expect", b'{"type": "draw", "expect": 1e400}', 400),
     ("1 MB body", b'{"type": "draw", "pad": "' + b"x" * MB + b'"}', 400),
     ("deep nesting", b"[" * 100_000 + b"]" * 100_000, 400),
 ]
