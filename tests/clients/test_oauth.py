@@ -172,3 +172,44 @@ def test_a_redirect_of_another_state_or_a_denial_gives_no_token(base_url):
     assert mismatch.value.error == "state_mismatch"
     assert denied.value.error == "access_denied"
     app.close()
+
+
+def test_a_live_event_socket_refreshes_an_expired_token_and_resumes(authorized, run_on_server):
+    app, tokens, _ = authorized
+    saved: list[Tokens] = []
+    with (
+        app.client(tokens, update_token=saved.append) as client,
+        client.live_account_events() as live,
+    ):
+        # when: the access token expires with the socket open, and a game starts (its request
+        # refreshed once: the server reads the socket's next event only for a live credential)
+        access_token_expire(run_on_server, tokens.access_token)
+        game = client.new_game()
+        [renewed] = saved
+
+        # then: the socket, closed with 4401, reopens with the client's new token after the
+        # last event it gave: the game's start comes, and no second refresh was made
+        event = live.receive(timeout=30)
+        assert (event.type, event.data["game"]) == ("game_started", game.id)
+        assert live.connections == 2 and saved == [renewed]
+
+
+def test_an_asyncio_live_event_socket_refreshes_an_expired_token_too(authorized, run_on_server):
+    app, tokens, _ = authorized
+    saved: list[Tokens] = []
+
+    async def listen() -> tuple[str, str, int]:
+        async with (
+            app.async_client(tokens, update_token=saved.append) as client,
+            client.live_account_events() as live,
+        ):
+            access_token_expire(run_on_server, tokens.access_token)
+            game = await client.new_game()
+            event = await asyncio.wait_for(anext(live), 30)
+            assert event.data["game"] == game.id
+            return event.type, client.token, live.connections
+
+    kind, token, connections = asyncio.run(listen())
+
+    assert (kind, connections) == ("game_started", 2)
+    assert [renewed.access_token for renewed in saved] == [token]

@@ -3,7 +3,8 @@ node:test program clients/typescript/test/oauth.test.ts, built with the package
 (tests/clients/conftest.py's `compiled`), checks the authorization URL (S256 challenge, state),
 then signs a player in with the login form, allows an app on the consent page, gets tokens with
 PKCE, plays, refreshes once on the 401 of an expired access token (rotation: the old refresh
-token refused) and answers 401 after revocation. The program asks for the expiry on stdout
+token refused) and answers 401 after revocation; its live account events refresh an expired
+token and reopen. The program asks for the expiry on stdout
 (`expire: <token>`); this test expires the token in the server's database and answers
 `expired` on its stdin."""
 
@@ -46,5 +47,5 @@ def test_the_sdk_authorizes_refreshes_and_revokes_against_the_server(
     stderr = program.stderr.read() if program.stderr else ""
 
     assert program.wait(timeout=60) == 0, stdout + stderr
-    assert "# pass 3" in stdout and "# fail 0" in stdout, stdout
-    assert expired == 1, stdout
+    assert "# pass 4" in stdout and "# fail 0" in stdout, stdout
+    assert expired == 2, stdout

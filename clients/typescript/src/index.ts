@@ -36,6 +36,9 @@ export interface ClientOptions {
   /** `Accept-Language` for error messages: en, hu or pl. */
   language?: string;
   fetch?: (request: Request) => Promise<Response>;
+  /** Called with the token a live socket was closed for (4401: it expired or was revoked): a
+   * new token, or null (`OAuthApp.client`: a refresh). The socket reopens with it at once. */
+  renew?: (refused: string) => Promise<string | null>;
 }
 
 export interface StreamOptions {
@@ -150,12 +153,14 @@ export class Client {
   /** The openapi-fetch client (typed by path) for what this class does not wrap. */
   readonly api: FetchClient<paths>;
   token: string | undefined;
+  private readonly renew: ClientOptions["renew"];
 
   constructor(
     readonly baseUrl: string,
     options: ClientOptions = {},
   ) {
     this.token = options.token;
+    this.renew = options.renew;
     this.api = createClient<paths>({ baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
     this.api.use({
       onRequest: ({ request }) => {
@@ -273,14 +278,30 @@ export class Client {
    * 1011, 1012) is opened again with jittered back-off after the last event received, or the
    * `stream_opened` message's `id` before any event, so none is lost or repeated. 4400 (a
    * `since` from the future or after which events were forgotten), 4401 (no credential, or it
-   * ended) and 4403 (no `account:read`) throw a `LiveClosed`.
+   * ended) and 4403 (no `account:read`) throw a `LiveClosed`, but for a 4401 that `renew` mends
+   * (`OAuthApp.client`: an expired token refreshed): the socket reopens with the new token at
+   * once, after the last event received; a second 4401 before any message throws.
    */
   async *liveAccountEvents(options: LiveOptions & { since?: number } = {}): AsyncGenerator<AccountEvent> {
     let since = options.since;
+    let renewed = false; // since the last message
+    let sent: string | undefined; // the token of the last opening
     const url = (): string => socketUrl(this.baseUrl, since === undefined ? "/ws/account/events" : `/ws/account/events?since=${since}`);
-    const headers: Record<string, string> = this.token === undefined ? {} : { Authorization: `Bearer ${this.token}` };
+    const headers = (): Record<string, string> => {
+      sent = this.token;
+      return sent === undefined ? {} : { Authorization: `Bearer ${sent}` };
+    };
+    const mend = async (code: number): Promise<boolean> => {
+      if (code !== 4401 || renewed || this.renew === undefined || sent === undefined) return false;
+      const fresh = await this.renew(sent); // (the client's requests may have renewed it already)
+      if (fresh === null || fresh === sent) return false;
+      this.token = fresh;
+      renewed = true;
+      return true;
+    };
     const { onOpen, ...rest } = options;
-    for await (const event of live<AccountEvent>(url, rest, headers)) {
+    for await (const event of live<AccountEvent>(url, rest, headers, mend)) {
+      renewed = false;
       since = event.id;
       if (event.type === OPENED) onOpen?.();
       else yield event;

@@ -50,16 +50,18 @@ function parse<M>(text: string): M {
 /** Messages of the socket at `url` (a function: asked again for each connection, so that a
  * resuming socket says where it stopped), opened again after a drop, 4408, 4429, 1011 or 1012
  * (a board or match starts each reconnection with a fresh snapshot); ends when the server
- * closes with 1000. `headers` go with each opening request (a credential). */
+ * closes with 1000. `headers` go with each opening request (a credential; asked again for each
+ * connection). A final close code that `mend` mends (a new credential) reopens at once. */
 export async function* live<M>(
   url: string | (() => string),
   options: LiveOptions = {},
-  headers: Record<string, string> = {},
+  headers: () => Record<string, string> = () => ({}),
+  mend: (code: number) => Promise<boolean> = async () => false,
 ): AsyncGenerator<M> {
   const backoff = options.backoff ?? {};
   for (let failures = 0; ; ) {
     const socket = new WebSocket(typeof url === "string" ? url : url(), {
-      headers,
+      headers: headers(),
       handshakeTimeout: options.handshakeMs ?? 10_000,
     });
     if (options.onOpen) socket.on("open", options.onOpen);
@@ -96,6 +98,7 @@ export async function* live<M>(
     options.signal?.throwIfAborted();
     const { code, reason } = state.closed ?? { code: 1006, reason: "" };
     if (code === 1000) return;
+    if (FINAL.has(code) && (await mend(code))) continue;
     failures += 1;
     if (FINAL.has(code) || failures >= (backoff.attempts ?? 10)) throw new LiveClosed(code, reason);
     await pause(delayMs(failures, backoff, null), options.signal);

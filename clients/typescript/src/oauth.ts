@@ -135,8 +135,9 @@ export class OAuthApp {
   /** A `Client` that uses the access token and, on a 401 (the server's `not_authenticated` for an
    * expired or revoked token), refreshes once and retries the request; `onTokens` gets the new
    * tokens each time. Concurrent 401s share one refresh (a rotated refresh token used twice
-   * would end the grant). */
-  client(tokens: Tokens, options: Omit<ClientOptions, "token" | "fetch"> & { onTokens?: (tokens: Tokens) => void } = {}): Client {
+   * would end the grant). Its live account events refresh the same way when the server closes
+   * them with 4401, and reopen. */
+  client(tokens: Tokens, options: Omit<ClientOptions, "token" | "fetch" | "renew"> & { onTokens?: (tokens: Tokens) => void } = {}): Client {
     let current = tokens;
     let renewing: Promise<Tokens> | null = null;
     const renew = async (refused: string | null): Promise<string | null> => {
@@ -157,6 +158,7 @@ export class OAuthApp {
     const client: Client = new Client(this.baseUrl, {
       ...rest,
       token: tokens.accessToken,
+      renew: async (refused) => renew(`Bearer ${refused}`),
       fetch: async (request) => {
         const again = request.clone();
         const response = await this.fetch(request);

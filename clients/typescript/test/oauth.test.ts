@@ -3,8 +3,8 @@
 // `expire: <token>`, answering `expired` on stdin): an app registers itself, a player signs in
 // with the site's login form and allows it on the consent page (over HTTP, as a browser does),
 // the app gets tokens with PKCE, plays, refreshes once on the 401 of an expired access token
-// (rotation: the old refresh token is refused) and loses its access on revocation. No answer
-// is cast.
+// (rotation: the old refresh token is refused) and loses its access on revocation; its live
+// account events refresh an expired token and reopen. No answer is cast.
 import assert from "node:assert/strict";
 import { randomInt } from "node:crypto";
 import { createInterface } from "node:readline";
@@ -155,4 +155,32 @@ test("a revoked grant answers 401", TIMEOUT, async () => {
 
   await assert.rejects(client.account(), (error) => isApiError(error, "not_authenticated") && error instanceof ApiError && error.status === 401);
   await assert.rejects(app.refreshToken(renewed.refreshToken ?? ""), (error) => error instanceof OAuthError && error.error === "invalid_grant");
+});
+
+test("a live event socket refreshes an expired token once and resumes", TIMEOUT, async () => {
+  const app = new OAuthApp(base, { clientId: await registerApp(), redirectUri: REDIRECT });
+  const tokens = await allowed(app);
+  const saved: Tokens[] = [];
+  const client = app.client(tokens, { onTokens: (renewed) => saved.push(renewed) });
+  let opened = (): void => {};
+  const open = new Promise<void>((resolve) => (opened = resolve));
+  const events = client.liveAccountEvents({ onOpen: () => opened() });
+  const first = events.next();
+  await open;
+
+  // when: the access token expires with the socket open, and a game starts (its request
+  // refreshes once: the server reads the socket's next event only for a live credential)
+  await expire(tokens.accessToken);
+  const game = await client.createGame({ draw: 3 });
+  assert.equal(saved.length, 1);
+
+  // then: the socket, closed with 4401, reopens with the new token after the last event it
+  // received: the game's start comes, and no second refresh was made
+  const started = (await first).value;
+  await events.return(undefined);
+  const data = started?.data;
+  assert.ok(started?.type === "game_started" && typeof data === "object" && data !== null && "game" in data);
+  assert.equal(data.game, game.id);
+  assert.equal(saved.length, 1);
+  assert.equal(client.token, saved[0]?.accessToken);
 });

@@ -72,6 +72,10 @@ class LiveSocket(Generic[E]):
         """What a `final` close code raises."""
         return BoardClosed(reason or self.final[code], status=code)
 
+    async def _mended(self, code: int) -> bool:
+        """Whether a `final` close code was mended (a new credential): reconnect at once."""
+        return False
+
     async def __aenter__(self) -> Self:
         return self
 
@@ -122,6 +126,8 @@ class LiveSocket(Generic[E]):
                 code = exc.rcvd.code if exc.rcvd is not None else None
                 self.close_codes.append(code)
                 if code is not None and code in self.final:
+                    if await self._mended(code):
+                        continue
                     reason = exc.rcvd.reason if exc.rcvd else ""
                     raise self._closed_error(code, reason) from None
                 if self._closed or not self.reconnect:

@@ -416,10 +416,25 @@ class Client(_Options):
         `account:read`): the events of `account_events`, to iterate with `for` (`with`
         connects at once: what happens from then on is told). A dropped connection is reopened
         (jittered back-off from `backoff`) after the last event given (`since`): none is lost
-        or repeated. See `AccountEventSocket`."""
+        or repeated. A socket of `OAuthApp.client` refreshes an expired token (4401) and
+        reopens. See `AccountEventSocket`."""
         return AccountEventSocket(
-            self.server, self.token, since=since, headers=self.headers, backoff=backoff
+            self.server,
+            self.token,
+            since=since,
+            headers=self.headers,
+            backoff=backoff,
+            renew=None if self._renew is None else self._socket_renewed,
         )
+
+    def _socket_renewed(self, refused: str | None) -> str | None:
+        """A new token for a socket refused with `refused` (4401), from `renew`: the
+        client's requests go on with it too."""
+        assert self._renew is not None
+        fresh = self._renew(refused)
+        if fresh is not None:
+            self.token = fresh
+        return fresh
 
     def _follow(self, args: Callable[[], dict[str, Any]], reconnect: bool) -> Iterator[str]:
         """A stream's lines but its empty ones, opened again (`args()`) when dropped."""
@@ -893,8 +908,21 @@ class AsyncClient(_Options):
         """`Client.live_account_events`, to iterate with `async for` (`async with` connects
         at once). See `LiveAccountEvents`."""
         return LiveAccountEvents(
-            self.server, self.token, since=since, headers=self.headers, backoff=backoff
+            self.server,
+            self.token,
+            since=since,
+            headers=self.headers,
+            backoff=backoff,
+            renew=None if self._renew is None else self._socket_renewed,
         )
+
+    async def _socket_renewed(self, refused: str | None) -> str | None:
+        """`Client._socket_renewed`, for asyncio."""
+        assert self._renew is not None
+        fresh = await self._renew(refused)
+        if fresh is not None:
+            self.token = fresh
+        return fresh
 
     async def board(self, date: dt.date | None = None, *, draw: Draw = 3) -> LiveBoard:
         """The live board of that day (default: the server's today) and draw mode, to iterate

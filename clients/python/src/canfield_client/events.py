@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Self
 from urllib.parse import quote
@@ -34,6 +35,7 @@ FINAL_CLOSE_CODES = {
     4401: "authentication required",
     4403: "the key or token lacks account:read",
 }
+CLOSE_UNAUTHENTICATED = 4401
 _ERRORS: dict[int, type[errors.CanfieldError]] = {
     4400: errors.InvalidRequest,
     4401: errors.NotAuthenticated,
@@ -92,7 +94,10 @@ class LiveAccountEvents(LiveSocket[AccountEvent]):
     server restart, or 4429 while the server has not yet let the dropped one go) is reopened
     after `backoff` (doubling, jittered) with `since` the last event given: no event is lost or
     given twice. After `max_failures` failed openings in a row the iteration raises the
-    failure; 4400, 4401 and 4403 raise `InvalidRequest`, `NotAuthenticated`, `Forbidden`.
+    failure; 4400, 4401 and 4403 raise `InvalidRequest`, `NotAuthenticated`, `Forbidden`, but
+    for a 4401 (the token expired or was revoked) that `renew` mends: called with the token
+    refused, it answers a new one (OAuthApp's clients: a refresh) and the socket reopens with
+    it at once, after the last event given; a second 4401 before any message raises.
     `since` is the id to keep to resume later (a new socket, another process); opened without
     it, `open()` waits for the socket's `stream_opened` message, whose id it takes."""
 
@@ -108,13 +113,28 @@ class LiveAccountEvents(LiveSocket[AccountEvent]):
         reconnect: bool = True,
         backoff: float = 0.5,
         max_failures: int = 6,
+        renew: Callable[[str | None], Awaitable[str | None]] | None = None,
     ) -> None:
         self._resume = _Resume(server, since)
         super().__init__(
             self._resume.base, reconnect=reconnect, backoff=backoff, max_failures=max_failures
         )
+        self._token = token
+        self._extra_headers = headers
         self._socket_headers = socket_headers(token, headers)
+        self._renew = renew
+        self._renewed = False  # (since the last message: a second 4401 is final)
         self._pending: list[AccountEvent] = []
+
+    async def _mended(self, code: int) -> bool:
+        if code != CLOSE_UNAUTHENTICATED or self._renew is None or self._renewed:
+            return False
+        fresh = await self._renew(self._token)
+        if fresh is None or fresh == self._token:
+            return False
+        self._token, self._renewed = fresh, True
+        self._socket_headers = socket_headers(fresh, self._extra_headers)
+        return True
 
     @property
     def since(self) -> int | None:
@@ -140,12 +160,15 @@ class LiveAccountEvents(LiveSocket[AccountEvent]):
                 self._ws = None
                 rcvd = exc.rcvd if isinstance(exc, ConnectionClosed) else None
                 if rcvd is not None and rcvd.code in FINAL_CLOSE_CODES:
+                    if await self._mended(rcvd.code):
+                        continue
                     raise closed_error(rcvd.code, rcvd.reason) from None
                 drops += 1
                 if drops >= self.max_failures:
                     raise
                 await asyncio.sleep(backoff_delay(self.backoff, drops - 1))
                 continue
+            self._renewed = False
             event = self._resume.event(raw)
             if event is not None:  # (a server that sends no opening message: the first event)
                 self._pending.append(event)
@@ -169,6 +192,7 @@ class LiveAccountEvents(LiveSocket[AccountEvent]):
         return closed_error(code, reason)
 
     def _event(self, data: Json) -> AccountEvent | None:
+        self._renewed = False
         event = AccountEvent.from_json(data)
         self._resume.since = event.id  # (the opening's too: where the connection starts)
         return None if event.type == OPENED else event
@@ -189,9 +213,14 @@ class AccountEventSocket:
         reconnect: bool = True,
         backoff: float = 0.5,
         max_failures: int = 6,
+        renew: Callable[[str | None], str | None] | None = None,
     ) -> None:
         self._resume = _Resume(server, since)
+        self._token = token
+        self._extra_headers = headers
         self._headers = socket_headers(token, headers)
+        self._renew = renew  # (`LiveAccountEvents`'s, blocking)
+        self._renewed = False
         self.reconnect = reconnect
         self.backoff = backoff
         self.max_failures = max_failures
@@ -233,12 +262,15 @@ class AccountEventSocket:
                 self._ws = None
                 rcvd = exc.rcvd if isinstance(exc, ConnectionClosed) else None
                 if rcvd is not None and rcvd.code in FINAL_CLOSE_CODES:
+                    if self._mended(rcvd.code):
+                        continue
                     raise closed_error(rcvd.code, rcvd.reason) from None
                 drops += 1
                 if drops >= self.max_failures:
                     raise
                 time.sleep(backoff_delay(self.backoff, drops - 1))
                 continue
+            self._renewed = False
             event = self._resume.event(raw)
             if event is not None:  # (a server that sends no opening message: the first event)
                 self._pending.append(event)
@@ -248,6 +280,17 @@ class AccountEventSocket:
         if self._ws is not None:
             self._ws.close()
             self._ws = None
+
+    def _mended(self, code: int) -> bool:
+        """Whether a final close code was mended: a 4401 for which `renew` gave a new token."""
+        if code != CLOSE_UNAUTHENTICATED or self._renew is None or self._renewed:
+            return False
+        fresh = self._renew(self._token)
+        if fresh is None or fresh == self._token:
+            return False
+        self._token, self._renewed = fresh, True
+        self._headers = socket_headers(fresh, self._extra_headers)
+        return True
 
     def _connect(self) -> SyncConnection:
         failures = 0
@@ -290,13 +333,15 @@ class AccountEventSocket:
                 self._ws = None
                 code = exc.rcvd.code if exc.rcvd is not None else None
                 if code is not None and code in FINAL_CLOSE_CODES:
+                    if self._mended(code):
+                        continue
                     raise closed_error(code, exc.rcvd.reason if exc.rcvd else "") from None
                 if self._closed or not self.reconnect:
                     raise StopIteration from None
                 time.sleep(backoff_delay(self.backoff, self._drops))
                 self._drops += 1
                 continue
-            self._drops = 0
+            self._drops, self._renewed = 0, False
             event = self._resume.event(raw)
             if event is not None:
                 return event
