@@ -3,6 +3,7 @@ when the server closed it, and no counting at all while Redis is unreachable."""
 
 import os
 import threading
+from collections.abc import Callable
 
 from django.core.cache import caches
 from django.test import override_settings
@@ -10,6 +11,22 @@ from django.test import override_settings
 from core import throttling
 from scripts.ports import free_port
 from tests.conftest import requires_redis
+
+
+def in_a_forked_child(work: Callable[[], str]) -> str:
+    """What `work` answers in a forked child of this process (as a gunicorn worker is)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.write(write, work().encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as answer:
+        said = answer.read()
+    os.waitpid(pid, 0)
+    return said
 
 
 @requires_redis
@@ -60,19 +77,11 @@ def test_a_forked_process_counts_on_a_connection_of_its_own():
     inherited = throttling._counters.connection
 
     # when: a forked child (a gunicorn worker) counts, then this process again
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: its count and whether it kept the parent's connection
-        try:
-            count = throttling._count_hit(key, 60)
-            own = throttling._counters.connection is not inherited
-            os.write(write, f"{count} {own}".encode())
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as answer:
-        child = answer.read()
-    os.waitpid(pid, 0)
+    def count() -> str:  # the child's count and whether it kept the parent's connection
+        counted = throttling._count_hit(key, 60)
+        return f"{counted} {throttling._counters.connection is not inherited}"
+
+    child = in_a_forked_child(count)
 
     # then: each count once, on the child's own connection; the parent's still answers
     assert child == "2 True"
@@ -135,17 +144,7 @@ def test_a_forked_process_does_not_spend_its_parents_lease():
     assert throttling._count_hit(key, 60, lease=3) == 1
 
     # when: a forked child (a gunicorn worker) counts, then this process again
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.write(write, str(throttling._count_hit(key, 60, lease=3)).encode())
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as answer:
-        child = answer.read()
-    os.waitpid(pid, 0)
+    child = in_a_forked_child(lambda: str(throttling._count_hit(key, 60, lease=3)))
 
     # then: the child took a lease of its own; the parent goes on with its own
     assert child == "4"

@@ -122,6 +122,10 @@ class _Options:
     def _events_args(self, since: int | None) -> dict[str, Any]:
         return self._stream_args("account/events", None if since is None else {"since": since})
 
+    def _socket_args(self, since: int | None, backoff: float) -> dict[str, Any]:
+        """A live account event socket's arguments but its `renew`."""
+        return {"since": since, "headers": self.headers, "backoff": backoff}
+
     def _restarting(self, response: httpx.Response, failures: int, reconnect: bool) -> float:
         """The wait before opening a stream again after an error answer that a restarting
         server or its proxy gives (RESTARTING; Retry-After honoured); any other error, or one
@@ -418,13 +422,9 @@ class Client(_Options):
         (jittered back-off from `backoff`) after the last event given (`since`): none is lost
         or repeated. A socket of `OAuthApp.client` refreshes an expired token (4401) and
         reopens. See `AccountEventSocket`."""
+        renew = None if self._renew is None else self._socket_renewed
         return AccountEventSocket(
-            self.server,
-            self.token,
-            since=since,
-            headers=self.headers,
-            backoff=backoff,
-            renew=None if self._renew is None else self._socket_renewed,
+            self.server, self.token, **self._socket_args(since, backoff), renew=renew
         )
 
     def _socket_renewed(self, refused: str | None) -> str | None:
@@ -907,13 +907,9 @@ class AsyncClient(_Options):
     ) -> LiveAccountEvents:
         """`Client.live_account_events`, to iterate with `async for` (`async with` connects
         at once). See `LiveAccountEvents`."""
+        renew = None if self._renew is None else self._socket_renewed
         return LiveAccountEvents(
-            self.server,
-            self.token,
-            since=since,
-            headers=self.headers,
-            backoff=backoff,
-            renew=None if self._renew is None else self._socket_renewed,
+            self.server, self.token, **self._socket_args(since, backoff), renew=renew
         )
 
     async def _socket_renewed(self, refused: str | None) -> str | None:
