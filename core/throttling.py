@@ -4,7 +4,7 @@ DRF's throttles keep a list of request times per client, read and rewritten on e
 (two round trips to Redis, and a list as long as the rate). A counter per client and fixed
 window answers the same question with one atomic increment. A window that allows thousands of
 hits (an account's actions) is counted in leases: one INCRBY takes a thousandth of the limit
-for this process, spent here without asking Redis again (`_lease_hit`).
+for this process, spent here without asking Redis again (`_count_hit`).
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ os.register_at_fork(after_in_child=lambda: setattr(_counters, "connection", None
 
 def _redis_command(cache: RedisCache, *args: str | int) -> object:
     """One command on this thread's counter connection, and its reply. A request of a throttled
-    endpoint sends at most one (an action's only Redis round trip, one in 6: `_lease_hit`): on a
-    connection of its own, without the pool's and retries' work
+    endpoint sends at most one (an action's only Redis round trip, one in 6 with `_count_hit`'s
+    leases): on a connection of its own, without the pool's and retries' work
     (core.redis_clients.redis_connection_like). A connection the server closed since (Redis
     restarted, say) is made again once; a command that timed out (redis.TimeoutError) is not
     sent again: it may have counted."""
@@ -92,7 +92,8 @@ def _count_hit(key: str, seconds: int, *, lease: int = 1) -> int:
     """Add one to the counter `key` (created to expire in `seconds`); return the new count.
     With `lease` > 1 (a throttle's limit // LEASE_SHARE), the count is taken from this process's
     lease of the counter when one is left, and a new lease of `lease` hits taken otherwise: the
-    count returned then takes the hits leased and unspent here as not yet counted.
+    count returned then takes the hits leased and unspent here as not yet counted (a window's
+    key names its window, so a lease ends with it).
 
     While Redis is unreachable the count is 0: throttling is off rather than the request
     failing, as for the cache itself (core/cache.py)."""
@@ -100,41 +101,30 @@ def _count_hit(key: str, seconds: int, *, lease: int = 1) -> int:
     if isinstance(cache, RedisCache):
         full_key = cache.make_and_validate_key(key)
         if lease > 1:
-            return _lease_hit(cache, full_key, seconds, lease)
+            with _leases_lock:
+                held = _leases.get(full_key)
+                if held is not None and held.left:
+                    held.left -= 1
+                    return held.counted - held.left
         try:
-            count = cast(int, _redis_command(cache, "INCR", full_key))  # INCR answers an integer
-            if count == 1:  # a new window's counter: the one request that pays a second trip
+            # INCRBY answers an integer; INCRBY 1 is INCR
+            counted = cast(int, _redis_command(cache, "INCRBY", full_key, lease))
+            if counted == lease:  # a new window's counter: the one request that pays a second trip
                 _redis_command(cache, "EXPIRE", full_key, seconds)
         except redis.RedisError:
             return 0
-        return count
+        if lease > 1:
+            with _leases_lock:
+                if len(_leases) >= _LEASES_KEPT:
+                    _leases.clear()  # (past windows' leases among them; a live one is taken anew)
+                _leases[full_key] = _Lease(counted, lease - 1)
+        return counted - (lease - 1)
     cache.add(key, 0, seconds)
     try:
         return cache.incr(key)
     except ValueError:  # expired between add and incr
         cache.set(key, 1, seconds)
         return 1
-
-
-def _lease_hit(cache: RedisCache, full_key: str, seconds: int, lease: int) -> int:
-    """`_count_hit` counted in leases of `lease` hits (a window's key names its window, so a
-    lease ends with it)."""
-    with _leases_lock:
-        held = _leases.get(full_key)
-        if held is not None and held.left:
-            held.left -= 1
-            return held.counted - held.left
-    try:
-        counted = cast(int, _redis_command(cache, "INCRBY", full_key, lease))
-        if counted == lease:  # a new window's counter
-            _redis_command(cache, "EXPIRE", full_key, seconds)
-    except redis.RedisError:
-        return 0
-    with _leases_lock:
-        if len(_leases) >= _LEASES_KEPT:
-            _leases.clear()  # (past windows' leases among them; a live one is taken anew)
-        _leases[full_key] = _Lease(counted, lease - 1)
-    return counted - (lease - 1)
 
 
 def address_slot_take(
@@ -173,7 +163,9 @@ class FixedWindowScopedThrottle(ScopedRateThrottle):
             return True
         now = self.timer()
         window = int(now // duration)
-        count = _count_hit(f"{key}:{window}", duration + 1, lease=self.num_requests // LEASE_SHARE)
+        count = _count_hit(
+            f"{key}:{window}", duration + 1, lease=max(1, self.num_requests // LEASE_SHARE)
+        )
         self.wait_seconds = (window + 1) * duration - now
         _note_limit(request, self.num_requests, self.num_requests - count, self.wait_seconds)
         return count <= self.num_requests

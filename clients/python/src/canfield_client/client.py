@@ -207,13 +207,17 @@ class Client(_Options):
 
     def _renewed(self, response: httpx.Response) -> bool:
         """Whether a 401 got the client a new token from `renew`: the request may go again."""
-        if response.status_code != 401 or self._renew is None:
-            return False
-        fresh = self._renew(self.token)
-        if fresh is None:
-            return False
-        self.token = fresh
-        return True
+        return response.status_code == 401 and self._token_renewed(self.token) is not None
+
+    def _token_renewed(self, refused: str | None) -> str | None:
+        """A new token from `renew` for one refused (a request's 401, a socket's 4401), or
+        None: the client's requests go on with it."""
+        if self._renew is None:
+            return None
+        fresh = self._renew(refused)
+        if fresh is not None:
+            self.token = fresh
+        return fresh
 
     # Accounts
     def register(self, username: str, password: str) -> str:
@@ -422,19 +426,10 @@ class Client(_Options):
         (jittered back-off from `backoff`) after the last event given (`since`): none is lost
         or repeated. A socket of `OAuthApp.client` refreshes an expired token (4401) and
         reopens. See `AccountEventSocket`."""
-        renew = None if self._renew is None else self._socket_renewed
+        renew = None if self._renew is None else self._token_renewed
         return AccountEventSocket(
             self.server, self.token, **self._socket_args(since, backoff), renew=renew
         )
-
-    def _socket_renewed(self, refused: str | None) -> str | None:
-        """A new token for a socket refused with `refused` (4401), from `renew`: the
-        client's requests go on with it too."""
-        assert self._renew is not None
-        fresh = self._renew(refused)
-        if fresh is not None:
-            self.token = fresh
-        return fresh
 
     def _follow(self, args: Callable[[], dict[str, Any]], reconnect: bool) -> Iterator[str]:
         """A stream's lines but its empty ones, opened again (`args()`) when dropped."""
@@ -612,13 +607,16 @@ class AsyncClient(_Options):
 
     async def _renewed(self, response: httpx.Response) -> bool:
         """`Client._renewed`, for asyncio."""
-        if response.status_code != 401 or self._renew is None:
-            return False
-        fresh = await self._renew(self.token)
-        if fresh is None:
-            return False
-        self.token = fresh
-        return True
+        return response.status_code == 401 and await self._token_renewed(self.token) is not None
+
+    async def _token_renewed(self, refused: str | None) -> str | None:
+        """`Client._token_renewed`, for asyncio."""
+        if self._renew is None:
+            return None
+        fresh = await self._renew(refused)
+        if fresh is not None:
+            self.token = fresh
+        return fresh
 
     async def register(self, username: str, password: str) -> str:
         return await self._run(self._core.register(username, password))
@@ -907,18 +905,10 @@ class AsyncClient(_Options):
     ) -> LiveAccountEvents:
         """`Client.live_account_events`, to iterate with `async for` (`async with` connects
         at once). See `LiveAccountEvents`."""
-        renew = None if self._renew is None else self._socket_renewed
+        renew = None if self._renew is None else self._token_renewed
         return LiveAccountEvents(
             self.server, self.token, **self._socket_args(since, backoff), renew=renew
         )
-
-    async def _socket_renewed(self, refused: str | None) -> str | None:
-        """`Client._socket_renewed`, for asyncio."""
-        assert self._renew is not None
-        fresh = await self._renew(refused)
-        if fresh is not None:
-            self.token = fresh
-        return fresh
 
     async def board(self, date: dt.date | None = None, *, draw: Draw = 3) -> LiveBoard:
         """The live board of that day (default: the server's today) and draw mode, to iterate

@@ -87,6 +87,29 @@ class _Resume:
         return None if event.type == OPENED else event
 
 
+class _Credential:
+    """A socket's key or token, sent with each opening, and its renewal after a 4401: at most
+    once between two messages (a renewed token refused again is final)."""
+
+    def __init__(self, token: str | None, headers: dict[str, str] | None) -> None:
+        self.token = token
+        self._extra = headers
+        self.headers = socket_headers(token, headers)
+        self.renewed = False
+
+    def due(self, code: int) -> bool:
+        """Whether the close code asks for a renewal this socket has not yet tried."""
+        return code == CLOSE_UNAUTHENTICATED and not self.renewed
+
+    def take(self, fresh: str | None) -> bool:
+        """Whether `fresh` (what the renewal answered) is a new token: the next opening's."""
+        if fresh is None or fresh == self.token:
+            return False
+        self.token, self.renewed = fresh, True
+        self.headers = socket_headers(fresh, self._extra)
+        return True
+
+
 class LiveAccountEvents(LiveSocket[AccountEvent]):
     """`async for event in live`: the account's `AccountEvent`s as they happen, endlessly,
     after `since` (an `AccountEvent.id`) if given, else from the connection's opening on
@@ -119,22 +142,14 @@ class LiveAccountEvents(LiveSocket[AccountEvent]):
         super().__init__(
             self._resume.base, reconnect=reconnect, backoff=backoff, max_failures=max_failures
         )
-        self._token = token
-        self._extra_headers = headers
-        self._socket_headers = socket_headers(token, headers)
+        self._credential = _Credential(token, headers)
         self._renew = renew
-        self._renewed = False  # (since the last message: a second 4401 is final)
         self._pending: list[AccountEvent] = []
 
     async def _mended(self, code: int) -> bool:
-        if code != CLOSE_UNAUTHENTICATED or self._renew is None or self._renewed:
+        if self._renew is None or not self._credential.due(code):
             return False
-        fresh = await self._renew(self._token)
-        if fresh is None or fresh == self._token:
-            return False
-        self._token, self._renewed = fresh, True
-        self._socket_headers = socket_headers(fresh, self._extra_headers)
-        return True
+        return self._credential.take(await self._renew(self._credential.token))
 
     @property
     def since(self) -> int | None:
@@ -168,7 +183,7 @@ class LiveAccountEvents(LiveSocket[AccountEvent]):
                     raise
                 await asyncio.sleep(backoff_delay(self.backoff, drops - 1))
                 continue
-            self._renewed = False
+            self._credential.renewed = False
             event = self._resume.event(raw)
             if event is not None:  # (a server that sends no opening message: the first event)
                 self._pending.append(event)
@@ -186,13 +201,13 @@ class LiveAccountEvents(LiveSocket[AccountEvent]):
         return self._resume.url()
 
     def _headers(self) -> dict[str, str]:
-        return self._socket_headers
+        return self._credential.headers
 
     def _closed_error(self, code: int, reason: str) -> errors.CanfieldError:
         return closed_error(code, reason)
 
     def _event(self, data: Json) -> AccountEvent | None:
-        self._renewed = False
+        self._credential.renewed = False
         event = AccountEvent.from_json(data)
         self._resume.since = event.id  # (the opening's too: where the connection starts)
         return None if event.type == OPENED else event
@@ -216,11 +231,8 @@ class AccountEventSocket:
         renew: Callable[[str | None], str | None] | None = None,
     ) -> None:
         self._resume = _Resume(server, since)
-        self._token = token
-        self._extra_headers = headers
-        self._headers = socket_headers(token, headers)
+        self._credential = _Credential(token, headers)
         self._renew = renew  # (`LiveAccountEvents`'s, blocking)
-        self._renewed = False
         self.reconnect = reconnect
         self.backoff = backoff
         self.max_failures = max_failures
@@ -270,7 +282,7 @@ class AccountEventSocket:
                     raise
                 time.sleep(backoff_delay(self.backoff, drops - 1))
                 continue
-            self._renewed = False
+            self._credential.renewed = False
             event = self._resume.event(raw)
             if event is not None:  # (a server that sends no opening message: the first event)
                 self._pending.append(event)
@@ -283,14 +295,9 @@ class AccountEventSocket:
 
     def _mended(self, code: int) -> bool:
         """Whether a final close code was mended: a 4401 for which `renew` gave a new token."""
-        if code != CLOSE_UNAUTHENTICATED or self._renew is None or self._renewed:
+        if self._renew is None or not self._credential.due(code):
             return False
-        fresh = self._renew(self._token)
-        if fresh is None or fresh == self._token:
-            return False
-        self._token, self._renewed = fresh, True
-        self._headers = socket_headers(fresh, self._extra_headers)
-        return True
+        return self._credential.take(self._renew(self._credential.token))
 
     def _connect(self) -> SyncConnection:
         failures = 0
@@ -298,7 +305,7 @@ class AccountEventSocket:
             try:
                 ws = sync_connect(
                     self._resume.url(),
-                    additional_headers=self._headers or None,
+                    additional_headers=self._credential.headers or None,
                     user_agent_header=USER_AGENT,
                     open_timeout=10,
                 ).__enter__()  # (as `with connect(...)`: its end is `close()`)
@@ -341,7 +348,7 @@ class AccountEventSocket:
                 time.sleep(backoff_delay(self.backoff, self._drops))
                 self._drops += 1
                 continue
-            self._drops, self._renewed = 0, False
+            self._drops, self._credential.renewed = 0, False
             event = self._resume.event(raw)
             if event is not None:
                 return event
